@@ -1,0 +1,58 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(({ inject }) => {
+            const stub = inject("stubUrl") as string;
+            return {
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                // Every provider variable is set here so a developer's own .dev.vars never leaks into tests.
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  OPENAI_API_KEY: "sk-test-openai-0000",
+                  OPENAI_BASE_URL: `${stub}/v1`,
+                  ANTHROPIC_API_KEY: "sk-ant-test-0000",
+                  ANTHROPIC_BASE_URL: stub,
+                  GOOGLE_API_KEY: "test-google-0000",
+                  GEMINI_API_KEY: "",
+                  GOOGLE_BASE_URL: stub,
+                  OPENAI_COMPATIBLE_BASE_URL: `${stub}/compat/v1`,
+                  OPENAI_COMPATIBLE_API_KEY: "",
+                  OPENAI_COMPATIBLE_MODELS: "local-llama,local-qwen",
+                  QUORUM_DEMO_DELAY_MS: "1",
+                  QUORUM_RETRY_BASE_MS: "5",
+                },
+              },
+            };
+          }),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+          globalSetup: ["test/helpers/stub-global-setup.ts"],
+          setupFiles: ["test/helpers/apply-migrations.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,191 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(unixepoch('subsec') * 1000)`;
+
+/** Catalog overrides: models a person added or re-priced. The built-in catalog lives in code. */
+export const models = sqliteTable("models", {
+  id: text("id").primaryKey(),
+  provider: text("provider").notNull(),
+  name: text("name").notNull(),
+  displayName: text("display_name").notNull(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  defaultParams: text("default_params", { mode: "json" }),
+  priceInPerMTok: real("price_in_per_mtok"),
+  priceOutPerMTok: real("price_out_per_mtok"),
+});
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+    question: text("question").notNull(),
+    settings: text("settings", { mode: "json" }).notNull(),
+    status: text("status").notNull(),
+    error: text("error"),
+  },
+  (t) => [index("runs_created_at").on(t.createdAt, t.id)],
+);
+
+export const answers = sqliteTable(
+  "answers",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    modelId: text("model_id").notNull(),
+    label: text("label").notNull(),
+    params: text("params", { mode: "json" }),
+    text: text("text").notNull().default(""),
+    status: text("status").notNull(),
+    latencyMs: integer("latency_ms"),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    costUsd: real("cost_usd"),
+    error: text("error"),
+    truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
+    finishReason: text("finish_reason"),
+    attempts: integer("attempts").notNull().default(0),
+    droppedParams: text("dropped_params", { mode: "json" }),
+    completedAt: integer("completed_at"),
+  },
+  (t) => [uniqueIndex("answers_run_label").on(t.runId, t.label)],
+);
+
+/** One row per reviewer in a run: its whole ranking, raw output and cost. */
+export const reviewSets = sqliteTable(
+  "review_sets",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    reviewerModelId: text("reviewer_model_id").notNull(),
+    reviewerAnswerId: text("reviewer_answer_id"),
+    status: text("status").notNull(),
+    ranking: text("ranking", { mode: "json" }),
+    confidence: real("confidence"),
+    weight: real("weight").notNull().default(1),
+    rawOutput: text("raw_output"),
+    error: text("error"),
+    latencyMs: integer("latency_ms"),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    costUsd: real("cost_usd"),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [index("review_sets_run").on(t.runId)],
+);
+
+/** One row per reviewer and answer it judged: the scores and the critique. */
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    reviewSetId: text("review_set_id").notNull().references(() => reviewSets.id, { onDelete: "cascade" }),
+    reviewerModelId: text("reviewer_model_id").notNull(),
+    targetAnswerId: text("target_answer_id").notNull(),
+    scores: text("scores", { mode: "json" }).notNull(),
+    critique: text("critique").notNull(),
+  },
+  (t) => [index("reviews_run").on(t.runId)],
+);
+
+export const aggregations = sqliteTable("aggregations", {
+  runId: text("run_id").primaryKey().references(() => runs.id, { onDelete: "cascade" }),
+  finalRanking: text("final_ranking", { mode: "json" }).notNull(),
+  voteBreakdown: text("vote_breakdown", { mode: "json" }).notNull(),
+  methodVersion: text("method_version").notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+export const comparisons = sqliteTable(
+  "comparisons",
+  {
+    id: text("id").primaryKey(),
+    createdAt: integer("created_at").notNull().default(now),
+    model1Id: text("model1_id").notNull(),
+    model2Id: text("model2_id").notNull(),
+    prompt: text("prompt").notNull(),
+    category: text("category"),
+    blind: integer("blind", { mode: "boolean" }).notNull().default(true),
+    mode: text("mode").notNull().default("manual"),
+    status: text("status").notNull(),
+    bothAnsweredAt: integer("both_answered_at"),
+  },
+  (t) => [
+    index("comparisons_model1").on(t.model1Id),
+    index("comparisons_model2").on(t.model2Id),
+    index("comparisons_created_at").on(t.createdAt, t.id),
+  ],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    comparisonId: text("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
+    side: text("side").notNull(),
+    turn: integer("turn").notNull(),
+    role: text("role").notNull(),
+    content: text("content").notNull(),
+    latencyMs: integer("latency_ms"),
+    tokens: integer("tokens"),
+  },
+  (t) => [primaryKey({ columns: [t.comparisonId, t.side, t.turn, t.role] })],
+);
+
+/** Never UPDATEd: a changed vote is a DELETE of its rows plus an INSERT. */
+export const modelVotes = sqliteTable(
+  "model_votes",
+  {
+    id: text("id").primaryKey(),
+    comparisonId: text("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
+    voteId: text("vote_id").notNull(),
+    choice: text("choice").notNull(),
+    winnerModelId: text("winner_model_id"),
+    clientId: text("client_id"),
+    createdAt: integer("created_at").notNull().default(now),
+    flags: text("flags", { mode: "json" }),
+  },
+  (t) => [
+    index("model_votes_winner").on(t.winnerModelId),
+    index("model_votes_comparison").on(t.comparisonId),
+    index("model_votes_vote").on(t.voteId),
+  ],
+);
+
+/** The one input of Elo and Bradley–Terry, whatever the source. */
+export const battles = sqliteTable(
+  "battles",
+  {
+    id: text("id").primaryKey(),
+    source: text("source").notNull(),
+    modelA: text("model_a").notNull(),
+    modelB: text("model_b").notNull(),
+    winner: text("winner").notNull(),
+    category: text("category"),
+    tstamp: real("tstamp").notNull(),
+    flagged: integer("flagged", { mode: "boolean" }).notNull().default(false),
+    voteId: text("vote_id"),
+    runId: text("run_id"),
+    reviewerModelId: text("reviewer_model_id"),
+    importId: text("import_id"),
+    questionId: text("question_id"),
+    judge: text("judge"),
+    turn: integer("turn"),
+    anony: integer("anony", { mode: "boolean" }),
+    language: text("language"),
+  },
+  (t) => [
+    index("battles_source_tstamp").on(t.source, t.tstamp),
+    index("battles_run").on(t.runId),
+    index("battles_vote").on(t.voteId),
+  ],
+);
+
+export const idempotencyKeys = sqliteTable("idempotency_keys", {
+  key: text("key").primaryKey(),
+  comparisonId: text("comparison_id").notNull(),
+  response: text("response", { mode: "json" }).notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});

@@ -1,0 +1,48 @@
+/** The live events of a council run: one union for the room that sends them and the page that reads them. */
+import * as z from "zod/mini";
+import { aggregationView, runDetail, runStatus, scores } from "./run";
+
+const base = { seq: z.number() };
+const answerRef = { answerId: z.string(), label: z.string() };
+
+export const runEvent = z.discriminatedUnion("type", [
+  z.object({ ...base, type: z.literal("snapshot"), state: runDetail }),
+  z.object({ ...base, type: z.literal("run.status"), status: runStatus }),
+  z.object({ ...base, ...answerRef, type: z.literal("answer.started"), modelId: z.nullable(z.string()), attempt: z.number() }),
+  z.object({ ...base, ...answerRef, type: z.literal("answer.delta"), text: z.string() }),
+  z.object({
+    ...base,
+    ...answerRef,
+    type: z.literal("answer.completed"),
+    modelId: z.nullable(z.string()),
+    text: z.string(),
+    latencyMs: z.number(),
+    tokensIn: z.nullable(z.number()),
+    tokensOut: z.nullable(z.number()),
+    costUsd: z.nullable(z.number()),
+    truncated: z.boolean(),
+    finishReason: z.nullable(z.string()),
+  }),
+  z.object({ ...base, ...answerRef, type: z.literal("answer.failed"), modelId: z.nullable(z.string()), error: z.string(), text: z.string() }),
+  z.object({ ...base, type: z.literal("review.started"), reviewSetId: z.string(), reviewerLabel: z.nullable(z.string()), reviewerModelId: z.nullable(z.string()) }),
+  z.object({
+    ...base,
+    type: z.literal("review.completed"),
+    reviewSetId: z.string(),
+    reviewerLabel: z.nullable(z.string()),
+    reviewerModelId: z.nullable(z.string()),
+    ranking: z.array(z.string()),
+    confidence: z.nullable(z.number()),
+    reviews: z.array(z.object({ targetAnswerId: z.string(), targetLabel: z.string(), scores, critique: z.string() })),
+  }),
+  z.object({ ...base, type: z.literal("review.failed"), reviewSetId: z.string(), reviewerLabel: z.nullable(z.string()), reviewerModelId: z.nullable(z.string()), error: z.string() }),
+  z.object({ ...base, type: z.literal("aggregation.completed"), aggregation: aggregationView }),
+  z.object({ ...base, type: z.literal("run.completed"), status: runStatus, reveal: z.array(z.object({ answerId: z.string(), label: z.string(), modelId: z.string() })) }),
+  z.object({ ...base, type: z.literal("run.failed"), error: z.string() }),
+  z.object({ ...base, type: z.literal("run.cancelled") }),
+]);
+
+export type RunEvent = z.infer<typeof runEvent>;
+export type RunEventType = RunEvent["type"];
+/** An event before the room stamps its sequence number. */
+export type RunEventBody = RunEvent extends infer E ? (E extends { seq: number } ? Omit<E, "seq"> : never) : never;

@@ -1,0 +1,156 @@
+/**
+ * The shape of a council run as the API returns it and as the `snapshot` event carries it.
+ * Written with zod/mini so the web app can validate live events without a large bundle.
+ */
+import * as z from "zod/mini";
+
+export const RUN_STATUSES = ["pending", "answering", "reviewing", "done", "partial", "failed", "cancelled"] as const;
+export const ANSWER_STATUSES = ["pending", "streaming", "done", "failed", "cancelled"] as const;
+export const REVIEW_STATUSES = ["pending", "running", "done", "failed", "cancelled"] as const;
+export const SCORE_KEYS = ["correctness", "completeness", "clarity", "helpfulness", "safety", "overall"] as const;
+
+export const runStatus = z.enum(RUN_STATUSES);
+export const answerStatus = z.enum(ANSWER_STATUSES);
+export const reviewStatus = z.enum(REVIEW_STATUSES);
+
+export const scores = z.object({
+  correctness: z.number(),
+  completeness: z.number(),
+  clarity: z.number(),
+  helpfulness: z.number(),
+  safety: z.number(),
+  overall: z.number(),
+});
+
+export const modelParams = z.object({
+  temperature: z.optional(z.number()),
+  maxTokens: z.optional(z.number()),
+  systemPrompt: z.optional(z.string()),
+});
+
+export const runSettings = z.object({
+  blind: z.boolean(),
+  selfReview: z.enum(["exclude", "downweight"]),
+  selfReviewWeight: z.number(),
+  autoEvaluate: z.boolean(),
+  concurrency: z.number(),
+  timeoutMs: z.number(),
+  systemPrompt: z.optional(z.string()),
+  temperature: z.optional(z.number()),
+  maxTokens: z.optional(z.number()),
+});
+
+export const runSummary = z.object({
+  id: z.string(),
+  createdAt: z.number(),
+  question: z.string(),
+  status: runStatus,
+  error: z.nullable(z.string()),
+  settings: runSettings,
+  models: z.array(z.object({ id: z.string(), params: z.optional(modelParams) })),
+});
+
+export const answerView = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** null while the run is blind and not done */
+  modelId: z.nullable(z.string()),
+  displayName: z.nullable(z.string()),
+  status: answerStatus,
+  text: z.string(),
+  latencyMs: z.nullable(z.number()),
+  tokensIn: z.nullable(z.number()),
+  tokensOut: z.nullable(z.number()),
+  costUsd: z.nullable(z.number()),
+  error: z.nullable(z.string()),
+  truncated: z.boolean(),
+  finishReason: z.nullable(z.string()),
+  droppedParams: z.array(z.string()),
+});
+
+export const reviewerView = z.object({
+  id: z.string(),
+  /** null while the run is blind and not done */
+  reviewerModelId: z.nullable(z.string()),
+  /** the label of the reviewer's own answer, if it answered */
+  reviewerLabel: z.nullable(z.string()),
+  status: reviewStatus,
+  ranking: z.nullable(z.array(z.string())),
+  confidence: z.nullable(z.number()),
+  weight: z.number(),
+  rawOutput: z.nullable(z.string()),
+  error: z.nullable(z.string()),
+  latencyMs: z.nullable(z.number()),
+  tokensIn: z.nullable(z.number()),
+  tokensOut: z.nullable(z.number()),
+  costUsd: z.nullable(z.number()),
+});
+
+export const reviewView = z.object({
+  id: z.string(),
+  reviewSetId: z.string(),
+  reviewerModelId: z.nullable(z.string()),
+  reviewerLabel: z.nullable(z.string()),
+  targetAnswerId: z.string(),
+  targetLabel: z.string(),
+  scores,
+  critique: z.string(),
+  ranking: z.array(z.string()),
+});
+
+export const rankingEntry = z.object({
+  rank: z.number(),
+  label: z.string(),
+  answerId: z.string(),
+  modelId: z.nullable(z.string()),
+  borda: z.number(),
+  firstPlaceVotes: z.number(),
+  meanOverall: z.nullable(z.number()),
+  meanCorrectness: z.nullable(z.number()),
+});
+
+export const voteBreakdown = z.object({
+  reviewers: z.array(
+    z.object({ reviewSetId: z.string(), reviewerLabel: z.nullable(z.string()), weight: z.number(), ranking: z.array(z.string()), points: z.record(z.string(), z.number()) }),
+  ),
+  bordaTotals: z.record(z.string(), z.number()),
+  firstPlaceVotes: z.record(z.string(), z.number()),
+  scoreMeans: z.record(z.string(), z.record(z.string(), z.nullable(z.number()))),
+  /** pairwise[a][b] = weighted number of reviewers that ranked a above b */
+  pairwise: z.record(z.string(), z.record(z.string(), z.number())),
+  tieBreaks: z.array(z.object({ labels: z.array(z.string()), decidedBy: z.enum(["meanOverall", "meanCorrectness", "shared"]) })),
+  condorcetWinner: z.nullable(z.string()),
+});
+
+export const aggregationView = z.object({
+  finalRanking: z.array(rankingEntry),
+  voteBreakdown,
+  methodVersion: z.string(),
+});
+
+export const runDetail = z.object({
+  run: runSummary,
+  answers: z.array(answerView),
+  reviewers: z.array(reviewerView),
+  reviews: z.array(reviewView),
+  aggregation: z.nullable(aggregationView),
+  totals: z.object({ tokensIn: z.number(), tokensOut: z.number(), costUsd: z.number() }),
+});
+
+export type RunStatus = z.infer<typeof runStatus>;
+export type AnswerStatus = z.infer<typeof answerStatus>;
+export type ReviewStatus = z.infer<typeof reviewStatus>;
+export type Scores = z.infer<typeof scores>;
+export type ScoreKey = (typeof SCORE_KEYS)[number];
+export type ModelParams = z.infer<typeof modelParams>;
+export type RunSettings = z.infer<typeof runSettings>;
+export type RunSummary = z.infer<typeof runSummary>;
+export type AnswerView = z.infer<typeof answerView>;
+export type ReviewerView = z.infer<typeof reviewerView>;
+export type ReviewView = z.infer<typeof reviewView>;
+export type RankingEntry = z.infer<typeof rankingEntry>;
+export type VoteBreakdown = z.infer<typeof voteBreakdown>;
+export type AggregationView = z.infer<typeof aggregationView>;
+export type RunDetail = z.infer<typeof runDetail>;
+
+export const TERMINAL_STATUSES: readonly RunStatus[] = ["done", "partial", "failed", "cancelled"];
