@@ -1,0 +1,61 @@
+/** Helpers for tests (inside workerd) to script the provider stub over HTTP; the URL comes from `inject("stubUrl")`. */
+import { modelsListName, type RecordedCall, type Step } from "./stub/types";
+
+export type { JsonBody, RecordedCall, Step } from "./stub/types";
+
+async function stubFetch<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`stub ${init?.method ?? "GET"} ${url} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+const post = <T>(url: string, body: unknown) =>
+  stubFetch<T>(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+/** Appends steps for calls to `model` (the name after `provider:`); each call takes the next one. */
+export async function scriptModel(stubUrl: string, model: string, steps: Step[]): Promise<void> {
+  await post(`${stubUrl}/__stub/script`, { model, steps });
+}
+
+/** Model-list calls have no model name: their steps are filed under the API key the client sends. */
+export async function scriptModelsList(stubUrl: string, apiKey: string, steps: Step[]): Promise<void> {
+  await scriptModel(stubUrl, modelsListName(apiKey), steps);
+}
+
+/** Lets every call held on `key` answer; resolves to how many were held. */
+export async function releaseHold(stubUrl: string, key: string): Promise<number> {
+  return (await post<{ released: number }>(`${stubUrl}/__stub/release`, { key })).released;
+}
+
+/** Every call the stub received for `model`, oldest first. */
+export function callsFor(stubUrl: string, model: string): Promise<RecordedCall[]> {
+  return stubFetch(`${stubUrl}/__stub/calls?model=${encodeURIComponent(model)}`);
+}
+
+export function modelsListCalls(stubUrl: string, apiKey: string): Promise<RecordedCall[]> {
+  return callsFor(stubUrl, modelsListName(apiKey));
+}
+
+export async function heldCount(stubUrl: string, key: string): Promise<number> {
+  return (await stubFetch<{ count: number }>(`${stubUrl}/__stub/held?key=${encodeURIComponent(key)}`)).count;
+}
+
+/** Polls until the stub has received at least `count` calls for `model`; throws after `timeoutMs`. */
+export async function waitForCalls(stubUrl: string, model: string, count = 1, timeoutMs = 5_000): Promise<RecordedCall[]> {
+  return poll(() => callsFor(stubUrl, model), (calls) => calls.length >= count, timeoutMs, `${count} call(s) for model "${model}"`);
+}
+
+/** Polls until at least `count` calls are held on `key`; throws after `timeoutMs`. */
+export async function waitForHeld(stubUrl: string, key: string, count = 1, timeoutMs = 5_000): Promise<void> {
+  await poll(() => heldCount(stubUrl, key), (held) => held >= count, timeoutMs, `${count} call(s) held on "${key}"`);
+}
+
+async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() >= deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; last saw ${JSON.stringify(value).slice(0, 200)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
