@@ -1,11 +1,9 @@
 import type { D1Migration } from "cloudflare:test";
-import type { ProviderVars } from "../worker/providers/types";
 
 declare global {
   namespace Cloudflare {
-    interface Env extends ProviderVars {
+    interface Env {
       TEST_MIGRATIONS: D1Migration[];
-      QUORUM_RETRY_BASE_MS?: string;
     }
   }
 }

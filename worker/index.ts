@@ -1,9 +1,14 @@
 import { Hono } from "hono";
-import { DurableObject } from "cloudflare:workers";
+import { api } from "./api";
+import { errorBody, onError } from "./api/errors";
 
-export class RunRoom extends DurableObject<Env> {}
+export { RunRoom } from "./rooms/run-room";
 
-const app = new Hono<{ Bindings: Env }>();
-app.get("/api/health", (c) => c.json({ ok: true }));
+const app = new Hono<{ Bindings: Env }>().route("/api", api);
+app.onError(onError);
+app.notFound((c) => c.json(errorBody("not_found", `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`), 404));
+
+/** The typed shape of every route, for the web app's `hc` client. */
+export type AppType = typeof app;
 
 export default app satisfies ExportedHandler<Env>;

@@ -1,0 +1,85 @@
+/**
+ * Small waits, readers and recorders for browser tests. Every wait names what it waits for and has a timeout.
+ * Page-side functions are real functions (the page's CSP forbids evaluating strings), serialized by Playwright.
+ */
+import type { Locator, Page } from "playwright-core";
+import { runEvent, type RunEvent } from "../../worker/shared/events";
+
+// The test program has no DOM types; page-side code only needs these few.
+interface PageElement {
+  textContent: string | null;
+  attributes: Iterable<{ name: string }>;
+  labels?: ArrayLike<unknown> | null;
+  outerHTML: string;
+  getAttribute(name: string): string | null;
+  querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
+}
+declare const document: { querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>; documentElement: { scrollWidth: number } };
+declare const window: { innerWidth: number };
+
+export interface SocketLog {
+  /** the address of every WebSocket the page opened, in order */
+  urls: string[];
+  /** every event the page received, each checked against the Worker's own `runEvent` schema */
+  events: RunEvent[];
+  /** frames that were not valid events, with the reason */
+  invalid: string[];
+}
+
+/** Records the page's live sockets and validates every frame it receives. */
+export function recordSockets(page: Page): SocketLog {
+  const log: SocketLog = { urls: [], events: [], invalid: [] };
+  page.on("websocket", (ws) => {
+    log.urls.push(ws.url());
+    ws.on("framereceived", ({ payload }) => {
+      if (typeof payload !== "string" || payload === "pong") return;
+      const parsed = runEvent.safeParse(JSON.parse(payload));
+      if (parsed.success) log.events.push(parsed.data);
+      else log.invalid.push(`${payload.slice(0, 200)} → ${JSON.stringify(parsed.error.issues.slice(0, 2))}`);
+    });
+  });
+  return log;
+}
+
+/** Waits until exactly `count` elements match the CSS `selector`. */
+export async function waitForCount(page: Page, selector: string, count: number, timeoutMs: number): Promise<void> {
+  await page.waitForFunction(([s, n]) => document.querySelectorAll(s).length === n, [selector, count] as const, { timeout: timeoutMs, polling: "raf" });
+}
+
+/** Waits until some element matching `selector` shows text, but not yet `notYet` (it is still being written). */
+export async function waitForPartialText(page: Page, selector: string, notYet: string, timeoutMs: number): Promise<void> {
+  await page.waitForFunction(
+    ([s, marker]) => Array.from(document.querySelectorAll(s)).some((el) => (el.textContent ?? "").length > 0 && !(el.textContent ?? "").includes(marker)),
+    [selector, notYet] as const,
+    { timeout: timeoutMs, polling: "raf" },
+  );
+}
+
+/** The text of an element with runs of whitespace folded, as a person reads it. */
+export async function readableText(locator: Locator): Promise<string> {
+  return (await locator.innerText()).replace(/\s+/g, " ").trim();
+}
+
+/** Names of every attribute on every element inside `locator`. */
+export function attributeNames(locator: Locator): Promise<string[]> {
+  return locator.evaluate((root: PageElement) => Array.from(root.querySelectorAll("*")).flatMap((el) => Array.from(el.attributes, (a) => a.name)));
+}
+
+/** The raw `href` attribute of each element matched by `links` (null when it has none). */
+export function hrefsOf(links: Locator): Promise<(string | null)[]> {
+  return links.evaluateAll((els: PageElement[]) => els.map((a) => a.getAttribute("href")));
+}
+
+/** Form controls, buttons and links that have no accessible name from a label, aria-label or text. */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll("input, textarea, select, button, a[href]"))
+      .filter((el) => !(el.labels?.length || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || (el.textContent ?? "").trim()))
+      .map((el) => el.outerHTML.slice(0, 160)),
+  );
+}
+
+/** True when the page needs no horizontal scrolling at the current width. */
+export function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}

@@ -1,0 +1,124 @@
+/** /api/runs: validate, then hand the run to its RunRoom. */
+import { Hono } from "hono";
+import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/queries";
+import { exportJson, exportMarkdown } from "../council/export";
+import { PROVIDER_NAMES, isProviderId, parseModelId, unavailableReason } from "../providers/registry";
+import { PROVIDER_IDS } from "../providers/types";
+import type { RoomResult } from "../rooms/run-room";
+import { displayName, isTerminal, toRunDetail } from "../rooms/record";
+import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
+import type { RankingEntry, RunDetail } from "../shared/run";
+import { ApiError, notFound } from "./errors";
+import { validate } from "./validate";
+
+const room = (env: Env, id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
+
+/** The run as clients may see it: live from its room while it runs, from D1 once it has ended. */
+async function runDetail(env: Env, id: string): Promise<RunDetail> {
+  const db = openDb(env.DB);
+  const status = await runStatusOf(db, id);
+  if (!status) throw notFound("Run");
+  if (!isTerminal(status)) {
+    const live = await room(env, id).detail();
+    if (live) return live;
+  }
+  const record = await loadRunRecord(db, id);
+  if (!record) throw notFound("Run");
+  return toRunDetail(record);
+}
+
+async function ensureRun(env: Env, id: string) {
+  if (!(await runStatusOf(openDb(env.DB), id))) throw notFound("Run");
+}
+
+function unwrap(result: RoomResult) {
+  if (result.ok) return { id: result.id, status: result.status };
+  throw new ApiError(result.code === "not_found" ? 404 : 409, result.code, result.message);
+}
+
+function checkModels(env: Env, ids: string[]) {
+  for (const id of ids) {
+    const parsed = parseModelId(id);
+    if (!parsed) {
+      const provider = id.slice(0, id.indexOf(":"));
+      const why = isProviderId(provider) ? "has no model name after the colon" : `names an unknown provider "${provider}"`;
+      throw new ApiError(400, "unknown_provider", `Model "${id}" ${why}. Use provider:model-name with one of: ${PROVIDER_IDS.join(", ")}.`);
+    }
+    const reason = unavailableReason(parsed.provider, env);
+    if (reason)
+      throw new ApiError(400, "provider_not_configured", `${PROVIDER_NAMES[parsed.provider]} is not configured (${reason}), so "${id}" can't run. Add it to .dev.vars or pick another model.`, {
+        provider: parsed.provider,
+        reason,
+      });
+  }
+}
+
+function parseCursor(cursor: string | undefined) {
+  if (!cursor) return undefined;
+  const at = cursor.indexOf(":");
+  const createdAt = Number(cursor.slice(0, at));
+  if (at <= 0 || !Number.isFinite(createdAt)) throw new ApiError(400, "invalid_cursor", "The cursor is not one this API gave out; start again without it.");
+  return { createdAt, id: cursor.slice(at + 1) };
+}
+
+export const runsApi = new Hono<{ Bindings: Env }>()
+  .post("/", validate("json", createRunInput), async (c) => {
+    const input = c.req.valid("json");
+    checkModels(c.env, input.models.map((m) => m.id));
+    const id = crypto.randomUUID();
+    const started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings: input.settings }));
+    return c.json(started, 201);
+  })
+  .get("/", validate("query", listRunsQuery), async (c) => {
+    const { cursor, limit } = c.req.valid("query");
+    const { rows, nextCursor } = await listRuns(openDb(c.env.DB), limit, parseCursor(cursor));
+    const items = rows.map((row) => {
+      const settings = row.settings as { models: { id: string }[] };
+      const terminal = isTerminal(row.status as RunDetail["run"]["status"]);
+      const first = terminal ? (row.finalRanking as RankingEntry[] | null)?.[0] : undefined;
+      return {
+        id: row.id,
+        createdAt: row.createdAt,
+        question: row.question,
+        status: row.status as RunDetail["run"]["status"],
+        models: settings.models.map((m) => m.id),
+        winner: first ? { label: first.label, modelId: first.modelId, displayName: first.modelId ? displayName(first.modelId) : null } : null,
+      };
+    });
+    return c.json({ items, nextCursor });
+  })
+  .get("/:id", async (c) => c.json(await runDetail(c.env, c.req.param("id"))))
+  .delete("/:id", async (c) => {
+    const id = c.req.param("id");
+    await ensureRun(c.env, id);
+    await room(c.env, id).destroy();
+    await deleteRun(openDb(c.env.DB), id);
+    return c.json({ deleted: true as const });
+  })
+  .post("/:id/cancel", async (c) => {
+    await ensureRun(c.env, c.req.param("id"));
+    return c.json(unwrap(await room(c.env, c.req.param("id")).cancel()));
+  })
+  .post("/:id/evaluate", async (c) => {
+    await ensureRun(c.env, c.req.param("id"));
+    return c.json(unwrap(await room(c.env, c.req.param("id")).evaluate()), 202);
+  })
+  .post("/:id/answers", validate("json", retryAnswersInput), async (c) => {
+    await ensureRun(c.env, c.req.param("id"));
+    const { modelIds } = c.req.valid("json");
+    return c.json(unwrap(await room(c.env, c.req.param("id")).retryAnswers(modelIds)), 202);
+  })
+  .get("/:id/export", validate("query", exportQuery), async (c) => {
+    const detail = await runDetail(c.env, c.req.param("id"));
+    const { format } = c.req.valid("query");
+    const file = `quorum-run-${detail.run.id}.${format}`;
+    c.header("Content-Disposition", `attachment; filename="${file}"`);
+    if (format === "md") return c.body(exportMarkdown(detail), 200, { "Content-Type": "text/markdown; charset=utf-8" });
+    return c.body(exportJson(detail, c.env.QUORUM_VERSION), 200, { "Content-Type": "application/json; charset=utf-8" });
+  })
+  .get("/:id/ws", validate("query", wsQuery), async (c) => {
+    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
+      throw new ApiError(426, "upgrade_required", "This address speaks WebSocket only: connect with a WebSocket client.");
+    await ensureRun(c.env, c.req.param("id"));
+    return room(c.env, c.req.param("id")).fetch(c.req.raw);
+  });

@@ -1,0 +1,260 @@
+/** The D1 side of a council run: every write is an upsert keyed by a deterministic id, so replaying a step writes nothing twice. */
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import type { AggregationView, RunSettings, RunStatus, Scores } from "../shared/run";
+import type { AnswerRecord, ReviewSetRecord, RunRecord } from "../rooms/record";
+import * as schema from "./schema";
+
+export type Db = DrizzleD1Database<typeof schema>;
+
+export const openDb = (d1: D1Database): Db => drizzle(d1, { schema });
+
+export async function insertRun(db: Db, r: RunRecord): Promise<void> {
+  await db.batch([
+    db
+      .insert(schema.runs)
+      .values({
+        id: r.id,
+        createdAt: r.createdAt,
+        updatedAt: r.createdAt,
+        question: r.question,
+        settings: { ...r.settings, models: r.models },
+        status: r.status,
+        error: r.error,
+      })
+      .onConflictDoNothing(),
+    ...r.answers.map((a) => db.insert(schema.answers).values(answerRow(r.id, a)).onConflictDoNothing()),
+  ]);
+}
+
+function answerRow(runId: string, a: AnswerRecord) {
+  return {
+    id: a.id,
+    runId,
+    modelId: a.modelId,
+    label: a.label,
+    params: a.params,
+    text: a.text,
+    status: a.status,
+    latencyMs: a.latencyMs,
+    tokensIn: a.tokensIn,
+    tokensOut: a.tokensOut,
+    costUsd: a.costUsd,
+    error: a.error,
+    truncated: a.truncated,
+    finishReason: a.finishReason,
+    attempts: a.attempts,
+    droppedParams: a.droppedParams,
+    completedAt: a.status === "done" || a.status === "failed" ? Date.now() : null,
+  };
+}
+
+export async function updateRunStatus(db: Db, id: string, status: RunStatus, error: string | null): Promise<void> {
+  await db.update(schema.runs).set({ status, error, updatedAt: Date.now() }).where(eq(schema.runs.id, id));
+}
+
+export async function saveAnswer(db: Db, runId: string, a: AnswerRecord): Promise<void> {
+  const row = answerRow(runId, a);
+  await db.insert(schema.answers).values(row).onConflictDoUpdate({ target: schema.answers.id, set: row });
+}
+
+/** Replaces whatever an earlier evaluation of this run wrote: review sets, reviews, aggregation and judge battles. */
+export async function clearEvaluation(db: Db, runId: string): Promise<void> {
+  await db.batch([
+    db.delete(schema.reviews).where(eq(schema.reviews.runId, runId)),
+    db.delete(schema.reviewSets).where(eq(schema.reviewSets.runId, runId)),
+    db.delete(schema.aggregations).where(eq(schema.aggregations.runId, runId)),
+    db.delete(schema.battles).where(and(eq(schema.battles.source, "judge"), eq(schema.battles.runId, runId))),
+  ]);
+}
+
+export async function saveReviewSet(db: Db, runId: string, s: ReviewSetRecord): Promise<void> {
+  const row = {
+    id: s.id,
+    runId,
+    reviewerModelId: s.reviewerModelId,
+    reviewerAnswerId: s.reviewerAnswerId,
+    status: s.status,
+    ranking: s.ranking,
+    confidence: s.confidence,
+    weight: s.weight,
+    rawOutput: s.rawOutput,
+    error: s.error,
+    latencyMs: s.latencyMs,
+    tokensIn: s.tokensIn,
+    tokensOut: s.tokensOut,
+    costUsd: s.costUsd,
+    attempts: s.attempts,
+  };
+  await db.batch([
+    db.insert(schema.reviewSets).values(row).onConflictDoUpdate({ target: schema.reviewSets.id, set: row }),
+    db.delete(schema.reviews).where(eq(schema.reviews.reviewSetId, s.id)),
+    ...s.reviews.map((v) =>
+      db.insert(schema.reviews).values({
+        id: v.id,
+        runId,
+        reviewSetId: s.id,
+        reviewerModelId: s.reviewerModelId,
+        targetAnswerId: v.targetAnswerId,
+        scores: v.scores,
+        critique: v.critique,
+      }),
+    ),
+  ]);
+}
+
+export interface JudgeBattle {
+  id: string;
+  modelA: string;
+  modelB: string;
+  winner: "model_a" | "model_b";
+  reviewerModelId: string;
+}
+
+/** Stores the aggregation, the final status and the judge battles in one transaction. */
+export async function saveAggregation(db: Db, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Promise<void> {
+  const now = Date.now();
+  const row = { runId, finalRanking: agg.finalRanking, voteBreakdown: agg.voteBreakdown, methodVersion: agg.methodVersion, createdAt: now };
+  await db.batch([
+    db.insert(schema.aggregations).values(row).onConflictDoUpdate({ target: schema.aggregations.runId, set: row }),
+    ...battles.map((b) =>
+      db
+        .insert(schema.battles)
+        .values({ ...b, source: "judge", runId, tstamp: now / 1000, judge: b.reviewerModelId })
+        .onConflictDoNothing(),
+    ),
+    db.update(schema.runs).set({ status, error: null, updatedAt: now }).where(eq(schema.runs.id, runId)),
+  ]);
+}
+
+export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | null> {
+  const run = await db.query.runs.findFirst({ where: eq(schema.runs.id, id) });
+  if (!run) return null;
+  const [answers, sets, reviews, agg] = await db.batch([
+    db.select().from(schema.answers).where(eq(schema.answers.runId, id)).orderBy(schema.answers.label),
+    db.select().from(schema.reviewSets).where(eq(schema.reviewSets.runId, id)),
+    db.select().from(schema.reviews).where(eq(schema.reviews.runId, id)),
+    db.select().from(schema.aggregations).where(eq(schema.aggregations.runId, id)),
+  ]);
+  const { models, ...settings } = run.settings as RunSettings & { models: RunRecord["models"] };
+  const labelOf = new Map(answers.map((a) => [a.id, a.label]));
+  return {
+    id: run.id,
+    createdAt: run.createdAt,
+    question: run.question,
+    settings,
+    models,
+    status: run.status as RunStatus,
+    error: run.error,
+    answers: answers.map((a) => ({
+      id: a.id,
+      label: a.label,
+      modelId: a.modelId,
+      params: (a.params as AnswerRecord["params"]) ?? null,
+      status: a.status as AnswerRecord["status"],
+      text: a.text,
+      latencyMs: a.latencyMs,
+      tokensIn: a.tokensIn,
+      tokensOut: a.tokensOut,
+      costUsd: a.costUsd,
+      error: a.error,
+      truncated: a.truncated,
+      finishReason: a.finishReason,
+      attempts: a.attempts,
+      droppedParams: (a.droppedParams as string[] | null) ?? [],
+    })),
+    reviewSets: sets
+      .sort((x, y) => (labelOf.get(x.reviewerAnswerId ?? "") ?? "").localeCompare(labelOf.get(y.reviewerAnswerId ?? "") ?? ""))
+      .map((s) => ({
+        id: s.id,
+        reviewerModelId: s.reviewerModelId,
+        reviewerAnswerId: s.reviewerAnswerId,
+        status: s.status as ReviewSetRecord["status"],
+        ranking: (s.ranking as string[] | null) ?? null,
+        confidence: s.confidence,
+        weight: s.weight,
+        rawOutput: s.rawOutput,
+        error: s.error,
+        latencyMs: s.latencyMs,
+        tokensIn: s.tokensIn,
+        tokensOut: s.tokensOut,
+        costUsd: s.costUsd,
+        attempts: s.attempts,
+        reviews: reviews
+          .filter((v) => v.reviewSetId === s.id)
+          .sort((x, y) => (labelOf.get(x.targetAnswerId) ?? "").localeCompare(labelOf.get(y.targetAnswerId) ?? ""))
+          .map((v) => ({ id: v.id, targetAnswerId: v.targetAnswerId, scores: v.scores as Scores, critique: v.critique })),
+      })),
+    aggregation: agg[0]
+      ? {
+          finalRanking: agg[0].finalRanking as AggregationView["finalRanking"],
+          voteBreakdown: agg[0].voteBreakdown as AggregationView["voteBreakdown"],
+          methodVersion: agg[0].methodVersion,
+        }
+      : null,
+  };
+}
+
+export interface RunListItem {
+  id: string;
+  createdAt: number;
+  question: string;
+  status: RunStatus;
+  models: string[];
+  winner: { label: string; modelId: string | null; displayName: string | null } | null;
+}
+
+/** Newest first; the cursor is `createdAt:id` of the last item of the previous page. */
+export async function listRuns(db: Db, limit: number, cursor?: { createdAt: number; id: string }) {
+  const rows = await db
+    .select({
+      id: schema.runs.id,
+      createdAt: schema.runs.createdAt,
+      question: schema.runs.question,
+      status: schema.runs.status,
+      settings: schema.runs.settings,
+      finalRanking: schema.aggregations.finalRanking,
+    })
+    .from(schema.runs)
+    .leftJoin(schema.aggregations, eq(schema.aggregations.runId, schema.runs.id))
+    .where(
+      cursor
+        ? or(lt(schema.runs.createdAt, cursor.createdAt), and(eq(schema.runs.createdAt, cursor.createdAt), lt(schema.runs.id, cursor.id)))
+        : undefined,
+    )
+    .orderBy(desc(schema.runs.createdAt), desc(schema.runs.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    rows: page,
+    nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null,
+  };
+}
+
+export async function deleteRun(db: Db, id: string): Promise<boolean> {
+  const [, , , , , deleted] = await db.batch([
+    db.delete(schema.reviews).where(eq(schema.reviews.runId, id)),
+    db.delete(schema.reviewSets).where(eq(schema.reviewSets.runId, id)),
+    db.delete(schema.aggregations).where(eq(schema.aggregations.runId, id)),
+    db.delete(schema.answers).where(eq(schema.answers.runId, id)),
+    db.delete(schema.battles).where(and(eq(schema.battles.source, "judge"), eq(schema.battles.runId, id))),
+    db.delete(schema.runs).where(eq(schema.runs.id, id)).returning({ id: schema.runs.id }),
+  ]);
+  return deleted.length > 0;
+}
+
+export async function runStatusOf(db: Db, id: string): Promise<RunStatus | null> {
+  const row = await db.select({ status: schema.runs.status }).from(schema.runs).where(eq(schema.runs.id, id)).get();
+  return (row?.status as RunStatus | undefined) ?? null;
+}
+
+export async function dbHealthy(db: Db): Promise<boolean> {
+  try {
+    await db.run(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+

@@ -1,0 +1,142 @@
+/**
+ * The full, unblinded state of one council run, as the room keeps it and D1 stores it,
+ * and the one function that turns it into what clients may see.
+ */
+import type { AggregationView, ModelParams, RunDetail, RunSettings, RunStatus, Scores } from "../shared/run";
+import { TERMINAL_STATUSES } from "../shared/run";
+import { modelInfo } from "../providers/registry";
+
+export interface AnswerRecord {
+  id: string;
+  label: string;
+  modelId: string;
+  params: ModelParams | null;
+  status: RunDetail["answers"][number]["status"];
+  text: string;
+  latencyMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  error: string | null;
+  truncated: boolean;
+  finishReason: string | null;
+  attempts: number;
+  droppedParams: string[];
+}
+
+export interface ReviewRecord {
+  id: string;
+  targetAnswerId: string;
+  scores: Scores;
+  critique: string;
+}
+
+export interface ReviewSetRecord {
+  id: string;
+  reviewerModelId: string;
+  reviewerAnswerId: string | null;
+  status: RunDetail["reviewers"][number]["status"];
+  ranking: string[] | null;
+  confidence: number | null;
+  weight: number;
+  rawOutput: string | null;
+  error: string | null;
+  latencyMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  attempts: number;
+  reviews: ReviewRecord[];
+}
+
+export interface RunRecord {
+  id: string;
+  createdAt: number;
+  question: string;
+  settings: RunSettings;
+  models: { id: string; params?: ModelParams }[];
+  status: RunStatus;
+  error: string | null;
+  answers: AnswerRecord[];
+  reviewSets: ReviewSetRecord[];
+  aggregation: AggregationView | null;
+}
+
+export const isTerminal = (status: RunStatus) => TERMINAL_STATUSES.includes(status);
+
+/** While a blind run is under way, no model id may stand next to a label. */
+export const isBlind = (run: Pick<RunRecord, "settings" | "status">) => run.settings.blind && !isTerminal(run.status);
+
+export function displayName(modelId: string): string {
+  return modelInfo(modelId)?.displayName ?? modelId;
+}
+
+const sum = (xs: (number | null)[]) => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
+
+export function toRunDetail(r: RunRecord): RunDetail {
+  const blind = isBlind(r);
+  const labelOf = new Map(r.answers.map((a) => [a.id, a.label]));
+  const reveal = (modelId: string) => (blind ? null : modelId);
+  const reviewerLabel = (s: ReviewSetRecord) => (s.reviewerAnswerId ? (labelOf.get(s.reviewerAnswerId) ?? null) : null);
+  const costed = [...r.answers, ...r.reviewSets];
+  return {
+    run: {
+      id: r.id,
+      createdAt: r.createdAt,
+      question: r.question,
+      status: r.status,
+      error: r.error,
+      settings: r.settings,
+      models: r.models,
+    },
+    answers: r.answers.map((a) => ({
+      id: a.id,
+      label: a.label,
+      modelId: reveal(a.modelId),
+      displayName: blind ? null : displayName(a.modelId),
+      status: a.status,
+      text: a.text,
+      latencyMs: a.latencyMs,
+      tokensIn: a.tokensIn,
+      tokensOut: a.tokensOut,
+      costUsd: a.costUsd,
+      error: a.error,
+      truncated: a.truncated,
+      finishReason: a.finishReason,
+      droppedParams: a.droppedParams,
+    })),
+    reviewers: r.reviewSets.map((s) => ({
+      id: s.id,
+      reviewerModelId: reveal(s.reviewerModelId),
+      reviewerLabel: reviewerLabel(s),
+      status: s.status,
+      ranking: s.ranking,
+      confidence: s.confidence,
+      weight: s.weight,
+      rawOutput: s.rawOutput,
+      error: s.error,
+      latencyMs: s.latencyMs,
+      tokensIn: s.tokensIn,
+      tokensOut: s.tokensOut,
+      costUsd: s.costUsd,
+    })),
+    reviews: r.reviewSets.flatMap((s) =>
+      s.reviews.map((v) => ({
+        id: v.id,
+        reviewSetId: s.id,
+        reviewerModelId: reveal(s.reviewerModelId),
+        reviewerLabel: reviewerLabel(s),
+        targetAnswerId: v.targetAnswerId,
+        targetLabel: labelOf.get(v.targetAnswerId) ?? "?",
+        scores: v.scores,
+        critique: v.critique,
+        ranking: s.ranking ?? [],
+      })),
+    ),
+    aggregation: r.aggregation && {
+      ...r.aggregation,
+      finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
+    },
+    totals: { tokensIn: sum(costed.map((x) => x.tokensIn)), tokensOut: sum(costed.map((x) => x.tokensOut)), costUsd: sum(costed.map((x) => x.costUsd)) },
+  };
+}

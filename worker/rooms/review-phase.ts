@@ -1,0 +1,178 @@
+/** The reviewing phase: each model that answered judges the others blind, then the ballots are counted. */
+import { clearEvaluation, saveAggregation, saveReviewSet, type JudgeBattle } from "../db/queries";
+import { estimateCost } from "../providers/catalog";
+import { createProvider, modelInfo, parseModelId } from "../providers/registry";
+import { ProviderError, type ReviewOutput } from "../providers/types";
+import { buildReviewRequest } from "../council/prompts";
+import { parseReview, type ParsedReview } from "../council/parse-review";
+import { aggregate, type Ballot } from "../rating/borda";
+import { callModel } from "./call-model";
+import { forEachLimited } from "./limits";
+import type { PhaseContext } from "./phase-context";
+import type { ReviewSetRecord, RunRecord } from "./record";
+
+/** Reviews then aggregates; "aggregated" when a ranking was stored, "no-ballots" when every review failed. */
+export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | "no-ballots"> {
+  const r = ctx.record;
+  const answered = r.answers.filter((a) => a.status === "done");
+  if (r.reviewSets.length === 0) {
+    await clearEvaluation(ctx.db, r.id);
+    // A lone answer has nobody else to judge it unless reviewers may rank their own.
+    const reviewers = answered.length > 1 || r.settings.selfReview === "downweight" ? answered : [];
+    r.reviewSets = reviewers.map((a) => newReviewSet(r.id, a.label, a.modelId, a.id));
+    ctx.save();
+  }
+  const todo = r.reviewSets.filter((s) => s.status === "pending" || s.status === "running");
+  await forEachLimited(todo, r.settings.concurrency, (set) => produceReview(ctx, set));
+  if (!ctx.current()) return "no-ballots";
+
+  const ballots = r.reviewSets.filter((s) => s.status === "done").map((s) => toBallot(r, s));
+  if (answered.length > 1 && ballots.length === 0) return "no-ballots";
+  const aggregation = aggregate({
+    answers: answered.map((a) => ({ label: a.label, answerId: a.id, modelId: a.modelId })),
+    ballots,
+    selfReview: r.settings.selfReview,
+    selfReviewWeight: r.settings.selfReviewWeight,
+  });
+  await saveAggregation(ctx.db, r.id, aggregation, judgeBattles(r), "done");
+  if (!ctx.current()) return "no-ballots";
+  r.aggregation = aggregation;
+  ctx.save();
+  ctx.emit({ type: "aggregation.completed", aggregation });
+  return "aggregated";
+}
+
+async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<void> {
+  if (!ctx.current()) return;
+  const r = ctx.record;
+  const reviewerLabel = r.answers.find((a) => a.id === set.reviewerAnswerId)?.label ?? null;
+  const request = buildReviewRequest({
+    question: r.question,
+    answers: r.answers.filter((a) => a.status === "done").map((a) => ({ label: a.label, text: a.text })),
+    reviewerLabel,
+    selfReview: r.settings.selfReview,
+  });
+  const who = () => ({ reviewSetId: set.id, reviewerLabel, reviewerModelId: ctx.blind() ? null : set.reviewerModelId });
+  const answerParams = r.answers.find((a) => a.id === set.reviewerAnswerId)?.params ?? {};
+  const started = Date.now();
+  let tokensIn = 0;
+  let tokensOut = 0;
+  try {
+    const parsed = parseModelId(set.reviewerModelId);
+    if (!parsed) throw new ProviderError("bad_request", `"${set.reviewerModelId}" is not a model id.`);
+    const provider = createProvider(parsed.provider, ctx.env);
+    let review: ParsedReview | null = null;
+    let lastError = "";
+    // Output that fails validation is asked for once more before the review is marked failed.
+    for (let round = 0; round < 2 && !review; round++) {
+      const result = await callModel<ReviewOutput>(
+        { cancel: ctx.cancel, timeoutMs: r.settings.timeoutMs, policy: ctx.policy },
+        (signal, dropped) =>
+          provider.review({
+            model: parsed.name,
+            system: request.system,
+            prompt: request.prompt,
+            schema: request.schema,
+            temperature: dropped.has("temperature") ? undefined : (answerParams.temperature ?? r.settings.temperature),
+            signal,
+          }),
+        {
+          onAttempt: () => {
+            if (!ctx.current()) return;
+            set.status = "running";
+            set.attempts++;
+            ctx.save();
+            ctx.emit({ type: "review.started", ...who() });
+          },
+        },
+      );
+      if (!ctx.current()) return;
+      tokensIn += result.value.tokensIn ?? 0;
+      tokensOut += result.value.tokensOut ?? 0;
+      set.rawOutput = result.value.raw;
+      const outcome = parseReview(result.value.raw, request.labels);
+      if (outcome.ok) review = outcome.review;
+      else lastError = outcome.error;
+    }
+    const cost = estimateCost(modelInfo(set.reviewerModelId)!, tokensIn, tokensOut);
+    Object.assign(set, { latencyMs: Date.now() - started, tokensIn, tokensOut, costUsd: cost });
+    if (!review) throw new ProviderError("bad_request", `The review did not match the required format twice (${lastError}). See the raw output.`);
+    const idOf = new Map(r.answers.map((a) => [a.label, a.id]));
+    Object.assign(set, {
+      status: "done",
+      error: null,
+      ranking: review.ranking,
+      confidence: review.confidence,
+      reviews: review.reviews.map((v) => ({ id: `${set.id}-${v.label}`, targetAnswerId: idOf.get(v.label)!, scores: v.scores, critique: v.critique })),
+    });
+    ctx.save();
+    await saveReviewSet(ctx.db, r.id, set);
+    ctx.emit({
+      type: "review.completed",
+      ...who(),
+      ranking: review.ranking,
+      confidence: review.confidence,
+      reviews: set.reviews.map((v) => ({ targetAnswerId: v.targetAnswerId, targetLabel: labelOf(r, v.targetAnswerId), scores: v.scores, critique: v.critique })),
+    });
+  } catch (err) {
+    if (!ctx.current()) return;
+    const message = err instanceof Error ? err.message : String(err);
+    Object.assign(set, { status: "failed", error: message, latencyMs: Date.now() - started });
+    if (tokensIn || tokensOut) Object.assign(set, { tokensIn, tokensOut, costUsd: estimateCost(modelInfo(set.reviewerModelId)!, tokensIn, tokensOut) });
+    ctx.save();
+    await saveReviewSet(ctx.db, r.id, set);
+    ctx.emit({ type: "review.failed", ...who(), error: message });
+  }
+}
+
+function newReviewSet(runId: string, label: string, reviewerModelId: string, reviewerAnswerId: string): ReviewSetRecord {
+  return {
+    id: `${runId}-r${label}`,
+    reviewerModelId,
+    reviewerAnswerId,
+    status: "pending",
+    ranking: null,
+    confidence: null,
+    weight: 1,
+    rawOutput: null,
+    error: null,
+    latencyMs: null,
+    tokensIn: null,
+    tokensOut: null,
+    costUsd: null,
+    attempts: 0,
+    reviews: [],
+  };
+}
+
+const labelOf = (r: RunRecord, answerId: string) => r.answers.find((a) => a.id === answerId)?.label ?? "?";
+
+function toBallot(r: RunRecord, s: ReviewSetRecord): Ballot {
+  return {
+    reviewSetId: s.id,
+    reviewerLabel: s.reviewerAnswerId ? labelOf(r, s.reviewerAnswerId) : null,
+    weight: s.weight,
+    ranking: s.ranking ?? [],
+    scores: Object.fromEntries(s.reviews.map((v) => [labelOf(r, v.targetAnswerId), v.scores])),
+  };
+}
+
+/** One judge battle per pair of answers a reviewer ranked, its own answer left out, the better-ranked as model_a. */
+function judgeBattles(r: RunRecord): JudgeBattle[] {
+  const modelOf = new Map(r.answers.map((a) => [a.label, a.modelId]));
+  return r.reviewSets
+    .filter((s) => s.status === "done" && s.ranking)
+    .flatMap((s) => {
+      const own = s.reviewerAnswerId ? labelOf(r, s.reviewerAnswerId) : null;
+      const ranked = s.ranking!.filter((l) => l !== own && modelOf.has(l));
+      return ranked.flatMap((a, i) =>
+        ranked.slice(i + 1).map((b) => ({
+          id: `${s.id}-${a}${b}`,
+          modelA: modelOf.get(a)!,
+          modelB: modelOf.get(b)!,
+          winner: "model_a" as const,
+          reviewerModelId: s.reviewerModelId,
+        })),
+      );
+    });
+}
