@@ -17,28 +17,61 @@ interface PageElement {
 declare const document: { querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>; documentElement: { scrollWidth: number } };
 declare const window: { innerWidth: number };
 
-export interface SocketLog {
-  /** the address of every WebSocket the page opened, in order */
-  urls: string[];
-  /** every event the page received, each checked against the Worker's own `runEvent` schema */
+export interface SocketRecord {
+  url: string;
+  /** the events this socket delivered, each checked against the Worker's own `runEvent` schema */
   events: RunEvent[];
+}
+
+export interface SocketLog {
+  /** every WebSocket the page opened, in order */
+  sockets: SocketRecord[];
   /** frames that were not valid events, with the reason */
   invalid: string[];
+  /** all events of all sockets, in arrival order */
+  events: () => RunEvent[];
 }
 
 /** Records the page's live sockets and validates every frame it receives. */
 export function recordSockets(page: Page): SocketLog {
-  const log: SocketLog = { urls: [], events: [], invalid: [] };
+  const sockets: SocketRecord[] = [];
+  const log: SocketLog = { sockets, invalid: [], events: () => sockets.flatMap((s) => s.events) };
   page.on("websocket", (ws) => {
-    log.urls.push(ws.url());
+    const record: SocketRecord = { url: ws.url(), events: [] };
+    sockets.push(record);
     ws.on("framereceived", ({ payload }) => {
       if (typeof payload !== "string" || payload === "pong") return;
       const parsed = runEvent.safeParse(JSON.parse(payload));
-      if (parsed.success) log.events.push(parsed.data);
+      if (parsed.success) record.events.push(parsed.data);
       else log.invalid.push(`${payload.slice(0, 200)} → ${JSON.stringify(parsed.error.issues.slice(0, 2))}`);
     });
   });
   return log;
+}
+
+/** The `since` a socket asked to resume after, or null when it asked for a snapshot. */
+export function sinceOf(socket: SocketRecord): number | null {
+  const since = new URL(socket.url).searchParams.get("since");
+  return since === null ? null : Number(since);
+}
+
+/** Keeps a handle on every WebSocket the page opens, so a test can cut one as a network drop would. */
+export async function trackSockets(page: Page): Promise<void> {
+  await page.addInitScript(`(() => {
+    const Native = window.WebSocket;
+    window.__quorumSockets = [];
+    window.WebSocket = class extends Native {
+      constructor(...args) {
+        super(...args);
+        window.__quorumSockets.push(this);
+      }
+    };
+  })()`);
+}
+
+/** Closes the page's newest WebSocket under it, as a dropped connection would. */
+export async function dropNewestSocket(page: Page): Promise<void> {
+  await page.evaluate("window.__quorumSockets.at(-1).close(4001, 'dropped by the test')");
 }
 
 /** Waits until exactly `count` elements match the CSS `selector`. */

@@ -14,8 +14,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const run = promisify(execFile);
 
-/** Environment for wrangler: no metrics, no colours, no prompts. */
-const wranglerEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" });
+/** Environment for wrangler: no metrics, no offline cf lookups, no colours, no prompts. */
+const wranglerEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" });
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,65 @@
+import type { Pick } from "../pages/setup.data";
+
+interface Props {
+  pick: Pick;
+  name: string;
+  update: (field: "temperature" | "maxTokens" | "systemPrompt", value: string) => void;
+  remove: () => void;
+}
+
+/** One chosen model with its own temperature, token limit and system prompt (empty = the run's default). */
+export function ModelParams(props: Props) {
+  const base = () => `p-${props.pick.id.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
+  const forName = () => <span class="sr-only"> for {props.name}</span>;
+  return (
+    <li class="picked">
+      <div class="row spread">
+        <span>
+          <strong>{props.name}</strong> <code class="muted small">{props.pick.id}</code>
+        </span>
+        <button type="button" class="small" aria-label={`Deselect ${props.name}`} onClick={() => props.remove()}>
+          Deselect
+        </button>
+      </div>
+      <details>
+        <summary>
+          Advanced settings<span class="sr-only"> for {props.name}</span>
+        </summary>
+        <div class="grid-fields">
+          <div class="field">
+            <label for={`${base()}-temp`}>Temperature{forName()}</label>
+            <input
+              id={`${base()}-temp`}
+              type="number"
+              inputmode="decimal"
+              min="0"
+              max="2"
+              step="0.1"
+              placeholder="default"
+              value={props.pick.temperature}
+              onInput={(e) => props.update("temperature", e.currentTarget.value)}
+            />
+          </div>
+          <div class="field">
+            <label for={`${base()}-max`}>Max tokens{forName()}</label>
+            <input
+              id={`${base()}-max`}
+              type="number"
+              inputmode="numeric"
+              min="1"
+              max="200000"
+              step="1"
+              placeholder="default"
+              value={props.pick.maxTokens}
+              onInput={(e) => props.update("maxTokens", e.currentTarget.value)}
+            />
+          </div>
+          <div class="field wide">
+            <label for={`${base()}-sys`}>System prompt{forName()}</label>
+            <textarea id={`${base()}-sys`} rows="3" placeholder="none" value={props.pick.systemPrompt} onInput={(e) => props.update("systemPrompt", e.currentTarget.value)} />
+          </div>
+        </div>
+      </details>
+    </li>
+  );
+}

@@ -1,0 +1,60 @@
+import { For } from "solid-js";
+import type { AggregationView, RunDetail } from "../../../worker/shared/run";
+import { formatScore } from "../lib/format";
+import { labelTitle } from "../lib/names";
+import { VoteMath } from "./vote-math";
+
+/** The winner and the final ranking; the vote math below it shows every number that produced it. */
+export function Ranking(props: { detail: RunDetail; aggregation: AggregationView }) {
+  const agg = () => props.aggregation;
+  const winners = () => agg().finalRanking.filter((e) => e.rank === 1);
+  const unranked = () => props.detail.answers.filter((a) => !agg().finalRanking.some((e) => e.label === a.label));
+  const title = (label: string) => labelTitle(props.detail, label);
+  return (
+    <>
+      <p class="winner" data-testid="winner">
+        {winners().length > 1 ? "Tied winners: " : "Winner: "}
+        <strong>{winners().map((w) => title(w.label)).join(", ")}</strong>
+      </p>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Final ranking">
+        <table class="ranking">
+          <caption>Final ranking</caption>
+          <thead>
+            <tr>
+              <th scope="col">Rank</th>
+              <th scope="col">Answer</th>
+              <th scope="col">Borda points</th>
+              <th scope="col">First-place votes</th>
+              <th scope="col">Mean overall</th>
+              <th scope="col">Mean correctness</th>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={agg().finalRanking}>
+              {(e) => (
+                <tr data-label={e.label} classList={{ first: e.rank === 1 }}>
+                  <td>{e.rank}</td>
+                  <th scope="row">{title(e.label)}</th>
+                  <td>{formatScore(e.borda, 2)}</td>
+                  <td>{formatScore(e.firstPlaceVotes, 2)}</td>
+                  <td>{formatScore(e.meanOverall, 2)}</td>
+                  <td>{formatScore(e.meanCorrectness, 2)}</td>
+                </tr>
+              )}
+            </For>
+            <For each={unranked()}>
+              {(a) => (
+                <tr data-label={a.label} class="unranked">
+                  <td>—</td>
+                  <th scope="row">{title(a.label)}</th>
+                  <td colspan="4">Not ranked: {a.status === "failed" ? "this model gave no answer" : `its answer is ${a.status}`}</td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </div>
+      <VoteMath detail={props.detail} aggregation={agg()} />
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { Show } from "solid-js";
+import type { RunDetail } from "../../../worker/shared/run";
+import { formatCost, formatTime, RUN_STATUS_TEXT } from "../lib/format";
+import { totals } from "../lib/run-state";
+
+/** The question, when it was asked, where the run stands, and what it has cost so far. */
+export function RunHeader(props: { detail: RunDetail; connection: string }) {
+  const run = () => props.detail.run;
+  const t = () => totals(props.detail);
+  return (
+    <header class="run-header">
+      <p class="muted small">
+        <time datetime={new Date(run().createdAt).toISOString()}>{formatTime(run().createdAt)}</time> ·{" "}
+        <span class={`badge status-${run().status}`} data-testid="run-status" role="status">
+          <span class="sr-only">Run status: </span>
+          {RUN_STATUS_TEXT[run().status]}
+        </span>{" "}
+        ·{" "}
+        <span role="status">
+          <span class="sr-only">Connection: </span>
+          {props.connection}
+        </span>
+      </p>
+      <h1 id="run-title" class="question">
+        {run().question}
+      </h1>
+      <p class="muted small">
+        {run().settings.blind ? "Blind review" : "Names shown"} · self-review {run().settings.selfReview === "exclude" ? "excluded" : `down-weighted ×${run().settings.selfReviewWeight}`} · concurrency{" "}
+        {run().settings.concurrency} · {t().tokensIn + t().tokensOut} tokens · {t().costUsd === null ? "cost unknown" : `${formatCost(t().costUsd)} estimated`}
+      </p>
+      <Show when={run().error}>
+        <p class="callout error">{run().error}</p>
+      </Show>
+    </header>
+  );
+}

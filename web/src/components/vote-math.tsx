@@ -1,0 +1,128 @@
+import { For, Show } from "solid-js";
+import type { AggregationView, RunDetail } from "../../../worker/shared/run";
+import { SCORE_KEYS } from "../../../worker/shared/run";
+import { formatScore } from "../lib/format";
+import { labelTitle, reviewerTitle } from "../lib/names";
+
+const TIE_BREAK_TEXT = {
+  meanOverall: "decided by the higher mean overall score",
+  meanCorrectness: "decided by the higher mean correctness score",
+  shared: "still tied after both tie-breakers, so they share a rank",
+} as const;
+
+/** How the vote was counted: Borda points per reviewer, tie-breaks, score means and the pairwise matrix. */
+export function VoteMath(props: { detail: RunDetail; aggregation: AggregationView }) {
+  const agg = () => props.aggregation;
+  const vb = () => agg().voteBreakdown;
+  const labels = () => agg().finalRanking.map((e) => e.label);
+  const title = (label: string) => labelTitle(props.detail, label);
+  const reviewerOf = (reviewSetId: string, label: string | null) => {
+    const r = props.detail.reviewers.find((x) => x.id === reviewSetId);
+    return reviewerTitle(props.detail, { reviewerModelId: r?.reviewerModelId ?? null, reviewerLabel: label });
+  };
+  return (
+    <details class="vote-math" open>
+      <summary>How the vote was counted</summary>
+      <p class="small">
+        Borda count: each reviewer gives N−1 points to its first choice, N−2 to the next, down to 0 for its last, over the answers it ranked
+        {props.detail.run.settings.selfReview === "exclude"
+          ? " (its own answer left out)"
+          : ` (its own answer included, its ballot weighted ×${props.detail.run.settings.selfReviewWeight})`}
+        . Ties go to the higher mean overall score, then the higher mean correctness; answers still tied share a rank. Method {agg().methodVersion}.
+      </p>
+      <Show when={vb().tieBreaks.length} fallback={<p class="small">No tie-breaks were needed.</p>}>
+        <ul class="small" aria-label="Tie-breaks applied">
+          <For each={vb().tieBreaks}>
+            {(t) => (
+              <li>
+                {t.labels.map(title).join(" and ")} tied on Borda points: {TIE_BREAK_TEXT[t.decidedBy]}.
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+      <p class="small">
+        {vb().condorcetWinner
+          ? `Head to head, ${title(vb().condorcetWinner!)} beats every other answer (Condorcet winner).`
+          : "No answer beats every other head to head (no Condorcet winner)."}
+      </p>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Borda points by reviewer">
+        <table>
+          <caption>Borda points by reviewer</caption>
+          <thead>
+            <tr>
+              <th scope="col">Reviewer</th>
+              <th scope="col">Weight</th>
+              <th scope="col">Ranking</th>
+              <For each={labels()}>{(l) => <th scope="col">{l}</th>}</For>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={vb().reviewers}>
+              {(r) => (
+                <tr>
+                  <th scope="row">{reviewerOf(r.reviewSetId, r.reviewerLabel)}</th>
+                  <td>{formatScore(r.weight, 2)}</td>
+                  <td>{r.ranking.join(" › ")}</td>
+                  <For each={labels()}>{(l) => <td>{formatScore(r.points[l], 2)}</td>}</For>
+                </tr>
+              )}
+            </For>
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colspan="3">
+                Total
+              </th>
+              <For each={labels()}>{(l) => <td>{formatScore(vb().bordaTotals[l], 2)}</td>}</For>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Mean scores">
+        <table>
+          <caption>Mean scores (0–10)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Answer</th>
+              <For each={SCORE_KEYS}>{(k) => <th scope="col">{k}</th>}</For>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={labels()}>
+              {(l) => (
+                <tr>
+                  <th scope="row">{l}</th>
+                  <For each={SCORE_KEYS}>{(k) => <td>{formatScore(vb().scoreMeans[l]?.[k], 2)}</td>}</For>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </div>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Pairwise matrix">
+        <table class="pairwise">
+          <caption>Pairwise: reviewers (weighted) who ranked the row's answer above the column's</caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <span class="sr-only">Row over column</span>
+              </th>
+              <For each={labels()}>{(l) => <th scope="col">{l}</th>}</For>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={labels()}>
+              {(row) => (
+                <tr>
+                  <th scope="row">{row}</th>
+                  <For each={labels()}>{(col) => <td>{row === col ? "—" : formatScore(vb().pairwise[row]?.[col] ?? 0, 2)}</td>}</For>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}

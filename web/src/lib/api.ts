@@ -1,0 +1,54 @@
+/** The typed API client: request and response types come from the Worker's own routes. */
+import { hc, type ClientResponse, type InferRequestType, type InferResponseType } from "hono/client";
+import type { SuccessStatusCode } from "hono/utils/http-status";
+import type { AppType } from "../../../worker/index";
+
+const client = hc<AppType>(location.origin);
+export const api = client.api;
+
+export type ModelCatalog = InferResponseType<typeof api.models.$get, 200>;
+export type ProviderGroup = ModelCatalog["providers"][number];
+export type CatalogModel = ProviderGroup["models"][number];
+export type CreateRunBody = InferRequestType<typeof api.runs.$post>["json"];
+export type RunListItem = InferResponseType<typeof api.runs.$get, 200>["items"][number];
+
+/** What the person sees when a call fails: the server's own message when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+type Success<R> = R extends ClientResponse<infer T, infer S, "json"> ? (S extends SuccessStatusCode ? T : never) : never;
+
+/** Awaits a client call and returns its success body, or throws an ApiError with the server's message. */
+export async function call<R extends ClientResponse<unknown, number, "json">>(request: Promise<R>): Promise<Success<R>> {
+  let res: R;
+  try {
+    res = await request;
+  } catch {
+    throw new ApiError(0, "network", "Can't reach the Quorum server. Is `npm start` still running?");
+  }
+  if (res.ok) return (await res.json()) as Success<R>;
+  const body: unknown = await res.json().catch(() => null);
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const message = typeof error?.message === "string" ? error.message : `The server answered ${res.status}.`;
+  throw new ApiError(res.status, typeof error?.code === "string" ? error.code : "http_error", message);
+}
+
+/** Address of a run's export download. */
+export function exportUrl(id: string, format: "json" | "md"): string {
+  return api.runs[":id"].export.$url({ param: { id }, query: { format } }).toString();
+}
+
+/** Address of a run's live event socket, resuming after `since` when given. */
+export function liveUrl(id: string, since?: number): string {
+  const url = api.runs[":id"].ws.$url({ param: { id }, query: since === undefined ? {} : { since: String(since) } });
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.toString();
+}

@@ -1,0 +1,50 @@
+/** How numbers, times and statuses read on the page. */
+import type { AnswerView, RunStatus } from "../../../worker/shared/run";
+
+export function formatMs(ms: number | null | undefined): string {
+  if (ms == null) return "—";
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+export function formatTokens(tokensIn: number | null | undefined, tokensOut: number | null | undefined): string {
+  if (tokensIn == null && tokensOut == null) return "—";
+  return `${tokensIn ?? "?"} in · ${tokensOut ?? "?"} out`;
+}
+
+export function formatCost(usd: number | null | undefined): string {
+  if (usd == null) return "—";
+  if (usd === 0) return "$0";
+  if (usd < 0.0001) return "< $0.0001";
+  return `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(usd < 1 ? 3 : 2)}`;
+}
+
+export function formatScore(n: number | null | undefined, digits = 1): string {
+  return n == null ? "—" : Number.isInteger(n) ? String(n) : n.toFixed(digits);
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+export const formatTime = (ms: number) => dateTime.format(new Date(ms));
+
+export const RUN_STATUS_TEXT: Record<RunStatus, string> = {
+  pending: "Starting",
+  answering: "Answering",
+  reviewing: "Reviewing",
+  done: "Done",
+  partial: "Answers only",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+export const ANSWER_STATUS_TEXT: Record<AnswerView["status"], string> = {
+  pending: "Waiting",
+  streaming: "Answering",
+  done: "Done",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+/** A model's name as people read it: the part after the provider, unless the catalog knows better. */
+export function shortModelName(modelId: string): string {
+  const at = modelId.indexOf(":");
+  return at < 0 ? modelId : modelId.slice(at + 1);
+}

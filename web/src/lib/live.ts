@@ -1,0 +1,99 @@
+/**
+ * The live socket of one run. It always resumes after the last `seq` it handed out, so a dropped
+ * connection (or a reload, with the seq kept in sessionStorage by the page) loses no event and
+ * repeats none. No polling: it reconnects only when the socket closes.
+ *
+ * Events are typed by the Worker's own union (`RunEvent`). The page does not ship zod to re-check
+ * them (7 KB gzip, an eighth of the budget, to distrust a server built from the same commit);
+ * the browser tests validate every frame the page receives against `runEvent` instead.
+ */
+import type { RunEvent } from "../../../worker/shared/events";
+import { liveUrl } from "./api";
+
+export type LiveStatus = "connecting" | "live" | "reconnecting" | "closed";
+
+export interface LiveOptions {
+  runId: string;
+  /** the last seq already applied, if any: the server replays what came after it */
+  since: () => number | undefined;
+  onEvent: (event: RunEvent) => void;
+  onStatus: (status: LiveStatus) => void;
+  /** a socket closed before it delivered anything (the run may be gone): worth asking the API why */
+  onUnreachable: () => void;
+}
+
+const HEARTBEAT_MS = 25_000;
+const MAX_BACKOFF_MS = 8_000;
+
+export function connectLive(opts: LiveOptions): { close: () => void } {
+  let socket: WebSocket | null = null;
+  let stopped = false;
+  let failures = 0;
+  let retryTimer = 0;
+  let heartbeat = 0;
+
+  const open = () => {
+    clearTimeout(retryTimer);
+    if (stopped) return;
+    opts.onStatus(failures ? "reconnecting" : "connecting");
+    const ws = new WebSocket(liveUrl(opts.runId, opts.since()));
+    socket = ws;
+    let heard = false;
+    ws.onopen = () => {
+      opts.onStatus("live");
+      heartbeat = window.setInterval(() => ws.readyState === WebSocket.OPEN && ws.send("ping"), HEARTBEAT_MS);
+    };
+    ws.onmessage = (msg) => {
+      if (typeof msg.data !== "string" || msg.data === "pong") return;
+      let event: RunEvent;
+      try {
+        event = JSON.parse(msg.data) as RunEvent;
+      } catch {
+        return;
+      }
+      if (typeof event?.seq !== "number" || typeof event.type !== "string") return;
+      heard = true;
+      failures = 0;
+      const last = opts.since();
+      if (event.type !== "snapshot" && last !== undefined) {
+        if (event.seq <= last) return; // already applied
+        if (event.seq > last + 1) {
+          // A gap on one socket should not happen; ask again from where we are rather than guess.
+          ws.close(4000, "gap");
+          return;
+        }
+      }
+      opts.onEvent(event);
+    };
+    ws.onclose = () => {
+      clearInterval(heartbeat);
+      if (socket !== ws) return;
+      socket = null;
+      if (stopped) return;
+      // A socket that closes before telling us anything counts as a failure and backs off.
+      if (!heard) failures++;
+      if (failures === 1 || failures % 4 === 0) opts.onUnreachable();
+      opts.onStatus("reconnecting");
+      const delay = failures ? Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(failures, 5)) : 100;
+      retryTimer = window.setTimeout(open, delay);
+    };
+  };
+
+  const onOnline = () => {
+    if (!socket) open();
+  };
+  window.addEventListener("online", onOnline);
+  open();
+
+  return {
+    close() {
+      stopped = true;
+      clearTimeout(retryTimer);
+      clearInterval(heartbeat);
+      window.removeEventListener("online", onOnline);
+      socket?.close(1000, "page closed");
+      socket = null;
+      opts.onStatus("closed");
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/** How each live event changes the page's copy of a run. Mutates a draft (used inside Solid's `produce`). */
+import type { RunEvent } from "../../../worker/shared/events";
+import type { RunDetail, ReviewerView } from "../../../worker/shared/run";
+import { TERMINAL_STATUSES } from "../../../worker/shared/run";
+
+export const isTerminal = (detail: RunDetail) => TERMINAL_STATUSES.includes(detail.run.status);
+
+function reviewer(draft: RunDetail, id: string, label: string | null, modelId: string | null): ReviewerView {
+  let r = draft.reviewers.find((x) => x.id === id);
+  if (!r) {
+    r = {
+      id,
+      reviewerModelId: modelId,
+      reviewerLabel: label,
+      status: "pending",
+      ranking: null,
+      confidence: null,
+      weight: 1,
+      rawOutput: null,
+      error: null,
+      latencyMs: null,
+      tokensIn: null,
+      tokensOut: null,
+      costUsd: null,
+    };
+    draft.reviewers.push(r);
+    r = draft.reviewers[draft.reviewers.length - 1];
+  }
+  if (modelId) r.reviewerModelId = modelId;
+  if (label) r.reviewerLabel = label;
+  return r;
+}
+
+/** Applies one event (never a snapshot: that replaces the whole state). */
+export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
+  const answer = "answerId" in e ? draft.answers.find((a) => a.id === e.answerId) : undefined;
+  switch (e.type) {
+    case "run.status":
+      if (isTerminal(draft) && !TERMINAL_STATUSES.includes(e.status)) {
+        // A retry or a new evaluation of an ended run: the room starts the reviews over.
+        draft.reviewers = [];
+        draft.reviews = [];
+        draft.aggregation = null;
+      }
+      draft.run.status = e.status;
+      draft.run.error = null;
+      return;
+    case "answer.started":
+      if (!answer) return;
+      Object.assign(answer, { status: "streaming", text: "", error: null, truncated: false, latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null });
+      if (e.modelId) answer.modelId = e.modelId;
+      return;
+    case "answer.delta":
+      if (answer) answer.text += e.text;
+      return;
+    case "answer.completed":
+      if (!answer) return;
+      Object.assign(answer, {
+        status: "done",
+        text: e.text,
+        latencyMs: e.latencyMs,
+        tokensIn: e.tokensIn,
+        tokensOut: e.tokensOut,
+        costUsd: e.costUsd,
+        truncated: e.truncated,
+        finishReason: e.finishReason,
+        error: null,
+      });
+      if (e.modelId) answer.modelId = e.modelId;
+      return;
+    case "answer.failed":
+      if (!answer) return;
+      Object.assign(answer, { status: "failed", error: e.error, text: e.text, truncated: e.text.length > 0 });
+      if (e.modelId) answer.modelId = e.modelId;
+      return;
+    case "review.started":
+      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "running", error: null });
+      return;
+    case "review.completed": {
+      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "done", ranking: e.ranking, confidence: e.confidence, error: null });
+      draft.reviews = draft.reviews.filter((v) => v.reviewSetId !== e.reviewSetId);
+      for (const v of e.reviews)
+        draft.reviews.push({
+          id: `${e.reviewSetId}:${v.targetAnswerId}`,
+          reviewSetId: e.reviewSetId,
+          reviewerModelId: e.reviewerModelId,
+          reviewerLabel: e.reviewerLabel,
+          targetAnswerId: v.targetAnswerId,
+          targetLabel: v.targetLabel,
+          scores: v.scores,
+          critique: v.critique,
+          ranking: e.ranking,
+        });
+      return;
+    }
+    case "review.failed":
+      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "failed", error: e.error });
+      return;
+    case "aggregation.completed":
+      draft.aggregation = e.aggregation;
+      return;
+    case "run.completed": {
+      draft.run.status = e.status;
+      const byLabel = new Map(e.reveal.map((r) => [r.label, r.modelId]));
+      for (const a of draft.answers) a.modelId = byLabel.get(a.label) ?? a.modelId;
+      for (const r of draft.reviewers) if (r.reviewerLabel) r.reviewerModelId = byLabel.get(r.reviewerLabel) ?? r.reviewerModelId;
+      for (const v of draft.reviews) if (v.reviewerLabel) v.reviewerModelId = byLabel.get(v.reviewerLabel) ?? v.reviewerModelId;
+      for (const entry of draft.aggregation?.finalRanking ?? []) entry.modelId = byLabel.get(entry.label) ?? entry.modelId;
+      return;
+    }
+    case "run.failed":
+      draft.run.status = "failed";
+      draft.run.error = e.error;
+      return;
+    case "run.cancelled":
+      draft.run.status = "cancelled";
+      for (const a of draft.answers) if (a.status === "pending" || a.status === "streaming") a.status = "cancelled";
+      for (const r of draft.reviewers) if (r.status === "pending" || r.status === "running") r.status = "cancelled";
+      return;
+  }
+}
+
+/** Tokens and cost of every call in the run so far, answers and reviews. */
+export function totals(detail: RunDetail) {
+  const calls = [...detail.answers, ...detail.reviewers];
+  const sum = (pick: (c: (typeof calls)[number]) => number | null) => calls.reduce((s, c) => s + (pick(c) ?? 0), 0);
+  const costKnown = calls.some((c) => c.costUsd !== null);
+  return { tokensIn: sum((c) => c.tokensIn), tokensOut: sum((c) => c.tokensOut), costUsd: costKnown ? sum((c) => c.costUsd) : null };
+}

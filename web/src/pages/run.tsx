@@ -1,0 +1,137 @@
+import { createEffect, createSignal, For, Show } from "solid-js";
+import { AnswerCard } from "../components/answer-card";
+import { ReviewSection } from "../components/review-section";
+import { RunHeader } from "../components/run-header";
+import { api, call, exportUrl } from "../lib/api";
+import { isTerminal } from "../lib/run-state";
+import { createLiveRun } from "./run.data";
+
+type Layout = "side" | "stacked";
+const LAYOUT_KEY = "quorum.layout";
+
+const CONNECTION_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" } as const;
+
+export default function RunPage(props: { params: Record<string, string> }) {
+  return (
+    <Show when={props.params.id} keyed>
+      {(id) => <RunView id={id} />}
+    </Show>
+  );
+}
+
+function RunView(props: { id: string }) {
+  const run = createLiveRun(props.id);
+  const [layout, setLayout] = createSignal<Layout>(localStorage.getItem(LAYOUT_KEY) === "stacked" ? "stacked" : "side");
+  const [busy, setBusy] = createSignal<string | null>(null);
+  const [actionError, setActionError] = createSignal<string | null>(null);
+
+  const chooseLayout = (l: Layout) => {
+    setLayout(l);
+    localStorage.setItem(LAYOUT_KEY, l);
+  };
+
+  /** Runs one action against the API; its progress arrives as live events. */
+  const act = async (name: string, request: () => Promise<unknown>) => {
+    setBusy(name);
+    setActionError(null);
+    try {
+      await request();
+    } catch (err) {
+      setActionError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const param = { param: { id: props.id } };
+  const cancel = () => act("cancel", () => call(api.runs[":id"].cancel.$post(param)));
+  const evaluate = () => act("evaluate", () => call(api.runs[":id"].evaluate.$post(param)));
+  const retry = (modelId: string | null) =>
+    act(`retry:${modelId ?? "all"}`, () => call(api.runs[":id"].answers.$post({ ...param, json: modelId ? { modelIds: [modelId] } : {} })));
+
+  createEffect(() => {
+    const q = run.detail?.run.question;
+    document.title = q ? `${q.slice(0, 60)} · Quorum` : "Run · Quorum";
+  });
+
+  return (
+    <section class="page run-page" aria-labelledby="run-title">
+      <Show
+        when={run.detail}
+        fallback={
+          <Show when={run.loadError()} fallback={<p class="muted" role="status">Loading the run…</p>}>
+            <h1 id="run-title">Run not available</h1>
+            <p class="callout error" role="alert">
+              {run.loadError()}
+            </p>
+          </Show>
+        }
+      >
+        {(detail) => (
+          <>
+            <RunHeader detail={detail()} connection={CONNECTION_TEXT[run.connection()]} />
+            <div class="toolbar" role="group" aria-label="Run actions">
+              <Show when={!isTerminal(detail())}>
+                <button type="button" onClick={cancel} disabled={busy() !== null}>
+                  {busy() === "cancel" ? "Cancelling…" : "Cancel run"}
+                </button>
+              </Show>
+              <Show when={isTerminal(detail()) && detail().answers.some((a) => a.status === "done")}>
+                <button type="button" onClick={evaluate} disabled={busy() !== null}>
+                  {detail().aggregation ? "Review and vote again" : "Run review and vote"}
+                </button>
+              </Show>
+              <Show when={isTerminal(detail()) && detail().answers.filter((a) => a.status === "failed" || a.status === "cancelled").length > 1}>
+                <button type="button" onClick={() => retry(null)} disabled={busy() !== null}>
+                  Retry all failed answers
+                </button>
+              </Show>
+              <a class="button" href={exportUrl(props.id, "json")} download="">
+                Export JSON
+              </a>
+              <a class="button" href={exportUrl(props.id, "md")} download="">
+                Export Markdown
+              </a>
+            </div>
+            <Show when={actionError()}>
+              <p class="callout error" role="alert">
+                {actionError()}
+              </p>
+            </Show>
+
+            <section aria-labelledby="answers-title">
+              <div class="section-head">
+                <h2 id="answers-title">Answers</h2>
+                <div class="segmented" role="group" aria-label="Answer layout">
+                  <button type="button" aria-pressed={layout() === "side"} onClick={() => chooseLayout("side")}>
+                    Side by side
+                  </button>
+                  <button type="button" aria-pressed={layout() === "stacked"} onClick={() => chooseLayout("stacked")}>
+                    Stacked
+                  </button>
+                </div>
+              </div>
+              <Show when={detail().run.settings.blind && !isTerminal(detail())}>
+                <p class="muted small">Blind run: model names stay hidden until the run is done.</p>
+              </Show>
+              <div class={`answers layout-${layout()}`}>
+                <For each={detail().answers}>
+                  {(answer) => (
+                    <AnswerCard
+                      answer={answer}
+                      params={detail().run.models.find((m) => m.id === answer.modelId)?.params}
+                      runEnded={isTerminal(detail())}
+                      retrying={busy() === `retry:${answer.modelId ?? "all"}`}
+                      onRetry={() => retry(answer.modelId)}
+                    />
+                  )}
+                </For>
+              </div>
+            </section>
+
+            <ReviewSection detail={detail()} />
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+/** The run-setup form's state: chosen models with their own settings, run settings, kept across visits. */
+import { createEffect } from "solid-js";
+import { createStore } from "solid-js/store";
+import type { CreateRunBody, ProviderGroup } from "../lib/api";
+
+/** Form fields stay strings until the run is sent, so a half-typed number is never lost. */
+export interface Pick {
+  id: string;
+  temperature: string;
+  maxTokens: string;
+  systemPrompt: string;
+}
+
+export interface SetupState {
+  picks: Pick[];
+  /** models added by typing their id that the catalog does not list */
+  custom: string[];
+  blind: boolean;
+  selfReview: "exclude" | "downweight";
+  selfReviewWeight: string;
+  autoEvaluate: boolean;
+  concurrency: string;
+  timeoutSeconds: string;
+}
+
+const STORAGE_KEY = "quorum.setup";
+
+const defaults = (): SetupState => ({
+  picks: [],
+  custom: [],
+  blind: true,
+  selfReview: "exclude",
+  selfReviewWeight: "0.5",
+  autoEvaluate: true,
+  concurrency: "4",
+  timeoutSeconds: "120",
+});
+
+export const newPick = (id: string): Pick => ({ id, temperature: "", maxTokens: "", systemPrompt: "" });
+
+export function createSetup() {
+  let stored: Partial<SetupState> | null = null;
+  try {
+    stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null") as Partial<SetupState> | null;
+  } catch {
+    stored = null;
+  }
+  const [state, setState] = createStore<SetupState>({ ...defaults(), ...stored });
+  createEffect(() => localStorage.setItem(STORAGE_KEY, JSON.stringify(state)));
+  return { state, setState, fresh: stored === null };
+}
+
+/** A number field: empty means "use the default"; anything else must parse and fit. */
+function numberField(label: string, raw: string, min: number, max: number, integer: boolean): number | undefined {
+  const text = raw.trim();
+  if (text === "") return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
+    throw new Error(`${label} must be ${integer ? "a whole number" : "a number"} from ${min} to ${max}.`);
+  return n;
+}
+
+/** The request body, or an Error naming the field that is wrong. */
+export function buildRunBody(state: SetupState, question: string, nameOf: (id: string) => string): CreateRunBody {
+  if (!question.trim()) throw new Error("Write a question first.");
+  if (!state.picks.length) throw new Error("Pick at least one model.");
+  const models = state.picks.map((p) => {
+    const name = nameOf(p.id);
+    const params = {
+      temperature: numberField(`Temperature for ${name}`, p.temperature, 0, 2, false),
+      maxTokens: numberField(`Max tokens for ${name}`, p.maxTokens, 1, 200_000, true),
+      systemPrompt: p.systemPrompt.trim() ? p.systemPrompt : undefined,
+    };
+    const set = Object.values(params).some((v) => v !== undefined);
+    return set ? { id: p.id, params } : { id: p.id };
+  });
+  const timeout = numberField("Timeout", state.timeoutSeconds, 1, 900, false);
+  return {
+    question,
+    models,
+    settings: {
+      blind: state.blind,
+      selfReview: state.selfReview,
+      selfReviewWeight: state.selfReview === "downweight" ? numberField("Down-weight factor", state.selfReviewWeight, 0, 1, false) : undefined,
+      autoEvaluate: state.autoEvaluate,
+      concurrency: numberField("Concurrency", state.concurrency, 1, 16, true),
+      timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
+    },
+  };
+}
+
+export type ModelIdCheck = { ok: true; id: string; provider: ProviderGroup } | { ok: false; message: string };
+
+/** Checks a typed model id against the providers the server reported. */
+export function checkModelId(raw: string, groups: ProviderGroup[]): ModelIdCheck {
+  const id = raw.trim();
+  const at = id.indexOf(":");
+  if (at <= 0 || id.slice(at + 1).trim() === "")
+    return { ok: false, message: "A model id looks like provider:model-name, for example openai:gpt-4o-mini." };
+  const provider = groups.find((g) => g.id === id.slice(0, at));
+  if (!provider) return { ok: false, message: `Unknown provider "${id.slice(0, at)}". Use one of: ${groups.map((g) => g.id).join(", ")}.` };
+  if (!provider.available) return { ok: false, message: `${provider.displayName} is not available (${provider.reason ?? "not configured"}), so ${id} can't run.` };
+  return { ok: true, id, provider };
+}

@@ -1,0 +1,198 @@
+import { createEffect, createResource, createSignal, For, onMount, Show } from "solid-js";
+import { ModelParams } from "../components/model-params";
+import { ModelPicker } from "../components/model-picker";
+import { api, call, type CreateRunBody, type ProviderGroup } from "../lib/api";
+import { shortModelName } from "../lib/format";
+import { navigate } from "../lib/router";
+import { buildRunBody, createSetup, newPick } from "./setup.data";
+
+export function SetupPage() {
+  // Never rejects, and read through `.latest`: the form stays usable while the models load.
+  const [catalog] = createResource(async (): Promise<{ groups: ProviderGroup[]; error: string | null }> => {
+    try {
+      return { groups: (await call(api.models.$get())).providers, error: null };
+    } catch (err) {
+      return { groups: [], error: err instanceof Error ? err.message : String(err) };
+    }
+  });
+  const { state, setState, fresh } = createSetup();
+  const [question, setQuestion] = createSignal("");
+  const [error, setError] = createSignal<string | null>(null);
+  const [sending, setSending] = createSignal(false);
+  let questionBox!: HTMLTextAreaElement;
+  let seeded = false;
+
+  const groups = () => catalog.latest?.groups ?? [];
+  const nameOf = (id: string) => groups().flatMap((g) => g.models).find((m) => m.id === id)?.displayName ?? shortModelName(id);
+  const isPicked = (id: string) => state.picks.some((p) => p.id === id);
+  const setPicked = (id: string, on: boolean) => {
+    if (on && !isPicked(id)) setState("picks", (ps) => [...ps, newPick(id)]);
+    if (!on) setState("picks", (ps) => ps.filter((p) => p.id !== id));
+  };
+
+  onMount(() => (document.title = "New run · Quorum"));
+
+  createEffect(() => {
+    const gs = groups();
+    if (!gs.length) return;
+    // A model remembered from an earlier visit whose provider is no longer configured can't run: drop it.
+    const usable = (id: string) => gs.some((g) => g.available && id.startsWith(`${g.id}:`));
+    if (state.picks.some((p) => !usable(p.id))) setState("picks", (ps) => ps.filter((p) => usable(p.id)));
+    // First visit with no keys configured: start with the demo models, so Run works at once (once only).
+    if (!fresh || seeded || state.picks.length) return;
+    seeded = true;
+    if (gs.some((g) => g.available && g.id !== "demo")) return;
+    const demo = gs.find((g) => g.id === "demo");
+    if (demo) setState("picks", demo.models.filter((m) => m.available).map((m) => newPick(m.id)));
+  });
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    let body: CreateRunBody;
+    try {
+      body = buildRunBody(state, question(), nameOf);
+    } catch (err) {
+      setError((err as Error).message);
+      if (!question().trim()) questionBox.focus();
+      return;
+    }
+    setSending(true);
+    try {
+      const created = await call(api.runs.$post({ json: body }));
+      navigate(`/runs/${created.id}`);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <section class="page setup" aria-labelledby="setup-title">
+      <h1 id="setup-title">Ask several models at once</h1>
+      <p class="muted">Every model answers; then each reviews the others' answers blind, and the votes decide the winner.</p>
+      <form onSubmit={submit} novalidate>
+        <Show when={!catalog.latest?.error} fallback={<p class="callout error" role="alert">Couldn't load the models: {catalog.latest?.error}</p>}>
+          <Show when={groups().length} fallback={<p class="muted" role="status">Loading models…</p>}>
+            <ModelPicker
+              groups={groups()}
+              custom={state.custom}
+              isPicked={isPicked}
+              setPicked={setPicked}
+              addCustom={(id) => {
+                if (!state.custom.includes(id)) setState("custom", (c) => [...c, id]);
+                setPicked(id, true);
+              }}
+              removeCustom={(id) => {
+                setPicked(id, false);
+                setState("custom", (c) => c.filter((x) => x !== id));
+              }}
+            />
+          </Show>
+        </Show>
+
+        <section class="picked-models" aria-labelledby="picked-title">
+          <h2 id="picked-title">Selected models ({state.picks.length})</h2>
+          <Show when={state.picks.length} fallback={<p class="muted small">None yet: tick models above or add one by id.</p>}>
+            <ul class="picked-list">
+              <For each={state.picks}>
+                {(pick, i) => (
+                  <ModelParams
+                    pick={pick}
+                    name={nameOf(pick.id)}
+                    update={(field, value) => setState("picks", i(), field, value)}
+                    remove={() => setPicked(pick.id, false)}
+                  />
+                )}
+              </For>
+            </ul>
+          </Show>
+        </section>
+
+        <fieldset class="run-settings">
+          <legend>Run settings</legend>
+          <label class="check">
+            <input type="checkbox" checked={state.blind} aria-describedby="blind-help" onChange={(e) => setState("blind", e.currentTarget.checked)} />
+            Blind review
+          </label>
+          <p id="blind-help" class="muted small">
+            Answers are labelled A, B, C; model names stay hidden until the run is done.
+          </p>
+          <fieldset class="inline">
+            <legend>Self-review</legend>
+            <label class="check">
+              <input type="radio" name="self-review" value="exclude" checked={state.selfReview === "exclude"} onChange={() => setState("selfReview", "exclude")} />
+              Exclude each reviewer's own answer
+            </label>
+            <label class="check">
+              <input type="radio" name="self-review" value="downweight" checked={state.selfReview === "downweight"} onChange={() => setState("selfReview", "downweight")} />
+              Include it, with the reviewer's ballot down-weighted
+            </label>
+            <Show when={state.selfReview === "downweight"}>
+              <div class="field narrow">
+                <label for="self-weight">Down-weight factor</label>
+                <input id="self-weight" type="number" min="0" max="1" step="0.05" value={state.selfReviewWeight} onInput={(e) => setState("selfReviewWeight", e.currentTarget.value)} />
+              </div>
+            </Show>
+          </fieldset>
+          <label class="check">
+            <input type="checkbox" checked={state.autoEvaluate} aria-describedby="auto-help" onChange={(e) => setState("autoEvaluate", e.currentTarget.checked)} />
+            Evaluate automatically
+          </label>
+          <p id="auto-help" class="muted small">
+            Start the cross-review and vote as soon as the answers are in.
+          </p>
+          <div class="grid-fields">
+            <div class="field narrow">
+              <label for="concurrency">Concurrency</label>
+              <input id="concurrency" type="number" min="1" max="16" step="1" aria-describedby="concurrency-help" value={state.concurrency} onInput={(e) => setState("concurrency", e.currentTarget.value)} />
+              <p id="concurrency-help" class="muted small">
+                Models called at once.
+              </p>
+            </div>
+            <div class="field narrow">
+              <label for="timeout">Timeout per model (seconds)</label>
+              <input id="timeout" type="number" min="1" max="900" step="1" value={state.timeoutSeconds} onInput={(e) => setState("timeoutSeconds", e.currentTarget.value)} />
+            </div>
+          </div>
+        </fieldset>
+
+        <div class="field">
+          <label for="question">Question</label>
+          <textarea
+            id="question"
+            ref={questionBox}
+            rows="5"
+            required
+            aria-describedby="question-help"
+            value={question()}
+            onInput={(e) => setQuestion(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void submit(e);
+            }}
+          />
+          <p id="question-help" class="muted small">
+            Ctrl+Enter runs it.
+          </p>
+        </div>
+
+        <Show when={error()}>
+          <p class="callout error" role="alert">
+            {error()}
+          </p>
+        </Show>
+        <div class="submit-row">
+          <button type="submit" class="primary" disabled={sending()}>
+            Run
+          </button>
+          <Show when={sending()}>
+            <span class="muted" role="status">
+              Starting the run…
+            </span>
+          </Show>
+        </div>
+      </form>
+    </section>
+  );
+}

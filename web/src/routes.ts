@@ -1,0 +1,25 @@
+import { lazy, type Component } from "solid-js";
+import NotFoundPage from "./pages/not-found";
+import { SetupPage } from "./pages/setup";
+
+export interface Match {
+  page: Component<{ params: Record<string, string> }>;
+  params: Record<string, string>;
+}
+
+const RunPage = lazy(() => import("./pages/run"));
+const HistoryPage = lazy(() => import("./pages/history"));
+
+const routes: [RegExp, Match["page"]][] = [
+  [/^\/$/, SetupPage],
+  [/^\/runs\/(?<id>[^/]+)\/?$/, RunPage],
+  [/^\/history\/?$/, HistoryPage],
+];
+
+export function matchRoute(path: string): Match {
+  for (const [pattern, page] of routes) {
+    const m = pattern.exec(path);
+    if (m) return { page, params: { ...m.groups } };
+  }
+  return { page: NotFoundPage, params: {} };
+}
