@@ -112,7 +112,13 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
       ...who(),
       ranking: review.ranking,
       confidence: review.confidence,
-      reviews: set.reviews.map((v) => ({ targetAnswerId: v.targetAnswerId, targetLabel: labelOf(r, v.targetAnswerId), scores: v.scores, critique: v.critique })),
+      weight: set.weight,
+      rawOutput: set.rawOutput,
+      latencyMs: set.latencyMs,
+      tokensIn: set.tokensIn,
+      tokensOut: set.tokensOut,
+      costUsd: set.costUsd,
+      reviews: set.reviews.map((v) => ({ id: v.id, targetAnswerId: v.targetAnswerId, targetLabel: labelOf(r, v.targetAnswerId), scores: v.scores, critique: v.critique })),
     });
   } catch (err) {
     if (!ctx.current()) return;

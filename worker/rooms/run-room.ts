@@ -10,7 +10,7 @@ import { insertRun, openDb, saveAnswer, saveReviewSet, updateRunStatus } from ".
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { EventLog } from "./event-log";
-import { isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord } from "./record";
+import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord } from "./record";
 import { runAnswerPhase } from "./answer-phase";
 import { runReviewPhase } from "./review-phase";
 import type { RetryPolicy } from "./limits";
@@ -261,9 +261,10 @@ export class RunRoom extends DurableObject<Env> {
     r.error = error;
     this.save();
     if (!aggregated) await updateRunStatus(openDb(this.env.DB), r.id, status, error);
-    if (status === "failed") this.emit({ type: "run.failed", error: error ?? "the run failed" });
-    else if (status === "cancelled") this.emit({ type: "run.cancelled" });
-    else this.emit({ type: "run.completed", status, reveal: r.answers.map((a) => ({ answerId: a.id, label: a.label, modelId: a.modelId })) });
+    const reveal = r.answers.map((a) => ({ answerId: a.id, label: a.label, modelId: a.modelId, displayName: displayName(a.modelId) }));
+    if (status === "failed") this.emit({ type: "run.failed", error: error ?? "the run failed", reveal });
+    else if (status === "cancelled") this.emit({ type: "run.cancelled", reveal });
+    else this.emit({ type: "run.completed", status, reveal });
     await this.ctx.storage.deleteAlarm();
   }
 

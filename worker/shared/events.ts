@@ -4,6 +4,8 @@ import { aggregationView, runDetail, runStatus, scores } from "./run";
 
 const base = { seq: z.number() };
 const answerRef = { answerId: z.string(), label: z.string() };
+/** Who wrote what, sent when a run ends (blindness is over then, whatever the outcome). */
+const reveal = z.array(z.object({ answerId: z.string(), label: z.string(), modelId: z.string(), displayName: z.string() }));
 
 export const runEvent = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("snapshot"), state: runDetail }),
@@ -33,13 +35,19 @@ export const runEvent = z.discriminatedUnion("type", [
     reviewerModelId: z.nullable(z.string()),
     ranking: z.array(z.string()),
     confidence: z.nullable(z.number()),
-    reviews: z.array(z.object({ targetAnswerId: z.string(), targetLabel: z.string(), scores, critique: z.string() })),
+    weight: z.number(),
+    rawOutput: z.nullable(z.string()),
+    latencyMs: z.nullable(z.number()),
+    tokensIn: z.nullable(z.number()),
+    tokensOut: z.nullable(z.number()),
+    costUsd: z.nullable(z.number()),
+    reviews: z.array(z.object({ id: z.string(), targetAnswerId: z.string(), targetLabel: z.string(), scores, critique: z.string() })),
   }),
   z.object({ ...base, type: z.literal("review.failed"), reviewSetId: z.string(), reviewerLabel: z.nullable(z.string()), reviewerModelId: z.nullable(z.string()), error: z.string() }),
   z.object({ ...base, type: z.literal("aggregation.completed"), aggregation: aggregationView }),
-  z.object({ ...base, type: z.literal("run.completed"), status: runStatus, reveal: z.array(z.object({ answerId: z.string(), label: z.string(), modelId: z.string() })) }),
-  z.object({ ...base, type: z.literal("run.failed"), error: z.string() }),
-  z.object({ ...base, type: z.literal("run.cancelled") }),
+  z.object({ ...base, type: z.literal("run.completed"), status: runStatus, reveal }),
+  z.object({ ...base, type: z.literal("run.failed"), error: z.string(), reveal }),
+  z.object({ ...base, type: z.literal("run.cancelled"), reveal }),
 ]);
 
 export type RunEvent = z.infer<typeof runEvent>;

@@ -77,11 +77,23 @@ export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snaps
       Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "running", error: null });
       return;
     case "review.completed": {
-      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "done", ranking: e.ranking, confidence: e.confidence, error: null });
+      const { ranking, confidence, weight, rawOutput, latencyMs, tokensIn, tokensOut, costUsd } = e;
+      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), {
+        status: "done",
+        error: null,
+        ranking,
+        confidence,
+        weight,
+        rawOutput,
+        latencyMs,
+        tokensIn,
+        tokensOut,
+        costUsd,
+      });
       draft.reviews = draft.reviews.filter((v) => v.reviewSetId !== e.reviewSetId);
       for (const v of e.reviews)
         draft.reviews.push({
-          id: `${e.reviewSetId}:${v.targetAnswerId}`,
+          id: v.id,
           reviewSetId: e.reviewSetId,
           reviewerModelId: e.reviewerModelId,
           reviewerLabel: e.reviewerLabel,
@@ -99,25 +111,35 @@ export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snaps
     case "aggregation.completed":
       draft.aggregation = e.aggregation;
       return;
-    case "run.completed": {
+    case "run.completed":
       draft.run.status = e.status;
-      const byLabel = new Map(e.reveal.map((r) => [r.label, r.modelId]));
-      for (const a of draft.answers) a.modelId = byLabel.get(a.label) ?? a.modelId;
-      for (const r of draft.reviewers) if (r.reviewerLabel) r.reviewerModelId = byLabel.get(r.reviewerLabel) ?? r.reviewerModelId;
-      for (const v of draft.reviews) if (v.reviewerLabel) v.reviewerModelId = byLabel.get(v.reviewerLabel) ?? v.reviewerModelId;
-      for (const entry of draft.aggregation?.finalRanking ?? []) entry.modelId = byLabel.get(entry.label) ?? entry.modelId;
+      reveal(draft, e.reveal);
       return;
-    }
     case "run.failed":
       draft.run.status = "failed";
       draft.run.error = e.error;
+      reveal(draft, e.reveal);
       return;
     case "run.cancelled":
       draft.run.status = "cancelled";
       for (const a of draft.answers) if (a.status === "pending" || a.status === "streaming") a.status = "cancelled";
       for (const r of draft.reviewers) if (r.status === "pending" || r.status === "running") r.status = "cancelled";
+      reveal(draft, e.reveal);
       return;
   }
+}
+
+/** Puts names next to labels once the run has ended. */
+function reveal(draft: RunDetail, names: Extract<RunEvent, { type: "run.completed" }>["reveal"]) {
+  const byLabel = new Map(names.map((r) => [r.label, r]));
+  const modelOf = (label: string | null) => (label ? byLabel.get(label)?.modelId : undefined);
+  for (const a of draft.answers) {
+    const who = byLabel.get(a.label);
+    if (who) Object.assign(a, { modelId: who.modelId, displayName: who.displayName });
+  }
+  for (const r of draft.reviewers) r.reviewerModelId = modelOf(r.reviewerLabel) ?? r.reviewerModelId;
+  for (const v of draft.reviews) v.reviewerModelId = modelOf(v.reviewerLabel) ?? v.reviewerModelId;
+  for (const entry of draft.aggregation?.finalRanking ?? []) entry.modelId = modelOf(entry.label) ?? entry.modelId;
 }
 
 /** Tokens and cost of every call in the run so far, answers and reviews. */

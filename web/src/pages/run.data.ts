@@ -29,7 +29,7 @@ export function createLiveRun(id: string) {
   const [loadError, setLoadError] = createSignal<string | null>(null);
   let seq: number | undefined = cached?.seq;
 
-  /** Fetches the stored run once: for what events don't carry (raw reviewer output, display names). */
+  /** Fetches the stored run when the live socket can't be reached. */
   const refresh = async () => {
     try {
       const detail = await call(api.runs[":id"].$get({ param: { id } }));
@@ -52,11 +52,7 @@ export function createLiveRun(id: string) {
     onEvent: (event) =>
       batch(() => {
         if (event.type === "snapshot") setStore("detail", reconcile(event.state));
-        else if (store.detail) {
-          const wasTerminal = isTerminal(store.detail);
-          setStore("detail", produce((d) => applyEvent(d!, event)));
-          if (!wasTerminal && isTerminal(store.detail)) void refresh();
-        }
+        else if (store.detail) setStore("detail", produce((d) => applyEvent(d!, event)));
         seq = event.seq;
       }),
   });
