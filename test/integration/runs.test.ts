@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, scriptModel } from "../helpers/stub-client";
-import { api, createRun, finished, getRun, openSocket } from "../helpers/runs";
+import { createRun, finished, getRun, openSocket } from "../helpers/runs";
 import type { RunDetail } from "../../worker/shared/run";
 
 const stub = inject("stubUrl");

@@ -7,7 +7,7 @@ import { PROVIDER_IDS } from "../providers/types";
 import type { RoomResult } from "../rooms/run-room";
 import { displayName, isTerminal, toRunDetail } from "../rooms/record";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
-import type { RankingEntry, RunDetail } from "../shared/run";
+import type { RunDetail } from "../shared/run";
 import { ApiError, notFound } from "./errors";
 import { validate } from "./validate";
 
@@ -73,15 +73,13 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     const { cursor, limit } = c.req.valid("query");
     const { rows, nextCursor } = await listRuns(openDb(c.env.DB), limit, parseCursor(cursor));
     const items = rows.map((row) => {
-      const settings = row.settings as { models: { id: string }[] };
-      const terminal = isTerminal(row.status as RunDetail["run"]["status"]);
-      const first = terminal ? (row.finalRanking as RankingEntry[] | null)?.[0] : undefined;
+      const first = isTerminal(row.status) ? row.finalRanking?.[0] : undefined;
       return {
         id: row.id,
         createdAt: row.createdAt,
         question: row.question,
-        status: row.status as RunDetail["run"]["status"],
-        models: settings.models.map((m) => m.id),
+        status: row.status,
+        models: row.settings.models.map((m) => m.id),
         winner: first ? { label: first.label, modelId: first.modelId, displayName: first.modelId ? displayName(first.modelId) : null } : null,
       };
     });

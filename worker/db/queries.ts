@@ -1,7 +1,7 @@
 /** The D1 side of a council run: every write is an upsert keyed by a deterministic id, so replaying a step writes nothing twice. */
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import type { AggregationView, RunSettings, RunStatus, Scores } from "../shared/run";
+import type { AggregationView, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord } from "../rooms/record";
 import * as schema from "./schema";
 
@@ -27,26 +27,9 @@ export async function insertRun(db: Db, r: RunRecord): Promise<void> {
   ]);
 }
 
+/** An answer record is its row, less the run it belongs to and when it ended. */
 function answerRow(runId: string, a: AnswerRecord) {
-  return {
-    id: a.id,
-    runId,
-    modelId: a.modelId,
-    label: a.label,
-    params: a.params,
-    text: a.text,
-    status: a.status,
-    latencyMs: a.latencyMs,
-    tokensIn: a.tokensIn,
-    tokensOut: a.tokensOut,
-    costUsd: a.costUsd,
-    error: a.error,
-    truncated: a.truncated,
-    finishReason: a.finishReason,
-    attempts: a.attempts,
-    droppedParams: a.droppedParams,
-    completedAt: a.status === "done" || a.status === "failed" ? Date.now() : null,
-  };
+  return { ...a, runId, completedAt: a.status === "done" || a.status === "failed" ? Date.now() : null };
 }
 
 export async function updateRunStatus(db: Db, id: string, status: RunStatus, error: string | null): Promise<void> {
@@ -69,37 +52,12 @@ export async function clearEvaluation(db: Db, runId: string): Promise<void> {
 }
 
 export async function saveReviewSet(db: Db, runId: string, s: ReviewSetRecord): Promise<void> {
-  const row = {
-    id: s.id,
-    runId,
-    reviewerModelId: s.reviewerModelId,
-    reviewerAnswerId: s.reviewerAnswerId,
-    status: s.status,
-    ranking: s.ranking,
-    confidence: s.confidence,
-    weight: s.weight,
-    rawOutput: s.rawOutput,
-    error: s.error,
-    latencyMs: s.latencyMs,
-    tokensIn: s.tokensIn,
-    tokensOut: s.tokensOut,
-    costUsd: s.costUsd,
-    attempts: s.attempts,
-  };
+  const { reviews, ...set } = s;
+  const row = { ...set, runId };
   await db.batch([
     db.insert(schema.reviewSets).values(row).onConflictDoUpdate({ target: schema.reviewSets.id, set: row }),
     db.delete(schema.reviews).where(eq(schema.reviews.reviewSetId, s.id)),
-    ...s.reviews.map((v) =>
-      db.insert(schema.reviews).values({
-        id: v.id,
-        runId,
-        reviewSetId: s.id,
-        reviewerModelId: s.reviewerModelId,
-        targetAnswerId: v.targetAnswerId,
-        scores: v.scores,
-        critique: v.critique,
-      }),
-    ),
+    ...reviews.map((v) => db.insert(schema.reviews).values({ ...v, runId, reviewSetId: s.id, reviewerModelId: s.reviewerModelId })),
   ]);
 }
 
@@ -136,72 +94,28 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
     db.select().from(schema.reviews).where(eq(schema.reviews.runId, id)),
     db.select().from(schema.aggregations).where(eq(schema.aggregations.runId, id)),
   ]);
-  const { models, ...settings } = run.settings as RunSettings & { models: RunRecord["models"] };
-  const labelOf = new Map(answers.map((a) => [a.id, a.label]));
+  const { models, ...settings } = run.settings;
+  const labelOf = (answerId: string | null) => answers.find((a) => a.id === answerId)?.label ?? "";
   return {
     id: run.id,
     createdAt: run.createdAt,
     question: run.question,
     settings,
     models,
-    status: run.status as RunStatus,
+    status: run.status,
     error: run.error,
-    answers: answers.map((a) => ({
-      id: a.id,
-      label: a.label,
-      modelId: a.modelId,
-      params: (a.params as AnswerRecord["params"]) ?? null,
-      status: a.status as AnswerRecord["status"],
-      text: a.text,
-      latencyMs: a.latencyMs,
-      tokensIn: a.tokensIn,
-      tokensOut: a.tokensOut,
-      costUsd: a.costUsd,
-      error: a.error,
-      truncated: a.truncated,
-      finishReason: a.finishReason,
-      attempts: a.attempts,
-      droppedParams: (a.droppedParams as string[] | null) ?? [],
-    })),
+    answers: answers.map(({ runId: _run, completedAt: _at, ...a }) => ({ ...a, droppedParams: a.droppedParams ?? [] })),
     reviewSets: sets
-      .sort((x, y) => (labelOf.get(x.reviewerAnswerId ?? "") ?? "").localeCompare(labelOf.get(y.reviewerAnswerId ?? "") ?? ""))
-      .map((s) => ({
-        id: s.id,
-        reviewerModelId: s.reviewerModelId,
-        reviewerAnswerId: s.reviewerAnswerId,
-        status: s.status as ReviewSetRecord["status"],
-        ranking: (s.ranking as string[] | null) ?? null,
-        confidence: s.confidence,
-        weight: s.weight,
-        rawOutput: s.rawOutput,
-        error: s.error,
-        latencyMs: s.latencyMs,
-        tokensIn: s.tokensIn,
-        tokensOut: s.tokensOut,
-        costUsd: s.costUsd,
-        attempts: s.attempts,
+      .sort((x, y) => labelOf(x.reviewerAnswerId).localeCompare(labelOf(y.reviewerAnswerId)))
+      .map(({ runId: _run, ...set }) => ({
+        ...set,
         reviews: reviews
-          .filter((v) => v.reviewSetId === s.id)
-          .sort((x, y) => (labelOf.get(x.targetAnswerId) ?? "").localeCompare(labelOf.get(y.targetAnswerId) ?? ""))
-          .map((v) => ({ id: v.id, targetAnswerId: v.targetAnswerId, scores: v.scores as Scores, critique: v.critique })),
+          .filter((v) => v.reviewSetId === set.id)
+          .sort((x, y) => labelOf(x.targetAnswerId).localeCompare(labelOf(y.targetAnswerId)))
+          .map(({ id, targetAnswerId, scores, critique }) => ({ id, targetAnswerId, scores, critique })),
       })),
-    aggregation: agg[0]
-      ? {
-          finalRanking: agg[0].finalRanking as AggregationView["finalRanking"],
-          voteBreakdown: agg[0].voteBreakdown as AggregationView["voteBreakdown"],
-          methodVersion: agg[0].methodVersion,
-        }
-      : null,
+    aggregation: agg[0] ? { finalRanking: agg[0].finalRanking, voteBreakdown: agg[0].voteBreakdown, methodVersion: agg[0].methodVersion } : null,
   };
-}
-
-export interface RunListItem {
-  id: string;
-  createdAt: number;
-  question: string;
-  status: RunStatus;
-  models: string[];
-  winner: { label: string; modelId: string | null; displayName: string | null } | null;
 }
 
 /** Newest first; the cursor is `createdAt:id` of the last item of the previous page. */
@@ -246,7 +160,7 @@ export async function deleteRun(db: Db, id: string): Promise<boolean> {
 
 export async function runStatusOf(db: Db, id: string): Promise<RunStatus | null> {
   const row = await db.select({ status: schema.runs.status }).from(schema.runs).where(eq(schema.runs.id, id)).get();
-  return (row?.status as RunStatus | undefined) ?? null;
+  return row?.status ?? null;
 }
 
 export async function dbHealthy(db: Db): Promise<boolean> {

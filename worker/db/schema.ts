@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { AggregationView, AnswerStatus, ModelParams, ReviewStatus, RunSettings, RunStatus, Scores } from "../shared/run";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 
@@ -22,8 +23,8 @@ export const runs = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
     question: text("question").notNull(),
-    settings: text("settings", { mode: "json" }).notNull(),
-    status: text("status").notNull(),
+    settings: text("settings", { mode: "json" }).$type<RunSettings & { models: { id: string; params?: ModelParams }[] }>().notNull(),
+    status: text("status").$type<RunStatus>().notNull(),
     error: text("error"),
   },
   (t) => [index("runs_created_at").on(t.createdAt, t.id)],
@@ -36,9 +37,9 @@ export const answers = sqliteTable(
     runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
     modelId: text("model_id").notNull(),
     label: text("label").notNull(),
-    params: text("params", { mode: "json" }),
+    params: text("params", { mode: "json" }).$type<ModelParams | null>(),
     text: text("text").notNull().default(""),
-    status: text("status").notNull(),
+    status: text("status").$type<AnswerStatus>().notNull(),
     latencyMs: integer("latency_ms"),
     tokensIn: integer("tokens_in"),
     tokensOut: integer("tokens_out"),
@@ -47,7 +48,7 @@ export const answers = sqliteTable(
     truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
     finishReason: text("finish_reason"),
     attempts: integer("attempts").notNull().default(0),
-    droppedParams: text("dropped_params", { mode: "json" }),
+    droppedParams: text("dropped_params", { mode: "json" }).$type<string[] | null>(),
     completedAt: integer("completed_at"),
   },
   (t) => [uniqueIndex("answers_run_label").on(t.runId, t.label)],
@@ -61,8 +62,8 @@ export const reviewSets = sqliteTable(
     runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
     reviewerModelId: text("reviewer_model_id").notNull(),
     reviewerAnswerId: text("reviewer_answer_id"),
-    status: text("status").notNull(),
-    ranking: text("ranking", { mode: "json" }),
+    status: text("status").$type<ReviewStatus>().notNull(),
+    ranking: text("ranking", { mode: "json" }).$type<string[] | null>(),
     confidence: real("confidence"),
     weight: real("weight").notNull().default(1),
     rawOutput: text("raw_output"),
@@ -85,7 +86,7 @@ export const reviews = sqliteTable(
     reviewSetId: text("review_set_id").notNull().references(() => reviewSets.id, { onDelete: "cascade" }),
     reviewerModelId: text("reviewer_model_id").notNull(),
     targetAnswerId: text("target_answer_id").notNull(),
-    scores: text("scores", { mode: "json" }).notNull(),
+    scores: text("scores", { mode: "json" }).$type<Scores>().notNull(),
     critique: text("critique").notNull(),
   },
   (t) => [index("reviews_run").on(t.runId)],
@@ -93,8 +94,8 @@ export const reviews = sqliteTable(
 
 export const aggregations = sqliteTable("aggregations", {
   runId: text("run_id").primaryKey().references(() => runs.id, { onDelete: "cascade" }),
-  finalRanking: text("final_ranking", { mode: "json" }).notNull(),
-  voteBreakdown: text("vote_breakdown", { mode: "json" }).notNull(),
+  finalRanking: text("final_ranking", { mode: "json" }).$type<AggregationView["finalRanking"]>().notNull(),
+  voteBreakdown: text("vote_breakdown", { mode: "json" }).$type<AggregationView["voteBreakdown"]>().notNull(),
   methodVersion: text("method_version").notNull(),
   createdAt: integer("created_at").notNull().default(now),
 });
