@@ -87,6 +87,6 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     Object.assign(answer, { status: "failed", error: message, latencyMs: Date.now() - started, truncated: answer.text.length > 0 });
     ctx.save();
     await saveAnswer(ctx.db, ctx.record.id, answer);
-    ctx.emit({ type: "answer.failed", ...ref, modelId: modelId(), error: message, text: answer.text });
+    ctx.emit({ type: "answer.failed", ...ref, modelId: modelId(), error: message, text: answer.text, latencyMs: answer.latencyMs! });
   }
 }

@@ -3,7 +3,7 @@
  * and the one function that turns it into what clients may see.
  */
 import type { AggregationView, ModelParams, RunDetail, RunSettings, RunStatus, Scores } from "../shared/run";
-import { TERMINAL_STATUSES } from "../shared/run";
+import { runTotals, TERMINAL_STATUSES } from "../shared/run";
 import { modelInfo } from "../providers/registry";
 
 export interface AnswerRecord {
@@ -71,14 +71,11 @@ export function displayName(modelId: string): string {
   return modelInfo(modelId)?.displayName ?? modelId;
 }
 
-const sum = (xs: (number | null)[]) => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
-
 export function toRunDetail(r: RunRecord): RunDetail {
   const blind = isBlind(r);
   const labelOf = new Map(r.answers.map((a) => [a.id, a.label]));
   const reveal = (modelId: string) => (blind ? null : modelId);
   const reviewerLabel = (s: ReviewSetRecord) => (s.reviewerAnswerId ? (labelOf.get(s.reviewerAnswerId) ?? null) : null);
-  const costed = [...r.answers, ...r.reviewSets];
   return {
     run: {
       id: r.id,
@@ -137,6 +134,6 @@ export function toRunDetail(r: RunRecord): RunDetail {
       ...r.aggregation,
       finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
     },
-    totals: { tokensIn: sum(costed.map((x) => x.tokensIn)), tokensOut: sum(costed.map((x) => x.tokensOut)), costUsd: sum(costed.map((x) => x.costUsd)) },
+    totals: runTotals([...r.answers, ...r.reviewSets]),
   };
 }

@@ -127,7 +127,8 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
     if (tokensIn || tokensOut) Object.assign(set, { tokensIn, tokensOut, costUsd: estimateCost(modelInfo(set.reviewerModelId)!, tokensIn, tokensOut) });
     ctx.save();
     await saveReviewSet(ctx.db, r.id, set);
-    ctx.emit({ type: "review.failed", ...who(), error: message });
+    const { rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd } = set;
+    ctx.emit({ type: "review.failed", ...who(), error: message, rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd });
   }
 }
 

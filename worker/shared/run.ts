@@ -134,7 +134,8 @@ export const runDetail = z.object({
   reviewers: z.array(reviewerView),
   reviews: z.array(reviewView),
   aggregation: z.nullable(aggregationView),
-  totals: z.object({ tokensIn: z.number(), tokensOut: z.number(), costUsd: z.number() }),
+  /** every call so far, answers and reviews; costUsd is null while no call has a known price */
+  totals: z.object({ tokensIn: z.number(), tokensOut: z.number(), costUsd: z.nullable(z.number()) }),
 });
 
 export type RunStatus = z.infer<typeof runStatus>;
@@ -152,5 +153,14 @@ export type RankingEntry = z.infer<typeof rankingEntry>;
 export type VoteBreakdown = z.infer<typeof voteBreakdown>;
 export type AggregationView = z.infer<typeof aggregationView>;
 export type RunDetail = z.infer<typeof runDetail>;
+
+type Metered = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null };
+
+/** Tokens and estimated cost of a run's calls, unknown counts left out. */
+export function runTotals(calls: Metered[]): RunDetail["totals"] {
+  const sum = (pick: (c: Metered) => number | null) => calls.reduce((s, c) => s + (pick(c) ?? 0), 0);
+  const costKnown = calls.some((c) => c.costUsd !== null);
+  return { tokensIn: sum((c) => c.tokensIn), tokensOut: sum((c) => c.tokensOut), costUsd: costKnown ? sum((c) => c.costUsd) : null };
+}
 
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["done", "partial", "failed", "cancelled"];

@@ -1,12 +1,11 @@
 import { Show } from "solid-js";
 import type { RunDetail } from "../../../worker/shared/run";
 import { formatCost, formatTime, RUN_STATUS_TEXT } from "../lib/format";
-import { totals } from "../lib/run-state";
 
 /** The question, when it was asked, where the run stands, and what it has cost so far. */
 export function RunHeader(props: { detail: RunDetail; connection: string }) {
   const run = () => props.detail.run;
-  const t = () => totals(props.detail);
+  const t = () => props.detail.totals;
   return (
     <header class="run-header">
       <p class="muted small">

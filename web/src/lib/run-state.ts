@@ -1,7 +1,7 @@
 /** How each live event changes the page's copy of a run. Mutates a draft (used inside Solid's `produce`). */
 import type { RunEvent } from "../../../worker/shared/events";
 import type { RunDetail, ReviewerView } from "../../../worker/shared/run";
-import { TERMINAL_STATUSES } from "../../../worker/shared/run";
+import { runTotals, TERMINAL_STATUSES } from "../../../worker/shared/run";
 
 export const isTerminal = (detail: RunDetail) => TERMINAL_STATUSES.includes(detail.run.status);
 
@@ -31,8 +31,13 @@ function reviewer(draft: RunDetail, id: string, label: string | null, modelId: s
   return r;
 }
 
-/** Applies one event (never a snapshot: that replaces the whole state). */
+/** Applies one event (never a snapshot: that replaces the whole state), totals included. */
 export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
+  applyOne(draft, e);
+  draft.totals = runTotals([...draft.answers, ...draft.reviewers]);
+}
+
+function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
   const answer = "answerId" in e ? draft.answers.find((a) => a.id === e.answerId) : undefined;
   switch (e.type) {
     case "run.status":
@@ -70,7 +75,7 @@ export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snaps
       return;
     case "answer.failed":
       if (!answer) return;
-      Object.assign(answer, { status: "failed", error: e.error, text: e.text, truncated: e.text.length > 0 });
+      Object.assign(answer, { status: "failed", error: e.error, text: e.text, truncated: e.text.length > 0, latencyMs: e.latencyMs });
       if (e.modelId) answer.modelId = e.modelId;
       return;
     case "review.started":
@@ -105,9 +110,11 @@ export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snaps
         });
       return;
     }
-    case "review.failed":
-      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "failed", error: e.error });
+    case "review.failed": {
+      const { error, rawOutput, latencyMs, tokensIn, tokensOut, costUsd } = e;
+      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "failed", error, rawOutput, latencyMs, tokensIn, tokensOut, costUsd });
       return;
+    }
     case "aggregation.completed":
       draft.aggregation = e.aggregation;
       return;
@@ -140,12 +147,4 @@ function reveal(draft: RunDetail, names: Extract<RunEvent, { type: "run.complete
   for (const r of draft.reviewers) r.reviewerModelId = modelOf(r.reviewerLabel) ?? r.reviewerModelId;
   for (const v of draft.reviews) v.reviewerModelId = modelOf(v.reviewerLabel) ?? v.reviewerModelId;
   for (const entry of draft.aggregation?.finalRanking ?? []) entry.modelId = modelOf(entry.label) ?? entry.modelId;
-}
-
-/** Tokens and cost of every call in the run so far, answers and reviews. */
-export function totals(detail: RunDetail) {
-  const calls = [...detail.answers, ...detail.reviewers];
-  const sum = (pick: (c: (typeof calls)[number]) => number | null) => calls.reduce((s, c) => s + (pick(c) ?? 0), 0);
-  const costKnown = calls.some((c) => c.costUsd !== null);
-  return { tokensIn: sum((c) => c.tokensIn), tokensOut: sum((c) => c.tokensOut), costUsd: costKnown ? sum((c) => c.costUsd) : null };
 }
