@@ -29,6 +29,7 @@ export default defineConfig({
                   OPENAI_COMPATIBLE_MODELS: "local-llama,local-qwen",
                   QUORUM_DEMO_DELAY_MS: "1",
                   QUORUM_RETRY_BASE_MS: "5",
+                  QUORUM_LOG: "off",
                 },
               },
             };

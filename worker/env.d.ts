@@ -6,6 +6,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_RETRY_BASE_MS?: string;
   /** attempts per provider call for transient errors, the first included (default 4) */
   QUORUM_MAX_ATTEMPTS?: string;
+  /** "off" silences the one log line per provider call */
+  QUORUM_LOG?: string;
 }
 
 declare global {

@@ -5,6 +5,7 @@ import { createProvider, modelInfo, parseModelId } from "../providers/registry";
 import { ProviderError, type Generation } from "../providers/types";
 import { callModel } from "./call-model";
 import { forEachLimited } from "./limits";
+import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
 import type { AnswerRecord } from "./record";
 
@@ -68,6 +69,7 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     });
     ctx.save();
     await saveAnswer(ctx.db, ctx.record.id, answer);
+    logCall(ctx.env, { run: ctx.record.id, step: "answer", model: answer.modelId, status: "done", latencyMs: answer.latencyMs, attempts: result.attempts });
     ctx.emit({
       type: "answer.completed",
       ...ref,
@@ -87,6 +89,7 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     Object.assign(answer, { status: "failed", error: message, latencyMs: Date.now() - started, truncated: answer.text.length > 0 });
     ctx.save();
     await saveAnswer(ctx.db, ctx.record.id, answer);
+    logCall(ctx.env, { run: ctx.record.id, step: "answer", model: answer.modelId, status: "failed", latencyMs: answer.latencyMs, attempts: answer.attempts, error: message });
     ctx.emit({ type: "answer.failed", ...ref, modelId: modelId(), error: message, text: answer.text, latencyMs: answer.latencyMs! });
   }
 }

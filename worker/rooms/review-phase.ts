@@ -8,6 +8,7 @@ import { parseReview, type ParsedReview } from "../council/parse-review";
 import { aggregate, type Ballot } from "../rating/borda";
 import { callModel } from "./call-model";
 import { forEachLimited } from "./limits";
+import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
 import type { ReviewSetRecord, RunRecord } from "./record";
 
@@ -107,6 +108,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
     });
     ctx.save();
     await saveReviewSet(ctx.db, r.id, set);
+    logCall(ctx.env, { run: r.id, step: "review", model: set.reviewerModelId, status: "done", latencyMs: set.latencyMs, attempts: set.attempts });
     ctx.emit({
       type: "review.completed",
       ...who(),
@@ -127,6 +129,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
     if (tokensIn || tokensOut) Object.assign(set, { tokensIn, tokensOut, costUsd: estimateCost(modelInfo(set.reviewerModelId)!, tokensIn, tokensOut) });
     ctx.save();
     await saveReviewSet(ctx.db, r.id, set);
+    logCall(ctx.env, { run: r.id, step: "review", model: set.reviewerModelId, status: "failed", latencyMs: set.latencyMs, attempts: set.attempts, error: message });
     const { rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd } = set;
     ctx.emit({ type: "review.failed", ...who(), error: message, rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd });
   }
