@@ -142,6 +142,23 @@ describe("controls", () => {
     expect(second.reviewers).toHaveLength(3);
   });
 
+  it("drops the old ranking when answers are retried in a run that does not evaluate on its own", async () => {
+    await scriptModel(stub, "stale-gpt", [{ status: 404 }]);
+    const id = await createRun({ question: "Stale?", models: [{ id: "openai:stale-gpt" }, ...DEMO3], settings: { autoEvaluate: false } });
+    expect((await finished(id)).run.status).toBe("partial");
+    const evaluated = await finishedAgain(id, async () => void (await api(`/runs/${id}/evaluate`, { method: "POST" })));
+    expect(evaluated.aggregation!.finalRanking).toHaveLength(3);
+
+    await scriptModel(stub, "stale-gpt", [{ text: "Back again." }]);
+    const retried = await finishedAgain(id, async () => void (await api(`/runs/${id}/answers`, { method: "POST", json: { modelIds: ["openai:stale-gpt"] } })));
+    expect(retried.run.status).toBe("partial");
+    expect(retried.answers.find((a) => a.modelId === "openai:stale-gpt")!.text).toBe("Back again.");
+    expect(retried.aggregation).toBeNull();
+    expect(retried.reviewers).toEqual([]);
+    const judged = await env.DB.prepare("select count(*) as n from battles where run_id = ?").bind(id).first<{ n: number }>();
+    expect(judged?.n).toBe(0);
+  });
+
   it("evaluates later when auto-evaluate is off", async () => {
     const id = await createRun({ question: "Later", models: DEMO3, settings: { autoEvaluate: false } });
     const partial = await finished(id);

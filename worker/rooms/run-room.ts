@@ -6,7 +6,7 @@
  * room picks up where it stopped without repeating a finished provider call.
  */
 import { DurableObject } from "cloudflare:workers";
-import { insertRun, openDb, saveAnswer, saveReviewSet, updateRunStatus } from "../db/queries";
+import { clearEvaluation, insertRun, openDb, saveAnswer, saveReviewSet, updateRunStatus } from "../db/queries";
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { EventLog } from "./event-log";
@@ -126,7 +126,13 @@ export class RunRoom extends DurableObject<Env> {
     const chosen = r.answers.filter((a) => (modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled"));
     if (!chosen.length) return { ok: false, code: "conflict", message: "No failed answer to retry." };
     this.newGeneration();
-    for (const a of chosen) Object.assign(a, newAnswer(a.id, a.label, a.modelId, a.params));
+    const db = openDb(this.env.DB);
+    // The old ranking no longer describes the answers: it goes now, not when the next one is ready.
+    await clearEvaluation(db, r.id);
+    for (const a of chosen) {
+      Object.assign(a, newAnswer(a.id, a.label, a.modelId, a.params));
+      await saveAnswer(db, r.id, a);
+    }
     r.reviewSets = [];
     r.aggregation = null;
     await this.setStatus("answering");
