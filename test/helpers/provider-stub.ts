@@ -16,7 +16,7 @@ import { asObject, type Request } from "./stub/vendor";
 
 const VENDORS = [anthropic, google, openai];
 
-export async function startProviderStub(): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startProviderStub(port = 0): Promise<{ url: string; close: () => Promise<void> }> {
   const state = new StubState();
   const server = createServer((req, res) => {
     handle(state, req, res).catch((err: unknown) => {
@@ -24,10 +24,13 @@ export async function startProviderStub(): Promise<{ url: string; close: () => P
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     close: () =>
       new Promise<void>((resolve) => {
         // Hanging calls would keep close() waiting forever.
