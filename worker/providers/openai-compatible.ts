@@ -3,6 +3,8 @@ import { listModelIds, openAIClient, reviewJson, streamChat, type ChatDialect } 
 import type { VendorContext } from "./sdk-errors";
 import { ProviderError, type ModelInfo, type Provider, type ReviewOutput, type ReviewRequest } from "./types";
 
+const DISCOVERY_TIMEOUT_MS = 5_000;
+
 /** `models` empty → the server's own list from GET {baseURL}/models. */
 export function createOpenAICompatibleProvider(cfg: { baseURL: string; apiKey?: string; models: string[] }): Provider {
   const client = openAIClient(cfg.apiKey, cfg.baseURL);
@@ -18,7 +20,8 @@ export function createOpenAICompatibleProvider(cfg: { baseURL: string; apiKey?: 
   return {
     id: "openai-compatible",
     async listModels() {
-      const names = cfg.models.length > 0 ? cfg.models : await listModelIds(client, ctx);
+      // A local server that is down or stuck must not hold up the model list for long.
+      const names = cfg.models.length > 0 ? cfg.models : await listModelIds(client, { ...ctx, signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
       return names.map(modelInfo);
     },
     generate: (req, onDelta) => streamChat(client, dialect, req, onDelta),
