@@ -1,10 +1,17 @@
 import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
 import { api } from "./api";
 import { errorBody, onError } from "./api/errors";
 
 export { RunRoom } from "./rooms/run-room";
 
-const app = new Hono<{ Bindings: Env }>().route("/api", api);
+const apiHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "no-referrer" });
+
+const app = new Hono<{ Bindings: Env }>()
+  // The page gets its headers from web/public/_headers; API answers get theirs here
+  // (not a WebSocket upgrade, whose 101 response can't take new headers).
+  .use("/api/*", (c, next) => (c.req.header("Upgrade") ? next() : apiHeaders(c, next)))
+  .route("/api", api);
 app.onError(onError);
 app.notFound((c) => c.json(errorBody("not_found", `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`), 404));
 

@@ -11,6 +11,8 @@ describe("health and models", () => {
     const res = await api("/health");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, version: env.QUORUM_VERSION, db: "ok" });
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
   });
 
   it("lists the configured providers, discovering the OpenAI-compatible server's models", async () => {
