@@ -1,6 +1,7 @@
 import { createSignal, For, onMount, Show } from "solid-js";
 import { createStore } from "solid-js/store";
-import { api, call, exportUrl, type RunListItem } from "../lib/api";
+import { ExportLinks } from "../components/export-links";
+import { api, call, type RunListItem } from "../lib/api";
 import { Link } from "../lib/router";
 import { formatTime, RUN_STATUS_TEXT, shortModelName } from "../lib/format";
 
@@ -87,12 +88,7 @@ export default function HistoryPage() {
                     <Link class="button small" href={`/runs/${run.id}`}>
                       Open
                     </Link>
-                    <a class="button small" href={exportUrl(run.id, "json")} download="">
-                      Export JSON
-                    </a>
-                    <a class="button small" href={exportUrl(run.id, "md")} download="">
-                      Export Markdown
-                    </a>
+                    <ExportLinks runId={run.id} small />
                     <Show
                       when={confirming() === run.id}
                       fallback={

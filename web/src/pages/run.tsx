@@ -2,7 +2,8 @@ import { createEffect, createSignal, For, Show } from "solid-js";
 import { AnswerCard } from "../components/answer-card";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
-import { api, call, exportUrl } from "../lib/api";
+import { ExportLinks } from "../components/export-links";
+import { api, call } from "../lib/api";
 import { isTerminal } from "../lib/run-state";
 import { createLiveRun } from "./run.data";
 
@@ -85,12 +86,7 @@ function RunView(props: { id: string }) {
                   Retry all failed answers
                 </button>
               </Show>
-              <a class="button" href={exportUrl(props.id, "json")} download="">
-                Export JSON
-              </a>
-              <a class="button" href={exportUrl(props.id, "md")} download="">
-                Export Markdown
-              </a>
+              <ExportLinks runId={props.id} />
             </div>
             <Show when={actionError()}>
               <p class="callout error" role="alert">
