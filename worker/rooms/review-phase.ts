@@ -6,6 +6,7 @@ import { ProviderError, type ReviewOutput } from "../providers/types";
 import { buildReviewRequest } from "../council/prompts";
 import { parseReview, type ParsedReview } from "../council/parse-review";
 import { aggregate, type Ballot } from "../rating/borda";
+import { REVIEWER_NOT_STARTED } from "../shared/run";
 import { callModel } from "./call-model";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
@@ -136,23 +137,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
 }
 
 function newReviewSet(runId: string, label: string, reviewerModelId: string, reviewerAnswerId: string): ReviewSetRecord {
-  return {
-    id: `${runId}-r${label}`,
-    reviewerModelId,
-    reviewerAnswerId,
-    status: "pending",
-    ranking: null,
-    confidence: null,
-    weight: 1,
-    rawOutput: null,
-    error: null,
-    latencyMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    attempts: 0,
-    reviews: [],
-  };
+  return { ...REVIEWER_NOT_STARTED, id: `${runId}-r${label}`, reviewerModelId, reviewerAnswerId, attempts: 0, reviews: [] };
 }
 
 const labelOf = (r: RunRecord, answerId: string) => r.answers.find((a) => a.id === answerId)?.label ?? "?";

@@ -154,6 +154,20 @@ export type VoteBreakdown = z.infer<typeof voteBreakdown>;
 export type AggregationView = z.infer<typeof aggregationView>;
 export type RunDetail = z.infer<typeof runDetail>;
 
+/** A reviewer before its review has started: nothing ranked, measured or paid yet. */
+export const REVIEWER_NOT_STARTED = {
+  status: "pending",
+  ranking: null,
+  confidence: null,
+  weight: 1,
+  rawOutput: null,
+  error: null,
+  latencyMs: null,
+  tokensIn: null,
+  tokensOut: null,
+  costUsd: null,
+} as const satisfies Omit<ReviewerView, "id" | "reviewerModelId" | "reviewerLabel">;
+
 type Metered = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null };
 
 /** Tokens and estimated cost of a run's calls, unknown counts left out. */

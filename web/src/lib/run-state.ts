@@ -1,28 +1,14 @@
 /** How each live event changes the page's copy of a run. Mutates a draft (used inside Solid's `produce`). */
 import type { RunEvent } from "../../../worker/shared/events";
 import type { RunDetail, ReviewerView } from "../../../worker/shared/run";
-import { runTotals, TERMINAL_STATUSES } from "../../../worker/shared/run";
+import { REVIEWER_NOT_STARTED, runTotals, TERMINAL_STATUSES } from "../../../worker/shared/run";
 
 export const isTerminal = (detail: RunDetail) => TERMINAL_STATUSES.includes(detail.run.status);
 
 function reviewer(draft: RunDetail, id: string, label: string | null, modelId: string | null): ReviewerView {
   let r = draft.reviewers.find((x) => x.id === id);
   if (!r) {
-    r = {
-      id,
-      reviewerModelId: modelId,
-      reviewerLabel: label,
-      status: "pending",
-      ranking: null,
-      confidence: null,
-      weight: 1,
-      rawOutput: null,
-      error: null,
-      latencyMs: null,
-      tokensIn: null,
-      tokensOut: null,
-      costUsd: null,
-    };
+    r = { ...REVIEWER_NOT_STARTED, id, reviewerModelId: modelId, reviewerLabel: label };
     draft.reviewers.push(r);
     r = draft.reviewers[draft.reviewers.length - 1];
   }
