@@ -1,0 +1,89 @@
+/**
+ * Bootstrap confidence intervals for Bradley–Terry ratings, as Chatbot Arena computes them: resample the N
+ * battles with replacement, refit, take the 2.5% and 97.5% percentiles. Resampling battles is the same as a
+ * multinomial draw over the outcome cells (pair × {i wins, j wins, tie}), so no round ever touches a battle.
+ */
+import { fitPairTable, type Anchor, type PairCell } from "./bradley-terry";
+import { pairTableOf } from "./pair-table";
+import { percentile, sampleMultinomial, seededRandom } from "./random";
+
+export interface BtIntervals {
+  /** NaN where unknown: a model with no battles */
+  lower: Float64Array;
+  upper: Float64Array;
+  rounds: number;
+}
+
+export interface BootstrapOptions {
+  rounds?: number;
+  seed?: number;
+  anchor?: Anchor | null;
+}
+
+export const BOOTSTRAP_DEFAULTS: Readonly<{ rounds: number; seed: number }> = Object.freeze({ rounds: 100, seed: 1 });
+
+export function bootstrapBradleyTerry(n: number, cells: readonly PairCell[], opts: BootstrapOptions = {}): BtIntervals {
+  const rounds = opts.rounds ?? BOOTSTRAP_DEFAULTS.rounds;
+  if (!Number.isInteger(rounds) || rounds < 0) throw new RangeError(`rounds must be a non-negative integer, got ${rounds}`);
+  const anchor = opts.anchor ?? null;
+  const table = pairTableOf(n, cells);
+  const lower = new Float64Array(n).fill(Number.NaN);
+  const upper = new Float64Array(n).fill(Number.NaN);
+
+  const outcomes = [table.winsI, table.winsJ, table.ties];
+  const counts: number[] = [];
+  const cellOf: number[] = [];
+  const kindOf: number[] = [];
+  outcomes.forEach((column, kind) => {
+    column.forEach((count, c) => {
+      if (!Number.isInteger(count)) throw new RangeError(`bootstrap needs whole battle counts; pair cell ${c} has ${count}`);
+      if (count === 0) return;
+      counts.push(count);
+      cellOf.push(c);
+      kindOf.push(kind);
+    });
+  });
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  if (total === 0 || rounds === 0) return { lower, upper, rounds };
+
+  const start = fitPairTable(n, table, { anchor }).ratings;
+  const random = seededRandom(opts.seed ?? BOOTSTRAP_DEFAULTS.seed);
+  const probs = Float64Array.from(counts, (count) => count / total);
+  const drawn = new Float64Array(counts.length);
+  const samples = new Float64Array(rounds * n);
+  for (let round = 0; round < rounds; round++) {
+    sampleMultinomial(random, total, probs, drawn);
+    for (const column of outcomes) column.fill(0);
+    for (let k = 0; k < drawn.length; k++) outcomes[kindOf[k]][cellOf[k]] = drawn[k];
+    // A model without battles this round is NaN here and so left out of its own percentiles.
+    samples.set(fitPairTable(n, table, { anchor, start }).ratings, round * n);
+  }
+
+  const values = new Float64Array(rounds);
+  for (let model = 0; model < n; model++) {
+    let size = 0;
+    for (let round = 0; round < rounds; round++) {
+      const rating = samples[round * n + model];
+      if (!Number.isNaN(rating)) values[size++] = rating;
+    }
+    const sorted = values.subarray(0, size).sort();
+    lower[model] = percentile(sorted, 0.025);
+    upper[model] = percentile(sorted, 0.975);
+  }
+  return { lower, upper, rounds };
+}
+
+/** 1 + the number of models whose lower bound is strictly above this model's upper bound; null without an interval. */
+export function rankByIntervals(lower: ArrayLike<number>, upper: ArrayLike<number>): (number | null)[] {
+  const ranks: (number | null)[] = [];
+  for (let model = 0; model < upper.length; model++) {
+    if (Number.isNaN(lower[model]) || Number.isNaN(upper[model])) {
+      ranks.push(null);
+      continue;
+    }
+    let above = 0;
+    for (let other = 0; other < lower.length; other++) if (lower[other] > upper[model]) above++;
+    ranks.push(1 + above);
+  }
+  return ranks;
+}
