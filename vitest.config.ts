@@ -30,6 +30,11 @@ export default defineConfig({
                   QUORUM_DEMO_DELAY_MS: "1",
                   QUORUM_RETRY_BASE_MS: "5",
                   QUORUM_LOG: "off",
+                  QUORUM_ARENA_MODELS: "openai:pool-gpt,anthropic:pool-claude,google:pool-gemini",
+                  QUORUM_ARENA_TIMEOUT_MS: "10000",
+                  // Votes in these tests come at once; the too_fast flag is tested through the room with its own threshold.
+                  QUORUM_MIN_VOTE_MS: "0",
+                  QUORUM_ARENA_MAX_TURNS: "3",
                 },
               },
             };

@@ -8,6 +8,18 @@ interface QuorumVars extends ProviderVars {
   QUORUM_MAX_ATTEMPTS?: string;
   /** "off" silences the one log line per provider call */
   QUORUM_LOG?: string;
+  /** comma-separated model ids the arena samples pairs from (default: every available model) */
+  QUORUM_ARENA_MODELS?: string;
+  /** turns per comparison, the first prompt included (default 10) */
+  QUORUM_ARENA_MAX_TURNS?: string;
+  /** how long one side may take to answer a turn, retries included (default 120000) */
+  QUORUM_ARENA_TIMEOUT_MS?: string;
+  /** votes sooner than this after both sides answered are flagged too_fast (default 3000) */
+  QUORUM_MIN_VOTE_MS?: string;
+  /** battle-log lines one import request may carry (default 10000) */
+  QUORUM_IMPORT_MAX_LINES?: string;
+  /** appearances a leader needs before topper mode pits it against a challenger (default 20) */
+  QUORUM_TOPPER_MIN_APPEARANCES?: string;
 }
 
 declare global {

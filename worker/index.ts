@@ -3,6 +3,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { api } from "./api";
 import { errorBody, onError } from "./api/errors";
 
+export { ComparisonRoom } from "./rooms/comparison-room";
 export { RunRoom } from "./rooms/run-room";
 
 const apiHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "no-referrer" });

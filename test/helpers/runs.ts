@@ -1,9 +1,12 @@
 /** Test helpers that drive the API the way a client does: over HTTP and the run's WebSocket. */
 import { SELF } from "cloudflare:test";
 import { runEvent, type RunEvent } from "../../worker/shared/events";
+import { openEventSocket, type EventSocket } from "./sockets";
 import type { RunDetail } from "../../worker/shared/run";
 
-export const BASE = "http://quorum.test";
+import { BASE } from "./sockets";
+
+export { BASE };
 
 export async function api(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const { json, ...rest } = init;
@@ -26,54 +29,12 @@ export async function getRun(id: string): Promise<RunDetail> {
   return res.json();
 }
 
-export interface RunSocket {
-  events: RunEvent[];
-  /** resolves with the first event, already received or still to come, that matches */
-  until(match: (e: RunEvent) => boolean, what: string, timeoutMs?: number): Promise<RunEvent>;
-  waitFor<T extends RunEvent["type"]>(type: T, match?: (e: Extract<RunEvent, { type: T }>) => boolean, timeoutMs?: number): Promise<Extract<RunEvent, { type: T }>>;
-  close(): void;
-}
+export type RunSocket = EventSocket<RunEvent>;
 
 const END_EVENTS = new Set(["run.completed", "run.failed", "run.cancelled"]);
 
-export async function openSocket(id: string, since?: number): Promise<RunSocket> {
-  const query = since === undefined ? "" : `?since=${since}`;
-  const res = await SELF.fetch(`${BASE}/api/runs/${id}/ws${query}`, { headers: { Upgrade: "websocket" } });
-  const ws = res.webSocket;
-  if (!ws) throw new Error(`no WebSocket: ${res.status} ${await res.text()}`);
-  ws.accept();
-  const events: RunEvent[] = [];
-  const waiters = new Set<() => void>();
-  ws.addEventListener("message", (m) => {
-    const parsed = runEvent.safeParse(JSON.parse(String(m.data)));
-    if (!parsed.success) throw new Error(`an event did not match the shared schema: ${String(m.data).slice(0, 300)}`);
-    events.push(parsed.data);
-    for (const wake of waiters) wake();
-  });
-  const until = (match: (e: RunEvent) => boolean, what: string, timeoutMs = 15_000) =>
-    new Promise<RunEvent>((resolve, reject) => {
-      const found = events.find(match);
-      if (found) return resolve(found);
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`no ${what} within ${timeoutMs} ms; got: ${events.map((e) => e.type).join(", ")}`));
-      }, timeoutMs);
-      const check = () => {
-        const hit = events.find(match);
-        if (!hit) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve(hit);
-      };
-      waiters.add(check);
-    });
-  return {
-    events,
-    until,
-    waitFor: (type, match = () => true, timeoutMs) =>
-      until((e) => e.type === type && match(e as never), `${type} event`, timeoutMs) as never,
-    close: () => ws.close(1000, "done"),
-  };
+export function openSocket(id: string, since?: number): Promise<RunSocket> {
+  return openEventSocket(`/api/runs/${id}/ws`, runEvent, since);
 }
 
 /** Waits, through its live events, until the run reaches an end state; returns what the API then reports. */

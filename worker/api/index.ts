@@ -1,14 +1,20 @@
 import { Hono } from "hono";
 import { onError } from "./errors";
+import { comparisonsApi } from "./comparisons";
 import { healthApi } from "./health";
+import { leaderboardApi } from "./leaderboard";
 import { modelsApi } from "./models";
 import { providersApi } from "./providers";
 import { runsApi } from "./runs";
+import { votesApi } from "./votes";
 
 export const api = new Hono<{ Bindings: Env }>()
   .route("/health", healthApi)
   .route("/models", modelsApi)
   .route("/providers", providersApi)
-  .route("/runs", runsApi);
+  .route("/runs", runsApi)
+  .route("/comparisons", comparisonsApi)
+  .route("/votes", votesApi)
+  .route("/leaderboard", leaderboardApi);
 
 api.onError(onError);

@@ -2,13 +2,13 @@
 import { Hono } from "hono";
 import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/queries";
 import { exportJson, exportMarkdown } from "../council/export";
-import { PROVIDER_NAMES, isProviderId, parseModelId, unavailableReason } from "../providers/registry";
-import { PROVIDER_IDS } from "../providers/types";
 import type { RoomResult } from "../rooms/run-room";
 import { displayName, isTerminal, toRunDetail } from "../rooms/record";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import type { RunDetail } from "../shared/run";
 import { ApiError, notFound } from "./errors";
+import { checkModels } from "./check-models";
+import { parseCursor } from "./paging";
 import { validate } from "./validate";
 
 const room = (env: Env, id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
@@ -34,31 +34,6 @@ async function ensureRun(env: Env, id: string) {
 function unwrap(result: RoomResult) {
   if (result.ok) return { id: result.id, status: result.status };
   throw new ApiError(result.code === "not_found" ? 404 : 409, result.code, result.message);
-}
-
-function checkModels(env: Env, ids: string[]) {
-  for (const id of ids) {
-    const parsed = parseModelId(id);
-    if (!parsed) {
-      const provider = id.slice(0, id.indexOf(":"));
-      const why = isProviderId(provider) ? "has no model name after the colon" : `names an unknown provider "${provider}"`;
-      throw new ApiError(400, "unknown_provider", `Model "${id}" ${why}. Use provider:model-name with one of: ${PROVIDER_IDS.join(", ")}.`);
-    }
-    const reason = unavailableReason(parsed.provider, env);
-    if (reason)
-      throw new ApiError(400, "provider_not_configured", `${PROVIDER_NAMES[parsed.provider]} is not configured (${reason}), so "${id}" can't run. Add it to .dev.vars or pick another model.`, {
-        provider: parsed.provider,
-        reason,
-      });
-  }
-}
-
-function parseCursor(cursor: string | undefined) {
-  if (!cursor) return undefined;
-  const at = cursor.indexOf(":");
-  const createdAt = Number(cursor.slice(0, at));
-  if (at <= 0 || !Number.isFinite(createdAt)) throw new ApiError(400, "invalid_cursor", "The cursor is not one this API gave out; start again without it.");
-  return { createdAt, id: cursor.slice(at + 1) };
 }
 
 export const runsApi = new Hono<{ Bindings: Env }>()

@@ -2,7 +2,7 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { AggregationView, RunStatus } from "../shared/run";
-import type { AnswerRecord, ReviewSetRecord, RunRecord } from "../rooms/record";
+import type { AnswerRecord, ReviewSetRecord, RunRecord } from "./records";
 import * as schema from "./schema";
 
 export type Db = DrizzleD1Database<typeof schema>;

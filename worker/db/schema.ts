@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { ArenaParams, BattleSource, ComparisonMode, ComparisonStatus, Side, SideStatus, VoteChoice, VoteFlag } from "../shared/arena";
+import type { Winner } from "../rating/battle-outcome";
 import type { AggregationView, AnswerStatus, ModelParams, ReviewStatus, RunSettings, RunStatus, Scores } from "../shared/run";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
@@ -110,9 +112,13 @@ export const comparisons = sqliteTable(
     prompt: text("prompt").notNull(),
     category: text("category"),
     blind: integer("blind", { mode: "boolean" }).notNull().default(true),
-    mode: text("mode").notNull().default("manual"),
-    status: text("status").notNull(),
+    mode: text("mode").$type<ComparisonMode>().notNull().default("manual"),
+    modeNote: text("mode_note"),
+    params: text("params", { mode: "json" }).$type<ArenaParams>(),
+    status: text("status").$type<ComparisonStatus>().notNull(),
     bothAnsweredAt: integer("both_answered_at"),
+    /** when the first vote was recorded; a withdrawal does not hide the names again */
+    revealedAt: integer("revealed_at"),
   },
   (t) => [
     index("comparisons_model1").on(t.model1Id),
@@ -125,12 +131,17 @@ export const messages = sqliteTable(
   "messages",
   {
     comparisonId: text("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
-    side: text("side").notNull(),
+    side: text("side").$type<Side>().notNull(),
     turn: integer("turn").notNull(),
-    role: text("role").notNull(),
+    role: text("role").$type<"user" | "assistant">().notNull(),
     content: text("content").notNull(),
     latencyMs: integer("latency_ms"),
+    /** output tokens of an assistant message */
     tokens: integer("tokens"),
+    tokensIn: integer("tokens_in"),
+    status: text("status").$type<SideStatus>(),
+    error: text("error"),
+    truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.comparisonId, t.side, t.turn, t.role] })],
 );
@@ -142,11 +153,11 @@ export const modelVotes = sqliteTable(
     id: text("id").primaryKey(),
     comparisonId: text("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
     voteId: text("vote_id").notNull(),
-    choice: text("choice").notNull(),
+    choice: text("choice").$type<VoteChoice>().notNull(),
     winnerModelId: text("winner_model_id"),
     clientId: text("client_id"),
     createdAt: integer("created_at").notNull().default(now),
-    flags: text("flags", { mode: "json" }),
+    flags: text("flags", { mode: "json" }).$type<VoteFlag[]>(),
   },
   (t) => [
     index("model_votes_winner").on(t.winnerModelId),
@@ -160,10 +171,10 @@ export const battles = sqliteTable(
   "battles",
   {
     id: text("id").primaryKey(),
-    source: text("source").notNull(),
+    source: text("source").$type<BattleSource>().notNull(),
     modelA: text("model_a").notNull(),
     modelB: text("model_b").notNull(),
-    winner: text("winner").notNull(),
+    winner: text("winner").$type<Winner>().notNull(),
     category: text("category"),
     tstamp: real("tstamp").notNull(),
     flagged: integer("flagged", { mode: "boolean" }).notNull().default(false),
@@ -176,6 +187,9 @@ export const battles = sqliteTable(
     turn: integer("turn"),
     anony: integer("anony", { mode: "boolean" }),
     language: text("language"),
+    comparisonId: text("comparison_id"),
+    /** Arena's style features, as an import's `conv_metadata` carries them */
+    convMetadata: text("conv_metadata", { mode: "json" }).$type<Record<string, unknown>>(),
   },
   (t) => [
     index("battles_source_tstamp").on(t.source, t.tstamp),
@@ -183,6 +197,53 @@ export const battles = sqliteTable(
     index("battles_vote").on(t.voteId),
   ],
 );
+
+/**
+ * Outcome counts per pair of models, kept in step with `battles` by triggers (migrations/0002):
+ * one row per source, category ('' = every category), flagged or not, and pair (model_lo < model_hi).
+ * The leaderboard and Bradley–Terry read these, never the battles.
+ */
+export const pairCounts = sqliteTable(
+  "pair_counts",
+  {
+    source: text("source").$type<BattleSource>().notNull(),
+    category: text("category").notNull(),
+    flagged: integer("flagged", { mode: "boolean" }).notNull(),
+    modelLo: text("model_lo").notNull(),
+    modelHi: text("model_hi").notNull(),
+    loWins: integer("lo_wins").notNull().default(0),
+    hiWins: integer("hi_wins").notNull().default(0),
+    ties: integer("ties").notNull().default(0),
+    bothBad: integer("both_bad").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.category, t.flagged, t.modelLo, t.modelHi] })],
+);
+
+/** Comparisons each model took part in (seed 000's appearances), per category ('' = every category); kept by triggers. */
+export const modelAppearances = sqliteTable(
+  "model_appearances",
+  {
+    category: text("category").notNull(),
+    modelId: text("model_id").notNull(),
+    appearances: integer("appearances").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.modelId] })],
+);
+
+/** Bumped by a trigger whenever a battle of the source is deleted: online Elo must then be replayed. */
+export const battleEpochs = sqliteTable("battle_epochs", {
+  source: text("source").$type<BattleSource>().primaryKey(),
+  epoch: integer("epoch").notNull().default(0),
+});
+
+/** Online Elo after the battles of one stream up to `uptoRowid`, so each read only replays what is new. */
+export const eloSnapshots = sqliteTable("elo_snapshots", {
+  stream: text("stream").primaryKey(),
+  epoch: integer("epoch").notNull(),
+  uptoRowid: integer("upto_rowid").notNull(),
+  lastTstamp: real("last_tstamp").notNull(),
+  ratings: text("ratings", { mode: "json" }).$type<Record<string, number>>().notNull(),
+});
 
 export const idempotencyKeys = sqliteTable("idempotency_keys", {
   key: text("key").primaryKey(),

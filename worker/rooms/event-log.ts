@@ -1,7 +1,6 @@
 /** A room's numbered event log, kept in its own SQLite storage so a client that reconnects can catch up. */
-import type { RunEvent, RunEventBody } from "../shared/events";
 
-export class EventLog {
+export class EventLog<Body extends { type: string }> {
   private seq: number;
 
   constructor(private readonly sql: SqlStorage) {
@@ -15,10 +14,9 @@ export class EventLog {
   }
 
   /** Stamps the next sequence number on an event, stores it and returns it serialized. */
-  append(body: RunEventBody): string {
-    const event = { ...body, seq: ++this.seq } as RunEvent;
-    const json = JSON.stringify(event);
-    this.sql.exec("INSERT INTO events (seq, body) VALUES (?, ?)", event.seq, json);
+  append(body: Body): string {
+    const json = JSON.stringify({ ...body, seq: ++this.seq });
+    this.sql.exec("INSERT INTO events (seq, body) VALUES (?, ?)", this.seq, json);
     return json;
   }
 
@@ -26,9 +24,5 @@ export class EventLog {
   after(seq: number): string[] | null {
     if (seq > this.seq) return null;
     return this.sql.exec<{ body: string }>("SELECT body FROM events WHERE seq > ? ORDER BY seq", seq).toArray().map((r) => r.body);
-  }
-
-  clear(): void {
-    this.sql.exec("DELETE FROM events");
   }
 }

@@ -4,8 +4,9 @@
  * the adapters' messages, which never hold a key; questions and answers are never logged.
  */
 export interface CallLog {
+  /** the run or comparison id */
   run: string;
-  step: "answer" | "review";
+  step: "answer" | "review" | "side";
   model: string;
   status: "done" | "failed";
   latencyMs: number | null;

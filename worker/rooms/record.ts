@@ -1,66 +1,10 @@
-/**
- * The full, unblinded state of one council run, as the room keeps it and D1 stores it,
- * and the one function that turns it into what clients may see.
- */
-import type { AggregationView, ModelParams, RunDetail, RunSettings, RunStatus, Scores } from "../shared/run";
+/** What of a council run's record clients may see, and when. */
+import type { RunDetail, RunStatus } from "../shared/run";
+import type { ReviewSetRecord, RunRecord } from "../db/records";
 import { runTotals, TERMINAL_STATUSES } from "../shared/run";
 import { modelInfo } from "../providers/registry";
 
-export interface AnswerRecord {
-  id: string;
-  label: string;
-  modelId: string;
-  params: ModelParams | null;
-  status: RunDetail["answers"][number]["status"];
-  text: string;
-  latencyMs: number | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  costUsd: number | null;
-  error: string | null;
-  truncated: boolean;
-  finishReason: string | null;
-  attempts: number;
-  droppedParams: string[];
-}
-
-export interface ReviewRecord {
-  id: string;
-  targetAnswerId: string;
-  scores: Scores;
-  critique: string;
-}
-
-export interface ReviewSetRecord {
-  id: string;
-  reviewerModelId: string;
-  reviewerAnswerId: string | null;
-  status: RunDetail["reviewers"][number]["status"];
-  ranking: string[] | null;
-  confidence: number | null;
-  weight: number;
-  rawOutput: string | null;
-  error: string | null;
-  latencyMs: number | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  costUsd: number | null;
-  attempts: number;
-  reviews: ReviewRecord[];
-}
-
-export interface RunRecord {
-  id: string;
-  createdAt: number;
-  question: string;
-  settings: RunSettings;
-  models: { id: string; params?: ModelParams }[];
-  status: RunStatus;
-  error: string | null;
-  answers: AnswerRecord[];
-  reviewSets: ReviewSetRecord[];
-  aggregation: AggregationView | null;
-}
+export type { AnswerRecord, ReviewRecord, ReviewSetRecord, RunRecord } from "../db/records";
 
 export const isTerminal = (status: RunStatus) => TERMINAL_STATUSES.includes(status);
 

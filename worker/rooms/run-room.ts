@@ -5,15 +5,13 @@
  * Work is driven by the alarm, one phase per alarm, so an evicted or restarted
  * room picks up where it stopped without repeating a finished provider call.
  */
-import { DurableObject } from "cloudflare:workers";
 import { clearEvaluation, insertRun, openDb, saveAnswer, saveReviewSet, updateRunStatus } from "../db/queries";
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
-import { EventLog } from "./event-log";
+import { Room } from "./room";
 import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord } from "./record";
 import { runAnswerPhase } from "./answer-phase";
 import { runReviewPhase } from "./review-phase";
-import type { RetryPolicy } from "./limits";
 import type { PhaseContext } from "./phase-context";
 
 export interface StartRun {
@@ -29,19 +27,11 @@ const RECORD_KEY = "record";
 /** how long past a phase's own deadline the watchdog alarm waits before resuming a phase that died with its instance */
 const WATCHDOG_SLACK_MS = 30_000;
 
-export class RunRoom extends DurableObject<Env> {
+export class RunRoom extends Room<RunEventBody> {
   private record: RunRecord | null = null;
-  private readonly log: EventLog;
-  /** bumped by cancel, retry and evaluate: work started under an older generation must not write */
-  private generation = 0;
-  private cancelController = new AbortController();
-  /** the phase this instance is driving, if any */
-  private phase: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.log = new EventLog(ctx.storage.sql);
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
     ctx.blockConcurrencyWhile(async () => {
       this.record = ctx.storage.kv.get<RunRecord>(RECORD_KEY) ?? null;
       if (this.record && !isTerminal(this.record.status)) {
@@ -142,53 +132,29 @@ export class RunRoom extends DurableObject<Env> {
 
   /** Stops everything and forgets the run's live state; D1 rows are deleted by the route. */
   async destroy(): Promise<void> {
-    this.newGeneration();
-    for (const ws of this.ctx.getWebSockets()) ws.close(1000, "run deleted");
-    await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
+    await this.wipe("run deleted");
     this.record = null;
-  }
-
-  // ---- live events ----
-
-  async fetch(request: Request): Promise<Response> {
-    if (!this.record) return new Response("run not found", { status: 404 });
-    const since = new URL(request.url).searchParams.get("since");
-    const pair = new WebSocketPair();
-    const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
-    const replay = since === null ? null : this.log.after(Number(since));
-    if (replay) for (const message of replay) server.send(message);
-    else server.send(JSON.stringify({ type: "snapshot", seq: this.log.lastSeq, state: toRunDetail(this.record) }));
-    return new Response(null, { status: 101, webSocket: client });
-  }
-
-  async webSocketMessage(): Promise<void> {
-    // Clients only listen; "ping" is answered by the auto-response without waking the room.
-  }
-
-  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    ws.close(code === 1005 ? 1000 : code, "bye");
   }
 
   // ---- the work, one phase per alarm ----
 
-  async alarm(): Promise<void> {
-    // A phase cancelled or superseded a moment ago may still be unwinding: let it, then carry on.
-    while (this.phase) await this.phase.catch(() => {});
-    const r = this.record;
-    if (!r || isTerminal(r.status)) return;
-    const generation = this.generation;
-    this.phase = (async () => {
-      await this.armWatchdog();
-      if (r.status === "pending" || r.status === "answering") await this.answerPhase(generation);
-      else if (r.status === "reviewing") await this.reviewPhase(generation);
-    })();
-    try {
-      await this.phase;
-    } finally {
-      this.phase = null;
-    }
+  protected exists() {
+    return this.record !== null;
+  }
+
+  protected snapshot() {
+    return toRunDetail(this.record!);
+  }
+
+  protected hasWork() {
+    return this.record !== null && !isTerminal(this.record.status);
+  }
+
+  protected async step(generation: number) {
+    const r = this.record!;
+    await this.armWatchdog();
+    if (r.status === "pending" || r.status === "answering") await this.answerPhase(generation);
+    else if (r.status === "reviewing") await this.reviewPhase(generation);
   }
 
   private async answerPhase(generation: number) {
@@ -215,7 +181,7 @@ export class RunRoom extends DurableObject<Env> {
       env: this.env,
       db: openDb(this.env.DB),
       record: this.record!,
-      cancel: this.cancelController.signal,
+      cancel: this.cancelSignal,
       policy: this.retryPolicy(),
       current: () => this.current(generation),
       emit: (event: RunEventBody) => this.emit(event),
@@ -226,29 +192,8 @@ export class RunRoom extends DurableObject<Env> {
 
   // ---- state ----
 
-  private current(generation: number) {
-    return generation === this.generation && this.record !== null;
-  }
-
-  private newGeneration() {
-    this.generation++;
-    this.cancelController.abort(new Error("cancelled"));
-    this.cancelController = new AbortController();
-  }
-
   private save() {
     if (this.record) this.ctx.storage.kv.put(RECORD_KEY, this.record);
-  }
-
-  private emit(event: RunEventBody) {
-    const message = this.log.append(event);
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.send(message);
-      } catch {
-        // A socket that closed under us is cleaned up by the runtime.
-      }
-    }
   }
 
   private async setStatus(status: RunStatus) {
@@ -278,14 +223,6 @@ export class RunRoom extends DurableObject<Env> {
     const r = this.record!;
     const waves = Math.ceil(r.answers.length / Math.max(1, r.settings.concurrency));
     await this.ctx.storage.setAlarm(Date.now() + waves * r.settings.timeoutMs + WATCHDOG_SLACK_MS);
-  }
-
-  private retryPolicy(): RetryPolicy {
-    return {
-      maxAttempts: Number(this.env.QUORUM_MAX_ATTEMPTS ?? 4) || 4,
-      baseMs: Number(this.env.QUORUM_RETRY_BASE_MS ?? 500) || 500,
-      maxDelayMs: 30_000,
-    };
   }
 }
 

@@ -1,5 +1,6 @@
-/** The live events of a council run: one union for the room that sends them and the page that reads them. */
+/** The live events of a council run and of an arena comparison: one union each, shared by the rooms and the page. */
 import * as z from "zod/mini";
+import { comparisonDetail, comparisonStatus, reveal as sidesReveal, side, voteView } from "./arena";
 import { aggregationView, runDetail, runStatus, scores } from "./run";
 
 const base = { seq: z.number() };
@@ -74,3 +75,29 @@ export type RunEvent = z.infer<typeof runEvent>;
 export type RunEventType = RunEvent["type"];
 /** An event before the room stamps its sequence number. */
 export type RunEventBody = RunEvent extends infer E ? (E extends { seq: number } ? Omit<E, "seq"> : never) : never;
+
+/** The live events of an arena comparison: a union of its own, since each union has one `snapshot`. */
+export const comparisonEvent = z.discriminatedUnion("type", [
+  z.object({ ...base, type: z.literal("snapshot"), state: comparisonDetail }),
+  z.object({ ...base, type: z.literal("comparison.status"), status: comparisonStatus }),
+  z.object({ ...base, type: z.literal("turn.started"), turn: z.number(), prompt: z.string() }),
+  z.object({ ...base, type: z.literal("side.started"), side, turn: z.number(), attempt: z.number() }),
+  z.object({ ...base, type: z.literal("side.delta"), side, turn: z.number(), text: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal("side.completed"),
+    side,
+    turn: z.number(),
+    text: z.string(),
+    latencyMs: z.number(),
+    tokensIn: z.nullable(z.number()),
+    tokensOut: z.nullable(z.number()),
+    truncated: z.boolean(),
+  }),
+  z.object({ ...base, type: z.literal("side.failed"), side, turn: z.number(), error: z.string(), text: z.string(), latencyMs: z.number() }),
+  z.object({ ...base, type: z.literal("vote.recorded"), vote: voteView, reveal: sidesReveal, status: comparisonStatus }),
+  z.object({ ...base, type: z.literal("vote.withdrawn"), voteId: z.string(), status: comparisonStatus }),
+]);
+
+export type ComparisonEvent = z.infer<typeof comparisonEvent>;
+export type ComparisonEventBody = ComparisonEvent extends infer E ? (E extends { seq: number } ? Omit<E, "seq"> : never) : never;

@@ -1,5 +1,6 @@
 /** Request bodies and queries of the HTTP API, validated once at the edge. */
 import { z } from "zod";
+import { COMPARISON_MODES, VOTE_CHOICES } from "./arena";
 
 export const modelId = z
   .string()
@@ -55,3 +56,62 @@ export const wsQuery = z.object({ since: z.coerce.number().int().min(0).optional
 
 export type CreateRunInput = z.infer<typeof createRunInput>;
 export type RunSettingsInput = z.infer<typeof runSettingsInput>;
+
+// ---- the arena ----
+
+/** Prompts and messages of a comparison are capped at 50,000 characters. */
+export const ARENA_TEXT_MAX = 50_000;
+
+const arenaText = (what: string) => z.string().trim().min(1, `the ${what} is empty`).max(ARENA_TEXT_MAX, `the ${what} is longer than ${ARENA_TEXT_MAX.toLocaleString("en")} characters`);
+
+export const createComparisonInput = z
+  .object({
+    prompt: arenaText("prompt"),
+    models: z
+      .array(modelId)
+      .length(2, "give exactly two models, or none to have a pair sampled")
+      .refine(([a, b]) => a !== b, { message: "the two models must differ" })
+      .optional(),
+    category: z.string().trim().min(1).max(100).optional(),
+    blind: z.boolean().default(true),
+    mode: z.enum(COMPARISON_MODES).optional(),
+    params: modelParamsInput.optional(),
+  })
+  .strict()
+  .superRefine((input, ctx) => {
+    if (input.mode === "manual" && !input.models) ctx.addIssue({ code: "custom", path: ["models"], message: 'mode "manual" needs two models' });
+    if (input.models && input.mode && input.mode !== "manual")
+      ctx.addIssue({ code: "custom", path: ["mode"], message: `mode "${input.mode}" picks the models itself: leave models out` });
+  });
+
+export const comparisonMessageInput = z.object({ content: arenaText("message") }).strict();
+
+export const voteInput = z.object({ choice: z.enum(VOTE_CHOICES) }).strict();
+
+export const listComparisonsQuery = listRunsQuery;
+
+const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+export const leaderboardQuery = z.object({
+  source: z.enum(["human", "judge", "import", "all"]).default("human"),
+  category: z.string().trim().max(100).optional(),
+  minAppearances: z.coerce.number().int().min(1).max(1_000_000_000).default(1),
+  order: z.enum(["bt", "elo", "winRate"]).default("bt"),
+  includeFlagged: flag.default(false),
+  anchor: z.string().trim().min(1).max(200).optional(),
+  anchorRating: z.coerce.number().min(-100_000).max(100_000).optional(),
+  rounds: z.coerce.number().int().min(0).max(1000).default(100),
+});
+
+export const importQuery = z.object({
+  importId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "importId is 1–64 letters, digits, _ or -")
+    .optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+
+export const exportBattlesQuery = z.object({ source: z.enum(["human", "judge", "import", "all"]).default("all") });
+
+export type CreateComparisonInput = z.infer<typeof createComparisonInput>;
+export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;

@@ -1,0 +1,119 @@
+/** /api/comparisons: validate, then hand the comparison to its ComparisonRoom. */
+import { Hono } from "hono";
+import { comparisonExists, listComparisons } from "../db/arena-queries";
+import { openDb } from "../db/queries";
+import { choosePair, NoPairError } from "../arena/choose-pair";
+import { arenaSettings } from "../arena/settings";
+import type { Outcome } from "../rooms/comparison-room";
+import { displayName } from "../rooms/record";
+import { comparisonMessageInput, createComparisonInput, listComparisonsQuery, voteInput, wsQuery } from "../shared/requests";
+import { checkModels } from "./check-models";
+import { ApiError, notFound } from "./errors";
+import { parseCursor } from "./paging";
+import { validate } from "./validate";
+
+export const comparisonRoom = (env: Env, id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
+
+/** A room's refusal as the API's error; a success as it is. */
+export function unwrap<O extends Outcome<object>>(outcome: O): Omit<Extract<O, { ok: true }>, "ok"> {
+  if (!outcome.ok) throw new ApiError(outcome.status, outcome.code, outcome.message);
+  const { ok: _ok, ...rest } = outcome as Extract<O, { ok: true }>;
+  return rest;
+}
+
+async function ensureComparison(env: Env, id: string) {
+  if (!(await comparisonExists(openDb(env.DB), id))) throw notFound("Comparison");
+}
+
+/** Who is voting: the client's own id, else a hash of its address (never the address itself). */
+async function clientIdOf(header: string | undefined, ip: string | undefined): Promise<string> {
+  const given = header?.trim();
+  if (given) return `client:${given.slice(0, 200)}`;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`quorum-client:${ip ?? "local"}`));
+  return `ip:${[...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+export const comparisonsApi = new Hono<{ Bindings: Env }>()
+  .post("/", validate("json", createComparisonInput), async (c) => {
+    const input = c.req.valid("json");
+    if (input.models) checkModels(c.env, input.models);
+    const settings = arenaSettings(c.env);
+    let chosen;
+    try {
+      chosen = await choosePair(c.env, openDb(c.env.DB), input, settings.topperMinAppearances);
+    } catch (err) {
+      if (err instanceof NoPairError) throw new ApiError(409, "no_models", err.message);
+      throw err;
+    }
+    const id = crypto.randomUUID();
+    const started = unwrap(
+      await comparisonRoom(c.env, id).start({
+        id,
+        prompt: input.prompt,
+        models: chosen.models,
+        category: input.category ?? null,
+        blind: input.blind,
+        mode: chosen.mode,
+        modeNote: chosen.modeNote,
+        params: input.params ?? {},
+        maxTurns: settings.maxTurns,
+        timeoutMs: settings.timeoutMs,
+      }),
+    );
+    return c.json({ ...started, mode: chosen.mode, modeNote: chosen.modeNote }, 201);
+  })
+  .get("/", validate("query", listComparisonsQuery), async (c) => {
+    const { cursor, limit } = c.req.valid("query");
+    const { rows, nextCursor } = await listComparisons(openDb(c.env.DB), limit, parseCursor(cursor));
+    const items = rows.map((r) => {
+      const shown = !r.blind || r.revealedAt !== null;
+      const named = (modelId: string) => ({ modelId, displayName: displayName(modelId) });
+      return {
+        id: r.id,
+        createdAt: r.createdAt,
+        prompt: r.prompt,
+        status: r.status,
+        category: r.category,
+        blind: r.blind,
+        mode: r.mode,
+        reveal: shown ? { left: named(r.model1Id), right: named(r.model2Id) } : null,
+      };
+    });
+    return c.json({ items, nextCursor });
+  })
+  .get("/:id", async (c) => {
+    await ensureComparison(c.env, c.req.param("id"));
+    const detail = await comparisonRoom(c.env, c.req.param("id")).detail();
+    if (!detail) throw notFound("Comparison");
+    return c.json(detail);
+  })
+  .post("/:id/messages", validate("json", comparisonMessageInput), async (c) => {
+    await ensureComparison(c.env, c.req.param("id"));
+    return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).sendMessage(c.req.valid("json").content)), 202);
+  })
+  .post("/:id/retry", async (c) => {
+    await ensureComparison(c.env, c.req.param("id"));
+    return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).retry()), 202);
+  })
+  .post("/:id/votes", validate("json", voteInput), async (c) => {
+    const id = c.req.param("id");
+    await ensureComparison(c.env, id);
+    const key = c.req.header("Idempotency-Key")?.trim() || null;
+    if (key && key.length > 200) throw new ApiError(400, "invalid_request", "Idempotency-Key: at most 200 characters.");
+    const { replayed, response } = unwrap(
+      await comparisonRoom(c.env, id).vote({
+        choice: c.req.valid("json").choice,
+        clientId: await clientIdOf(c.req.header("X-Client-Id"), c.req.header("CF-Connecting-IP")),
+        idempotencyKey: key,
+        minVoteMs: arenaSettings(c.env).minVoteMs,
+      }),
+    );
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json(response, 201);
+  })
+  .get("/:id/ws", validate("query", wsQuery), async (c) => {
+    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
+      throw new ApiError(426, "upgrade_required", "This address speaks WebSocket only: connect with a WebSocket client.");
+    await ensureComparison(c.env, c.req.param("id"));
+    return comparisonRoom(c.env, c.req.param("id")).fetch(c.req.raw);
+  });

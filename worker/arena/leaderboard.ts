@@ -1,0 +1,118 @@
+/**
+ * The leaderboard from counters: seed 000's wins, appearances and win rate, the tie rate, online Elo,
+ * and Bradley–Terry with bootstrap intervals fitted on the pair-count matrix (models², never battles).
+ */
+import type { PairTotals } from "../db/leaderboard-queries";
+import { bootstrapBradleyTerry, rankByIntervals } from "../rating/bootstrap";
+import { fitBradleyTerry, type PairCell } from "../rating/bradley-terry";
+import type { LeaderboardRow } from "../shared/arena";
+import { displayName } from "../rooms/record";
+
+/** Fixed, so the same battles always give the same intervals (a reload shows the same numbers). */
+export const BOOTSTRAP_SEED = 20_240_229;
+
+export interface LeaderboardInput {
+  pairs: PairTotals[];
+  /**
+   * Appearances that are not battles: comparisons per model (seed 000) for human votes, else null.
+   * `humanBattles` are the battles already counted in them, so `all` adds only the other sources' battles.
+   */
+  comparisons: { appearances: Map<string, number>; humanBattles: Map<string, number> } | null;
+  elo: Map<string, number>;
+  minAppearances: number;
+  order: "bt" | "elo" | "winRate";
+  rounds: number;
+  anchor: { modelId: string; rating: number } | null;
+}
+
+interface Tally {
+  wins: number;
+  battles: number;
+  ties: number;
+}
+
+function tally(pairs: PairTotals[]): Map<string, Tally> {
+  const out = new Map<string, Tally>();
+  const add = (model: string, wins: number, battles: number, ties: number) => {
+    const t = out.get(model) ?? { wins: 0, battles: 0, ties: 0 };
+    t.wins += wins;
+    t.battles += battles;
+    t.ties += ties;
+    out.set(model, t);
+  };
+  for (const p of pairs) {
+    const n = p.loWins + p.hiWins + p.ties + p.bothBad;
+    // seed 000: a tie is a win for both, both-bad a win for neither
+    add(p.lo, p.loWins + p.ties, n, p.ties);
+    add(p.hi, p.hiWins + p.ties, n, p.ties);
+  }
+  return out;
+}
+
+/** Every model with battles gets an index; cells hold each pair's outcomes, both tie kinds together. */
+function cellsOf(pairs: PairTotals[]) {
+  const index = new Map<string, number>();
+  const at = (m: string) => index.get(m) ?? (index.set(m, index.size), index.size - 1);
+  const cells: PairCell[] = pairs.map((p) => {
+    const [a, b] = [at(p.lo), at(p.hi)];
+    const ties = p.ties + p.bothBad;
+    return a < b ? { i: a, j: b, winsI: p.loWins, winsJ: p.hiWins, ties } : { i: b, j: a, winsI: p.hiWins, winsJ: p.loWins, ties };
+  });
+  return { index, cells };
+}
+
+const finite = (x: number) => (Number.isFinite(x) ? x : null);
+
+export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRow[]; totalBattles: number } {
+  const counts = tally(input.pairs);
+  const { index, cells } = cellsOf(input.pairs);
+  const anchorIndex = input.anchor ? index.get(input.anchor.modelId) : undefined;
+  const anchor = input.anchor && anchorIndex !== undefined ? { index: anchorIndex, rating: input.anchor.rating } : null;
+  const fit = fitBradleyTerry(index.size, cells, { anchor });
+  const intervals = input.rounds > 0 ? bootstrapBradleyTerry(index.size, cells, { rounds: input.rounds, seed: BOOTSTRAP_SEED, anchor }) : null;
+
+  const models = new Set([...counts.keys(), ...(input.comparisons?.appearances.keys() ?? [])]);
+  const rows: LeaderboardRow[] = [];
+  for (const modelId of models) {
+    const t = counts.get(modelId) ?? { wins: 0, battles: 0, ties: 0 };
+    const appearances = input.comparisons
+      ? (input.comparisons.appearances.get(modelId) ?? 0) + t.battles - (input.comparisons.humanBattles.get(modelId) ?? 0)
+      : t.battles;
+    if (appearances < input.minAppearances) continue;
+    const i = index.get(modelId);
+    const rated = i !== undefined && fit.rated[i];
+    rows.push({
+      rank: null,
+      modelId,
+      displayName: displayName(modelId),
+      wins: t.wins,
+      appearances,
+      winRate: (t.wins / appearances) * 100,
+      elo: t.battles ? (input.elo.get(modelId) ?? null) : null,
+      bt: rated ? finite(fit.ratings[i]) : null,
+      ciLower: rated && intervals ? finite(intervals.lower[i]) : null,
+      ciUpper: rated && intervals ? finite(intervals.upper[i]) : null,
+      battles: t.battles,
+      tieRate: t.battles ? (t.ties / t.battles) * 100 : null,
+      provisional: rated ? fit.provisional[i] : false,
+    });
+  }
+  const ranks = rankByIntervals(
+    rows.map((r) => r.ciLower ?? NaN),
+    rows.map((r) => r.ciUpper ?? NaN),
+  );
+  rows.forEach((r, k) => (r.rank = ranks[k]));
+  rows.sort(ORDER[input.order]);
+  const totalBattles = input.pairs.reduce((n, p) => n + p.loWins + p.hiWins + p.ties + p.bothBad, 0);
+  return { rows, totalBattles };
+}
+
+const desc = (a: number | null, b: number | null) => (b ?? -Infinity) - (a ?? -Infinity);
+const byId = (a: LeaderboardRow, b: LeaderboardRow) => (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0);
+
+const ORDER: Record<LeaderboardInput["order"], (a: LeaderboardRow, b: LeaderboardRow) => number> = {
+  bt: (a, b) => desc(a.bt, b.bt) || desc(a.winRate, b.winRate) || byId(a, b),
+  elo: (a, b) => desc(a.elo, b.elo) || desc(a.winRate, b.winRate) || byId(a, b),
+  // seed 000: win rate, then appearances
+  winRate: (a, b) => desc(a.winRate, b.winRate) || desc(a.appearances, b.appearances) || byId(a, b),
+};

@@ -1,0 +1,16 @@
+/** The arena's knobs, read from QUORUM_* variables with their documented defaults. */
+
+function whole(value: string | undefined, fallback: number, min: number): number {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== "" && Number.isInteger(n) && n >= min ? n : fallback;
+}
+
+export function arenaSettings(env: Env) {
+  return {
+    maxTurns: whole(env.QUORUM_ARENA_MAX_TURNS, 10, 1),
+    timeoutMs: whole(env.QUORUM_ARENA_TIMEOUT_MS, 120_000, 100),
+    minVoteMs: whole(env.QUORUM_MIN_VOTE_MS, 3000, 0),
+    importMaxLines: whole(env.QUORUM_IMPORT_MAX_LINES, 10_000, 1),
+    topperMinAppearances: whole(env.QUORUM_TOPPER_MIN_APPEARANCES, 20, 1),
+  };
+}

@@ -1,0 +1,76 @@
+/** Reads the counters for one leaderboard query and turns them into rows. */
+import { readAppearances, readCategories, readElo, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
+import type { Db } from "../db/queries";
+import type { BattleSource, LeaderboardRow } from "../shared/arena";
+import type { LeaderboardQuery } from "../shared/requests";
+import { buildLeaderboard } from "./leaderboard";
+
+const SOURCES: Record<LeaderboardQuery["source"], BattleSource[]> = {
+  human: ["human"],
+  judge: ["judge"],
+  import: ["import"],
+  all: ["human", "judge", "import"],
+};
+
+function battlesPerModel(pairs: PairTotals[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of pairs) {
+    const n = p.loWins + p.hiWins + p.ties + p.bothBad;
+    out.set(p.lo, (out.get(p.lo) ?? 0) + n);
+    out.set(p.hi, (out.get(p.hi) ?? 0) + n);
+  }
+  return out;
+}
+
+export interface Standings {
+  rows: LeaderboardRow[];
+  source: LeaderboardQuery["source"];
+  category: string | null;
+  includeFlagged: boolean;
+  order: LeaderboardQuery["order"];
+  minAppearances: number;
+  rounds: number;
+  anchor: { modelId: string; rating: number } | null;
+  totalBattles: number;
+  excludedFlagged: number;
+  categories: string[];
+}
+
+/** The standings for a query, and the pair counts they were built from. */
+export async function computeStandings(db: Db, q: LeaderboardQuery): Promise<{ standings: Standings; pairs: PairTotals[] }> {
+  const slice: Slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
+  const withHuman = slice.sources.includes("human");
+  const [{ pairs, excludedFlagged }, elo, appearances, humanPairs, categories] = await Promise.all([
+    readPairCounts(db, slice),
+    readElo(db, slice),
+    withHuman ? readAppearances(db, slice.category) : null,
+    q.source === "all" ? readPairCounts(db, { ...slice, sources: ["human"] }) : null,
+    readCategories(db),
+  ]);
+  const rated = new Set(pairs.flatMap((p) => [p.lo, p.hi]));
+  // An anchor is used only when that model has battles here; the response says which one was.
+  const anchor = q.anchor !== undefined && q.anchorRating !== undefined && rated.has(q.anchor) ? { modelId: q.anchor, rating: q.anchorRating } : null;
+  const { rows, totalBattles } = buildLeaderboard({
+    pairs,
+    comparisons: appearances ? { appearances, humanBattles: battlesPerModel(humanPairs ? humanPairs.pairs : pairs) } : null,
+    elo,
+    minAppearances: q.minAppearances,
+    order: q.order,
+    rounds: q.rounds,
+    anchor,
+  });
+  const standings = {
+    rows,
+    source: q.source,
+    category: q.category ?? null,
+    includeFlagged: q.includeFlagged,
+    order: q.order,
+    minAppearances: q.minAppearances,
+    rounds: q.rounds,
+    anchor,
+    totalBattles,
+    excludedFlagged,
+    categories,
+  };
+  return { standings, pairs };
+}

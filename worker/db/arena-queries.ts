@@ -1,0 +1,138 @@
+/** The D1 side of arena comparisons and votes. Votes are never UPDATEd: a withdrawal deletes, a new vote inserts. */
+import { and, desc, eq, lt, or } from "drizzle-orm";
+import type { Side } from "../shared/arena";
+import type { Winner } from "../rating/battle-outcome";
+import type { Db } from "./queries";
+import type { ComparisonRecord, SideRecord, VoteRecord } from "./records";
+import * as schema from "./schema";
+
+export async function insertComparison(db: Db, r: ComparisonRecord): Promise<void> {
+  const first = r.turns[0];
+  await db.batch([
+    db
+      .insert(schema.comparisons)
+      .values({
+        id: r.id,
+        createdAt: r.createdAt,
+        model1Id: r.models.left,
+        model2Id: r.models.right,
+        prompt: first.prompt,
+        category: r.category,
+        blind: r.blind,
+        mode: r.mode,
+        modeNote: r.modeNote,
+        params: r.params,
+        status: r.status,
+      })
+      .onConflictDoNothing(),
+    ...userMessages(db, r.id, first.turn, first.prompt),
+  ]);
+}
+
+function userMessages(db: Db, comparisonId: string, turn: number, content: string) {
+  return (["left", "right"] as const).map((side) =>
+    db.insert(schema.messages).values({ comparisonId, side, turn, role: "user", content }).onConflictDoNothing(),
+  );
+}
+
+export async function saveTurnStart(db: Db, r: ComparisonRecord, turn: number, prompt: string): Promise<void> {
+  await db.batch([
+    db.update(schema.comparisons).set({ status: r.status, bothAnsweredAt: null }).where(eq(schema.comparisons.id, r.id)),
+    ...userMessages(db, r.id, turn, prompt),
+  ]);
+}
+
+/** Stores a side's reply as it ended (a failed one keeps what arrived), and the comparison's status. */
+export async function saveSide(db: Db, r: ComparisonRecord, turn: number, side: Side, s: SideRecord): Promise<void> {
+  const row = {
+    comparisonId: r.id,
+    side,
+    turn,
+    role: "assistant" as const,
+    content: s.text,
+    latencyMs: s.latencyMs,
+    tokens: s.tokensOut,
+    tokensIn: s.tokensIn,
+    status: s.status,
+    error: s.error,
+    truncated: s.truncated,
+  };
+  await db.batch([
+    db
+      .insert(schema.messages)
+      .values(row)
+      .onConflictDoUpdate({ target: [schema.messages.comparisonId, schema.messages.side, schema.messages.turn, schema.messages.role], set: row }),
+    db.update(schema.comparisons).set({ status: r.status, bothAnsweredAt: r.bothAnsweredAt }).where(eq(schema.comparisons.id, r.id)),
+  ]);
+}
+
+export interface VoteWrite {
+  vote: VoteRecord;
+  battle: { winner: Winner; flagged: boolean; turn: number };
+  idempotency: { key: string; response: unknown } | null;
+}
+
+/** The vote's rows, its battle, its idempotency key and the comparison's new status: one transaction. */
+export async function recordVote(db: Db, r: ComparisonRecord, { vote, battle, idempotency }: VoteWrite): Promise<void> {
+  const keyRow = idempotency && db.insert(schema.idempotencyKeys).values({ key: idempotency.key, comparisonId: r.id, response: idempotency.response, createdAt: vote.createdAt });
+  // A key taken by another request fails the whole batch, so nothing of this vote is written twice.
+  await db.batch([
+    db.update(schema.comparisons).set({ status: r.status, revealedAt: r.revealedAt }).where(eq(schema.comparisons.id, r.id)),
+    ...(keyRow ? [keyRow] : []),
+    ...vote.rows.map((row) =>
+      db.insert(schema.modelVotes).values({ ...row, clientId: vote.clientId, flags: row.flags }).onConflictDoNothing(),
+    ),
+    db
+      .insert(schema.battles)
+      .values({
+        id: `vote:${vote.voteId}`,
+        source: "human",
+        modelA: r.models.left,
+        modelB: r.models.right,
+        winner: battle.winner,
+        category: r.category,
+        tstamp: vote.createdAt / 1000,
+        flagged: battle.flagged,
+        voteId: vote.voteId,
+        comparisonId: r.id,
+        turn: battle.turn,
+        anony: r.blind,
+      })
+      .onConflictDoNothing(),
+  ]);
+}
+
+export async function withdrawVote(db: Db, r: ComparisonRecord, voteId: string): Promise<void> {
+  await db.batch([
+    db.delete(schema.modelVotes).where(eq(schema.modelVotes.voteId, voteId)),
+    db.delete(schema.battles).where(and(eq(schema.battles.source, "human"), eq(schema.battles.voteId, voteId))),
+    db.update(schema.comparisons).set({ status: r.status }).where(eq(schema.comparisons.id, r.id)),
+  ]);
+}
+
+export async function findIdempotencyKey(db: Db, key: string) {
+  return (await db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.key, key)).get()) ?? null;
+}
+
+export async function comparisonOfVote(db: Db, voteId: string): Promise<string | null> {
+  const row = await db.select({ id: schema.modelVotes.comparisonId }).from(schema.modelVotes).where(eq(schema.modelVotes.voteId, voteId)).get();
+  return row?.id ?? null;
+}
+
+export async function comparisonExists(db: Db, id: string): Promise<boolean> {
+  return !!(await db.select({ id: schema.comparisons.id }).from(schema.comparisons).where(eq(schema.comparisons.id, id)).get());
+}
+
+/** Newest first; the cursor is `createdAt:id` of the last item of the previous page. */
+export async function listComparisons(db: Db, limit: number, cursor?: { createdAt: number; id: string }) {
+  const c = schema.comparisons;
+  const rows = await db
+    .select()
+    .from(c)
+    .where(cursor ? or(lt(c.createdAt, cursor.createdAt), and(eq(c.createdAt, cursor.createdAt), lt(c.id, cursor.id))) : undefined)
+    .orderBy(desc(c.createdAt), desc(c.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { rows: page, nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null };
+}

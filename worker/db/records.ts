@@ -1,0 +1,113 @@
+/**
+ * The full, unblinded records the rooms keep and D1 stores. They live beside the data layer so it
+ * needs to know nothing of rooms; the rooms decide what of them a client may see.
+ */
+import type { ArenaParams, ComparisonMode, ComparisonStatus, SideStatus, VoteChoice, VoteFlag, VoteRow } from "../shared/arena";
+import type { AggregationView, ModelParams, RunDetail, RunSettings, RunStatus, Scores } from "../shared/run";
+
+export interface AnswerRecord {
+  id: string;
+  label: string;
+  modelId: string;
+  params: ModelParams | null;
+  status: RunDetail["answers"][number]["status"];
+  text: string;
+  latencyMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  error: string | null;
+  truncated: boolean;
+  finishReason: string | null;
+  attempts: number;
+  droppedParams: string[];
+}
+
+export interface ReviewRecord {
+  id: string;
+  targetAnswerId: string;
+  scores: Scores;
+  critique: string;
+}
+
+export interface ReviewSetRecord {
+  id: string;
+  reviewerModelId: string;
+  reviewerAnswerId: string | null;
+  status: RunDetail["reviewers"][number]["status"];
+  ranking: string[] | null;
+  confidence: number | null;
+  weight: number;
+  rawOutput: string | null;
+  error: string | null;
+  latencyMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  attempts: number;
+  reviews: ReviewRecord[];
+}
+
+export interface RunRecord {
+  id: string;
+  createdAt: number;
+  question: string;
+  settings: RunSettings;
+  models: { id: string; params?: ModelParams }[];
+  status: RunStatus;
+  error: string | null;
+  answers: AnswerRecord[];
+  reviewSets: ReviewSetRecord[];
+  aggregation: AggregationView | null;
+}
+
+export interface SideRecord {
+  status: SideStatus;
+  text: string;
+  latencyMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  /** the real reason, kept even while a blind comparison shows a general one */
+  error: string | null;
+  errorKind: string | null;
+  truncated: boolean;
+  attempts: number;
+}
+
+export interface TurnRecord {
+  turn: number;
+  prompt: string;
+  left: SideRecord;
+  right: SideRecord;
+}
+
+export interface VoteRecord {
+  voteId: string;
+  choice: VoteChoice;
+  clientId: string;
+  flags: VoteFlag[];
+  createdAt: number;
+  rows: VoteRow[];
+}
+
+export interface ComparisonRecord {
+  id: string;
+  createdAt: number;
+  category: string | null;
+  blind: boolean;
+  mode: ComparisonMode;
+  modeNote: string | null;
+  params: ArenaParams;
+  /** model1 is shown on the left, model2 on the right */
+  models: { left: string; right: string };
+  status: ComparisonStatus;
+  turns: TurnRecord[];
+  /** when both sides of the latest turn had answered */
+  bothAnsweredAt: number | null;
+  /** when the first vote was recorded: no new turns after it, and a blind comparison shows its names from then on */
+  revealedAt: number | null;
+  /** live votes, oldest first; a withdrawn vote is gone */
+  votes: VoteRecord[];
+  maxTurns: number;
+  timeoutMs: number;
+}

@@ -1,0 +1,68 @@
+/** What of a comparison's record clients may see, and when: no name of either side before the first vote. */
+import type { ComparisonRecord, SideRecord, TurnRecord } from "../db/records";
+import type { ComparisonDetail, Reveal, SideView, VoteView } from "../shared/arena";
+import { formatMs } from "./limits";
+import { displayName } from "./record";
+
+export type { ComparisonRecord, SideRecord, TurnRecord, VoteRecord } from "../db/records";
+
+/** True while names must stay hidden: a blind comparison before its first vote. */
+export const isHidden = (r: Pick<ComparisonRecord, "blind" | "revealedAt">) => r.blind && r.revealedAt === null;
+
+export function revealOf(r: ComparisonRecord): Reveal {
+  const named = (modelId: string) => ({ modelId, displayName: displayName(modelId) });
+  return { left: named(r.models.left), right: named(r.models.right) };
+}
+
+export function newSide(): SideRecord {
+  return { status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, error: null, errorKind: null, truncated: false, attempts: 0 };
+}
+
+/**
+ * A provider's own error text often names the model or its maker, so while names are hidden a
+ * failed side says what happened in general terms; the real reason shows once names are revealed.
+ */
+export function hiddenError(kind: string | null, timeoutMs: number): string {
+  switch (kind) {
+    case "timeout":
+      return `This side gave no complete answer within ${formatMs(timeoutMs)}. Retry it, or start a new round.`;
+    case "rate_limit":
+      return "This side's provider is rate-limiting requests. Wait a moment, then retry it.";
+    case "auth":
+      return "This side's provider rejected its API key. Check the keys in .dev.vars (or the Worker's secrets), then retry.";
+    case "server":
+    case "network":
+      return "This side's provider failed with a server or network error. Retry it, or start a new round.";
+    default:
+      return "This side's provider refused the request. Its exact reason would name the model, so a blind round keeps it hidden: retry it, or start a new round.";
+  }
+}
+
+function sideView(r: ComparisonRecord, s: SideRecord): SideView {
+  const error = s.error === null ? null : isHidden(r) ? hiddenError(s.errorKind, r.timeoutMs) : s.error;
+  return { status: s.status, text: s.text, latencyMs: s.latencyMs, tokensIn: s.tokensIn, tokensOut: s.tokensOut, error, truncated: s.truncated };
+}
+
+export function voteView(v: ComparisonRecord["votes"][number]): VoteView {
+  return { voteId: v.voteId, choice: v.choice, rows: v.rows, flags: v.flags, createdAt: v.createdAt };
+}
+
+export function toComparisonDetail(r: ComparisonRecord): ComparisonDetail {
+  return {
+    comparison: {
+      id: r.id,
+      createdAt: r.createdAt,
+      status: r.status,
+      category: r.category,
+      blind: r.blind,
+      mode: r.mode,
+      modeNote: r.modeNote,
+      params: r.params,
+      maxTurns: r.maxTurns,
+      bothAnsweredAt: r.bothAnsweredAt,
+    },
+    turns: r.turns.map((t: TurnRecord) => ({ turn: t.turn, prompt: t.prompt, left: sideView(r, t.left), right: sideView(r, t.right) })),
+    reveal: isHidden(r) ? null : revealOf(r),
+    votes: r.votes.map(voteView),
+  };
+}

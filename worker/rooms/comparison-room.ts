@@ -1,0 +1,290 @@
+/**
+ * ComparisonRoom: one Durable Object per arena comparison. Both sides get the same messages and
+ * settings, in parallel, streamed; every turn is persisted before it is announced; votes on one
+ * comparison are serialised here, so flags and idempotency are decided on a consistent state.
+ */
+import { findIdempotencyKey, insertComparison, recordVote, saveSide, saveTurnStart, withdrawVote } from "../db/arena-queries";
+import { openDb } from "../db/queries";
+import type { Winner } from "../rating/battle-outcome";
+import { winnersOf, SIDES, type ArenaParams, type ComparisonDetail, type ComparisonMode, type Side, type VoteChoice, type VoteFlag } from "../shared/arena";
+import type { ComparisonEventBody } from "../shared/events";
+import type { ChatMessage } from "../providers/types";
+import { namesItself } from "../arena/identity";
+import { logCall } from "./log";
+import { streamReply } from "./reply";
+import { Room } from "./room";
+import { hiddenError, isHidden, newSide, revealOf, toComparisonDetail, voteView, type ComparisonRecord, type TurnRecord, type VoteRecord } from "./comparison-record";
+
+export interface StartComparison {
+  id: string;
+  prompt: string;
+  models: { left: string; right: string };
+  category: string | null;
+  blind: boolean;
+  mode: ComparisonMode;
+  modeNote: string | null;
+  params: ArenaParams;
+  maxTurns: number;
+  timeoutMs: number;
+}
+
+export interface CastVote {
+  choice: VoteChoice;
+  clientId: string;
+  idempotencyKey: string | null;
+  minVoteMs: number;
+}
+
+export interface VoteResponse {
+  comparisonId: string;
+  voteId: string;
+  choice: VoteChoice;
+  rows: VoteRecord["rows"];
+  reveal: ReturnType<typeof revealOf>;
+  flags: VoteFlag[];
+}
+
+export type Refusal = { ok: false; status: 404 | 409; code: string; message: string };
+export type Outcome<T> = ({ ok: true } & T) | Refusal;
+
+const RECORD_KEY = "record";
+const WATCHDOG_SLACK_MS = 30_000;
+
+const refuse = (code: string, message: string, status: 404 | 409 = 409): Refusal => ({ ok: false, status, code, message });
+const missing = () => refuse("not_found", "No comparison with this id.", 404);
+
+const WINNER_OF: Record<VoteChoice, Winner> = { left: "model_a", right: "model_b", tie: "tie", "both-bad": "tie (bothbad)" };
+
+export class ComparisonRoom extends Room<ComparisonEventBody> {
+  private record: ComparisonRecord | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      this.record = ctx.storage.kv.get<ComparisonRecord>(RECORD_KEY) ?? null;
+      // A new instance with a side still to answer means the one answering it is gone: resume now.
+      if (this.hasWork()) await ctx.storage.setAlarm(Date.now());
+    });
+  }
+
+  // ---- RPC, called by the Worker's routes ----
+
+  async start(init: StartComparison): Promise<Outcome<{ id: string; status: string }>> {
+    if (this.record) return { ok: true, id: this.record.id, status: this.record.status };
+    const record: ComparisonRecord = {
+      ...init,
+      createdAt: Date.now(),
+      status: "answering",
+      turns: [{ turn: 1, prompt: init.prompt, left: newSide(), right: newSide() }],
+      bothAnsweredAt: null,
+      revealedAt: null,
+      votes: [],
+    };
+    await insertComparison(openDb(this.env.DB), record);
+    this.record = record;
+    this.save();
+    await this.ctx.storage.setAlarm(Date.now());
+    return { ok: true, id: record.id, status: record.status };
+  }
+
+  async detail(): Promise<ComparisonDetail | null> {
+    return this.record && toComparisonDetail(this.record);
+  }
+
+  /** The next turn, sent to both sides with each side's own history. */
+  async sendMessage(content: string): Promise<Outcome<{ id: string; status: string; turn: number }>> {
+    const r = this.record;
+    if (!r) return missing();
+    if (r.revealedAt !== null) return refuse("voted", "This comparison has a vote, so it takes no new turns. Start a new round to keep chatting.");
+    if (r.status !== "ready") return refuse("not_ready", "Both sides must finish the current turn before the next one; retry a failed side first.");
+    if (r.turns.length >= r.maxTurns) return refuse("too_many_turns", `This comparison has reached its ${r.maxTurns} turns. Vote, or start a new round.`);
+    const turn: TurnRecord = { turn: r.turns.length + 1, prompt: content, left: newSide(), right: newSide() };
+    r.turns.push(turn);
+    r.status = "answering";
+    r.bothAnsweredAt = null;
+    this.save();
+    await saveTurnStart(openDb(this.env.DB), r, turn.turn, content);
+    this.emit({ type: "turn.started", turn: turn.turn, prompt: content });
+    this.emit({ type: "comparison.status", status: r.status });
+    await this.ctx.storage.setAlarm(Date.now());
+    return { ok: true, id: r.id, status: r.status, turn: turn.turn };
+  }
+
+  /** Asks a side that failed in the latest turn again. */
+  async retry(): Promise<Outcome<{ id: string; status: string }>> {
+    const r = this.record;
+    if (!r) return missing();
+    const turn = r.turns.at(-1)!;
+    const failed = SIDES.filter((side) => turn[side].status === "failed");
+    if (!failed.length) return refuse("nothing_to_retry", "No side of the latest turn failed, so there is nothing to retry.");
+    for (const side of failed) turn[side] = newSide();
+    r.status = "answering";
+    this.save();
+    this.emit({ type: "comparison.status", status: r.status });
+    await this.ctx.storage.setAlarm(Date.now());
+    return { ok: true, id: r.id, status: r.status };
+  }
+
+  async vote(cast: CastVote): Promise<Outcome<{ replayed: boolean; response: VoteResponse }>> {
+    const r = this.record;
+    if (!r) return missing();
+    const db = openDb(this.env.DB);
+    if (cast.idempotencyKey) {
+      const prior = await findIdempotencyKey(db, cast.idempotencyKey);
+      if (prior) return this.replay(prior.comparisonId, prior.response as VoteResponse, cast.choice);
+    }
+    if (r.status === "answering" || r.status === "pending")
+      return refuse("not_ready", "Both sides must finish answering before you vote. Wait for the latest turn to end.");
+    if (r.status === "failed") return refuse("side_failed", "A side failed in the latest turn, so there is nothing fair to vote on. Retry that side, or start a new round.");
+
+    const now = Date.now();
+    const voteId = crypto.randomUUID();
+    const flags = this.flagsFor(cast, now);
+    const rows = winnersOf(cast.choice, r.models.left, r.models.right).map((winnerModelId, i) => ({
+      id: `${voteId}:${i + 1}`,
+      comparisonId: r.id,
+      voteId,
+      choice: cast.choice,
+      winnerModelId,
+      createdAt: now,
+      flags,
+    }));
+    const vote: VoteRecord = { voteId, choice: cast.choice, clientId: cast.clientId, flags, createdAt: now, rows };
+    const before = { status: r.status, revealedAt: r.revealedAt };
+    r.status = "voted";
+    r.revealedAt ??= now;
+    const response: VoteResponse = { comparisonId: r.id, voteId, choice: cast.choice, rows, reveal: revealOf(r), flags };
+    try {
+      await recordVote(db, r, {
+        vote,
+        battle: { winner: WINNER_OF[cast.choice], flagged: flags.length > 0, turn: r.turns.length },
+        idempotency: cast.idempotencyKey ? { key: cast.idempotencyKey, response } : null,
+      });
+    } catch (err) {
+      Object.assign(r, before);
+      // Another request took the same key a moment ago (on another comparison: this room serialises its own).
+      const prior = cast.idempotencyKey ? await findIdempotencyKey(db, cast.idempotencyKey) : null;
+      if (prior) return this.replay(prior.comparisonId, prior.response as VoteResponse, cast.choice);
+      throw err;
+    }
+    r.votes.push(vote);
+    this.save();
+    this.emit({ type: "vote.recorded", vote: voteView(vote), reveal: response.reveal, status: r.status });
+    return { ok: true, replayed: false, response };
+  }
+
+  async withdraw(voteId: string): Promise<Outcome<{ voteId: string; status: string }>> {
+    const r = this.record;
+    if (!r) return missing();
+    const vote = r.votes.find((v) => v.voteId === voteId);
+    if (!vote) return refuse("not_found", "No vote with this id on this comparison; it may have been withdrawn already.", 404);
+    r.votes = r.votes.filter((v) => v !== vote);
+    if (!r.votes.length) r.status = "ready";
+    await withdrawVote(openDb(this.env.DB), r, voteId);
+    this.save();
+    this.emit({ type: "vote.withdrawn", voteId, status: r.status });
+    return { ok: true, voteId, status: r.status };
+  }
+
+  // ---- the work: one turn's two sides per alarm ----
+
+  protected exists() {
+    return this.record !== null;
+  }
+
+  protected snapshot() {
+    return toComparisonDetail(this.record!);
+  }
+
+  protected hasWork() {
+    const turn = this.record?.turns.at(-1);
+    return !!turn && SIDES.some((side) => turn[side].status === "pending" || turn[side].status === "streaming");
+  }
+
+  protected async step(generation: number) {
+    const r = this.record!;
+    await this.ctx.storage.setAlarm(Date.now() + r.timeoutMs + WATCHDOG_SLACK_MS);
+    const turn = r.turns.at(-1)!;
+    const todo = SIDES.filter((side) => turn[side].status === "pending" || turn[side].status === "streaming");
+    await Promise.all(todo.map((side) => this.answerSide(generation, turn, side)));
+    if (this.current(generation) && !this.hasWork()) await this.ctx.storage.deleteAlarm();
+  }
+
+  private async answerSide(generation: number, turn: TurnRecord, side: Side) {
+    const r = this.record!;
+    const s = turn[side];
+    const modelId = r.models[side];
+    const reply = await streamReply(
+      { env: this.env, cancel: this.cancelSignal, policy: this.retryPolicy(), timeoutMs: r.timeoutMs },
+      { modelId, messages: historyFor(r, side), system: r.params.systemPrompt, temperature: r.params.temperature, maxTokens: r.params.maxTokens },
+      {
+        onAttempt: (attempt) => {
+          if (!this.current(generation)) return;
+          Object.assign(s, { status: "streaming", text: "", attempts: s.attempts + 1, truncated: false, error: null, errorKind: null });
+          this.save();
+          this.emit({ type: "side.started", side, turn: turn.turn, attempt });
+        },
+        onDelta: (text) => {
+          if (!this.current(generation)) return;
+          s.text += text;
+          this.emit({ type: "side.delta", side, turn: turn.turn, text });
+        },
+      },
+    );
+    if (!this.current(generation)) return;
+    if (reply.ok) {
+      const gen = reply.generation;
+      Object.assign(s, { status: "done", text: gen.text, latencyMs: reply.latencyMs, tokensIn: gen.tokensIn, tokensOut: gen.tokensOut, truncated: gen.truncated });
+    } else {
+      Object.assign(s, { status: "failed", error: reply.error, errorKind: reply.kind, latencyMs: reply.latencyMs, truncated: s.text.length > 0 });
+    }
+    this.settle(turn);
+    this.save();
+    await saveSide(openDb(this.env.DB), r, turn.turn, side, s);
+    logCall(this.env, { run: r.id, step: "side", model: modelId, status: reply.ok ? "done" : "failed", latencyMs: s.latencyMs, attempts: s.attempts, error: s.error });
+    if (reply.ok)
+      this.emit({ type: "side.completed", side, turn: turn.turn, text: s.text, latencyMs: s.latencyMs!, tokensIn: s.tokensIn, tokensOut: s.tokensOut, truncated: s.truncated });
+    else {
+      const error = isHidden(r) ? hiddenError(s.errorKind, r.timeoutMs) : s.error!;
+      this.emit({ type: "side.failed", side, turn: turn.turn, error, text: s.text, latencyMs: s.latencyMs! });
+    }
+    if (r.status !== "answering") this.emit({ type: "comparison.status", status: r.status });
+  }
+
+  /** The comparison's status once a side of the latest turn ended. */
+  private settle(turn: TurnRecord) {
+    const r = this.record!;
+    const statuses = SIDES.map((side) => turn[side].status);
+    if (statuses.every((s) => s === "done")) {
+      r.status = "ready";
+      r.bothAnsweredAt = Date.now();
+    } else if (statuses.includes("failed") && !statuses.some((s) => s === "pending" || s === "streaming")) r.status = "failed";
+  }
+
+  private flagsFor(cast: CastVote, now: number): VoteFlag[] {
+    const r = this.record!;
+    const flags: VoteFlag[] = [];
+    if (r.bothAnsweredAt !== null && now - r.bothAnsweredAt < cast.minVoteMs) flags.push("too_fast");
+    if (r.votes.some((v) => v.clientId === cast.clientId)) flags.push("duplicate");
+    if (SIDES.some((side) => r.turns.some((t) => namesItself(t[side].text, r.models[side])))) flags.push("identity_leak");
+    if (!r.blind) flags.push("revealed");
+    return flags;
+  }
+
+  private replay(comparisonId: string, prior: VoteResponse, choice: VoteChoice): Outcome<{ replayed: boolean; response: VoteResponse }> {
+    if (comparisonId !== this.record!.id || prior.choice !== choice)
+      return refuse("idempotency_conflict", "This Idempotency-Key was already used for a different vote. Use a new key for a new vote.");
+    return { ok: true, replayed: true, response: prior };
+  }
+
+  private save() {
+    if (this.record) this.ctx.storage.kv.put(RECORD_KEY, this.record);
+  }
+}
+
+/** A side's own conversation: every earlier prompt with this side's reply, then the latest prompt. */
+function historyFor(r: ComparisonRecord, side: Side): ChatMessage[] {
+  return r.turns.flatMap((t, i): ChatMessage[] =>
+    i === r.turns.length - 1 ? [{ role: "user", content: t.prompt }] : [{ role: "user", content: t.prompt }, { role: "assistant", content: t[side].text }],
+  );
+}

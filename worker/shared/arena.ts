@@ -1,0 +1,131 @@
+/**
+ * The shape of an arena comparison and of the leaderboard as the API returns them and the
+ * `snapshot` event carries them. zod/mini, so the web app can share it without a large bundle.
+ */
+import * as z from "zod/mini";
+
+export const SIDES = ["left", "right"] as const;
+export const VOTE_CHOICES = ["left", "right", "tie", "both-bad"] as const;
+export const COMPARISON_STATUSES = ["pending", "answering", "ready", "voted", "failed"] as const;
+export const COMPARISON_MODES = ["manual", "sampled", "topper"] as const;
+export const SIDE_STATUSES = ["pending", "streaming", "done", "failed"] as const;
+/** Why a vote is kept but left out of statistics and ratings by default. */
+export const VOTE_FLAGS = ["too_fast", "duplicate", "identity_leak", "revealed"] as const;
+export const BATTLE_SOURCES = ["human", "judge", "import"] as const;
+
+export const side = z.enum(SIDES);
+export const voteChoice = z.enum(VOTE_CHOICES);
+export const comparisonStatus = z.enum(COMPARISON_STATUSES);
+export const comparisonMode = z.enum(COMPARISON_MODES);
+export const sideStatus = z.enum(SIDE_STATUSES);
+export const voteFlag = z.enum(VOTE_FLAGS);
+
+export const arenaParams = z.object({
+  temperature: z.optional(z.number()),
+  maxTokens: z.optional(z.number()),
+  systemPrompt: z.optional(z.string()),
+});
+
+/** One side's reply in one turn. */
+export const sideView = z.object({
+  status: sideStatus,
+  text: z.string(),
+  latencyMs: z.nullable(z.number()),
+  tokensIn: z.nullable(z.number()),
+  tokensOut: z.nullable(z.number()),
+  error: z.nullable(z.string()),
+  truncated: z.boolean(),
+});
+
+export const turnView = z.object({ turn: z.number(), prompt: z.string(), left: sideView, right: sideView });
+
+export const revealedModel = z.object({ modelId: z.string(), displayName: z.string() });
+export const reveal = z.object({ left: revealedModel, right: revealedModel });
+
+/** A `model_votes` row as inserted (seed 000: 1 row, or 2 for a tie). */
+export const voteRow = z.object({
+  id: z.string(),
+  comparisonId: z.string(),
+  voteId: z.string(),
+  choice: voteChoice,
+  winnerModelId: z.nullable(z.string()),
+  createdAt: z.number(),
+  flags: z.array(voteFlag),
+});
+
+export const voteView = z.object({
+  voteId: z.string(),
+  choice: voteChoice,
+  rows: z.array(voteRow),
+  flags: z.array(voteFlag),
+  createdAt: z.number(),
+});
+
+export const comparisonSummary = z.object({
+  id: z.string(),
+  createdAt: z.number(),
+  status: comparisonStatus,
+  category: z.nullable(z.string()),
+  blind: z.boolean(),
+  mode: comparisonMode,
+  /** why the mode differs from the one asked for (topper with no qualified leader) */
+  modeNote: z.nullable(z.string()),
+  params: arenaParams,
+  maxTurns: z.number(),
+  bothAnsweredAt: z.nullable(z.number()),
+});
+
+export const comparisonDetail = z.object({
+  comparison: comparisonSummary,
+  turns: z.array(turnView),
+  /** null until names may be shown: a vote was recorded, or the comparison is not blind */
+  reveal: z.nullable(reveal),
+  votes: z.array(voteView),
+});
+
+export const leaderboardRow = z.object({
+  rank: z.nullable(z.number()),
+  modelId: z.string(),
+  displayName: z.string(),
+  wins: z.number(),
+  appearances: z.number(),
+  winRate: z.number(),
+  elo: z.nullable(z.number()),
+  bt: z.nullable(z.number()),
+  ciLower: z.nullable(z.number()),
+  ciUpper: z.nullable(z.number()),
+  battles: z.number(),
+  tieRate: z.nullable(z.number()),
+  provisional: z.boolean(),
+});
+
+export type Side = (typeof SIDES)[number];
+export type VoteChoice = (typeof VOTE_CHOICES)[number];
+export type ComparisonStatus = (typeof COMPARISON_STATUSES)[number];
+export type ComparisonMode = (typeof COMPARISON_MODES)[number];
+export type SideStatus = (typeof SIDE_STATUSES)[number];
+export type VoteFlag = (typeof VOTE_FLAGS)[number];
+export type BattleSource = (typeof BATTLE_SOURCES)[number];
+export type ArenaParams = z.infer<typeof arenaParams>;
+export type SideView = z.infer<typeof sideView>;
+export type TurnView = z.infer<typeof turnView>;
+export type Reveal = z.infer<typeof reveal>;
+export type VoteRow = z.infer<typeof voteRow>;
+export type VoteView = z.infer<typeof voteView>;
+export type ComparisonSummary = z.infer<typeof comparisonSummary>;
+export type ComparisonDetail = z.infer<typeof comparisonDetail>;
+export type LeaderboardRow = z.infer<typeof leaderboardRow>;
+
+/** The rows a choice inserts, exactly as seed 000 defines them. */
+export function winnersOf(choice: VoteChoice, left: string, right: string): (string | null)[] {
+  switch (choice) {
+    case "left":
+      return [left];
+    case "right":
+      return [right];
+    case "tie":
+      return [left, right];
+    case "both-bad":
+      return [null];
+  }
+}
