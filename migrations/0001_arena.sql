@@ -33,6 +33,7 @@ CREATE TABLE `pair_counts` (
 --> statement-breakpoint
 ALTER TABLE `battles` ADD `comparison_id` text;--> statement-breakpoint
 ALTER TABLE `battles` ADD `conv_metadata` text;--> statement-breakpoint
+CREATE INDEX `battles_import` ON `battles` (`import_id`);--> statement-breakpoint
 ALTER TABLE `comparisons` ADD `mode_note` text;--> statement-breakpoint
 ALTER TABLE `comparisons` ADD `params` text;--> statement-breakpoint
 ALTER TABLE `comparisons` ADD `revealed_at` integer;--> statement-breakpoint

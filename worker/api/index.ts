@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { onError } from "./errors";
+import { battlesApi } from "./battles";
 import { comparisonsApi } from "./comparisons";
 import { healthApi } from "./health";
 import { leaderboardApi } from "./leaderboard";
@@ -15,6 +16,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/runs", runsApi)
   .route("/comparisons", comparisonsApi)
   .route("/votes", votesApi)
-  .route("/leaderboard", leaderboardApi);
+  .route("/leaderboard", leaderboardApi)
+  .route("/battles", battlesApi);
 
 api.onError(onError);

@@ -5,7 +5,7 @@ import type { AggregationView, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord } from "./records";
 import * as schema from "./schema";
 
-export type Db = DrizzleD1Database<typeof schema>;
+export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 export const openDb = (d1: D1Database): Db => drizzle(d1, { schema });
 

@@ -195,6 +195,7 @@ export const battles = sqliteTable(
     index("battles_source_tstamp").on(t.source, t.tstamp),
     index("battles_run").on(t.runId),
     index("battles_vote").on(t.voteId),
+    index("battles_import").on(t.importId),
   ],
 );
 

@@ -111,7 +111,7 @@ export const importQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 
-export const exportBattlesQuery = z.object({ source: z.enum(["human", "judge", "import", "all"]).default("all") });
+export const exportBattlesQuery = z.object({ source: z.enum(["human", "judge", "import", "all"]).default("all"), includeFlagged: flag.default(false) });
 
 export type CreateComparisonInput = z.infer<typeof createComparisonInput>;
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;

@@ -1,0 +1,116 @@
+/** /api/battles: Chatbot Arena's clean battle logs in (JSON array or JSON Lines) and out (JSON Lines). */
+import { Hono } from "hono";
+import { toCleanBattle } from "../battles/fastchat";
+import { BattleSplitter, parseItem } from "../battles/json-stream";
+import { battlePage, insertImportedBattles, type ExportedRow, type NumberedBattle } from "../db/battle-queries";
+import { openDb } from "../db/queries";
+import { arenaSettings } from "../arena/settings";
+import type { BattleSource } from "../shared/arena";
+import { exportBattlesQuery, importQuery } from "../shared/requests";
+import { ApiError } from "./errors";
+import { validate } from "./validate";
+
+/** A request's body is read as it streams and refused once it passes this, before anything is written. */
+const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+const SHOWN_ERRORS = 20;
+const EXPORT_PAGE = 5000;
+
+function tooLarge(what: string): ApiError {
+  return new ApiError(
+    413,
+    "too_large",
+    `${what} Send at most that in one request, or import a file of any size with \`npm run import -- FILE\`, which sends it in chunks.`,
+  );
+}
+
+/** Reads and parses the whole body (bounded), so a refused request has written nothing. */
+async function readBattles(body: ReadableStream<Uint8Array> | null, offset: number, maxLines: number) {
+  const splitter = new BattleSplitter();
+  const decoder = new TextDecoder();
+  const accepted: NumberedBattle[] = [];
+  const errors: { line: number; message: string }[] = [];
+  let rejected = 0;
+  let bytes = 0;
+  const take = (items: ReturnType<BattleSplitter["push"]>) => {
+    for (const item of items) {
+      if (accepted.length + rejected >= maxLines) throw tooLarge(`This request has more than ${maxLines.toLocaleString("en")} battle lines (QUORUM_IMPORT_MAX_LINES).`);
+      const parsed = parseItem(item);
+      const line = offset + parsed.line;
+      if (parsed.battle) accepted.push({ line, battle: parsed.battle });
+      else {
+        rejected++;
+        if (errors.length < SHOWN_ERRORS) errors.push({ line, message: parsed.error ?? "not a battle" });
+      }
+    }
+  };
+  if (body) {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > MAX_IMPORT_BYTES) {
+        await reader.cancel();
+        throw tooLarge(`This request's body is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`);
+      }
+      take(splitter.push(decoder.decode(value, { stream: true })));
+    }
+  }
+  take(splitter.push(decoder.decode()));
+  take(splitter.end());
+  return { accepted, rejected, errors };
+}
+
+const SOURCES: Record<"human" | "judge" | "import" | "all", BattleSource[]> = {
+  human: ["human"],
+  judge: ["judge"],
+  import: ["import"],
+  all: ["human", "judge", "import"],
+};
+
+/** A stored battle as Arena's tools read it; `source` says where it came from. */
+function cleanLine(r: ExportedRow): string {
+  return JSON.stringify(
+    toCleanBattle({
+      modelA: r.modelA,
+      modelB: r.modelB,
+      winner: r.winner,
+      tstamp: r.tstamp,
+      questionId: r.questionId ?? r.comparisonId ?? r.runId,
+      turn: r.turn,
+      anony: r.anony === null ? null : r.anony === 1,
+      language: r.language,
+      judge: r.judge,
+      category: r.category,
+      convMetadata: r.convMetadata === null ? null : (JSON.parse(r.convMetadata) as Record<string, unknown>),
+      source: r.source,
+    }),
+  );
+}
+
+export const battlesApi = new Hono<{ Bindings: Env }>()
+  .post("/import", validate("query", importQuery), async (c) => {
+    const { importId = crypto.randomUUID(), offset } = c.req.valid("query");
+    const { accepted, rejected, errors } = await readBattles(c.req.raw.body, offset, arenaSettings(c.env).importMaxLines);
+    if (!accepted.length && !rejected) throw new ApiError(400, "empty_import", "The body holds no battles: send a JSON array or JSON Lines of Chatbot Arena clean battles.");
+    const inserted = await insertImportedBattles(openDb(c.env.DB), importId, accepted);
+    return c.json({ importId, accepted: accepted.length, inserted, alreadyImported: accepted.length - inserted, rejected, errors }, 200);
+  })
+  .get("/export", validate("query", exportBattlesQuery), async (c) => {
+    const { source, includeFlagged } = c.req.valid("query");
+    const db = openDb(c.env.DB);
+    const encoder = new TextEncoder();
+    let after = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const page = await battlePage(db, SOURCES[source], includeFlagged, after, EXPORT_PAGE);
+        if (page.length) controller.enqueue(encoder.encode(page.map(cleanLine).join("\n") + "\n"));
+        if (page.length < EXPORT_PAGE) controller.close();
+        else after = page[page.length - 1].rowid;
+      },
+    });
+    return c.body(stream, 200, {
+      "Content-Type": "application/x-ndjson; charset=utf-8",
+      "Content-Disposition": `attachment; filename="quorum-battles-${source}.jsonl"`,
+    });
+  });

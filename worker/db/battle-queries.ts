@@ -1,0 +1,90 @@
+/** Battle logs in and out: few, large statements (D1 caps queries per invocation and parameters per statement). */
+import { sql } from "drizzle-orm";
+import type { ImportedBattle } from "../battles/fastchat";
+import type { BattleSource } from "../shared/arena";
+import type { Db } from "./queries";
+
+/** Keeps each statement's one JSON parameter well under D1's 2 MB value limit. */
+const MAX_JSON_CHARS = 900_000;
+
+export interface NumberedBattle {
+  line: number;
+  battle: ImportedBattle;
+}
+
+/**
+ * Inserts imported battles in one transaction; ids derive from (import id, line), so a chunk sent again
+ * writes nothing twice. Battles Arena marks as not anonymous are kept but flagged, as votes on revealed
+ * comparisons are. Returns how many rows were new.
+ */
+export async function insertImportedBattles(db: Db, importId: string, items: NumberedBattle[]): Promise<number> {
+  const groups: string[] = [];
+  let group: unknown[] = [];
+  let size = 0;
+  for (const { line, battle: b } of items) {
+    const row = [
+      `import:${importId}:${line}`,
+      b.modelA,
+      b.modelB,
+      b.winner,
+      b.category,
+      b.tstamp,
+      b.anony === false ? 1 : 0,
+      b.questionId,
+      b.judge,
+      b.turn,
+      b.anony === null ? null : b.anony ? 1 : 0,
+      b.language,
+      b.convMetadata === null ? null : JSON.stringify(b.convMetadata),
+    ];
+    const json = JSON.stringify(row);
+    if (size + json.length > MAX_JSON_CHARS && group.length) {
+      groups.push(JSON.stringify(group));
+      group = [];
+      size = 0;
+    }
+    group.push(row);
+    size += json.length + 1;
+  }
+  if (group.length) groups.push(JSON.stringify(group));
+  if (!groups.length) return 0;
+  const insert = db.$client.prepare(`INSERT OR IGNORE INTO battles
+      (id, source, model_a, model_b, winner, category, tstamp, flagged, import_id, question_id, judge, turn, anony, language, conv_metadata)
+      SELECT value ->> 0, 'import', value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, ?1,
+             value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12
+      FROM json_each(?2)`);
+  // D1's change counts include the counters' triggers: count this import's rows around the inserts instead.
+  const count = db.$client.prepare("SELECT count(*) AS n FROM battles WHERE import_id = ?").bind(importId);
+  const results = await db.$client.batch<{ n: number }>([count, ...groups.map((json) => insert.bind(importId, json)), count]);
+  return results[results.length - 1].results[0].n - results[0].results[0].n;
+}
+
+export interface ExportedRow {
+  rowid: number;
+  source: BattleSource;
+  modelA: string;
+  modelB: string;
+  winner: ImportedBattle["winner"];
+  tstamp: number;
+  questionId: string | null;
+  comparisonId: string | null;
+  runId: string | null;
+  turn: number | null;
+  anony: number | null;
+  language: string | null;
+  judge: string | null;
+  category: string | null;
+  convMetadata: string | null;
+}
+
+/** One page of battles of the given sources after `rowid`, in insertion order. */
+export async function battlePage(db: Db, sources: BattleSource[], includeFlagged: boolean, rowid: number, limit: number): Promise<ExportedRow[]> {
+  const list = sql.join(
+    sources.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  return db.all<ExportedRow>(sql`SELECT rowid, source, model_a AS modelA, model_b AS modelB, winner, tstamp, question_id AS questionId,
+      comparison_id AS comparisonId, run_id AS runId, turn, anony, language, judge, category, conv_metadata AS convMetadata
+    FROM battles WHERE rowid > ${rowid} AND +source IN (${list})${includeFlagged ? sql`` : sql` AND +flagged = 0`}
+    ORDER BY rowid LIMIT ${limit}`);
+}
