@@ -106,6 +106,8 @@ describe("votes, exactly as seed 000 defines them", () => {
     await castVote(id, await choiceFor(id, B));
     const again = rowsOf(await leaderboard("category=withdraw"), [A, B]);
     expect([again[A].wins, again[B].wins, again[B].battles]).toEqual([0, 1, 1]);
+    // online Elo is replayed without the withdrawn battle: one win for B from 1000 each
+    expect([again[A].elo, again[B].elo]).toEqual([998, 1002]);
   });
 
   it("replays an Idempotency-Key with the first response and writes nothing; the same key for another vote is a 409", async () => {
