@@ -5,6 +5,11 @@
 import type { Locator, Page } from "playwright-core";
 import { runEvent, type RunEvent } from "../../worker/shared/events";
 
+/** A schema of the Worker's own event unions (zod/mini), as far as these helpers use it. */
+interface EventSchema<E> {
+  safeParse(value: unknown): { success: true; data: E } | { success: false; error: { issues: unknown[] } };
+}
+
 // The test program has no DOM types; page-side code only needs these few.
 interface PageElement {
   textContent: string | null;
@@ -17,31 +22,31 @@ interface PageElement {
 declare const document: { querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>; documentElement: { scrollWidth: number } };
 declare const window: { innerWidth: number };
 
-export interface SocketRecord {
+export interface SocketRecord<E = RunEvent> {
   url: string;
-  /** the events this socket delivered, each checked against the Worker's own `runEvent` schema */
-  events: RunEvent[];
+  /** the events this socket delivered, each checked against the Worker's own event schema */
+  events: E[];
 }
 
-export interface SocketLog {
+export interface SocketLog<E = RunEvent> {
   /** every WebSocket the page opened, in order */
-  sockets: SocketRecord[];
+  sockets: SocketRecord<E>[];
   /** frames that were not valid events, with the reason */
   invalid: string[];
   /** all events of all sockets, in arrival order */
-  events: () => RunEvent[];
+  events: () => E[];
 }
 
-/** Records the page's live sockets and validates every frame it receives. */
-export function recordSockets(page: Page): SocketLog {
-  const sockets: SocketRecord[] = [];
-  const log: SocketLog = { sockets, invalid: [], events: () => sockets.flatMap((s) => s.events) };
+/** Records the page's live sockets and validates every frame it receives (against `runEvent` unless told otherwise). */
+export function recordSockets<E = RunEvent>(page: Page, schema: EventSchema<E> = runEvent as unknown as EventSchema<E>): SocketLog<E> {
+  const sockets: SocketRecord<E>[] = [];
+  const log: SocketLog<E> = { sockets, invalid: [], events: () => sockets.flatMap((s) => s.events) };
   page.on("websocket", (ws) => {
-    const record: SocketRecord = { url: ws.url(), events: [] };
+    const record: SocketRecord<E> = { url: ws.url(), events: [] };
     sockets.push(record);
     ws.on("framereceived", ({ payload }) => {
       if (typeof payload !== "string" || payload === "pong") return;
-      const parsed = runEvent.safeParse(JSON.parse(payload));
+      const parsed = schema.safeParse(JSON.parse(payload));
       if (parsed.success) record.events.push(parsed.data);
       else log.invalid.push(`${payload.slice(0, 200)} → ${JSON.stringify(parsed.error.issues.slice(0, 2))}`);
     });
@@ -50,7 +55,7 @@ export function recordSockets(page: Page): SocketLog {
 }
 
 /** The `since` a socket asked to resume after, or null when it asked for a snapshot. */
-export function sinceOf(socket: SocketRecord): number | null {
+export function sinceOf(socket: { url: string }): number | null {
   const since = new URL(socket.url).searchParams.get("since");
   return since === null ? null : Number(since);
 }

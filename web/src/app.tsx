@@ -18,6 +18,8 @@ export function App() {
         <nav aria-label="Main">
           <Link href="/">New run</Link>
           <Link href="/history">History</Link>
+          <Link href="/arena">Arena</Link>
+          <Link href="/leaderboard">Leaderboard</Link>
         </nav>
       </header>
       <main id="main" tabindex="-1">

@@ -9,11 +9,15 @@ export interface Match {
 
 const RunPage = lazy(() => import("./pages/run"));
 const HistoryPage = lazy(() => import("./pages/history"));
+const ArenaPage = lazy(() => import("./pages/arena"));
+const LeaderboardPage = lazy(() => import("./pages/leaderboard"));
 
 const routes: [RegExp, Match["page"]][] = [
   [/^\/$/, SetupPage],
   [/^\/runs\/(?<id>[^/]+)\/?$/, RunPage],
   [/^\/history\/?$/, HistoryPage],
+  [/^\/arena(?:\/(?<id>[^/]+))?\/?$/, ArenaPage],
+  [/^\/leaderboard\/?$/, LeaderboardPage],
 ];
 
 export function matchRoute(path: string): Match {

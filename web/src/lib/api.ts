@@ -11,6 +11,9 @@ export type ProviderGroup = ModelCatalog["providers"][number];
 export type CatalogModel = ProviderGroup["models"][number];
 export type CreateRunBody = InferRequestType<typeof api.runs.$post>["json"];
 export type RunListItem = InferResponseType<typeof api.runs.$get, 200>["items"][number];
+export type CreateComparisonBody = InferRequestType<typeof api.comparisons.$post>["json"];
+export type Standings = InferResponseType<typeof api.leaderboard.$get, 200>;
+export type LeaderboardQuery = NonNullable<InferRequestType<typeof api.leaderboard.$get>["query"]>;
 
 /** What the person sees when a call fails: the server's own message when it sent one. */
 export class ApiError extends Error {
@@ -46,9 +49,22 @@ export function exportUrl(id: string, format: "json" | "md"): string {
   return api.runs[":id"].export.$url({ param: { id }, query: { format } }).toString();
 }
 
-/** Address of a run's live event socket, resuming after `since` when given. */
-export function liveUrl(id: string, since?: number): string {
-  const url = api.runs[":id"].ws.$url({ param: { id }, query: since === undefined ? {} : { since: String(since) } });
+function socketUrl(url: URL): string {
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   return url.toString();
 }
+
+const sinceQuery = (since?: number) => (since === undefined ? {} : { since: String(since) });
+
+/** Address of a run's live event socket, resuming after `since` when given. */
+export function liveUrl(id: string, since?: number): string {
+  return socketUrl(api.runs[":id"].ws.$url({ param: { id }, query: sinceQuery(since) }));
+}
+
+/** Address of an arena comparison's live event socket, resuming after `since` when given. */
+export function comparisonLiveUrl(id: string, since?: number): string {
+  return socketUrl(api.comparisons[":id"].ws.$url({ param: { id }, query: sinceQuery(since) }));
+}
+
+/** The message of whatever a call threw, for the page to show. */
+export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));

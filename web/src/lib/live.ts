@@ -1,31 +1,37 @@
 /**
- * The live socket of one run. It always resumes after the last `seq` it handed out, so a dropped
- * connection (or a reload, with the seq kept in sessionStorage by the page) loses no event and
- * repeats none. No polling: it reconnects only when the socket closes.
+ * The live socket of one room (a council run or an arena comparison: both speak the same protocol).
+ * It always resumes after the last `seq` it handed out, so a dropped connection (or a reload, with
+ * the seq kept in sessionStorage by `createLiveDoc`) loses no event and repeats none. No polling:
+ * it reconnects only when the socket closes.
  *
- * Events are typed by the Worker's own union (`RunEvent`). The page does not ship zod to re-check
- * them (7 KB gzip, an eighth of the budget, to distrust a server built from the same commit);
- * the browser tests validate every frame the page receives against `runEvent` instead.
+ * Events are typed by the Worker's own unions (`RunEvent`, `ComparisonEvent`). The page does not
+ * ship zod to re-check them (7 KB gzip, an eighth of the budget, to distrust a server built from
+ * the same commit); the browser tests validate every frame the page receives against the unions instead.
  */
-import type { RunEvent } from "../../../worker/shared/events";
-import { liveUrl } from "./api";
 
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "closed";
 
-export interface LiveOptions {
-  runId: string;
+/** What every event of every room has. */
+export interface LiveEvent {
+  seq: number;
+  type: string;
+}
+
+export interface LiveOptions<E extends LiveEvent> {
+  /** the socket's address, resuming after `since` when given */
+  url: (since: number | undefined) => string;
   /** the last seq already applied, if any: the server replays what came after it */
   since: () => number | undefined;
-  onEvent: (event: RunEvent) => void;
+  onEvent: (event: E) => void;
   onStatus: (status: LiveStatus) => void;
-  /** a socket closed before it delivered anything (the run may be gone): worth asking the API why */
+  /** a socket closed before it delivered anything (the room may be gone): worth asking the API why */
   onUnreachable: () => void;
 }
 
 const HEARTBEAT_MS = 25_000;
 const MAX_BACKOFF_MS = 8_000;
 
-export function connectLive(opts: LiveOptions): { close: () => void } {
+export function connectLive<E extends LiveEvent>(opts: LiveOptions<E>): { close: () => void } {
   let socket: WebSocket | null = null;
   let stopped = false;
   let failures = 0;
@@ -36,7 +42,7 @@ export function connectLive(opts: LiveOptions): { close: () => void } {
     clearTimeout(retryTimer);
     if (stopped) return;
     opts.onStatus(failures ? "reconnecting" : "connecting");
-    const ws = new WebSocket(liveUrl(opts.runId, opts.since()));
+    const ws = new WebSocket(opts.url(opts.since()));
     socket = ws;
     let heard = false;
     ws.onopen = () => {
@@ -45,9 +51,9 @@ export function connectLive(opts: LiveOptions): { close: () => void } {
     };
     ws.onmessage = (msg) => {
       if (typeof msg.data !== "string" || msg.data === "pong") return;
-      let event: RunEvent;
+      let event: E;
       try {
-        event = JSON.parse(msg.data) as RunEvent;
+        event = JSON.parse(msg.data) as E;
       } catch {
         return;
       }

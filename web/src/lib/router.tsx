@@ -25,7 +25,7 @@ export function Link(props: JSX.AnchorHTMLAttributes<HTMLAnchorElement> & { href
     <a
       {...rest}
       href={own.href}
-      aria-current={path() === own.href ? "page" : undefined}
+      aria-current={path() === own.href || (own.href !== "/" && path().startsWith(`${own.href}/`)) ? "page" : undefined}
       onClick={(e) => {
         if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
         e.preventDefault();

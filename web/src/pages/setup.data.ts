@@ -51,7 +51,7 @@ export function createSetup() {
 }
 
 /** A number field: empty means "use the default"; anything else must parse and fit. */
-function numberField(label: string, raw: string, min: number, max: number, integer: boolean): number | undefined {
+export function numberField(label: string, raw: string, min: number, max: number, integer: boolean): number | undefined {
   const text = raw.trim();
   if (text === "") return undefined;
   const n = Number(text);

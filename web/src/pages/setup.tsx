@@ -32,6 +32,29 @@ export function SetupPage() {
 
   onMount(() => (document.title = "New run · Quorum"));
 
+  const [topCount, setTopCount] = createSignal("3");
+  const [topMessage, setTopMessage] = createSignal<{ error: boolean; text: string } | null>(null);
+  /** Ticks the current leaders by human votes (Bradley–Terry) among the models this page offers and can run. */
+  const pickTop = async () => {
+    const n = Number(topCount());
+    if (!Number.isInteger(n) || n < 1 || n > 26) return setTopMessage({ error: true, text: "How many: a whole number from 1 to 26." });
+    setTopMessage({ error: false, text: "Reading the leaderboard…" });
+    try {
+      const board = await call(api.leaderboard.$get({ query: {} }));
+      const runnable = new Set([
+        ...groups().flatMap((g) => g.models.filter((m) => m.available).map((m) => m.id)),
+        ...state.custom.filter((id) => groups().some((g) => g.available && id.startsWith(`${g.id}:`))),
+      ]);
+      const top = board.rows.filter((r) => r.bt !== null && runnable.has(r.modelId)).slice(0, n);
+      if (!top.length) return setTopMessage({ error: true, text: "No model offered here has a rating from human votes yet: vote in the Arena first." });
+      setState("picks", (ps) => top.map((r) => ps.find((p) => p.id === r.modelId) ?? newPick(r.modelId)));
+      const fewer = top.length < n ? ` Only ${top.length} of the rated models can run here.` : "";
+      setTopMessage({ error: false, text: `Selected the top ${top.length} by human votes: ${top.map((r) => r.displayName).join(", ")}.${fewer}` });
+    } catch (err) {
+      setTopMessage({ error: true, text: `Couldn't read the leaderboard: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  };
+
   createEffect(() => {
     const gs = groups();
     if (!gs.length) return;
@@ -94,6 +117,16 @@ export function SetupPage() {
 
         <section class="picked-models" aria-labelledby="picked-title">
           <h2 id="picked-title">Selected models ({state.picks.length})</h2>
+          <div class="row top-pick">
+            <label for="top-count">How many</label>
+            <input id="top-count" type="number" min="1" max="26" step="1" inputmode="numeric" value={topCount()} onInput={(e) => setTopCount(e.currentTarget.value)} />
+            <button type="button" onClick={() => void pickTop()} aria-describedby="top-pick-message">
+              Pick the top models
+            </button>
+          </div>
+          <p id="top-pick-message" class={topMessage()?.error ? "field-error small" : "muted small"} role="status">
+            {topMessage()?.text ?? "From the leaderboard of human votes, among the models above that can run."}
+          </p>
           <Show when={state.picks.length} fallback={<p class="muted small">None yet: tick models above or add one by id.</p>}>
             <ul class="picked-list">
               <For each={state.picks}>

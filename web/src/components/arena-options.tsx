@@ -1,0 +1,82 @@
+import { createResource, For, Show } from "solid-js";
+import type { SetStoreFunction } from "solid-js/store";
+import { api, call } from "../lib/api";
+import type { ArenaOptions } from "../pages/arena.data";
+
+interface Props {
+  options: ArenaOptions;
+  set: SetStoreFunction<ArenaOptions>;
+}
+
+const MODES: { value: ArenaOptions["mode"]; label: string }[] = [
+  { value: "sampled", label: "A sampled pair" },
+  { value: "manual", label: "Two models I name" },
+  { value: "topper", label: "The leader against a challenger" },
+];
+
+/** The settings of a new round, folded away: most rounds need none of them. */
+export function ArenaOptionsPanel(props: Props) {
+  // The catalog only matters when the person names the models; fetched then, once.
+  const [ids] = createResource(
+    () => props.options.mode === "manual" || undefined,
+    async () => (await call(api.models.$get())).providers.flatMap((p) => p.models.filter((m) => m.available).map((m) => m.id)),
+  );
+  return (
+    <details class="arena-options">
+      <summary>Options: models, category, blind, settings</summary>
+      <fieldset class="inline">
+        <legend>Models</legend>
+        <For each={MODES}>
+          {(m) => (
+            <label class="check">
+              <input type="radio" name="arena-mode" value={m.value} checked={props.options.mode === m.value} onChange={() => props.set("mode", m.value)} />
+              {m.label}
+            </label>
+          )}
+        </For>
+        <p class="muted small">Either way the sides are shuffled, so you won't know which model is A.</p>
+        <Show when={props.options.mode === "manual"}>
+          <div class="grid-fields">
+            <div class="field">
+              <label for="arena-first">First model id</label>
+              <input id="arena-first" type="text" list="arena-model-ids" placeholder="provider:model-name" autocomplete="off" spellcheck={false} value={props.options.first} onInput={(e) => props.set("first", e.currentTarget.value)} />
+            </div>
+            <div class="field">
+              <label for="arena-second">Second model id</label>
+              <input id="arena-second" type="text" list="arena-model-ids" placeholder="provider:model-name" autocomplete="off" spellcheck={false} value={props.options.second} onInput={(e) => props.set("second", e.currentTarget.value)} />
+            </div>
+          </div>
+          <datalist id="arena-model-ids">
+            <For each={ids.latest ?? []}>{(id) => <option value={id} />}</For>
+          </datalist>
+        </Show>
+      </fieldset>
+      <div class="grid-fields">
+        <div class="field">
+          <label for="arena-category">Category (optional)</label>
+          <input id="arena-category" type="text" placeholder="e.g. coding" value={props.options.category} onInput={(e) => props.set("category", e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="arena-temp">Temperature</label>
+          <input id="arena-temp" type="number" inputmode="decimal" min="0" max="2" step="0.1" placeholder="default" value={props.options.temperature} onInput={(e) => props.set("temperature", e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="arena-max">Max tokens</label>
+          <input id="arena-max" type="number" inputmode="numeric" min="1" max="200000" step="1" placeholder="default" value={props.options.maxTokens} onInput={(e) => props.set("maxTokens", e.currentTarget.value)} />
+        </div>
+        <div class="field wide">
+          <label for="arena-system">System prompt</label>
+          <textarea id="arena-system" rows="2" placeholder="none" value={props.options.systemPrompt} onInput={(e) => props.set("systemPrompt", e.currentTarget.value)} />
+        </div>
+      </div>
+      <p class="muted small">Both models get the same settings.</p>
+      <label class="check">
+        <input type="checkbox" checked={props.options.blind} aria-describedby="arena-blind-help" onChange={(e) => props.set("blind", e.currentTarget.checked)} />
+        Blind: hide the names until I vote
+      </label>
+      <p id="arena-blind-help" class="muted small">
+        Votes on rounds that are not blind are kept but left out of the ratings.
+      </p>
+    </details>
+  );
+}

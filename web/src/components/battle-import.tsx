@@ -1,0 +1,93 @@
+import { createSignal, For, Show } from "solid-js";
+import { api, call, messageOf } from "../lib/api";
+
+type Report = Awaited<ReturnType<typeof upload>>;
+
+/** The same file always gets the same import id, so uploading it twice writes its battles once. */
+async function importIdOf(file: File): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", await file.arrayBuffer());
+  return `file-${[...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+async function upload(file: File) {
+  const type = /\.(jsonl|ndjson)$/i.test(file.name) ? "application/x-ndjson" : "application/json";
+  return call(api.battles.import.$post({ query: { importId: await importIdOf(file) } }, { init: { body: file, headers: { "Content-Type": type } } }));
+}
+
+/** Upload a Chatbot Arena battle log (clean format), and download this server's battles in the same format. */
+export function BattleImport(props: { exportHref: string; exportLabel: string; onImported: () => void }) {
+  const [file, setFile] = createSignal<File | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const [report, setReport] = createSignal<Report | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+
+  const send = async (e: Event) => {
+    e.preventDefault();
+    const f = file();
+    setReport(null);
+    setError(null);
+    if (!f) return setError("Choose a battle log file first.");
+    setBusy(true);
+    try {
+      setReport(await upload(f));
+      props.onImported();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="card battle-io" aria-labelledby="battle-io-title">
+      <h2 id="battle-io-title">Import and export battles</h2>
+      <p class="muted small">
+        Chatbot Arena's clean battle format (FastChat): a JSON array or JSON Lines of <code>model_a</code>, <code>model_b</code>, <code>winner</code>, <code>tstamp</code>. Imported
+        battles show under "Imported". A big log goes in from a terminal instead: <code>npm run import -- FILE</code>.
+      </p>
+      <form class="row" onSubmit={send}>
+        <label for="battle-file">Battle log file</label>
+        <input id="battle-file" type="file" accept=".json,.jsonl,.ndjson,application/json" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        <button type="submit" disabled={busy()}>
+          {busy() ? "Importing…" : "Import"}
+        </button>
+      </form>
+      <div role="status" data-testid="import-report">
+        <Show when={report()}>
+          {(r) => (
+            <>
+              <p>
+                Accepted {r().accepted} {r().accepted === 1 ? "battle" : "battles"}
+                {r().alreadyImported ? ` (${r().alreadyImported} already imported from this file before)` : ""}; rejected {r().rejected}.
+              </p>
+              <Show when={r().errors.length}>
+                <ul class="small import-errors">
+                  <For each={r().errors.slice(0, 5)}>
+                    {(err) => (
+                      <li>
+                        Line {err.line}: {err.message}
+                      </li>
+                    )}
+                  </For>
+                </ul>
+                <Show when={r().rejected > 5}>
+                  <p class="muted small">…and {r().rejected - 5} more rejected lines.</p>
+                </Show>
+              </Show>
+            </>
+          )}
+        </Show>
+      </div>
+      <Show when={error()}>
+        <p class="callout error" role="alert">
+          {error()}
+        </p>
+      </Show>
+      <p>
+        <a class="button" href={props.exportHref} download="">
+          {props.exportLabel}
+        </a>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import { For, Show } from "solid-js";
+import type { LeaderboardQuery, Standings } from "../lib/api";
+
+type Order = NonNullable<LeaderboardQuery["order"]>;
+
+interface Props {
+  standings: Standings;
+  caption: string;
+  onOrder: (order: Order) => void;
+}
+
+const num = (n: number | null, digits = 0) => (n === null ? "—" : n.toFixed(digits));
+const pct = (n: number | null) => (n === null ? "—" : `${n.toFixed(1)}%`);
+
+/** The standings, one row per model; the rating columns sort the way the API can order them (best first). */
+export function LeaderboardTable(props: Props) {
+  const SortHead = (p: { order: Order; label: string }) => (
+    <th scope="col" aria-sort={props.standings.order === p.order ? "descending" : "none"}>
+      <button type="button" class="sort" onClick={() => props.onOrder(p.order)}>
+        {p.label}
+        <span aria-hidden="true">{props.standings.order === p.order ? " ▼" : ""}</span>
+      </button>
+    </th>
+  );
+  return (
+    <>
+      {/* Outside the table, so it wraps at phone width while the table scrolls sideways. */}
+      <p id="leaderboard-caption" class="table-title">
+        {props.caption}
+      </p>
+      <div class="table-wrap">
+        <table class="leaderboard" aria-labelledby="leaderboard-caption">
+          <thead>
+            <tr>
+              <th scope="col">Rank</th>
+              <th scope="col">Model</th>
+              <SortHead order="bt" label="BT rating (95% CI)" />
+              <SortHead order="elo" label="Elo" />
+              <th scope="col">Wins</th>
+              <th scope="col">Appearances</th>
+              <SortHead order="winRate" label="Win rate" />
+              <th scope="col">Tie rate</th>
+              <th scope="col">Battles</th>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={props.standings.rows}>
+              {(r) => (
+                <tr data-model={r.modelId}>
+                  <td>{r.rank ?? "—"}</td>
+                  <th scope="row">
+                    {r.displayName}
+                    <Show when={r.provisional}>
+                      {" "}
+                      <span class="badge demo" title="Too few battles connect this model to the rest for an exact fit: its rating may move a lot.">
+                        provisional
+                      </span>
+                    </Show>
+                    <Show when={r.displayName !== r.modelId}>
+                      <br />
+                      <code class="muted small">{r.modelId}</code>
+                    </Show>
+                  </th>
+                  <td class="num">
+                    {num(r.bt)}
+                    <Show when={r.ciLower !== null && r.ciUpper !== null}>
+                      <span class="muted small ci">
+                        {" "}
+                        {num(r.ciLower)}–{num(r.ciUpper)}
+                      </span>
+                    </Show>
+                  </td>
+                  <td class="num">{num(r.elo)}</td>
+                  <td class="num">{r.wins}</td>
+                  <td class="num">{r.appearances}</td>
+                  <td class="num">{pct(r.winRate)}</td>
+                  <td class="num">{pct(r.tieRate)}</td>
+                  <td class="num">{r.battles}</td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

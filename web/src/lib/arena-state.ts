@@ -1,0 +1,83 @@
+/** How each live event changes the page's copy of an arena comparison. Mutates a draft (used inside Solid's `produce`). */
+import type { ComparisonDetail, SideView, TurnView, VoteChoice, VoteFlag, VoteView } from "../../../worker/shared/arena";
+import type { ComparisonEvent } from "../../../worker/shared/events";
+
+export type Side = "left" | "right";
+export const SIDES: readonly Side[] = ["left", "right"];
+export const SIDE_LETTER: Record<Side, "A" | "B"> = { left: "A", right: "B" };
+
+export const newSide = (): SideView => ({ status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, error: null, truncated: false });
+
+export const latestTurn = (d: ComparisonDetail): TurnView | undefined => d.turns[d.turns.length - 1];
+
+/** Both sides of the latest turn answered, and nothing is recorded yet: a vote is fair now. */
+export const canVote = (d: ComparisonDetail) => d.comparison.status === "ready" && SIDES.every((s) => latestTurn(d)?.[s].status === "done");
+
+/** Applies one event; applying one the page already knows of (a vote it recorded itself) changes nothing. */
+export function applyComparisonEvent(draft: ComparisonDetail, e: Exclude<ComparisonEvent, { type: "snapshot" }>): void {
+  const turn = "turn" in e ? draft.turns.find((t) => t.turn === e.turn) : undefined;
+  switch (e.type) {
+    case "comparison.status": {
+      draft.comparison.status = e.status;
+      const latest = latestTurn(draft);
+      // A retry asks the failed sides of the latest turn again: they start over.
+      if (e.status === "answering" && latest) for (const s of SIDES) if (latest[s].status === "failed") latest[s] = newSide();
+      if (e.status === "ready") draft.comparison.bothAnsweredAt ??= Date.now();
+      if (e.status === "answering") draft.comparison.bothAnsweredAt = null;
+      return;
+    }
+    case "turn.started":
+      if (!turn) draft.turns.push({ turn: e.turn, prompt: e.prompt, left: newSide(), right: newSide() });
+      return;
+    case "side.started":
+      if (turn) turn[e.side] = { ...newSide(), status: "streaming" };
+      return;
+    case "side.delta":
+      if (turn) turn[e.side].text += e.text;
+      return;
+    case "side.completed":
+      if (turn)
+        turn[e.side] = { status: "done", text: e.text, latencyMs: e.latencyMs, tokensIn: e.tokensIn, tokensOut: e.tokensOut, error: null, truncated: e.truncated };
+      return;
+    case "side.failed":
+      if (turn) turn[e.side] = { ...newSide(), status: "failed", text: e.text, error: e.error, latencyMs: e.latencyMs, truncated: e.text.length > 0 };
+      return;
+    case "vote.recorded":
+      recordVote(draft, e.vote, e.reveal, e.status);
+      return;
+    case "vote.withdrawn":
+      draft.votes = draft.votes.filter((v) => v.voteId !== e.voteId);
+      draft.comparison.status = e.status;
+      return;
+  }
+}
+
+export function recordVote(draft: ComparisonDetail, vote: VoteView, reveal: NonNullable<ComparisonDetail["reveal"]>, status: ComparisonDetail["comparison"]["status"]) {
+  if (!draft.votes.some((v) => v.voteId === vote.voteId)) draft.votes.push(vote);
+  draft.reveal = reveal;
+  draft.comparison.status = status;
+}
+
+export const CHOICES: readonly { choice: VoteChoice; label: string; key: string }[] = [
+  { choice: "left", label: "A is better", key: "1" },
+  { choice: "tie", label: "Tie", key: "2" },
+  { choice: "both-bad", label: "Both are bad", key: "3" },
+  { choice: "right", label: "B is better", key: "4" },
+];
+
+/** Why a vote is kept but left out of the ratings, in plain words. */
+export const FLAG_TEXT: Record<VoteFlag, string> = {
+  too_fast: "cast only moments after both answers finished, too fast to have read them",
+  duplicate: "this browser already has a vote on this comparison",
+  identity_leak: "an answer named its own model or maker, so the round was not really blind",
+  revealed: "the names were shown before the vote (blind was off), and ratings count anonymous votes only",
+};
+
+/** "1 row: winner GPT-4o" — what a vote wrote, as seed 000 defines the rows. */
+export function rowsSummary(vote: VoteView, nameOf: (modelId: string) => string): string {
+  const n = vote.rows.length;
+  const winners = vote.rows.map((r) => r.winnerModelId).filter((w): w is string => w !== null);
+  const head = `${n} ${n === 1 ? "row" : "rows"}`;
+  if (!winners.length) return `${head}: no winner`;
+  return `${head}: ${winners.length === 1 ? "winner" : "one per model, winners"} ${winners.map(nameOf).join(" and ")}`;
+}

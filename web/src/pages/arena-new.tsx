@@ -1,0 +1,73 @@
+import { createEffect, createSignal, onMount } from "solid-js";
+import { createStore } from "solid-js/store";
+import { ArenaComposer } from "../components/arena-composer";
+import { ArenaFrame } from "../components/arena-frame";
+import { ArenaOptionsPanel } from "../components/arena-options";
+import { ArenaPane } from "../components/arena-pane";
+import { VoteBar } from "../components/vote-bar";
+import { api, call, messageOf } from "../lib/api";
+import { shortModelName } from "../lib/format";
+import { navigate } from "../lib/router";
+import { buildComparisonBody, loadOptions, saveOptions } from "./arena.data";
+
+/** An empty arena: one prompt starts a round. */
+export function NewRound() {
+  const [options, setOptions] = createStore(loadOptions());
+  const [sending, setSending] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+  createEffect(() => saveOptions({ ...options }));
+  onMount(() => (document.title = "Arena · Quorum"));
+
+  const start = async (prompt: string) => {
+    setError(null);
+    let body;
+    try {
+      body = buildComparisonBody(options, prompt);
+    } catch (err) {
+      setError(messageOf(err));
+      return false;
+    }
+    setSending(true);
+    try {
+      const created = await call(api.comparisons.$post({ json: body }));
+      navigate(`/arena/${created.id}`);
+      return true;
+    } catch (err) {
+      setError(messageOf(err));
+      return false;
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <ArenaFrame>
+      <div class="arena-panes">
+        <ArenaPane side="left" detail={null} retrying={false} onRetry={() => {}} />
+        <ArenaPane side="right" detail={null} retrying={false} onRetry={() => {}} />
+      </div>
+      <ArenaComposer
+        help="Enter sends it to both models; Shift+Enter starts a new line."
+        blocked={null}
+        sending={sending()}
+        onSend={start}
+        onBlocked={setError}
+      >
+        <ArenaOptionsPanel options={options} set={setOptions} />
+      </ArenaComposer>
+      <VoteBar
+        vote={null}
+        open={false}
+        closedReason="Ask something first: voting opens once both answers are in."
+        busy={false}
+        error={error()}
+        mine={false}
+        nameOf={shortModelName}
+        sideName={() => null}
+        onVote={() => {}}
+        onChange={() => {}}
+        onNewRound={() => {}}
+      />
+    </ArenaFrame>
+  );
+}

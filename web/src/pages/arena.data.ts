@@ -1,0 +1,123 @@
+/** An arena comparison as its page sees it, and the calls the page makes on it. */
+import { createSignal } from "solid-js";
+import type { ComparisonDetail, VoteChoice } from "../../../worker/shared/arena";
+import type { ComparisonEvent } from "../../../worker/shared/events";
+import { api, call, comparisonLiveUrl, type CreateComparisonBody } from "../lib/api";
+import { applyComparisonEvent, recordVote } from "../lib/arena-state";
+import { createLiveDoc } from "../lib/live-doc";
+import { numberField } from "./setup.data";
+
+const CLIENT_KEY = "quorum.clientId";
+const MY_VOTES_KEY = "quorum.myVotes";
+
+const randomId = () => crypto.randomUUID();
+
+/** This browser's id for the arena: lets the server flag a second vote on the same comparison as a duplicate. */
+function clientId(): string {
+  let id = localStorage.getItem(CLIENT_KEY);
+  if (!id) {
+    id = randomId();
+    localStorage.setItem(CLIENT_KEY, id);
+  }
+  return id;
+}
+
+function storedVotes(): string[] {
+  try {
+    const ids: unknown = JSON.parse(localStorage.getItem(MY_VOTES_KEY) ?? "[]");
+    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Votes cast from this browser: only those offer "Change vote". A signal: the vote's event may arrive before its response. */
+const [myVotes, setMyVotes] = createSignal(storedVotes());
+
+export const isMyVote = (voteId: string) => myVotes().includes(voteId);
+
+function rememberVote(voteId: string) {
+  const ids = [...storedVotes(), voteId].slice(-200);
+  localStorage.setItem(MY_VOTES_KEY, JSON.stringify(ids));
+  setMyVotes(ids);
+}
+
+export function createLiveComparison(id: string) {
+  const doc = createLiveDoc<ComparisonDetail, ComparisonEvent>({
+    cacheKey: `quorum.comparison.${id}`,
+    url: (since) => comparisonLiveUrl(id, since),
+    load: () => call(api.comparisons[":id"].$get({ param: { id } })),
+    apply: applyComparisonEvent,
+    notFound: "This comparison doesn't exist.",
+  });
+  const param = { param: { id } };
+  return {
+    get detail() {
+      return doc.state;
+    },
+    connection: doc.connection,
+    loadError: doc.loadError,
+    /** A fresh Idempotency-Key per click: a retried request is counted once, a second click is a second vote. */
+    async vote(choice: VoteChoice) {
+      const res = await call(api.comparisons[":id"].votes.$post({ ...param, json: { choice } }, { headers: { "Idempotency-Key": randomId(), "X-Client-Id": clientId() } }));
+      rememberVote(res.voteId);
+      const vote = { voteId: res.voteId, choice: res.choice, rows: res.rows, flags: res.flags, createdAt: res.rows[0]?.createdAt ?? Date.now() };
+      doc.update((d) => recordVote(d, vote, res.reveal, "voted"));
+      return res;
+    },
+    async withdraw(voteId: string) {
+      const res = await call(api.votes[":voteId"].$delete({ param: { voteId } }));
+      doc.update((d) => {
+        d.votes = d.votes.filter((v) => v.voteId !== voteId);
+        d.comparison.status = res.status as ComparisonDetail["comparison"]["status"];
+      });
+    },
+    retry: () => call(api.comparisons[":id"].retry.$post(param)),
+    send: (content: string) => call(api.comparisons[":id"].messages.$post({ ...param, json: { content } })),
+  };
+}
+
+/** The choices of the next new round, kept across rounds and visits. Fields stay strings until sent. */
+export interface ArenaOptions {
+  mode: "sampled" | "manual" | "topper";
+  first: string;
+  second: string;
+  category: string;
+  blind: boolean;
+  temperature: string;
+  maxTokens: string;
+  systemPrompt: string;
+}
+
+const OPTIONS_KEY = "quorum.arena";
+
+export function loadOptions(): ArenaOptions {
+  const defaults: ArenaOptions = { mode: "sampled", first: "", second: "", category: "", blind: true, temperature: "", maxTokens: "", systemPrompt: "" };
+  try {
+    return { ...defaults, ...(JSON.parse(localStorage.getItem(OPTIONS_KEY) ?? "null") as Partial<ArenaOptions> | null) };
+  } catch {
+    return defaults;
+  }
+}
+
+export const saveOptions = (o: ArenaOptions) => localStorage.setItem(OPTIONS_KEY, JSON.stringify(o));
+
+/** The request body of a new round, or an Error naming the field that is wrong. */
+export function buildComparisonBody(o: ArenaOptions, prompt: string): CreateComparisonBody {
+  if (!prompt.trim()) throw new Error("Write a prompt first.");
+  const params = {
+    temperature: numberField("Temperature", o.temperature, 0, 2, false),
+    maxTokens: numberField("Max tokens", o.maxTokens, 1, 200_000, true),
+    systemPrompt: o.systemPrompt.trim() ? o.systemPrompt : undefined,
+  };
+  const body: CreateComparisonBody = { prompt, blind: o.blind, mode: o.mode };
+  if (Object.values(params).some((v) => v !== undefined)) body.params = params;
+  if (o.category.trim()) body.category = o.category.trim();
+  if (o.mode === "manual") {
+    const [a, b] = [o.first.trim(), o.second.trim()];
+    if (!a || !b) throw new Error("Name both models, or let the arena sample a pair.");
+    if (a === b) throw new Error("The two models must differ.");
+    body.models = [a, b];
+  }
+  return body;
+}

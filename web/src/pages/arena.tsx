@@ -1,0 +1,205 @@
+import { createEffect, createSignal, onCleanup, Show } from "solid-js";
+import type { ComparisonDetail, VoteChoice } from "../../../worker/shared/arena";
+import { ArenaComposer } from "../components/arena-composer";
+import { ArenaFrame } from "../components/arena-frame";
+import { ArenaPane } from "../components/arena-pane";
+import { VoteBar } from "../components/vote-bar";
+import { messageOf } from "../lib/api";
+import { canVote, CHOICES, latestTurn, SIDE_LETTER, SIDES, type Side } from "../lib/arena-state";
+import { shortModelName } from "../lib/format";
+import { navigate } from "../lib/router";
+import { NewRound } from "./arena-new";
+import { createLiveComparison, isMyVote } from "./arena.data";
+
+const CONNECTION_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" } as const;
+const STATUS_TEXT: Record<ComparisonDetail["comparison"]["status"], string> = {
+  pending: "Starting",
+  answering: "Answering",
+  ready: "Ready for your vote",
+  voted: "Voted",
+  failed: "A side failed",
+};
+
+export default function ArenaPage(props: { params: Record<string, string> }) {
+  return (
+    <Show when={props.params.id} keyed fallback={<NewRound />}>
+      {(id) => <Round id={id} />}
+    </Show>
+  );
+}
+
+/** A comparison: both sides streaming, follow-ups, the vote, the reveal. */
+function Round(props: { id: string }) {
+  const live = createLiveComparison(props.id);
+  const [busy, setBusy] = createSignal<string | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+  let result: HTMLElement | undefined;
+  let firstVote: HTMLButtonElement | undefined;
+
+  const act = async <T,>(name: string, request: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(name);
+    setError(null);
+    try {
+      return await request();
+    } catch (err) {
+      setError(messageOf(err));
+      return undefined;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const d = () => live.detail;
+  const votable = () => !!d() && canVote(d()!) && !d()!.votes.length;
+  const lastVote = () => d()?.votes[d()!.votes.length - 1] ?? null;
+  const sideTitle = (side: Side) => d()?.reveal?.[side].displayName ?? `Model ${SIDE_LETTER[side]}`;
+  const nameOf = (modelId: string) => SIDES.map((s) => d()?.reveal?.[s]).find((r) => r?.modelId === modelId)?.displayName ?? shortModelName(modelId);
+
+  const vote = async (choice: VoteChoice) => {
+    if (!votable() || busy()) return;
+    if (await act("vote", () => live.vote(choice))) queueMicrotask(() => result?.focus());
+  };
+  const changeVote = async () => {
+    const v = lastVote();
+    if (!v) return;
+    await act("withdraw", () => live.withdraw(v.voteId).then(() => true));
+    if (!lastVote()) queueMicrotask(() => firstVote?.focus());
+  };
+  const retry = () => void act("retry", live.retry);
+  const newRound = () => {
+    navigate("/arena");
+    setTimeout(() => document.getElementById("arena-prompt")?.focus());
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target instanceof Element ? e.target : null;
+    if (target?.closest("input, textarea, select, [contenteditable]")) return;
+    const c = CHOICES.find((x) => x.key === e.key);
+    if (!c || !votable()) return;
+    e.preventDefault();
+    void vote(c.choice);
+  };
+  document.addEventListener("keydown", onKey);
+  onCleanup(() => document.removeEventListener("keydown", onKey));
+
+  createEffect(() => {
+    const prompt = d()?.turns[0]?.prompt;
+    document.title = prompt ? `${prompt.slice(0, 50)} · Arena · Quorum` : "Arena · Quorum";
+  });
+
+  /** Why voting (or a follow-up) waits, in the state the comparison is in. */
+  const closedReason = () => {
+    const status = d()?.comparison.status;
+    if (status === "failed") return "A side failed: retry it, or start a new round. A round with a failed side can't be voted on.";
+    return "Voting opens once both answers are in.";
+  };
+  const followUpBlocked = () => {
+    const detail = d();
+    if (!detail) return "Loading…";
+    const status = detail.comparison.status;
+    if (status === "failed") return "A side failed: retry it before sending a follow-up.";
+    if (status !== "ready") return "Both models must finish this turn before the next one.";
+    if (detail.turns.length >= detail.comparison.maxTurns) return `This comparison has reached its ${detail.comparison.maxTurns} turns: vote, or start a new round.`;
+    return null;
+  };
+
+  /** Longer answers tend to win votes for their length alone (seed 002): say so when one is more than twice the other. */
+  const lengthNote = () => {
+    const t = d() && latestTurn(d()!);
+    if (!t || t.left.status !== "done" || t.right.status !== "done") return null;
+    const [a, b] = [t.left.text.trim().length, t.right.text.trim().length];
+    const [long, short] = a >= b ? (["left", "right"] as const) : (["right", "left"] as const);
+    const ratio = Math.max(a, b) / Math.max(1, Math.min(a, b));
+    if (ratio <= 2) return null;
+    return `${sideTitle(long)}'s answer is ${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}× as long as ${sideTitle(short)}'s. Longer answers tend to win votes for their length alone: judge what each says, not how much.`;
+  };
+
+  const status = () => (
+    <Show when={d()}>
+      {(detail) => (
+        <p class="muted small">
+          <span class={`badge status-${detail().comparison.status}`} data-testid="comparison-status" role="status">
+            <span class="sr-only">Comparison status: </span>
+            {STATUS_TEXT[detail().comparison.status]}
+          </span>{" "}
+          · Turn {detail().turns.length} of {detail().comparison.maxTurns} · {detail().comparison.blind ? "blind" : "names shown"}
+          <Show when={detail().comparison.category}> · {detail().comparison.category}</Show> ·{" "}
+          <span role="status">
+            <span class="sr-only">Connection: </span>
+            {CONNECTION_TEXT[live.connection()]}
+          </span>
+        </p>
+      )}
+    </Show>
+  );
+
+  return (
+    <ArenaFrame status={status()}>
+      <Show
+        when={d()}
+        fallback={
+          <Show when={live.loadError()} fallback={<p class="muted" role="status">Loading the comparison…</p>}>
+            <p class="callout error" role="alert">
+              {live.loadError()}
+            </p>
+            <button type="button" class="primary" onClick={newRound}>
+              New round
+            </button>
+          </Show>
+        }
+      >
+        {(detail) => (
+          <>
+            <Show when={detail().comparison.modeNote}>
+              <p class="callout warn small">{detail().comparison.modeNote}</p>
+            </Show>
+            <div class="arena-panes">
+              <ArenaPane side="left" detail={detail()} retrying={busy() === "retry"} onRetry={retry} />
+              <ArenaPane side="right" detail={detail()} retrying={busy() === "retry"} onRetry={retry} />
+            </div>
+            <Show when={lengthNote()}>
+              <p class="callout warn small length-note" data-testid="length-note">
+                {lengthNote()}
+              </p>
+            </Show>
+                  <Show
+              when={!detail().votes.length}
+              fallback={<p class="muted small">This round has a vote, so it takes no more turns. Start a new round to ask something else.</p>}
+            >
+              <ArenaComposer
+                help={`Enter sends a follow-up to both models (turn ${detail().turns.length + 1} of ${detail().comparison.maxTurns}); Shift+Enter starts a new line; Esc leaves the box, so keys 1–4 vote.`}
+                blocked={followUpBlocked()}
+                sending={busy() === "send"}
+                onSend={async (text) => {
+                  if (!text.trim()) {
+                    setError("Write a follow-up first.");
+                    return false;
+                  }
+                  return (await act("send", () => live.send(text))) !== undefined;
+                }}
+                onBlocked={setError}
+              />
+            </Show>
+            <VoteBar
+              vote={lastVote()}
+              open={votable()}
+              closedReason={closedReason()}
+              offerNewRound={detail().comparison.status === "failed"}
+              busy={busy() !== null}
+              error={error()}
+              mine={!!lastVote() && isMyVote(lastVote()!.voteId)}
+              nameOf={nameOf}
+              sideName={(choice) => (choice === "left" || choice === "right" ? (detail().reveal?.[choice].displayName ?? null) : null)}
+              onVote={(c) => void vote(c)}
+              onChange={() => void changeVote()}
+              onNewRound={newRound}
+              resultRef={(el) => (result = el)}
+              firstButtonRef={(el) => (firstVote = el)}
+            />
+          </>
+        )}
+      </Show>
+    </ArenaFrame>
+  );
+}
