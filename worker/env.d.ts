@@ -18,6 +18,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_MIN_VOTE_MS?: string;
   /** battle-log lines one import request may carry (default 10000) */
   QUORUM_IMPORT_MAX_LINES?: string;
+  /** comma-separated judge model ids asked about every comparison once it has a vote */
+  QUORUM_JUDGES?: string;
   /** appearances a leader needs before topper mode pits it against a challenger (default 20) */
   QUORUM_TOPPER_MIN_APPEARANCES?: string;
 }

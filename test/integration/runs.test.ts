@@ -96,6 +96,30 @@ describe("a council run across the three vendors", () => {
   });
 });
 
+describe("the order reviewers see the answers in", () => {
+  it("is each reviewer's own, recorded in the vote math, and is the order of its review packet", async () => {
+    const models = ["openai:order-a", "anthropic:order-b", "google:order-c", "openai:order-d"];
+    const id = await createRun({ question: "Name three primes.", models: models.map((m) => ({ id: m })) });
+    const detail = await finished(id);
+    const reviewers = detail.aggregation!.voteBreakdown.reviewers;
+    expect(reviewers).toHaveLength(4);
+    for (const r of reviewers) {
+      const judged = detail.answers.filter((a) => a.label !== r.reviewerLabel).map((a) => a.label);
+      expect([...r.shownOrder!].sort()).toEqual(judged.sort());
+      const set = detail.reviewers.find((x) => x.id === r.reviewSetId)!;
+      const name = set.reviewerModelId!.slice(set.reviewerModelId!.indexOf(":") + 1);
+      const [call] = (await callsFor(stub, name)).filter((c) => c.kind === "review");
+      const prompt = JSON.stringify(call.body);
+      const positions = r.shownOrder!.map((l) => prompt.indexOf(`### Answer ${l}`));
+      expect(positions.every((p) => p >= 0)).toBe(true);
+      expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+    }
+    const bias = detail.aggregation!.voteBreakdown.positionBias!;
+    expect(bias.reviewers).toBe(4);
+    expect(bias.expected).toBeCloseTo(4 / 3, 9);
+  });
+});
+
 describe("failures never block a run", () => {
   it("marks a model that answers 500 as failed with its reason and ranks the rest", async () => {
     await scriptModel(stub, "down-gpt", Array.from({ length: 4 }, () => ({ status: 500 })));

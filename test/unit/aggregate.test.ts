@@ -52,6 +52,7 @@ describe("Borda aggregation", () => {
         pairwise: { A: { B: 1, C: 1 }, B: { A: 0, C: 1 }, C: { A: 0, B: 0 } },
         tieBreaks: [],
         condorcetWinner: "A",
+        positionBias: null,
       },
       methodVersion: "borda-v1",
     });
@@ -310,5 +311,27 @@ describe("Borda aggregation", () => {
     expect(result.voteBreakdown.bordaTotals).toEqual({ A: 0.3, B: 0 });
     expect(result.voteBreakdown.firstPlaceVotes).toEqual({ A: 0.3, B: 0 });
     expect(result.voteBreakdown.pairwise).toEqual({ A: { B: 0.3 }, B: { A: 0 } });
+  });
+});
+
+describe("position bias in reviews", () => {
+  it("counts reviewers whose first-shown answer they ranked first, against 1/k expected by chance", () => {
+    const shown = (b: Ballot, order: string[]): Ballot => ({ ...b, shownOrder: order });
+    const result = aggregate({
+      answers: ["A", "B", "C", "D"].map((label) => ({ label, answerId: `id-${label}`, modelId: null })),
+      ballots: [
+        // A's reviewer saw B first and ranked B first; its own A is left out of what it ranks
+        shown(ballot("A", ["B", "C", "D"]), ["B", "D", "C"]),
+        // B's reviewer saw C first but ranked A first
+        shown(ballot("B", ["A", "C", "D"]), ["C", "A", "D"]),
+        // C's reviewer: no recorded order, so it is not counted
+        ballot("C", ["A", "B", "D"]),
+      ],
+      selfReview: "exclude",
+      selfReviewWeight: 0.5,
+    });
+    expect(result.voteBreakdown.positionBias).toMatchObject({ reviewers: 2, firstShownRankedFirst: 1 });
+    expect(result.voteBreakdown.positionBias!.expected).toBeCloseTo(2 / 3, 9);
+    expect(result.voteBreakdown.reviewers.map((r) => r.shownOrder ?? null)).toEqual([["B", "D", "C"], ["C", "A", "D"], null]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildReviewRequest, fairShares, fenceFor } from "../../worker/council/prompts";
 import { parseReview } from "../../worker/council/parse-review";
+import { shownOrder } from "../../worker/council/shown-order";
 import { reviewJsonSchema } from "../../worker/council/review-schema";
 import { SCORE_KEYS, type Scores } from "../../worker/shared/run";
 
@@ -235,5 +236,33 @@ describe("parseReview", () => {
     const out = parseReview(JSON.stringify({ reviews: [entry("A", 8), entry("B", 9), entry("C", 4)], ranking: ["B", "A", "C"], confidence: 0.5 }), ["A", "C"]);
     expect(out.ok && out.review.ranking).toEqual(["A", "C"]);
     expect(out.ok && out.review.reviews.map((r) => r.label)).toEqual(["A", "C"]);
+  });
+});
+
+describe("the order each reviewer sees", () => {
+  it("is a seeded shuffle per run and reviewer, the same when asked again", () => {
+    const labels = ["A", "B", "C", "D", "E"];
+    const one = shownOrder(labels, "run-1", "openai:gpt-4o");
+    expect(shownOrder(labels, "run-1", "openai:gpt-4o")).toEqual(one);
+    expect([...one].sort()).toEqual(labels);
+    const orders = new Set(["openai:a", "openai:b", "openai:c", "openai:d", "openai:e", "openai:f"].map((m) => shownOrder(labels, "run-1", m).join("")));
+    expect(orders.size).toBeGreaterThan(3);
+    const firsts = new Set(Array.from({ length: 40 }, (_, i) => shownOrder(labels, `run-${i}`, "x:y")[0]));
+    expect(firsts.size).toBe(5);
+  });
+
+  it("decides the order of the answers in the packet, while the schema still lists every label", () => {
+    const request = buildReviewRequest({
+      question: "Q",
+      answers: ["A", "B", "C"].map((label) => ({ label, text: `text of ${label}` })),
+      reviewerLabel: null,
+      selfReview: "exclude",
+      order: ["C", "A", "B"],
+    });
+    const at = (l: string) => request.prompt.indexOf(`### Answer ${l}`);
+    expect(at("C")).toBeLessThan(at("A"));
+    expect(at("A")).toBeLessThan(at("B"));
+    expect(request.labels).toEqual(["A", "B", "C"]);
+    expect(request.prompt).toContain("Judge and rank exactly these answers: C, A, B.");
   });
 });

@@ -6,7 +6,7 @@ import { choosePair, NoPairError } from "../arena/choose-pair";
 import { arenaSettings } from "../arena/settings";
 import type { Outcome } from "../rooms/comparison-room";
 import { displayName } from "../rooms/record";
-import { comparisonMessageInput, createComparisonInput, listComparisonsQuery, voteInput, wsQuery } from "../shared/requests";
+import { comparisonMessageInput, createComparisonInput, judgeInput, listComparisonsQuery, voteInput, wsQuery } from "../shared/requests";
 import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";
 import { parseCursor } from "./paging";
@@ -37,6 +37,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createComparisonInput), async (c) => {
     const input = c.req.valid("json");
     if (input.models) checkModels(c.env, input.models);
+    if (input.judges) checkModels(c.env, input.judges);
     const settings = arenaSettings(c.env);
     let chosen;
     try {
@@ -58,6 +59,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
         params: input.params ?? {},
         maxTurns: settings.maxTurns,
         timeoutMs: settings.timeoutMs,
+        autoJudges: input.judges ?? settings.judges,
       }),
     );
     return c.json({ ...started, mode: chosen.mode, modeNote: chosen.modeNote }, 201);
@@ -94,6 +96,12 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
   .post("/:id/retry", async (c) => {
     await ensureComparison(c.env, c.req.param("id"));
     return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).retry()), 202);
+  })
+  .post("/:id/judge", validate("json", judgeInput), async (c) => {
+    await ensureComparison(c.env, c.req.param("id"));
+    const { judges } = c.req.valid("json");
+    checkModels(c.env, judges);
+    return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).requestJudges(judges)), 202);
   })
   .post("/:id/votes", validate("json", voteInput), async (c) => {
     const id = c.req.param("id");

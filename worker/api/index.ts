@@ -3,6 +3,7 @@ import { onError } from "./errors";
 import { battlesApi } from "./battles";
 import { comparisonsApi } from "./comparisons";
 import { healthApi } from "./health";
+import { judgesApi } from "./judges";
 import { leaderboardApi } from "./leaderboard";
 import { modelsApi } from "./models";
 import { providersApi } from "./providers";
@@ -17,6 +18,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/comparisons", comparisonsApi)
   .route("/votes", votesApi)
   .route("/leaderboard", leaderboardApi)
-  .route("/battles", battlesApi);
+  .route("/battles", battlesApi)
+  .route("/judges", judgesApi);
 
 api.onError(onError);

@@ -18,6 +18,8 @@ export interface ReviewRequestInput {
   selfReview: "exclude" | "downweight";
   /** the prompt's size cap in characters; answers share it fairly */
   maxPacketChars?: number;
+  /** the order to show the answers in (labels not listed follow in label order) */
+  order?: readonly string[];
 }
 
 export interface ReviewRequestParts {
@@ -62,15 +64,21 @@ export const REVIEW_SYSTEM_PROMPT = [
 /** Builds the system prompt, the packet and the schema for one reviewer. */
 export function buildReviewRequest(input: ReviewRequestInput): ReviewRequestParts {
   const maxChars = input.maxPacketChars ?? DEFAULT_MAX_PACKET_CHARS;
-  const judged = input.answers
+  const sorted = input.answers
     .filter((a) => !(input.selfReview === "exclude" && a.label === input.reviewerLabel))
     .sort((a, b) => compareLabels(a.label, b.label));
-  const labels = judged.map((a) => a.label);
+  const labels = sorted.map((a) => a.label);
+  const position = (label: string) => {
+    const at = input.order?.indexOf(label) ?? -1;
+    return at < 0 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  const judged = [...sorted].sort((a, b) => position(a.label) - position(b.label));
 
   const question = cut(input.question, Math.floor(maxChars / 4));
   const questionBlock = fenced(question.text) + truncationNote("the question", question);
-  const intro = `Judge and rank exactly these answers: ${labels.join(", ")}.`;
-  const outro = `Review ${labels.map((l) => `Answer ${l}`).join(", ")} now and return only the JSON object.`;
+  const shown = judged.map((a) => a.label);
+  const intro = `Judge and rank exactly these answers: ${shown.join(", ")}.`;
+  const outro = `Review ${shown.map((l) => `Answer ${l}`).join(", ")} now and return only the JSON object.`;
   const frameChars = judged.reduce((sum, a) => sum + section(a.label, "", fenceFor(a.text)).length + NOTE_RESERVE + 2, 0);
   const fixedChars = [intro, "## Question", questionBlock, "## Answers", outro].join("\n\n").length + frameChars;
   const shares = fairShares(

@@ -3,7 +3,7 @@ import { and, desc, eq, lt, or } from "drizzle-orm";
 import type { Side } from "../shared/arena";
 import type { Winner } from "../rating/battle-outcome";
 import type { Db } from "./queries";
-import type { ComparisonRecord, SideRecord, VoteRecord } from "./records";
+import type { ComparisonRecord, JudgeRecord, SideRecord, VoteRecord } from "./records";
 import * as schema from "./schema";
 
 export async function insertComparison(db: Db, r: ComparisonRecord): Promise<void> {
@@ -96,6 +96,36 @@ export async function recordVote(db: Db, r: ComparisonRecord, { vote, battle, id
         voteId: vote.voteId,
         comparisonId: r.id,
         turn: battle.turn,
+        anony: r.blind,
+      })
+      .onConflictDoNothing(),
+  ]);
+}
+
+const JUDGE_WINNER = { left: "model_a", right: "model_b", tie: "tie" } as const;
+
+/** A judge's verdict and its battle (source judge, the judge named), written only once the comparison has a vote. */
+export async function saveJudgeVerdict(db: Db, r: ComparisonRecord, j: JudgeRecord): Promise<void> {
+  const chars = (side: "left" | "right") => r.turns.reduce((n, t) => n + t[side].text.length, 0);
+  const now = Date.now();
+  await db.batch([
+    db
+      .insert(schema.judgeVerdicts)
+      .values({ comparisonId: r.id, judgeModelId: j.judgeModelId, verdict: j.verdict!, flipped: j.flipped, orders: j.orders, leftChars: chars("left"), rightChars: chars("right"), createdAt: now })
+      .onConflictDoNothing(),
+    db
+      .insert(schema.battles)
+      .values({
+        id: `judge:${r.id}:${j.judgeModelId}`,
+        source: "judge",
+        modelA: r.models.left,
+        modelB: r.models.right,
+        winner: JUDGE_WINNER[j.verdict!],
+        category: r.category,
+        tstamp: now / 1000,
+        judge: j.judgeModelId,
+        comparisonId: r.id,
+        turn: r.turns.length,
         anony: r.blind,
       })
       .onConflictDoNothing(),

@@ -2,7 +2,7 @@
  * The full, unblinded records the rooms keep and D1 stores. They live beside the data layer so it
  * needs to know nothing of rooms; the rooms decide what of them a client may see.
  */
-import type { ArenaParams, ComparisonMode, ComparisonStatus, SideStatus, VoteChoice, VoteFlag, VoteRow } from "../shared/arena";
+import type { ArenaParams, ComparisonMode, ComparisonStatus, JudgeOrder, SideStatus, SideVerdict, VoteChoice, VoteFlag, VoteRow } from "../shared/arena";
 import type { AggregationView, ModelParams, RunDetail, RunSettings, RunStatus, Scores } from "../shared/run";
 
 export interface AnswerRecord {
@@ -45,6 +45,8 @@ export interface ReviewSetRecord {
   tokensOut: number | null;
   costUsd: number | null;
   attempts: number;
+  /** the order this reviewer was shown the answers in, its own seeded shuffle (null for runs before it existed) */
+  shownOrder: string[] | null;
   reviews: ReviewRecord[];
 }
 
@@ -90,6 +92,18 @@ export interface VoteRecord {
   rows: VoteRow[];
 }
 
+export interface JudgeRecord {
+  judgeModelId: string;
+  status: "pending" | "running" | "done" | "failed";
+  /** [left shown as A, left shown as B] */
+  orders: [JudgeOrder | null, JudgeOrder | null];
+  verdict: SideVerdict | null;
+  flipped: boolean;
+  error: string | null;
+  /** its battle and verdict row are in D1 (only after the first vote) */
+  written: boolean;
+}
+
 export interface ComparisonRecord {
   id: string;
   createdAt: number;
@@ -110,4 +124,7 @@ export interface ComparisonRecord {
   votes: VoteRecord[];
   maxTurns: number;
   timeoutMs: number;
+  /** judges to ask once the first vote is in (QUORUM_JUDGES or the request's own) */
+  autoJudges: string[];
+  judges: JudgeRecord[];
 }

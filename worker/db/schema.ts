@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { ArenaParams, BattleSource, ComparisonMode, ComparisonStatus, Side, SideStatus, VoteChoice, VoteFlag } from "../shared/arena";
+import type { ArenaParams, BattleSource, ComparisonMode, ComparisonStatus, JudgeOrder, Side, SideStatus, SideVerdict, VoteChoice, VoteFlag } from "../shared/arena";
 import type { Winner } from "../rating/battle-outcome";
 import type { AggregationView, AnswerStatus, ModelParams, ReviewStatus, RunSettings, RunStatus, Scores } from "../shared/run";
 
@@ -75,6 +75,7 @@ export const reviewSets = sqliteTable(
     tokensOut: integer("tokens_out"),
     costUsd: real("cost_usd"),
     attempts: integer("attempts").notNull().default(0),
+    shownOrder: text("shown_order", { mode: "json" }).$type<string[] | null>(),
   },
   (t) => [index("review_sets_run").on(t.runId)],
 );
@@ -245,6 +246,23 @@ export const eloSnapshots = sqliteTable("elo_snapshots", {
   lastTstamp: real("last_tstamp").notNull(),
   ratings: text("ratings", { mode: "json" }).$type<Record<string, number>>().notNull(),
 });
+
+/** One row per judge and comparison, written with its battle once the comparison's first vote is in. */
+export const judgeVerdicts = sqliteTable(
+  "judge_verdicts",
+  {
+    comparisonId: text("comparison_id").notNull(),
+    judgeModelId: text("judge_model_id").notNull(),
+    verdict: text("verdict").$type<SideVerdict>().notNull(),
+    flipped: integer("flipped", { mode: "boolean" }).notNull(),
+    orders: text("orders", { mode: "json" }).$type<[JudgeOrder | null, JudgeOrder | null]>().notNull(),
+    /** characters of each side's replies, for the judge's length preference */
+    leftChars: integer("left_chars").notNull(),
+    rightChars: integer("right_chars").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.comparisonId, t.judgeModelId] }), index("judge_verdicts_judge").on(t.judgeModelId)],
+);
 
 export const idempotencyKeys = sqliteTable("idempotency_keys", {
   key: text("key").primaryKey(),

@@ -25,14 +25,29 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
       const style = styleOf(req.model);
       await pause(cfg.delayMs, req.signal);
       const packet = readPacket(req.prompt);
-      const labels = schemaLabels(req.schema) ?? packet.answers.map((a) => a.label);
-      const raw = JSON.stringify(judge(style, packet, labels));
+      const verdict = isPairwiseSchema(req.schema) ? pairwiseVerdict(style, packet) : judge(style, packet, schemaLabels(req.schema) ?? packet.answers.map((a) => a.label));
+      const raw = JSON.stringify(verdict);
       return { raw, tokensIn: estimateTokens(req.system + req.prompt), tokensOut: estimateTokens(raw) };
     },
   };
 }
 
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+/** An arena judge's schema asks for a `winner` between A and B rather than a ranking. */
+function isPairwiseSchema(schema: Record<string, unknown>): boolean {
+  const properties = schema.properties;
+  return typeof properties === "object" && properties !== null && "winner" in properties;
+}
+
+/** The demo's taste applied to two answers: the better overall score wins, equal scores tie. */
+function pairwiseVerdict(style: ReturnType<typeof styleOf>, packet: ReturnType<typeof readPacket>) {
+  const { reviews } = judge(style, packet, ["A", "B"]);
+  const [a, b] = reviews;
+  const winner = a.scores.overall === b.scores.overall ? "tie" : a.scores.overall > b.scores.overall ? "A" : "B";
+  const reasons = winner === "tie" ? `Both score ${a.scores.overall}. ${a.critique}` : (winner === "A" ? a : b).critique;
+  return { winner, scores: { A: a.scores.overall, B: b.scores.overall }, reasons };
+}
 
 async function generate(req: GenerateRequest, onDelta: (text: string) => void, delayMs: number): Promise<Generation> {
   const style = styleOf(req.model);

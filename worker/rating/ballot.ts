@@ -13,6 +13,8 @@ export interface Ballot {
   ranking: string[];
   /** per label the reviewer scored */
   scores: Record<string, Scores>;
+  /** the order the reviewer was shown the answers in, when recorded */
+  shownOrder?: string[] | null;
 }
 
 export interface SelfReviewPolicy {

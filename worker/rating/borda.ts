@@ -49,7 +49,14 @@ export function aggregate(input: AggregateInput): AggregationView {
       bordaTotals[label] += points[label];
     });
     if (ranking.length > 0) firstPlaceVotes[ranking[0]] += creditWeight(ballot, ranking[0], policy);
-    return { reviewSetId: ballot.reviewSetId, reviewerLabel: ballot.reviewerLabel, weight: ballot.weight, ranking, points: roundAll(points) };
+    return {
+      reviewSetId: ballot.reviewSetId,
+      reviewerLabel: ballot.reviewerLabel,
+      weight: ballot.weight,
+      ranking,
+      points: roundAll(points),
+      ...(ballot.shownOrder ? { shownOrder: ballot.shownOrder } : {}),
+    };
   });
   roundAll(bordaTotals);
   roundAll(firstPlaceVotes);
@@ -82,9 +89,24 @@ export function aggregate(input: AggregateInput): AggregationView {
       pairwise,
       tieBreaks,
       condorcetWinner: condorcetWinner(labels, pairwise),
+      positionBias: positionBias(counted),
     },
     methodVersion: METHOD_VERSION,
   };
+}
+
+/** How often the first answer a reviewer was shown is the one it ranked first, against chance (1/k each). */
+function positionBias(counted: { ballot: Ballot; ranking: string[] }[]): VoteBreakdown["positionBias"] {
+  const known = counted.filter(({ ballot, ranking }) => ballot.shownOrder && ranking.length > 1);
+  if (!known.length) return null;
+  let first = 0;
+  let expected = 0;
+  for (const { ballot, ranking } of known) {
+    const shownFirst = ballot.shownOrder!.find((label) => ranking.includes(label));
+    if (shownFirst === ranking[0]) first++;
+    expected += 1 / ranking.length;
+  }
+  return { reviewers: known.length, firstShownRankedFirst: first, expected: roundClean(expected) };
 }
 
 const zeroes = (labels: readonly string[]): Record<string, number> => Object.fromEntries(labels.map((l) => [l, 0]));

@@ -1,10 +1,11 @@
 /** What of a comparison's record clients may see, and when: no name of either side before the first vote. */
-import type { ComparisonRecord, SideRecord, TurnRecord } from "../db/records";
-import type { ComparisonDetail, Reveal, SideView, VoteView } from "../shared/arena";
+import type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord } from "../db/records";
+import type { ComparisonDetail, JudgeView, Reveal, SideVerdict, SideView, VoteView } from "../shared/arena";
+import { panelVerdict } from "../judges/verdict";
 import { formatMs } from "./limits";
 import { displayName } from "./record";
 
-export type { ComparisonRecord, SideRecord, TurnRecord, VoteRecord } from "../db/records";
+export type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord, VoteRecord } from "../db/records";
 
 /** True while names must stay hidden: a blind comparison before its first vote. */
 export const isHidden = (r: Pick<ComparisonRecord, "blind" | "revealedAt">) => r.blind && r.revealedAt === null;
@@ -64,5 +65,15 @@ export function toComparisonDetail(r: ComparisonRecord): ComparisonDetail {
     turns: r.turns.map((t: TurnRecord) => ({ turn: t.turn, prompt: t.prompt, left: sideView(r, t.left), right: sideView(r, t.right) })),
     reveal: isHidden(r) ? null : revealOf(r),
     votes: r.votes.map(voteView),
+    judges: r.revealedAt === null ? null : r.judges.map(judgeView),
+    panel: r.revealedAt === null ? null : panelOf(r),
   };
+}
+
+export function judgeView(j: JudgeRecord): JudgeView {
+  return { judgeModelId: j.judgeModelId, displayName: displayName(j.judgeModelId), status: j.status, verdict: j.verdict, flipped: j.flipped, orders: j.orders, error: j.error };
+}
+
+export function panelOf(r: ComparisonRecord): SideVerdict | null {
+  return panelVerdict(r.judges.flatMap((j) => (j.verdict ? [j.verdict] : [])));
 }

@@ -3,17 +3,34 @@
  * settings, in parallel, streamed; every turn is persisted before it is announced; votes on one
  * comparison are serialised here, so flags and idempotency are decided on a consistent state.
  */
-import { findIdempotencyKey, insertComparison, recordVote, saveSide, saveTurnStart, withdrawVote } from "../db/arena-queries";
+import { findIdempotencyKey, insertComparison, recordVote, saveJudgeVerdict, saveSide, saveTurnStart, withdrawVote } from "../db/arena-queries";
 import { openDb } from "../db/queries";
 import type { Winner } from "../rating/battle-outcome";
 import { winnersOf, SIDES, type ArenaParams, type ComparisonDetail, type ComparisonMode, type Side, type VoteChoice, type VoteFlag } from "../shared/arena";
 import type { ComparisonEventBody } from "../shared/events";
 import type { ChatMessage } from "../providers/types";
 import { namesItself } from "../arena/identity";
+import { parseJudgeOutput } from "../judges/parse";
+import { buildJudgeRequest, type JudgedTurn } from "../judges/prompt";
+import { combineOrders } from "../judges/verdict";
 import { logCall } from "./log";
 import { streamReply } from "./reply";
 import { Room } from "./room";
-import { hiddenError, isHidden, newSide, revealOf, toComparisonDetail, voteView, type ComparisonRecord, type TurnRecord, type VoteRecord } from "./comparison-record";
+import { askStructured } from "./structured-call";
+import {
+  hiddenError,
+  isHidden,
+  judgeView,
+  newSide,
+  panelOf,
+  revealOf,
+  toComparisonDetail,
+  voteView,
+  type ComparisonRecord,
+  type JudgeRecord,
+  type TurnRecord,
+  type VoteRecord,
+} from "./comparison-record";
 
 export interface StartComparison {
   id: string;
@@ -26,6 +43,7 @@ export interface StartComparison {
   params: ArenaParams;
   maxTurns: number;
   timeoutMs: number;
+  autoJudges: string[];
 }
 
 export interface CastVote {
@@ -79,6 +97,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       bothAnsweredAt: null,
       revealedAt: null,
       votes: [],
+      judges: [],
     };
     await insertComparison(openDb(this.env.DB), record);
     this.record = record;
@@ -100,6 +119,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (r.turns.length >= r.maxTurns) return refuse("too_many_turns", `This comparison has reached its ${r.maxTurns} turns. Vote, or start a new round.`);
     const turn: TurnRecord = { turn: r.turns.length + 1, prompt: content, left: newSide(), right: newSide() };
     r.turns.push(turn);
+    // Judges compare whole conversations: a new turn makes any verdict so far stale (none is written before a vote).
+    r.judges = [];
     r.status = "answering";
     r.bothAnsweredAt = null;
     this.save();
@@ -170,7 +191,21 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     r.votes.push(vote);
     this.save();
     this.emit({ type: "vote.recorded", vote: voteView(vote), reveal: response.reveal, status: r.status });
+    if (before.revealedAt === null) await this.afterFirstVote();
     return { ok: true, replayed: false, response };
+  }
+
+  /**
+   * Asks judges to compare the two sides. A judge that is one of the two models is left out without a
+   * word, so the answer gives nothing away; verdicts stay hidden until the first vote.
+   */
+  async requestJudges(judges: string[]): Promise<Outcome<{ accepted: true }>> {
+    const r = this.record;
+    if (!r) return missing();
+    if (r.status !== "ready" && r.status !== "voted")
+      return refuse("not_ready", "Both sides must finish answering before judges can compare them.");
+    await this.addJudges(judges);
+    return { ok: true, accepted: true };
   }
 
   async withdraw(voteId: string): Promise<Outcome<{ voteId: string; status: string }>> {
@@ -197,17 +232,77 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   }
 
   protected hasWork() {
+    return this.sidesToAnswer().length > 0 || this.judgesToAsk().length > 0;
+  }
+
+  private sidesToAnswer(): Side[] {
     const turn = this.record?.turns.at(-1);
-    return !!turn && SIDES.some((side) => turn[side].status === "pending" || turn[side].status === "streaming");
+    return turn ? SIDES.filter((side) => turn[side].status === "pending" || turn[side].status === "streaming") : [];
+  }
+
+  private judgesToAsk(): JudgeRecord[] {
+    return this.record?.judges.filter((j) => j.status === "pending" || j.status === "running") ?? [];
   }
 
   protected async step(generation: number) {
     const r = this.record!;
-    await this.ctx.storage.setAlarm(Date.now() + r.timeoutMs + WATCHDOG_SLACK_MS);
+    // A judge asks twice in turn, so its deadline is two calls long.
+    await this.ctx.storage.setAlarm(Date.now() + 2 * r.timeoutMs + WATCHDOG_SLACK_MS);
     const turn = r.turns.at(-1)!;
-    const todo = SIDES.filter((side) => turn[side].status === "pending" || turn[side].status === "streaming");
-    await Promise.all(todo.map((side) => this.answerSide(generation, turn, side)));
+    await Promise.all(this.sidesToAnswer().map((side) => this.answerSide(generation, turn, side)));
+    if (this.current(generation)) await Promise.all(this.judgesToAsk().map((j) => this.askJudge(generation, j)));
     if (this.current(generation) && !this.hasWork()) await this.ctx.storage.deleteAlarm();
+  }
+
+  private async addJudges(judges: string[]) {
+    const r = this.record!;
+    const fresh = [...new Set(judges)].filter((j) => j !== r.models.left && j !== r.models.right && !r.judges.some((x) => x.judgeModelId === j));
+    if (!fresh.length) return;
+    for (const judgeModelId of fresh)
+      r.judges.push({ judgeModelId, status: "pending", orders: [null, null], verdict: null, flipped: false, error: null, written: false });
+    this.save();
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Asks one judge twice, the left side shown first as A and then as B, one after the other. */
+  private async askJudge(generation: number, j: JudgeRecord) {
+    const r = this.record!;
+    j.status = "running";
+    this.save();
+    const rules = { env: this.env, cancel: this.cancelSignal, policy: this.retryPolicy(), timeoutMs: r.timeoutMs };
+    const ask = (turns: JudgedTurn[]) => askStructured(rules, { modelId: j.judgeModelId, ...buildJudgeRequest(turns), temperature: 0 }, parseJudgeOutput);
+    const started = Date.now();
+    const first = await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.left.text, b: t.right.text })));
+    const second = first.ok ? await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.right.text, b: t.left.text }))) : null;
+    if (!this.current(generation)) return;
+    const outcome = first.ok && second?.ok ? "done" : "failed";
+    if (first.ok && second?.ok) {
+      const { verdict, flipped } = combineOrders(first.value.winner, second.value.winner);
+      Object.assign(j, { status: "done", verdict, flipped, orders: [{ ...first.value, raw: first.raw }, { ...second.value, raw: second.raw }] });
+    } else {
+      const failed = first.ok ? second! : first;
+      Object.assign(j, { status: "failed", error: failed.ok ? null : failed.error, orders: [first.ok ? { ...first.value, raw: first.raw } : null, null] });
+    }
+    this.save();
+    logCall(this.env, { run: r.id, step: "judge", model: j.judgeModelId, status: outcome, latencyMs: Date.now() - started, attempts: 1, error: j.error });
+    if (r.revealedAt !== null) await this.announceJudge(j);
+  }
+
+  /** Once names are out, judges may be shown too: write the finished ones and ask the automatic panel. */
+  private async afterFirstVote() {
+    const r = this.record!;
+    for (const j of r.judges.filter((x) => x.status === "done" || x.status === "failed")) await this.announceJudge(j);
+    if (!r.judges.length && r.autoJudges.length) await this.addJudges(r.autoJudges);
+  }
+
+  private async announceJudge(j: JudgeRecord) {
+    const r = this.record!;
+    if (j.status === "done" && !j.written) {
+      await saveJudgeVerdict(openDb(this.env.DB), r, j);
+      j.written = true;
+      this.save();
+    }
+    this.emit({ type: "judge.completed", judge: judgeView(j), panel: panelOf(r) });
   }
 
   private async answerSide(generation: number, turn: TurnRecord, side: Side) {

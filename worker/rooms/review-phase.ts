@@ -5,6 +5,7 @@ import { createProvider, modelInfo, parseModelId } from "../providers/registry";
 import { ProviderError, type ReviewOutput } from "../providers/types";
 import { buildReviewRequest } from "../council/prompts";
 import { parseReview, type ParsedReview } from "../council/parse-review";
+import { shownOrder } from "../council/shown-order";
 import { aggregate, type Ballot } from "../rating/borda";
 import { REVIEWER_NOT_STARTED } from "../shared/run";
 import { callModel } from "./call-model";
@@ -21,7 +22,10 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
     await clearEvaluation(ctx.db, r.id);
     // A lone answer has nobody else to judge it unless reviewers may rank their own.
     const reviewers = answered.length > 1 || r.settings.selfReview === "downweight" ? answered : [];
-    r.reviewSets = reviewers.map((a) => newReviewSet(r.id, a.label, a.modelId, a.id));
+    r.reviewSets = reviewers.map((a) => {
+      const judged = answered.filter((x) => !(r.settings.selfReview === "exclude" && x.id === a.id)).map((x) => x.label);
+      return newReviewSet(r.id, a.label, a.modelId, a.id, shownOrder(judged, r.id, a.modelId));
+    });
     ctx.save();
   }
   const todo = r.reviewSets.filter((s) => s.status === "pending" || s.status === "running");
@@ -53,6 +57,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
     answers: r.answers.filter((a) => a.status === "done").map((a) => ({ label: a.label, text: a.text })),
     reviewerLabel,
     selfReview: r.settings.selfReview,
+    order: set.shownOrder ?? undefined,
   });
   const who = () => ({ reviewSetId: set.id, reviewerLabel, reviewerModelId: ctx.blind() ? null : set.reviewerModelId });
   const answerParams = r.answers.find((a) => a.id === set.reviewerAnswerId)?.params ?? {};
@@ -136,8 +141,8 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
   }
 }
 
-function newReviewSet(runId: string, label: string, reviewerModelId: string, reviewerAnswerId: string): ReviewSetRecord {
-  return { ...REVIEWER_NOT_STARTED, id: `${runId}-r${label}`, reviewerModelId, reviewerAnswerId, attempts: 0, reviews: [] };
+function newReviewSet(runId: string, label: string, reviewerModelId: string, reviewerAnswerId: string, order: string[]): ReviewSetRecord {
+  return { ...REVIEWER_NOT_STARTED, id: `${runId}-r${label}`, reviewerModelId, reviewerAnswerId, attempts: 0, shownOrder: order, reviews: [] };
 }
 
 const labelOf = (r: RunRecord, answerId: string) => r.answers.find((a) => a.id === answerId)?.label ?? "?";
@@ -148,6 +153,7 @@ function toBallot(r: RunRecord, s: ReviewSetRecord): Ballot {
     reviewerLabel: s.reviewerAnswerId ? labelOf(r, s.reviewerAnswerId) : null,
     weight: s.weight,
     ranking: s.ranking ?? [],
+    shownOrder: s.shownOrder,
     scores: Object.fromEntries(s.reviews.map((v) => [labelOf(r, v.targetAnswerId), v.scores])),
   };
 }

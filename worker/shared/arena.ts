@@ -75,12 +75,39 @@ export const comparisonSummary = z.object({
   bothAnsweredAt: z.nullable(z.number()),
 });
 
+export const JUDGE_STATUSES = ["pending", "running", "done", "failed"] as const;
+export const judgeWinner = z.enum(["A", "B", "tie"]);
+export const sideVerdict = z.enum(["left", "right", "tie"]);
+
+/** One of a judge's two answers: the first with the left side shown as A, the second swapped. */
+export const judgeOrder = z.object({
+  winner: judgeWinner,
+  scores: z.object({ A: z.number(), B: z.number() }),
+  reasons: z.string(),
+  raw: z.string(),
+});
+
+export const judgeView = z.object({
+  judgeModelId: z.string(),
+  displayName: z.string(),
+  status: z.enum(JUDGE_STATUSES),
+  /** the side both orders agreed on, or a tie when they disagreed (flipped) */
+  verdict: z.nullable(sideVerdict),
+  flipped: z.boolean(),
+  orders: z.array(z.nullable(judgeOrder)),
+  error: z.nullable(z.string()),
+});
+
 export const comparisonDetail = z.object({
   comparison: comparisonSummary,
   turns: z.array(turnView),
   /** null until names may be shown: a vote was recorded, or the comparison is not blind */
   reveal: z.nullable(reveal),
   votes: z.array(voteView),
+  /** judge verdicts, null until the first vote (they would sway the person) */
+  judges: z.nullable(z.array(judgeView)),
+  /** the panel's majority, once there are judges to count and they may be shown */
+  panel: z.nullable(sideVerdict),
 });
 
 export const leaderboardRow = z.object({
@@ -115,6 +142,10 @@ export type VoteView = z.infer<typeof voteView>;
 export type ComparisonSummary = z.infer<typeof comparisonSummary>;
 export type ComparisonDetail = z.infer<typeof comparisonDetail>;
 export type LeaderboardRow = z.infer<typeof leaderboardRow>;
+export type JudgeWinner = z.infer<typeof judgeWinner>;
+export type SideVerdict = z.infer<typeof sideVerdict>;
+export type JudgeOrder = z.infer<typeof judgeOrder>;
+export type JudgeView = z.infer<typeof judgeView>;
 
 /** The rows a choice inserts, exactly as seed 000 defines them. */
 export function winnersOf(choice: VoteChoice, left: string, right: string): (string | null)[] {

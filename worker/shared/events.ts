@@ -1,6 +1,6 @@
 /** The live events of a council run and of an arena comparison: one union each, shared by the rooms and the page. */
 import * as z from "zod/mini";
-import { comparisonDetail, comparisonStatus, reveal as sidesReveal, side, voteView } from "./arena";
+import { comparisonDetail, comparisonStatus, judgeView, reveal as sidesReveal, side, sideVerdict, voteView } from "./arena";
 import { aggregationView, runDetail, runStatus, scores } from "./run";
 
 const base = { seq: z.number() };
@@ -97,6 +97,8 @@ export const comparisonEvent = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("side.failed"), side, turn: z.number(), error: z.string(), text: z.string(), latencyMs: z.number() }),
   z.object({ ...base, type: z.literal("vote.recorded"), vote: voteView, reveal: sidesReveal, status: comparisonStatus }),
   z.object({ ...base, type: z.literal("vote.withdrawn"), voteId: z.string(), status: comparisonStatus }),
+  /** only once names may be shown; before the vote a judge works silently */
+  z.object({ ...base, type: z.literal("judge.completed"), judge: judgeView, panel: z.nullable(sideVerdict) }),
 ]);
 
 export type ComparisonEvent = z.infer<typeof comparisonEvent>;

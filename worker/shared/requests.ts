@@ -76,6 +76,8 @@ export const createComparisonInput = z
     blind: z.boolean().default(true),
     mode: z.enum(COMPARISON_MODES).optional(),
     params: modelParamsInput.optional(),
+    /** judges to ask once the first vote is in (instead of QUORUM_JUDGES) */
+    judges: z.array(modelId).max(8, "at most 8 judges").optional(),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -85,6 +87,10 @@ export const createComparisonInput = z
   });
 
 export const comparisonMessageInput = z.object({ content: arenaText("message") }).strict();
+
+export const judgeInput = z
+  .object({ judges: z.array(modelId).min(1, "name at least one judge").max(8, "at most 8 judges") })
+  .strict();
 
 export const voteInput = z.object({ choice: z.enum(VOTE_CHOICES) }).strict();
 

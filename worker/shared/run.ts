@@ -111,7 +111,15 @@ export const rankingEntry = z.object({
 
 export const voteBreakdown = z.object({
   reviewers: z.array(
-    z.object({ reviewSetId: z.string(), reviewerLabel: z.nullable(z.string()), weight: z.number(), ranking: z.array(z.string()), points: z.record(z.string(), z.number()) }),
+    z.object({
+      reviewSetId: z.string(),
+      reviewerLabel: z.nullable(z.string()),
+      weight: z.number(),
+      ranking: z.array(z.string()),
+      points: z.record(z.string(), z.number()),
+      /** the order this reviewer was shown the answers in */
+      shownOrder: z.optional(z.nullable(z.array(z.string()))),
+    }),
   ),
   bordaTotals: z.record(z.string(), z.number()),
   firstPlaceVotes: z.record(z.string(), z.number()),
@@ -120,6 +128,11 @@ export const voteBreakdown = z.object({
   pairwise: z.record(z.string(), z.record(z.string(), z.number())),
   tieBreaks: z.array(z.object({ labels: z.array(z.string()), decidedBy: z.enum(["meanOverall", "meanCorrectness", "shared"]) })),
   condorcetWinner: z.nullable(z.string()),
+  /**
+   * Did reviewers favour the answer they were shown first? Over the reviewers whose order is known:
+   * how many ranked their first-shown answer first, against the number expected by chance (Σ 1/k).
+   */
+  positionBias: z.optional(z.nullable(z.object({ reviewers: z.number(), firstShownRankedFirst: z.number(), expected: z.number() }))),
 });
 
 export const aggregationView = z.object({

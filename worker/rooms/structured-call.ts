@@ -1,0 +1,46 @@
+/** One structured-output call under the room's rules; output that fails `parse` is asked for once more. */
+import { createProvider, parseModelId } from "../providers/registry";
+import { ProviderError, type ReviewOutput } from "../providers/types";
+import { callModel } from "./call-model";
+import type { ReplyRules } from "./reply";
+
+export interface StructuredRequest {
+  modelId: string;
+  system: string;
+  prompt: string;
+  schema: Record<string, unknown>;
+  temperature?: number;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export type Structured<T> = { ok: true; value: T; raw: string } | { ok: false; error: string; raw: string | null };
+
+export async function askStructured<T>(rules: ReplyRules, req: StructuredRequest, parse: (raw: string) => Parsed<T>): Promise<Structured<T>> {
+  let raw: string | null = null;
+  try {
+    const parsedId = parseModelId(req.modelId);
+    if (!parsedId) throw new ProviderError("bad_request", `"${req.modelId}" is not a model id of the form provider:model-name.`);
+    const provider = createProvider(parsedId.provider, rules.env);
+    let error = "";
+    for (let round = 0; round < 2; round++) {
+      const result = await callModel<ReviewOutput>({ cancel: rules.cancel, timeoutMs: rules.timeoutMs, policy: rules.policy }, (signal, dropped) =>
+        provider.review({
+          model: parsedId.name,
+          system: req.system,
+          prompt: req.prompt,
+          schema: req.schema,
+          temperature: dropped.has("temperature") ? undefined : req.temperature,
+          signal,
+        }),
+      );
+      raw = result.value.raw;
+      const parsed = parse(raw);
+      if (parsed.ok) return { ok: true, value: parsed.value, raw };
+      error = parsed.error;
+    }
+    return { ok: false, error: `The output was invalid twice: ${error}.`, raw };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err), raw };
+  }
+}
