@@ -68,6 +68,9 @@ export interface Standings {
     appearances: number;
     winRate: number;
     elo: number | null;
+    mu: number | null;
+    sigma: number | null;
+    conservative: number | null;
     bt: number | null;
     ciLower: number | null;
     ciUpper: number | null;

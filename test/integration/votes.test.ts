@@ -106,8 +106,13 @@ describe("votes, exactly as seed 000 defines them", () => {
     await castVote(id, await choiceFor(id, B));
     const again = rowsOf(await leaderboard("category=withdraw"), [A, B]);
     expect([again[A].wins, again[B].wins, again[B].battles]).toEqual([0, 1, 1]);
-    // online Elo is replayed without the withdrawn battle: one win for B from 1000 each
+    // online Elo and TrueSkill are replayed without the withdrawn battle: one win for B from the start
     expect([again[A].elo, again[B].elo]).toEqual([998, 1002]);
+    // TrueSkill's first win from (25, 25/3) with τ = 25/300 and draw probability 0.10, worked out by hand
+    expect(again[B].mu).toBeCloseTo(29.3958317, 6);
+    expect(again[A].mu).toBeCloseTo(20.6041683, 6);
+    expect(again[B].sigma).toBeCloseTo(7.1714758, 6);
+    expect(again[B].conservative).toBeCloseTo(29.3958317 - 3 * 7.1714758, 5);
   });
 
   it("replays an Idempotency-Key with the first response and writes nothing; the same key for another vote is a 409", async () => {

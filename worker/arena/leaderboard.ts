@@ -2,7 +2,8 @@
  * The leaderboard from counters: seed 000's wins, appearances and win rate, the tie rate, online Elo,
  * and Bradley–Terry with bootstrap intervals fitted on the pair-count matrix (models², never battles).
  */
-import type { PairTotals } from "../db/leaderboard-queries";
+import type { OnlineRatings, PairTotals } from "../db/leaderboard-queries";
+import { conservative, type TrueSkillRating } from "../rating/trueskill";
 import { bootstrapBradleyTerry, rankByIntervals } from "../rating/bootstrap";
 import { fitBradleyTerry, type PairCell } from "../rating/bradley-terry";
 import type { LeaderboardRow } from "../shared/arena";
@@ -18,9 +19,9 @@ export interface LeaderboardInput {
    * `humanBattles` are the battles already counted in them, so `all` adds only the other sources' battles.
    */
   comparisons: { appearances: Map<string, number>; humanBattles: Map<string, number> } | null;
-  elo: Map<string, number>;
+  online: OnlineRatings;
   minAppearances: number;
-  order: "bt" | "elo" | "winRate";
+  order: "bt" | "elo" | "trueskill" | "winRate";
   rounds: number;
   anchor: { modelId: string; rating: number } | null;
 }
@@ -61,6 +62,10 @@ function cellsOf(pairs: PairTotals[]) {
   return { index, cells };
 }
 
+function trueSkillOf(r: TrueSkillRating | undefined) {
+  return r ? { mu: r.mu, sigma: r.sigma, conservative: conservative(r) } : { mu: null, sigma: null, conservative: null };
+}
+
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
 export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRow[]; totalBattles: number } {
@@ -88,7 +93,8 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
       wins: t.wins,
       appearances,
       winRate: (t.wins / appearances) * 100,
-      elo: t.battles ? (input.elo.get(modelId) ?? null) : null,
+      elo: t.battles ? (input.online.elo.get(modelId) ?? null) : null,
+      ...trueSkillOf(t.battles ? input.online.trueskill.get(modelId) : undefined),
       bt: rated ? finite(fit.ratings[i]) : null,
       ciLower: rated && intervals ? finite(intervals.lower[i]) : null,
       ciUpper: rated && intervals ? finite(intervals.upper[i]) : null,
@@ -113,6 +119,7 @@ const byId = (a: LeaderboardRow, b: LeaderboardRow) => (a.modelId < b.modelId ? 
 const ORDER: Record<LeaderboardInput["order"], (a: LeaderboardRow, b: LeaderboardRow) => number> = {
   bt: (a, b) => desc(a.bt, b.bt) || desc(a.winRate, b.winRate) || byId(a, b),
   elo: (a, b) => desc(a.elo, b.elo) || desc(a.winRate, b.winRate) || byId(a, b),
+  trueskill: (a, b) => desc(a.conservative, b.conservative) || desc(a.winRate, b.winRate) || byId(a, b),
   // seed 000: win rate, then appearances
   winRate: (a, b) => desc(a.winRate, b.winRate) || desc(a.appearances, b.appearances) || byId(a, b),
 };

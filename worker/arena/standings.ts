@@ -1,5 +1,5 @@
 /** Reads the counters for one leaderboard query and turns them into rows. */
-import { readAppearances, readCategories, readElo, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
+import { readAppearances, readCategories, readOnlineRatings, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
 import type { Db } from "../db/queries";
 import type { BattleSource, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
@@ -40,9 +40,9 @@ export interface Standings {
 export async function computeStandings(db: Db, q: LeaderboardQuery): Promise<{ standings: Standings; pairs: PairTotals[] }> {
   const slice: Slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
   const withHuman = slice.sources.includes("human");
-  const [{ pairs, excludedFlagged }, elo, appearances, humanPairs, categories] = await Promise.all([
+  const [{ pairs, excludedFlagged }, online, appearances, humanPairs, categories] = await Promise.all([
     readPairCounts(db, slice),
-    readElo(db, slice),
+    readOnlineRatings(db, slice),
     withHuman ? readAppearances(db, slice.category) : null,
     q.source === "all" ? readPairCounts(db, { ...slice, sources: ["human"] }) : null,
     readCategories(db),
@@ -53,7 +53,7 @@ export async function computeStandings(db: Db, q: LeaderboardQuery): Promise<{ s
   const { rows, totalBattles } = buildLeaderboard({
     pairs,
     comparisons: appearances ? { appearances, humanBattles: battlesPerModel(humanPairs ? humanPairs.pairs : pairs) } : null,
-    elo,
+    online,
     minAppearances: q.minAppearances,
     order: q.order,
     rounds: q.rounds,

@@ -4,10 +4,12 @@
  */
 import { and, eq, inArray, ne, sql, sum } from "drizzle-orm";
 import { updateElo } from "../rating/elo";
+import { updateTrueSkill, type TrueSkillRating } from "../rating/trueskill";
 import type { Winner } from "../rating/battle-outcome";
 import type { BattleSource } from "../shared/arena";
 import type { Db } from "./queries";
 import * as schema from "./schema";
+import type { OnlineRating } from "./schema";
 
 export interface Slice {
   sources: BattleSource[];
@@ -78,12 +80,17 @@ interface BattleRow {
   tstamp: number;
 }
 
+export interface OnlineRatings {
+  elo: Map<string, number>;
+  trueskill: Map<string, TrueSkillRating>;
+}
+
 /**
- * Online Elo over the slice's battles in (tstamp, insertion) order. A stored snapshot is reused while
- * no battle of these sources was deleted since and every newer battle comes after it in time;
- * otherwise the whole stream is replayed once and stored again.
+ * Online Elo and TrueSkill over the slice's battles in (tstamp, insertion) order. A stored snapshot is
+ * reused while no battle of these sources was deleted since and every newer battle comes after it in
+ * time; otherwise the whole stream is replayed once and stored again.
  */
-export async function readElo(db: Db, slice: Slice): Promise<Map<string, number>> {
+export async function readOnlineRatings(db: Db, slice: Slice): Promise<OnlineRatings> {
   const stream = `${[...slice.sources].sort().join("+")}|${slice.category}|${slice.includeFlagged ? 1 : 0}`;
   const [epochRows, snapshots] = await db.batch([
     db.select({ epoch: sum(schema.battleEpochs.epoch) }).from(schema.battleEpochs).where(inArray(schema.battleEpochs.source, slice.sources)),
@@ -93,26 +100,41 @@ export async function readElo(db: Db, slice: Slice): Promise<Map<string, number>
   const snap = snapshots[0]?.epoch === epoch ? snapshots[0] : null;
 
   let fresh = await battlesAfter(db, slice, snap?.uptoRowid ?? 0);
-  let ratings = new Map(Object.entries(snap?.ratings ?? {}));
+  let ratings = fromStored(snap?.ratings ?? {});
   if (snap && fresh.length && fresh.some((b) => b.tstamp < snap.lastTstamp)) {
     // A battle older than the snapshot arrived (an import out of order): replay everything.
-    ratings = new Map();
+    ratings = fromStored({});
     fresh = await battlesAfter(db, slice, 0);
   }
   if (!fresh.length && snap) return ratings;
 
   fresh.sort((x, y) => x.tstamp - y.tstamp || x.rowid - y.rowid);
-  for (const b of fresh) updateElo(ratings, b.modelA, b.modelB, b.winner);
+  for (const b of fresh) {
+    updateElo(ratings.elo, b.modelA, b.modelB, b.winner);
+    updateTrueSkill(ratings.trueskill, b.modelA, b.modelB, b.winner);
+  }
   const last = fresh.at(-1);
   const row = {
     stream,
     epoch,
     uptoRowid: Math.max(snap?.uptoRowid ?? 0, ...(fresh.length ? [fresh.reduce((m, b) => Math.max(m, b.rowid), 0)] : [])),
     lastTstamp: last ? last.tstamp : (snap?.lastTstamp ?? 0),
-    ratings: Object.fromEntries(ratings),
+    ratings: toStored(ratings),
   };
   await db.insert(schema.eloSnapshots).values(row).onConflictDoUpdate({ target: schema.eloSnapshots.stream, set: row });
   return ratings;
+}
+
+function fromStored(stored: Record<string, OnlineRating>): OnlineRatings {
+  const entries = Object.entries(stored);
+  return {
+    elo: new Map(entries.map(([m, r]) => [m, r.elo])),
+    trueskill: new Map(entries.map(([m, r]) => [m, { mu: r.mu, sigma: r.sigma }])),
+  };
+}
+
+function toStored(ratings: OnlineRatings): Record<string, OnlineRating> {
+  return Object.fromEntries([...ratings.elo].map(([m, elo]) => [m, { elo, ...ratings.trueskill.get(m)! }]));
 }
 
 /** Battles of the slice inserted after `rowid`, a page at a time in insertion order. */

@@ -6,6 +6,13 @@ import type { AggregationView, AnswerStatus, ModelParams, ReviewStatus, RunSetti
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 
+/** A model's online ratings in one stream: Elo, and TrueSkill's mean and deviation. */
+export interface OnlineRating {
+  elo: number;
+  mu: number;
+  sigma: number;
+}
+
 /** Catalog overrides: models a person added or re-priced. The built-in catalog lives in code. */
 export const models = sqliteTable("models", {
   id: text("id").primaryKey(),
@@ -238,13 +245,13 @@ export const battleEpochs = sqliteTable("battle_epochs", {
   epoch: integer("epoch").notNull().default(0),
 });
 
-/** Online Elo after the battles of one stream up to `uptoRowid`, so each read only replays what is new. */
+/** Online Elo and TrueSkill after the battles of one stream up to `uptoRowid`, so each read only replays what is new. */
 export const eloSnapshots = sqliteTable("elo_snapshots", {
   stream: text("stream").primaryKey(),
   epoch: integer("epoch").notNull(),
   uptoRowid: integer("upto_rowid").notNull(),
   lastTstamp: real("last_tstamp").notNull(),
-  ratings: text("ratings", { mode: "json" }).$type<Record<string, number>>().notNull(),
+  ratings: text("ratings", { mode: "json" }).$type<Record<string, OnlineRating>>().notNull(),
 });
 
 /** One row per judge and comparison, written with its battle once the comparison's first vote is in. */

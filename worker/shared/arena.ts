@@ -118,6 +118,10 @@ export const leaderboardRow = z.object({
   appearances: z.number(),
   winRate: z.number(),
   elo: z.nullable(z.number()),
+  /** TrueSkill mean and deviation (μ 25, σ 25/3 at the start) and the conservative μ − 3σ */
+  mu: z.nullable(z.number()),
+  sigma: z.nullable(z.number()),
+  conservative: z.nullable(z.number()),
   bt: z.nullable(z.number()),
   ciLower: z.nullable(z.number()),
   ciUpper: z.nullable(z.number()),

@@ -102,7 +102,7 @@ export const leaderboardQuery = z.object({
   source: z.enum(["human", "judge", "import", "all"]).default("human"),
   category: z.string().trim().max(100).optional(),
   minAppearances: z.coerce.number().int().min(1).max(1_000_000_000).default(1),
-  order: z.enum(["bt", "elo", "winRate"]).default("bt"),
+  order: z.enum(["bt", "elo", "trueskill", "winRate"]).default("bt"),
   includeFlagged: flag.default(false),
   anchor: z.string().trim().min(1).max(200).optional(),
   anchorRating: z.coerce.number().min(-100_000).max(100_000).optional(),

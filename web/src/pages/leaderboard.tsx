@@ -7,7 +7,7 @@ import { api, call, messageOf, type LeaderboardQuery } from "../lib/api";
 import { Link } from "../lib/router";
 
 type Source = "human" | "judge" | "import" | "all";
-type Order = "bt" | "elo" | "winRate";
+type Order = "bt" | "elo" | "trueskill" | "winRate";
 
 const SOURCES: { value: Source; label: string }[] = [
   { value: "human", label: "Human votes" },
@@ -17,7 +17,7 @@ const SOURCES: { value: Source; label: string }[] = [
 ];
 const FROM_TEXT: Record<Source, string> = { human: "human votes", judge: "judges", import: "imported battles", all: "all sources" };
 const EXPORT_TEXT: Record<Source, string> = { human: "human-vote battles", judge: "judge battles", import: "imported battles", all: "all battles" };
-const ORDER_TEXT: Record<Order, string> = { bt: "Bradley–Terry rating", elo: "Elo", winRate: "win rate" };
+const ORDER_TEXT: Record<Order, string> = { bt: "Bradley–Terry rating", elo: "Elo", trueskill: "TrueSkill (μ − 3σ)", winRate: "win rate" };
 
 interface Filters {
   source: Source;
