@@ -5,6 +5,7 @@ import { errorBody, onError } from "./api/errors";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
 export { RunRoom } from "./rooms/run-room";
+export { StyleRoom } from "./rooms/style-room";
 
 const apiHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "no-referrer" });
 

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { openDb } from "../db/queries";
 import { computeStandings } from "../arena/standings";
+import { withStyleControl } from "../arena/style-standings";
 import { leaderboardQuery } from "../shared/requests";
 import { ApiError } from "./errors";
 import { validate } from "./validate";
@@ -10,8 +11,10 @@ export const leaderboardApi = new Hono<{ Bindings: Env }>().get("/", validate("q
   const q = c.req.valid("query");
   if ((q.anchor === undefined) !== (q.anchorRating === undefined))
     throw new ApiError(400, "invalid_request", "anchor and anchorRating go together, e.g. anchor=mixtral-8x7b-instruct-v0.1&anchorRating=1114 as Chatbot Arena pins it.");
-  const { standings } = await computeStandings(openDb(c.env.DB), q);
+  const db = openDb(c.env.DB);
+  const { standings } = await computeStandings(db, q);
   if (q.anchor !== undefined && !standings.anchor)
     throw new ApiError(400, "unknown_anchor", `"${q.anchor}" has no counted battles in this view, so it can't anchor the ratings. Pick a model from the table.`);
-  return c.json(standings);
+  if (q.style) return c.json(await withStyleControl(c.env, db, q, standings));
+  return c.json({ ...standings, style: null });
 });

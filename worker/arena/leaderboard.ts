@@ -116,7 +116,7 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
 const desc = (a: number | null, b: number | null) => (b ?? -Infinity) - (a ?? -Infinity);
 const byId = (a: LeaderboardRow, b: LeaderboardRow) => (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0);
 
-const ORDER: Record<LeaderboardInput["order"], (a: LeaderboardRow, b: LeaderboardRow) => number> = {
+export const ORDER: Record<LeaderboardInput["order"], (a: LeaderboardRow, b: LeaderboardRow) => number> = {
   bt: (a, b) => desc(a.bt, b.bt) || desc(a.winRate, b.winRate) || byId(a, b),
   elo: (a, b) => desc(a.elo, b.elo) || desc(a.winRate, b.winRate) || byId(a, b),
   trueskill: (a, b) => desc(a.conservative, b.conservative) || desc(a.winRate, b.winRate) || byId(a, b),

@@ -3,9 +3,11 @@ import { readAppearances, readCategories, readOnlineRatings, readPairCounts, typ
 import type { Db } from "../db/queries";
 import type { BattleSource, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
-import { buildLeaderboard } from "./leaderboard";
+import { buildLeaderboard, ORDER } from "./leaderboard";
 
-const SOURCES: Record<LeaderboardQuery["source"], BattleSource[]> = {
+export { ORDER };
+
+export const SOURCES: Record<LeaderboardQuery["source"], BattleSource[]> = {
   human: ["human"],
   judge: ["judge"],
   import: ["import"],

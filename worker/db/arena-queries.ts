@@ -2,6 +2,7 @@
 import { and, desc, eq, lt, or } from "drizzle-orm";
 import type { Side } from "../shared/arena";
 import type { Winner } from "../rating/battle-outcome";
+import { styleMetadataOf } from "../arena/style-metadata";
 import type { Db } from "./queries";
 import type { ComparisonRecord, JudgeRecord, SideRecord, VoteRecord } from "./records";
 import * as schema from "./schema";
@@ -97,10 +98,13 @@ export async function recordVote(db: Db, r: ComparisonRecord, { vote, battle, id
         comparisonId: r.id,
         turn: battle.turn,
         anony: r.blind,
+        convMetadata: styleOf(r),
       })
       .onConflictDoNothing(),
   ]);
 }
+
+const styleOf = (r: ComparisonRecord) => styleMetadataOf(r.turns.map((t) => t.left.text), r.turns.map((t) => t.right.text));
 
 const JUDGE_WINNER = { left: "model_a", right: "model_b", tie: "tie" } as const;
 
@@ -127,6 +131,7 @@ export async function saveJudgeVerdict(db: Db, r: ComparisonRecord, j: JudgeReco
         comparisonId: r.id,
         turn: r.turns.length,
         anony: r.blind,
+        convMetadata: styleOf(r),
       })
       .onConflictDoNothing(),
   ]);

@@ -107,6 +107,8 @@ export const leaderboardQuery = z.object({
   anchor: z.string().trim().min(1).max(200).optional(),
   anchorRating: z.coerce.number().min(-100_000).max(100_000).optional(),
   rounds: z.coerce.number().int().min(0).max(1000).default(100),
+  /** ratings with style held equal (Chatbot Arena's style control), fitted in the background */
+  style: flag.default(false),
 });
 
 export const importQuery = z.object({

@@ -1,0 +1,119 @@
+import { env } from "cloudflare:test";
+import { describe, expect, inject, it } from "vitest";
+import { api } from "../helpers/runs";
+import { castVote, readyComparison } from "../helpers/arena";
+import { fitStyleControlled } from "../../worker/rating/style-control";
+import { styleDiffs } from "../../worker/rating/style-features";
+import { scriptModel } from "../helpers/stub-client";
+
+const stub = inject("stubUrl");
+
+interface StyleView {
+  rows: { modelId: string; bt: number | null; ciLower: number | null; ciUpper: number | null }[];
+  style: null | { status: "computing" } | { status: "ready"; battles: number; withoutFeatures: number; features: { name: string; beta: number; lower: number; upper: number; oddsFactor: number }[] };
+}
+
+async function styleBoard(query: string, timeoutMs = 30_000): Promise<{ first: StyleView; ready: StyleView }> {
+  const read = async () => (await (await api(`/leaderboard?${query}`)).json()) as StyleView;
+  const first = await read();
+  const deadline = Date.now() + timeoutMs;
+  for (let view = first; ; view = await read()) {
+    if (view.style?.status === "ready") return { first, ready: view };
+    if (Date.now() > deadline) throw new Error(`style control not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Equal-strength models where the longer answer wins more often: a planted length effect. */
+function lengthBiasedBattles(count: number) {
+  let s = 99;
+  const random = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const models = ["len-1", "len-2", "len-3", "len-4"];
+  return Array.from({ length: count }, (_, k) => {
+    const i = Math.floor(random() * 4);
+    const j = (i + 1 + Math.floor(random() * 3)) % 4;
+    const [ta, tb] = [100 + Math.floor(random() * 500), 100 + Math.floor(random() * 500)];
+    const pa = 1 / (1 + Math.exp((-3 * (ta - tb)) / (ta + tb + 1)));
+    const winner = random() < 0.08 ? "tie" : random() < pa ? "model_a" : "model_b";
+    const side = (tokens: number) => ({ tokens, headers: Math.floor(random() * 3), lists: Math.floor(random() * 4), bold: Math.floor(random() * 2) });
+    const [a, b] = [side(ta), side(tb)];
+    return {
+      model_a: models[i],
+      model_b: models[j],
+      winner,
+      tstamp: 1_700_000_000 + k,
+      category: "style",
+      conv_metadata: {
+        sum_assistant_a_tokens: a.tokens,
+        header_count_a: { h1: a.headers, h2: 0 },
+        list_count_a: { ordered: a.lists, unordered: 0 },
+        bold_count_a: { "**": a.bold, __: 0 },
+        sum_assistant_b_tokens: b.tokens,
+        header_count_b: { h1: b.headers, h2: 0 },
+        list_count_b: { ordered: b.lists, unordered: 0 },
+        bold_count_b: { "**": b.bold, __: 0 },
+      },
+      counts: [a, b] as const,
+    };
+  });
+}
+
+describe("style control on the leaderboard", () => {
+  it("is fitted in the background, finds a planted length effect, and holds style equal in the ratings", async () => {
+    const battles = lengthBiasedBattles(3000);
+    const body = battles.map(({ counts: _c, ...b }) => JSON.stringify(b)).join("\n");
+    const res = await api("/battles/import?importId=style", { method: "POST", body });
+    expect(res.status).toBe(200);
+    // Two battles without features: counted in the plain view, left out of the style fit and said so.
+    await api("/battles/import?importId=plain", {
+      method: "POST",
+      body: [JSON.stringify({ model_a: "len-1", model_b: "len-2", winner: "model_a", tstamp: 1, category: "style" }), JSON.stringify({ model_a: "len-3", model_b: "len-4", winner: "tie", tstamp: 2, category: "style" })].join("\n"),
+    });
+
+    const { first, ready } = await styleBoard("source=import&category=style&style=true&rounds=20");
+    expect(first.style).toEqual({ status: "computing" });
+    const style = ready.style as Extract<StyleView["style"], { status: "ready" }>;
+    expect([style.battles, style.withoutFeatures]).toEqual([3000, 2]);
+    const tokens = style.features.find((f) => f.name === "tokens")!;
+    expect(tokens.beta).toBeGreaterThan(0.3);
+    expect(tokens.lower).toBeGreaterThan(0);
+    expect(tokens.oddsFactor).toBeCloseTo(Math.exp(tokens.beta), 12);
+
+    // The same numbers as the fit run directly on the same battles.
+    const names = ["len-1", "len-2", "len-3", "len-4"];
+    const at = new Map<string, number>();
+    const order = (m: string) => at.get(m) ?? (at.set(m, at.size), at.size - 1);
+    const direct = fitStyleControlled(
+      4,
+      battles.map((b) => ({ a: order(b.model_a), b: order(b.model_b), winner: b.winner as "model_a", diffs: styleDiffs(b.counts[0], b.counts[1]) })),
+    );
+    for (const name of names) {
+      const row = ready.rows.find((r) => r.modelId === name)!;
+      expect(row.bt!).toBeCloseTo(direct.ratings[at.get(name)!], 6);
+      // equal strengths: every interval holds the mean
+      expect(row.ciLower!).toBeLessThan(1000);
+      expect(row.ciUpper!).toBeGreaterThan(1000);
+    }
+    const plain = (await (await api("/leaderboard?source=import&category=style")).json()) as StyleView;
+    expect(plain.style).toBeNull();
+  });
+
+  it("stores a vote's style features in Arena's conv_metadata shape", async () => {
+    await scriptModel(stub, "style-left", [{ text: "# Title\n\n- one\n- two\n\n**bold** words here" }]);
+    await scriptModel(stub, "style-right", [{ text: "Plain short answer." }]);
+    const id = (await readyComparison(["openai:style-left", "google:style-right"])).comparison.id;
+    const vote = await castVote(id, "left");
+    const row = await env.DB.prepare("SELECT conv_metadata AS meta FROM battles WHERE vote_id = ?").bind(vote.voteId).first<{ meta: string }>();
+    const meta = JSON.parse(row!.meta);
+    const [rich, bare] = vote.reveal.left.modelId === "openai:style-left" ? ["a", "b"] : ["b", "a"];
+    expect([meta[`header_count_${rich}`], meta[`list_count_${rich}`], meta[`bold_count_${rich}`]]).toEqual([1, 2, 1]);
+    expect([meta[`header_count_${bare}`], meta[`list_count_${bare}`], meta[`bold_count_${bare}`]]).toEqual([0, 0, 0]);
+    expect(meta[`sum_assistant_${rich}_tokens`]).toBeGreaterThan(meta[`sum_assistant_${bare}_tokens`]);
+  });
+});

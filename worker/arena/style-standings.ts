@@ -1,0 +1,37 @@
+/**
+ * style=true on the leaderboard: ratings and intervals with style held equal, as Chatbot Arena publishes
+ * them, and each style feature's effect. Fitted in the background by a StyleRoom; until it is ready the
+ * rows keep their plain ratings and `style.status` says "computing".
+ */
+import { battlesVersion } from "../db/style-queries";
+import type { Db } from "../db/queries";
+import { rankByIntervals } from "../rating/bootstrap";
+import type { LeaderboardQuery } from "../shared/requests";
+import type { StyleResult } from "./style-fit";
+import { ORDER, SOURCES, type Standings } from "./standings";
+
+export type StyleSummary =
+  | { status: "computing" }
+  | ({ status: "ready" } & Pick<StyleResult, "features" | "battles" | "withoutFeatures">);
+
+export async function withStyleControl(env: Env, db: Db, q: LeaderboardQuery, standings: Standings): Promise<Standings & { style: StyleSummary }> {
+  const slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
+  const anchor = q.anchor !== undefined && q.anchorRating !== undefined ? { modelId: q.anchor, rating: q.anchorRating } : null;
+  const key = JSON.stringify({ slice, rounds: q.rounds, anchor });
+  const room = env.STYLE_ROOM.get(env.STYLE_ROOM.idFromName(key));
+  const answer = await room.standings({ slice, rounds: q.rounds, anchor, version: await battlesVersion(db, slice) });
+  if (answer.status === "computing") return { ...standings, style: { status: "computing" } };
+  const { models, features, battles, withoutFeatures } = answer.result;
+  const byModel = new Map(models.map((m) => [m.modelId, m]));
+  const rows = standings.rows.map((row) => {
+    const m = byModel.get(row.modelId);
+    return { ...row, bt: m?.rating ?? null, ciLower: m?.lower ?? null, ciUpper: m?.upper ?? null };
+  });
+  const ranks = rankByIntervals(
+    rows.map((r) => r.ciLower ?? NaN),
+    rows.map((r) => r.ciUpper ?? NaN),
+  );
+  rows.forEach((r, i) => (r.rank = ranks[i]));
+  rows.sort(ORDER[q.order]);
+  return { ...standings, rows, anchor: answer.result.anchor, style: { status: "ready", features, battles, withoutFeatures } };
+}

@@ -1,0 +1,45 @@
+/** What style control reads: the slice's battles that carry style features, and a version of the data. */
+import { sql } from "drizzle-orm";
+import type { Winner } from "../rating/battle-outcome";
+import type { Slice } from "./leaderboard-queries";
+import type { Db } from "./queries";
+
+const PAGE = 20_000;
+
+/** Changes whenever a battle of these sources is added or deleted. */
+export async function battlesVersion(db: Db, slice: Slice): Promise<string> {
+  const list = sql.join(
+    slice.sources.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const [row] = await db.all<{ last: number | null; epochs: number | null }>(
+    sql`SELECT (SELECT max(rowid) FROM battles) AS last, (SELECT sum(epoch) FROM battle_epochs WHERE source IN (${list})) AS epochs`,
+  );
+  return `${row?.last ?? 0}:${row?.epochs ?? 0}`;
+}
+
+export interface FeaturedBattle {
+  modelA: string;
+  modelB: string;
+  winner: Winner;
+  convMetadata: string | null;
+}
+
+/** Every battle of the slice with its conv_metadata (null when it has none), a page at a time. */
+export async function* sliceBattles(db: Db, slice: Slice): AsyncGenerator<FeaturedBattle[]> {
+  const list = sql.join(
+    slice.sources.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const category = slice.category === "" ? sql`` : sql` AND +category = ${slice.category}`;
+  const flagged = slice.includeFlagged ? sql`` : sql` AND +flagged = 0`;
+  for (let after = 0; ; ) {
+    const page = await db.all<FeaturedBattle & { rowid: number }>(
+      sql`SELECT rowid, model_a AS modelA, model_b AS modelB, winner, conv_metadata AS convMetadata FROM battles
+          WHERE rowid > ${after} AND +source IN (${list})${category}${flagged} ORDER BY rowid LIMIT ${PAGE}`,
+    );
+    yield page;
+    if (page.length < PAGE) return;
+    after = page[page.length - 1].rowid;
+  }
+}

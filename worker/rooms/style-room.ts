@@ -1,0 +1,45 @@
+/**
+ * StyleRoom: one Durable Object per leaderboard view with style control on. Style control needs every
+ * battle's features (no count matrix can stand in), so it is fitted here, from the room's alarm, and
+ * kept for the version of the data it was fitted on; until then the leaderboard says "computing".
+ */
+import { DurableObject } from "cloudflare:workers";
+import { sliceBattles } from "../db/style-queries";
+import type { Slice } from "../db/leaderboard-queries";
+import { openDb } from "../db/queries";
+import { StyleFitter, type StyleResult } from "../arena/style-fit";
+
+export interface StyleRequest {
+  slice: Slice;
+  rounds: number;
+  anchor: { modelId: string; rating: number } | null;
+  version: string;
+}
+
+export type StyleAnswer = { status: "ready"; result: StyleResult } | { status: "computing" };
+
+interface Stored {
+  version: string;
+  result: StyleResult;
+}
+
+export class StyleRoom extends DurableObject<Env> {
+  /** The fit for `request.version`, or "computing" while the alarm fits it. */
+  async standings(request: StyleRequest): Promise<StyleAnswer> {
+    const done = this.ctx.storage.kv.get<Stored>("result");
+    if (done?.version === request.version) return { status: "ready", result: done.result };
+    this.ctx.storage.kv.put("wanted", request);
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+    return { status: "computing" };
+  }
+
+  async alarm(): Promise<void> {
+    const wanted = this.ctx.storage.kv.get<StyleRequest>("wanted");
+    if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === wanted.version) return;
+    const fitter = new StyleFitter();
+    for await (const page of sliceBattles(openDb(this.env.DB), wanted.slice)) fitter.add(page);
+    this.ctx.storage.kv.put("result", { version: wanted.version, result: fitter.fit(wanted.rounds, wanted.anchor) } satisfies Stored);
+    // Data that changed while this fit ran asks for another.
+    if (this.ctx.storage.kv.get<StyleRequest>("wanted")?.version !== wanted.version) await this.ctx.storage.setAlarm(Date.now());
+  }
+}
