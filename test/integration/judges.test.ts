@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, releaseHold, scriptModel, waitForHeld, type RecordedCall } from "../helpers/stub-client";
-import { api } from "../helpers/runs";
+import { api, finished } from "../helpers/runs";
 import { castVote, createComparison, getComparison, leaderboard, openComparisonSocket, readyComparison, settled } from "../helpers/arena";
 import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
 import type { ComparisonRecord } from "../../worker/db/records";
@@ -130,5 +130,40 @@ describe("judge calibration", () => {
     const lazy = judges.find((j) => j.judgeModelId === "openai:calib-lazy")!;
     expect(fair).toMatchObject({ judged: 2, withHumans: 2, agreement: 100, flipRate: 0, kappa: 1 });
     expect(lazy).toMatchObject({ judged: 2, withHumans: 2, agreement: 0, flipRate: 100 });
+  });
+});
+
+describe("calibrated reviewer weights in council runs", () => {
+  it("weigh each reviewer by its agreement with human votes as a judge, and the unknown at the average", async () => {
+    // cal-rev always says left wins; cal-two agrees with every vote. People vote left four times, then right.
+    await scriptModel(stub, "cal-rev", Array.from({ length: 5 }, () => [verdict("A"), verdict("B")]).flat());
+    await scriptModel(stub, "cal-two", [...Array.from({ length: 4 }, () => [verdict("A"), verdict("B")]).flat(), verdict("B"), verdict("A")]);
+    for (const choice of ["left", "left", "left", "left", "right"] as const) {
+      const id = (await readyComparison(["openai:cal-side-l", "google:cal-side-r"], { judges: ["openai:cal-rev", "anthropic:cal-two"] })).comparison.id;
+      const socket = await openComparisonSocket(id);
+      await socket.waitFor("snapshot");
+      await castVote(id, choice);
+      await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "openai:cal-rev");
+      await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "anthropic:cal-two");
+      socket.close();
+    }
+    const models = ["openai:cal-rev", "anthropic:cal-two", "google:cal-new"];
+    const res = await api("/runs", { method: "POST", json: { question: "Pick a prime.", models: models.map((id) => ({ id })), settings: { reviewerWeights: "calibrated" } } });
+    const { id } = await res.json<{ id: string }>();
+    const run = await finished(id);
+    expect(run.run.status).toBe("done");
+    const weightOf = Object.fromEntries(run.reviewers.map((r) => [r.reviewerModelId, r.weight]));
+    expect(weightOf["openai:cal-rev"]).toBeCloseTo(0.8, 12);
+    expect(weightOf["anthropic:cal-two"]).toBeCloseTo(1, 12);
+    expect(weightOf["google:cal-new"]).toBeCloseTo(0.9, 12);
+    const basis = run.aggregation!.voteBreakdown.calibration!;
+    const setOf = Object.fromEntries(run.reviewers.map((r) => [r.reviewerModelId, r.id]));
+    expect(basis[setOf["openai:cal-rev"]]).toEqual({ agreement: 80, comparisons: 5 });
+    expect(basis[setOf["google:cal-new"]]).toBeNull();
+    // the Borda points each reviewer gave are scaled by its weight
+    for (const r of run.aggregation!.voteBreakdown.reviewers) {
+      const top = r.ranking[0];
+      expect(r.points[top]).toBeCloseTo((r.ranking.length - 1) * weightOf[run.reviewers.find((x) => x.id === r.reviewSetId)!.reviewerModelId!], 9);
+    }
   });
 });

@@ -47,6 +47,8 @@ export interface ReviewSetRecord {
   attempts: number;
   /** the order this reviewer was shown the answers in, its own seeded shuffle (null for runs before it existed) */
   shownOrder: string[] | null;
+  /** with calibrated weights: the agreement with human votes behind `weight`, null when it took the average */
+  calibration?: { agreement: number; comparisons: number } | null;
   reviews: ReviewRecord[];
 }
 

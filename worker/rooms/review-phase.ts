@@ -6,6 +6,9 @@ import { ProviderError, type ReviewOutput } from "../providers/types";
 import { buildReviewRequest } from "../council/prompts";
 import { parseReview, type ParsedReview } from "../council/parse-review";
 import { shownOrder } from "../council/shown-order";
+import { calibrationRows } from "../db/judge-queries";
+import { calibrate } from "../judges/calibration";
+import { reviewerWeights } from "../judges/reviewer-weights";
 import { aggregate, type Ballot } from "../rating/borda";
 import { REVIEWER_NOT_STARTED } from "../shared/run";
 import { callModel } from "./call-model";
@@ -22,9 +25,13 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
     await clearEvaluation(ctx.db, r.id);
     // A lone answer has nobody else to judge it unless reviewers may rank their own.
     const reviewers = answered.length > 1 || r.settings.selfReview === "downweight" ? answered : [];
+    const weights = r.settings.reviewerWeights === "calibrated" ? reviewerWeights(reviewers.map((a) => a.modelId), calibrate(await calibrationRows(ctx.db))) : null;
     r.reviewSets = reviewers.map((a) => {
       const judged = answered.filter((x) => !(r.settings.selfReview === "exclude" && x.id === a.id)).map((x) => x.label);
-      return newReviewSet(r.id, a.label, a.modelId, a.id, shownOrder(judged, r.id, a.modelId));
+      const set = newReviewSet(r.id, a.label, a.modelId, a.id, shownOrder(judged, r.id, a.modelId));
+      const calibrated = weights?.get(a.modelId);
+      if (calibrated) Object.assign(set, { weight: calibrated.weight, calibration: calibrated.basis });
+      return set;
     });
     ctx.save();
   }
@@ -40,6 +47,8 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
     selfReview: r.settings.selfReview,
     selfReviewWeight: r.settings.selfReviewWeight,
   });
+  if (r.settings.reviewerWeights === "calibrated")
+    aggregation.voteBreakdown.calibration = Object.fromEntries(r.reviewSets.map((s) => [s.id, s.calibration ?? null]));
   await saveAggregation(ctx.db, r.id, aggregation, judgeBattles(r), "done");
   if (!ctx.current()) return "no-ballots";
   r.aggregation = aggregation;

@@ -33,6 +33,7 @@ export const runSettings = z.object({
   selfReview: z.enum(["exclude", "downweight"]),
   selfReviewWeight: z.number(),
   autoEvaluate: z.boolean(),
+  reviewerWeights: z.optional(z.enum(["equal", "calibrated"])),
   concurrency: z.number(),
   timeoutMs: z.number(),
   systemPrompt: z.optional(z.string()),
@@ -133,6 +134,11 @@ export const voteBreakdown = z.object({
    * how many ranked their first-shown answer first, against the number expected by chance (Σ 1/k).
    */
   positionBias: z.optional(z.nullable(z.object({ reviewers: z.number(), firstShownRankedFirst: z.number(), expected: z.number() }))),
+  /**
+   * With calibrated reviewer weights: per review set, the agreement with human votes its weight came from,
+   * or null when the reviewer had too few judged votes and took the average of the others.
+   */
+  calibration: z.optional(z.nullable(z.record(z.string(), z.nullable(z.object({ agreement: z.number(), comparisons: z.number() }))))),
 });
 
 export const aggregationView = z.object({
