@@ -35,6 +35,7 @@ export default defineConfig({
                   // Votes in these tests come at once; the too_fast flag is tested through the room with its own threshold.
                   QUORUM_MIN_VOTE_MS: "0",
                   QUORUM_ARENA_MAX_TURNS: "3",
+                  QUORUM_PRICES: "openai-compatible:local-qwen=0:0,openai:priced-custom=1:2,broken-entry",
                 },
               },
             };

@@ -56,6 +56,8 @@ export const runsApi = new Hono<{ Bindings: Env }>()
         status: row.status,
         models: row.settings.models.map((m) => m.id),
         winner: first ? { label: first.label, modelId: first.modelId, displayName: first.modelId ? displayName(first.modelId) : null } : null,
+        costUsd: row.costUsd,
+        unknownCostModels: row.unknownCostModels,
       };
     });
     return c.json({ items, nextCursor });

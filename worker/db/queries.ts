@@ -128,6 +128,11 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
       status: schema.runs.status,
       settings: schema.runs.settings,
       finalRanking: schema.aggregations.finalRanking,
+      costUsd: sql<number | null>`(SELECT sum(c) FROM (SELECT cost_usd AS c FROM answers WHERE run_id = ${schema.runs.id}
+        UNION ALL SELECT cost_usd FROM review_sets WHERE run_id = ${schema.runs.id}))`,
+      unknownCostModels: sql<number>`(SELECT count(DISTINCT m) FROM (
+        SELECT model_id AS m FROM answers WHERE run_id = ${schema.runs.id} AND cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0
+        UNION SELECT reviewer_model_id FROM review_sets WHERE run_id = ${schema.runs.id} AND cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0))`,
     })
     .from(schema.runs)
     .leftJoin(schema.aggregations, eq(schema.aggregations.runId, schema.runs.id))

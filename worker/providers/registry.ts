@@ -1,5 +1,6 @@
 /** Which providers are configured, and the adapter for each. */
 import { describeModel, vendorCatalog } from "./catalog";
+import { pricedModel } from "./pricing";
 import { createAnthropicProvider } from "./anthropic";
 import { createDemoProvider, DEMO_MODELS } from "./demo";
 import { createGoogleProvider } from "./google";
@@ -118,7 +119,7 @@ export async function listModelGroups(vars: ProviderVars): Promise<ModelGroup[]>
         displayName: PROVIDER_NAMES[provider],
         available: reason === null,
         reason,
-        models: models.map((m) => ({ ...m, available: reason === null, reason, demo: m.demo ?? false })),
+        models: models.map((m) => ({ ...pricedModel(vars, m), available: reason === null, reason, demo: m.demo ?? false })),
       };
     }),
   );

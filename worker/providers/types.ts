@@ -17,6 +17,8 @@ export interface ProviderVars {
   OPENAI_COMPATIBLE_MODELS?: string;
   /** milliseconds between demo chunks; 0 streams at once */
   QUORUM_DEMO_DELAY_MS?: string;
+  /** per-model prices overriding the catalog: `id=in:out,…` in US dollars per million tokens */
+  QUORUM_PRICES?: string;
 }
 
 export interface ModelInfo {

@@ -78,6 +78,6 @@ export function toRunDetail(r: RunRecord): RunDetail {
       ...r.aggregation,
       finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
     },
-    totals: runTotals([...r.answers, ...r.reviewSets]),
+    totals: runTotals([...r.answers, ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) }))]),
   };
 }

@@ -1,6 +1,6 @@
 /** One streamed reply from any model under the room's rules: used for council answers and arena sides alike. */
-import { estimateCost } from "../providers/catalog";
-import { createProvider, modelInfo, parseModelId } from "../providers/registry";
+import { costOf } from "../providers/pricing";
+import { createProvider, parseModelId } from "../providers/registry";
 import { ProviderError, type ChatMessage, type Generation, type ProviderErrorKind } from "../providers/types";
 import { callModel } from "./call-model";
 import type { RetryPolicy } from "./limits";
@@ -72,7 +72,7 @@ export async function streamReply(rules: ReplyRules, req: ReplyRequest, hooks: R
     return {
       ok: true,
       generation: gen,
-      costUsd: estimateCost(modelInfo(req.modelId)!, gen.tokensIn, gen.tokensOut),
+      costUsd: costOf(rules.env, req.modelId, gen.tokensIn, gen.tokensOut),
       droppedParams: result.dropped,
       latencyMs: Date.now() - started,
       attempts: result.attempts,

@@ -1,7 +1,7 @@
 /** The reviewing phase: each model that answered judges the others blind, then the ballots are counted. */
 import { clearEvaluation, saveAggregation, saveReviewSet, type JudgeBattle } from "../db/queries";
-import { estimateCost } from "../providers/catalog";
-import { createProvider, modelInfo, parseModelId } from "../providers/registry";
+import { costOf } from "../providers/pricing";
+import { createProvider, parseModelId } from "../providers/registry";
 import { ProviderError, type ReviewOutput } from "../providers/types";
 import { buildReviewRequest } from "../council/prompts";
 import { parseReview, type ParsedReview } from "../council/parse-review";
@@ -110,7 +110,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
       if (outcome.ok) review = outcome.review;
       else lastError = outcome.error;
     }
-    const cost = estimateCost(modelInfo(set.reviewerModelId)!, tokensIn, tokensOut);
+    const cost = costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut);
     Object.assign(set, { latencyMs: Date.now() - started, tokensIn, tokensOut, costUsd: cost });
     if (!review) throw new ProviderError("bad_request", `The review did not match the required format twice (${lastError}). See the raw output.`);
     const idOf = new Map(r.answers.map((a) => [a.label, a.id]));
@@ -141,7 +141,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
     if (!ctx.current()) return;
     const message = err instanceof Error ? err.message : String(err);
     Object.assign(set, { status: "failed", error: message, latencyMs: Date.now() - started });
-    if (tokensIn || tokensOut) Object.assign(set, { tokensIn, tokensOut, costUsd: estimateCost(modelInfo(set.reviewerModelId)!, tokensIn, tokensOut) });
+    if (tokensIn || tokensOut) Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut) });
     ctx.save();
     await saveReviewSet(ctx.db, r.id, set);
     logCall(ctx.env, { run: r.id, step: "review", model: set.reviewerModelId, status: "failed", latencyMs: set.latencyMs, attempts: set.attempts, error: message });

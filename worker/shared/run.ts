@@ -153,8 +153,11 @@ export const runDetail = z.object({
   reviewers: z.array(reviewerView),
   reviews: z.array(reviewView),
   aggregation: z.nullable(aggregationView),
-  /** every call so far, answers and reviews; costUsd is null while no call has a known price */
-  totals: z.object({ tokensIn: z.number(), tokensOut: z.number(), costUsd: z.nullable(z.number()) }),
+  /**
+   * every call so far, answers and reviews; costUsd is the known part (null while no call has a known price),
+   * and unknownCostModels counts the models whose calls have no price, so a total is never a false $0
+   */
+  totals: z.object({ tokensIn: z.number(), tokensOut: z.number(), costUsd: z.nullable(z.number()), unknownCostModels: z.number() }),
 });
 
 export type RunStatus = z.infer<typeof runStatus>;
@@ -187,13 +190,27 @@ export const REVIEWER_NOT_STARTED = {
   costUsd: null,
 } as const satisfies Omit<ReviewerView, "id" | "reviewerModelId" | "reviewerLabel">;
 
-type Metered = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null };
+/** One call's meter; `label` (an answer) or `reviewerLabel` (a review) says which model made it, even while blind. */
+type Metered = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null; label?: string; reviewerLabel?: string | null };
 
-/** Tokens and estimated cost of a run's calls, unknown counts left out. */
+/** Tokens and estimated cost of a run's calls, unknown counts left out and the models without a price counted. */
 export function runTotals(calls: Metered[]): RunDetail["totals"] {
   const sum = (pick: (c: Metered) => number | null) => calls.reduce((s, c) => s + (pick(c) ?? 0), 0);
   const costKnown = calls.some((c) => c.costUsd !== null);
-  return { tokensIn: sum((c) => c.tokensIn), tokensOut: sum((c) => c.tokensOut), costUsd: costKnown ? sum((c) => c.costUsd) : null };
+  // A call that used tokens but has no cost is a model without a price.
+  const unpriced = new Set(calls.filter((c) => c.costUsd === null && (c.tokensIn ?? 0) + (c.tokensOut ?? 0) > 0).map((c) => c.label ?? c.reviewerLabel ?? "?"));
+  return { tokensIn: sum((c) => c.tokensIn), tokensOut: sum((c) => c.tokensOut), costUsd: costKnown ? sum((c) => c.costUsd) : null, unknownCostModels: unpriced.size };
+}
+
+/**
+ * A total as people should read it after "estimated cost": never "$0" when part of it has no price
+ * ("unknown for 2 models", "≥ $0.0100 (cost unknown for 1 model)", "$0.0100").
+ */
+export function describeCost(totals: Pick<RunDetail["totals"], "costUsd" | "unknownCostModels">, format: (usd: number) => string): string {
+  const unknown = totals.unknownCostModels;
+  const models = `${unknown} model${unknown === 1 ? "" : "s"}`;
+  if (totals.costUsd === null) return unknown ? `unknown for ${models}` : "none yet";
+  return unknown ? `≥ ${format(totals.costUsd)} (cost unknown for ${models})` : format(totals.costUsd);
 }
 
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["done", "partial", "failed", "cancelled"];

@@ -1,0 +1,54 @@
+import { describe, expect, inject, it } from "vitest";
+import { scriptModel } from "../helpers/stub-client";
+import { api, createRun, finished } from "../helpers/runs";
+import { parsePrices } from "../../worker/providers/pricing";
+
+const stub = inject("stubUrl");
+
+describe("costs that are honest about what they don't know", () => {
+  it("counts models without a price instead of adding a false $0, everywhere a total is shown", async () => {
+    await scriptModel(stub, "gpt-4o", [{ tokensIn: 1000, tokensOut: 500 }]);
+    await scriptModel(stub, "local-llama", [{ tokensIn: 1000, tokensOut: 500 }]);
+    await scriptModel(stub, "local-qwen", [{ tokensIn: 1000, tokensOut: 500 }]);
+    const id = await createRun({
+      question: "Name a colour.",
+      models: [{ id: "openai:gpt-4o" }, { id: "openai-compatible:local-llama" }, { id: "openai-compatible:local-qwen" }],
+      settings: { autoEvaluate: false },
+    });
+    const run = await finished(id);
+    const cost = Object.fromEntries(run.answers.map((a) => [a.modelId, a.costUsd]));
+    // gpt-4o at $2.50 / $10 per million; local-qwen priced free by QUORUM_PRICES; local-llama has no price
+    expect(cost["openai:gpt-4o"]).toBeCloseTo((1000 * 2.5 + 500 * 10) / 1e6, 12);
+    expect(cost["openai-compatible:local-qwen"]).toBe(0);
+    expect(cost["openai-compatible:local-llama"]).toBeNull();
+    expect(run.totals.costUsd).toBeCloseTo(0.0075, 12);
+    expect(run.totals.unknownCostModels).toBe(1);
+
+    const md = await (await api(`/runs/${id}/export?format=md`)).text();
+    expect(md).toContain("estimated cost ≥ $0.0075 (cost unknown for 1 model)");
+    const history = await (await api("/runs")).json<{ items: { id: string; costUsd: number | null; unknownCostModels: number }[] }>();
+    const item = history.items.find((i) => i.id === id)!;
+    expect(item.costUsd).toBeCloseTo(0.0075, 12);
+    expect(item.unknownCostModels).toBe(1);
+  });
+
+  it("says the cost is unknown, never $0, when no model has a price", async () => {
+    const id = await createRun({ question: "Hi", models: [{ id: "openai-compatible:local-llama" }], settings: { autoEvaluate: false } });
+    const run = await finished(id);
+    expect(run.totals).toMatchObject({ costUsd: null, unknownCostModels: 1 });
+    const md = await (await api(`/runs/${id}/export?format=md`)).text();
+    expect(md).toContain("estimated cost unknown for 1 model");
+    expect(md).not.toContain("$0.0000");
+  });
+
+  it("reads QUORUM_PRICES entries and leaves out the ones that don't parse, and the model list shows them", async () => {
+    expect([...parsePrices("openai-compatible:qwen2.5:7b=0:0, openai:gpt-x=1.5:6,bad,x=1,y=-1:2")]).toEqual([
+      ["openai-compatible:qwen2.5:7b", { priceIn: 0, priceOut: 0 }],
+      ["openai:gpt-x", { priceIn: 1.5, priceOut: 6 }],
+    ]);
+    const { providers } = await (await api("/models")).json<{ providers: { id: string; models: { id: string; priceIn: number | null }[] }[] }>();
+    const compat = providers.find((p) => p.id === "openai-compatible")!;
+    expect(compat.models.find((m) => m.id === "openai-compatible:local-qwen")!.priceIn).toBe(0);
+    expect(compat.models.find((m) => m.id === "openai-compatible:local-llama")!.priceIn).toBeNull();
+  });
+});
