@@ -42,4 +42,16 @@ describe("the page's copy of a run, built from live events", () => {
     expect(stored.reviewers.find((r) => r.reviewerModelId === "google:fold-sloppy")!.status).toBe("failed");
     expect(comparable(live)).toEqual(comparable(stored));
   });
+
+  it("ends equal to the API for a run with a synthesis, streamed after the ranking", async () => {
+    const id = await createRun({
+      question: "Fold a synthesis",
+      models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }],
+      settings: { synthesis: { modelId: "demo:thorough" } },
+    });
+    const live = await followLive(id);
+    const stored = await getRun(id);
+    expect(stored.synthesis!.status).toBe("done");
+    expect(comparable(live)).toEqual(comparable(stored));
+  });
 });

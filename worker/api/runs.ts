@@ -39,7 +39,7 @@ function unwrap(result: RoomResult) {
 export const runsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createRunInput), async (c) => {
     const input = c.req.valid("json");
-    checkModels(c.env, input.models.map((m) => m.id));
+    checkModels(c.env, [...input.models.map((m) => m.id), ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : [])]);
     const id = crypto.randomUUID();
     const started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings: input.settings }));
     return c.json(started, 201);

@@ -19,6 +19,11 @@ export function exportMarkdown(d: RunDetail): string {
   out.push(`- Models: ${d.run.models.map((m) => m.id).join(", ")}`);
   out.push(`- Tokens: ${d.totals.tokensIn} in, ${d.totals.tokensOut} out · estimated cost ${describeCost(d.totals, (n) => `$${n.toFixed(4)}`)}`, "");
   out.push("## Question", "", quote(d.run.question), "");
+  if (d.synthesis) {
+    const s = d.synthesis;
+    out.push(`## Synthesis by ${s.displayName} (${s.modelId})`, "", "_Written from the ranked answers and their critiques; not ranked itself._", "");
+    out.push(s.status === "done" ? s.text : `Status ${s.status}${s.error ? `: ${s.error}` : ""}${s.text ? `\n\n${s.text}` : ""}`, "");
+  }
   if (d.aggregation) {
     out.push("## Ranking", "", "| Rank | Answer | Borda | First-place votes | Mean overall | Mean correctness |", "| --- | --- | --- | --- | --- | --- |");
     for (const e of d.aggregation.finalRanking)

@@ -2,7 +2,7 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { AggregationView, RunStatus } from "../shared/run";
-import type { AnswerRecord, ReviewSetRecord, RunRecord } from "./records";
+import type { AnswerRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "./records";
 import * as schema from "./schema";
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
@@ -88,11 +88,12 @@ export async function saveAggregation(db: Db, runId: string, agg: AggregationVie
 export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | null> {
   const run = await db.query.runs.findFirst({ where: eq(schema.runs.id, id) });
   if (!run) return null;
-  const [answers, sets, reviews, agg] = await db.batch([
+  const [answers, sets, reviews, agg, synthesis] = await db.batch([
     db.select().from(schema.answers).where(eq(schema.answers.runId, id)).orderBy(schema.answers.label),
     db.select().from(schema.reviewSets).where(eq(schema.reviewSets.runId, id)),
     db.select().from(schema.reviews).where(eq(schema.reviews.runId, id)),
     db.select().from(schema.aggregations).where(eq(schema.aggregations.runId, id)),
+    db.select().from(schema.syntheses).where(eq(schema.syntheses.runId, id)),
   ]);
   const { models, ...settings } = run.settings;
   const labelOf = (answerId: string | null) => answers.find((a) => a.id === answerId)?.label ?? "";
@@ -115,6 +116,7 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
           .map(({ id, targetAnswerId, scores, critique }) => ({ id, targetAnswerId, scores, critique })),
       })),
     aggregation: agg[0] ? { finalRanking: agg[0].finalRanking, voteBreakdown: agg[0].voteBreakdown, methodVersion: agg[0].methodVersion } : null,
+    synthesis: synthesis[0] ? (({ runId: _run, ...rest }) => rest)(synthesis[0]) : null,
   };
 }
 
@@ -151,8 +153,14 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
   };
 }
 
+export async function saveSynthesis(db: Db, runId: string, s: SynthesisRecord): Promise<void> {
+  const row = { ...s, runId };
+  await db.insert(schema.syntheses).values(row).onConflictDoUpdate({ target: schema.syntheses.runId, set: row });
+}
+
 export async function deleteRun(db: Db, id: string): Promise<boolean> {
-  const [, , , , , deleted] = await db.batch([
+  const [, , , , , , deleted] = await db.batch([
+    db.delete(schema.syntheses).where(eq(schema.syntheses.runId, id)),
     db.delete(schema.reviews).where(eq(schema.reviews.runId, id)),
     db.delete(schema.reviewSets).where(eq(schema.reviewSets.runId, id)),
     db.delete(schema.aggregations).where(eq(schema.aggregations.runId, id)),

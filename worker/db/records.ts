@@ -52,6 +52,18 @@ export interface ReviewSetRecord {
   reviews: ReviewRecord[];
 }
 
+export interface SynthesisRecord {
+  modelId: string;
+  status: RunDetail["answers"][number]["status"];
+  text: string;
+  latencyMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  error: string | null;
+  truncated: boolean;
+}
+
 export interface RunRecord {
   id: string;
   createdAt: number;
@@ -63,6 +75,8 @@ export interface RunRecord {
   answers: AnswerRecord[];
   reviewSets: ReviewSetRecord[];
   aggregation: AggregationView | null;
+  /** null when the run asked for no synthesis */
+  synthesis: SynthesisRecord | null;
 }
 
 export interface SideRecord {

@@ -110,6 +110,20 @@ export const aggregations = sqliteTable("aggregations", {
   createdAt: integer("created_at").notNull().default(now),
 });
 
+/** A run's chair-written final answer, when its settings ask for one. */
+export const syntheses = sqliteTable("syntheses", {
+  runId: text("run_id").primaryKey().references(() => runs.id, { onDelete: "cascade" }),
+  modelId: text("model_id").notNull(),
+  status: text("status").$type<AnswerStatus>().notNull(),
+  text: text("text").notNull().default(""),
+  latencyMs: integer("latency_ms"),
+  tokensIn: integer("tokens_in"),
+  tokensOut: integer("tokens_out"),
+  costUsd: real("cost_usd"),
+  error: text("error"),
+  truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
+});
+
 export const comparisons = sqliteTable(
   "comparisons",
   {

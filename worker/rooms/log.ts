@@ -6,7 +6,7 @@
 export interface CallLog {
   /** the run or comparison id */
   run: string;
-  step: "answer" | "review" | "side" | "judge";
+  step: "answer" | "review" | "side" | "judge" | "synthesis";
   model: string;
   status: "done" | "failed";
   latencyMs: number | null;

@@ -4,7 +4,7 @@ import type { ReviewSetRecord, RunRecord } from "../db/records";
 import { runTotals, TERMINAL_STATUSES } from "../shared/run";
 import { modelInfo } from "../providers/registry";
 
-export type { AnswerRecord, ReviewRecord, ReviewSetRecord, RunRecord } from "../db/records";
+export type { AnswerRecord, ReviewRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "../db/records";
 
 export const isTerminal = (status: RunStatus) => TERMINAL_STATUSES.includes(status);
 
@@ -78,6 +78,7 @@ export function toRunDetail(r: RunRecord): RunDetail {
       ...r.aggregation,
       finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
     },
-    totals: runTotals([...r.answers, ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) }))]),
+    synthesis: r.synthesis && { ...r.synthesis, displayName: displayName(r.synthesis.modelId) },
+    totals: runTotals([...r.answers, ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) })), ...(r.synthesis ? [r.synthesis] : [])]),
   };
 }

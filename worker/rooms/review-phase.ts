@@ -49,7 +49,7 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
   });
   if (r.settings.reviewerWeights === "calibrated")
     aggregation.voteBreakdown.calibration = Object.fromEntries(r.reviewSets.map((s) => [s.id, s.calibration ?? null]));
-  await saveAggregation(ctx.db, r.id, aggregation, judgeBattles(r), "done");
+  await saveAggregation(ctx.db, r.id, aggregation, judgeBattles(r), r.synthesis ? "synthesizing" : "done");
   if (!ctx.current()) return "no-ballots";
   r.aggregation = aggregation;
   ctx.save();

@@ -5,13 +5,14 @@
  * Work is driven by the alarm, one phase per alarm, so an evicted or restarted
  * room picks up where it stopped without repeating a finished provider call.
  */
-import { clearEvaluation, insertRun, openDb, saveAnswer, saveReviewSet, updateRunStatus } from "../db/queries";
+import { clearEvaluation, insertRun, openDb, saveAnswer, saveReviewSet, saveSynthesis, updateRunStatus } from "../db/queries";
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { Room } from "./room";
-import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord } from "./record";
+import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
 import { runAnswerPhase } from "./answer-phase";
 import { runReviewPhase } from "./review-phase";
+import { runSynthesisPhase } from "./synthesis-phase";
 import type { PhaseContext } from "./phase-context";
 
 export interface StartRun {
@@ -59,8 +60,10 @@ export class RunRoom extends Room<RunEventBody> {
         .sort((a, b) => a.label.localeCompare(b.label)),
       reviewSets: [],
       aggregation: null,
+      synthesis: init.settings.synthesis ? newSynthesis(init.settings.synthesis.modelId) : null,
     };
     await insertRun(openDb(this.env.DB), record);
+    if (record.synthesis) await saveSynthesis(openDb(this.env.DB), record.id, record.synthesis);
     this.record = record;
     this.save();
     await this.ctx.storage.setAlarm(Date.now());
@@ -86,6 +89,10 @@ export class RunRoom extends Room<RunEventBody> {
       Object.assign(s, cancelled);
       await saveReviewSet(db, r.id, s);
     }
+    if (r.synthesis && (r.synthesis.status === "pending" || r.synthesis.status === "streaming")) {
+      Object.assign(r.synthesis, cancelled);
+      await saveSynthesis(db, r.id, r.synthesis);
+    }
     await this.ctx.storage.deleteAlarm();
     await this.finish("cancelled", null);
     return { ok: true, id: r.id, status: r.status };
@@ -101,6 +108,7 @@ export class RunRoom extends Room<RunEventBody> {
     this.newGeneration();
     r.reviewSets = [];
     r.aggregation = null;
+    await this.resetSynthesis();
     await this.setStatus("reviewing");
     await this.ctx.storage.setAlarm(Date.now());
     return { ok: true, id: r.id, status: r.status };
@@ -125,6 +133,7 @@ export class RunRoom extends Room<RunEventBody> {
     }
     r.reviewSets = [];
     r.aggregation = null;
+    await this.resetSynthesis();
     await this.setStatus("answering");
     await this.ctx.storage.setAlarm(Date.now());
     return { ok: true, id: r.id, status: r.status };
@@ -155,6 +164,7 @@ export class RunRoom extends Room<RunEventBody> {
     await this.armWatchdog();
     if (r.status === "pending" || r.status === "answering") await this.answerPhase(generation);
     else if (r.status === "reviewing") await this.reviewPhase(generation);
+    else if (r.status === "synthesizing") await this.synthesisPhase(generation);
   }
 
   private async answerPhase(generation: number) {
@@ -172,8 +182,25 @@ export class RunRoom extends Room<RunEventBody> {
   private async reviewPhase(generation: number) {
     const outcome = await runReviewPhase(this.phaseContext(generation));
     if (!this.current(generation)) return;
-    if (outcome === "aggregated") await this.finish("done", null, true);
+    if (outcome === "aggregated" && this.record!.synthesis) {
+      // D1 already says "synthesizing": it was written with the aggregation.
+      await this.setStatus("synthesizing", false);
+      await this.ctx.storage.setAlarm(Date.now());
+    } else if (outcome === "aggregated") await this.finish("done", null, true);
     else await this.finish("partial", "Every review failed, so there is no ranking. See the reviewers' errors, then evaluate again.");
+  }
+
+  private async synthesisPhase(generation: number) {
+    await runSynthesisPhase(this.phaseContext(generation));
+    // A failed synthesis leaves the ranking standing: the run is done, the synthesis says why it failed.
+    if (this.current(generation)) await this.finish("done", null);
+  }
+
+  private async resetSynthesis() {
+    const r = this.record!;
+    if (!r.synthesis) return;
+    r.synthesis = newSynthesis(r.synthesis.modelId);
+    await saveSynthesis(openDb(this.env.DB), r.id, r.synthesis);
   }
 
   private phaseContext(generation: number): PhaseContext {
@@ -196,12 +223,12 @@ export class RunRoom extends Room<RunEventBody> {
     if (this.record) this.ctx.storage.kv.put(RECORD_KEY, this.record);
   }
 
-  private async setStatus(status: RunStatus) {
+  private async setStatus(status: RunStatus, writeD1 = true) {
     const r = this.record!;
     r.status = status;
     r.error = null;
     this.save();
-    await updateRunStatus(openDb(this.env.DB), r.id, status, null);
+    if (writeD1) await updateRunStatus(openDb(this.env.DB), r.id, status, null);
     this.emit({ type: "run.status", status });
   }
 
@@ -224,6 +251,10 @@ export class RunRoom extends Room<RunEventBody> {
     const waves = Math.ceil(r.answers.length / Math.max(1, r.settings.concurrency));
     await this.ctx.storage.setAlarm(Date.now() + waves * r.settings.timeoutMs + WATCHDOG_SLACK_MS);
   }
+}
+
+function newSynthesis(modelId: string): SynthesisRecord {
+  return { modelId, status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null, error: null, truncated: false };
 }
 
 function newAnswer(id: string, label: string, modelId: string, params: ModelParams | null): AnswerRecord {

@@ -23,6 +23,8 @@ export const runSettingsInput = z
     selfReview: z.enum(["exclude", "downweight"]).default("exclude"),
     selfReviewWeight: z.number().min(0).max(1).default(0.5),
     autoEvaluate: z.boolean().default(true),
+    /** after the ranking, this model writes one final answer from the ranked answers and their critiques */
+    synthesis: z.object({ modelId }).strict().optional(),
     /** "calibrated" weighs each reviewer by how often it agreed with people as an arena judge */
     reviewerWeights: z.enum(["equal", "calibrated"]).default("equal"),
     concurrency: z.number().int().min(1).max(16).default(4),

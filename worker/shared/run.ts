@@ -4,7 +4,7 @@
  */
 import * as z from "zod/mini";
 
-export const RUN_STATUSES = ["pending", "answering", "reviewing", "done", "partial", "failed", "cancelled"] as const;
+export const RUN_STATUSES = ["pending", "answering", "reviewing", "synthesizing", "done", "partial", "failed", "cancelled"] as const;
 export const ANSWER_STATUSES = ["pending", "streaming", "done", "failed", "cancelled"] as const;
 export const REVIEW_STATUSES = ["pending", "running", "done", "failed", "cancelled"] as const;
 export const SCORE_KEYS = ["correctness", "completeness", "clarity", "helpfulness", "safety", "overall"] as const;
@@ -33,6 +33,8 @@ export const runSettings = z.object({
   selfReview: z.enum(["exclude", "downweight"]),
   selfReviewWeight: z.number(),
   autoEvaluate: z.boolean(),
+  /** a chair that writes one final answer from the ranked answers and their critiques */
+  synthesis: z.optional(z.object({ modelId: z.string() })),
   reviewerWeights: z.optional(z.enum(["equal", "calibrated"])),
   concurrency: z.number(),
   timeoutMs: z.number(),
@@ -85,6 +87,20 @@ export const reviewerView = z.object({
   tokensIn: z.nullable(z.number()),
   tokensOut: z.nullable(z.number()),
   costUsd: z.nullable(z.number()),
+});
+
+/** The chair's final answer: streamed like an answer, never ranked, adds no battles. */
+export const synthesisView = z.object({
+  modelId: z.string(),
+  displayName: z.string(),
+  status: answerStatus,
+  text: z.string(),
+  latencyMs: z.nullable(z.number()),
+  tokensIn: z.nullable(z.number()),
+  tokensOut: z.nullable(z.number()),
+  costUsd: z.nullable(z.number()),
+  error: z.nullable(z.string()),
+  truncated: z.boolean(),
 });
 
 export const reviewView = z.object({
@@ -153,6 +169,7 @@ export const runDetail = z.object({
   reviewers: z.array(reviewerView),
   reviews: z.array(reviewView),
   aggregation: z.nullable(aggregationView),
+  synthesis: z.nullable(synthesisView),
   /**
    * every call so far, answers and reviews; costUsd is the known part (null while no call has a known price),
    * and unknownCostModels counts the models whose calls have no price, so a total is never a false $0
@@ -175,6 +192,7 @@ export type RankingEntry = z.infer<typeof rankingEntry>;
 export type VoteBreakdown = z.infer<typeof voteBreakdown>;
 export type AggregationView = z.infer<typeof aggregationView>;
 export type RunDetail = z.infer<typeof runDetail>;
+export type SynthesisView = z.infer<typeof synthesisView>;
 
 /** A reviewer before its review has started: nothing ranked, measured or paid yet. */
 export const REVIEWER_NOT_STARTED = {
@@ -191,14 +209,14 @@ export const REVIEWER_NOT_STARTED = {
 } as const satisfies Omit<ReviewerView, "id" | "reviewerModelId" | "reviewerLabel">;
 
 /** One call's meter; `label` (an answer) or `reviewerLabel` (a review) says which model made it, even while blind. */
-type Metered = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null; label?: string; reviewerLabel?: string | null };
+type Metered = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null; label?: string; reviewerLabel?: string | null; modelId?: string | null };
 
 /** Tokens and estimated cost of a run's calls, unknown counts left out and the models without a price counted. */
 export function runTotals(calls: Metered[]): RunDetail["totals"] {
   const sum = (pick: (c: Metered) => number | null) => calls.reduce((s, c) => s + (pick(c) ?? 0), 0);
   const costKnown = calls.some((c) => c.costUsd !== null);
   // A call that used tokens but has no cost is a model without a price.
-  const unpriced = new Set(calls.filter((c) => c.costUsd === null && (c.tokensIn ?? 0) + (c.tokensOut ?? 0) > 0).map((c) => c.label ?? c.reviewerLabel ?? "?"));
+  const unpriced = new Set(calls.filter((c) => c.costUsd === null && (c.tokensIn ?? 0) + (c.tokensOut ?? 0) > 0).map((c) => c.label ?? c.reviewerLabel ?? c.modelId ?? "?"));
   return { tokensIn: sum((c) => c.tokensIn), tokensOut: sum((c) => c.tokensOut), costUsd: costKnown ? sum((c) => c.costUsd) : null, unknownCostModels: unpriced.size };
 }
 

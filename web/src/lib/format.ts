@@ -29,6 +29,7 @@ export const RUN_STATUS_TEXT: Record<RunStatus, string> = {
   pending: "Starting",
   answering: "Answering",
   reviewing: "Reviewing",
+  synthesizing: "Writing the synthesis",
   done: "Done",
   partial: "Answers only",
   failed: "Failed",

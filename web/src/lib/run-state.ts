@@ -20,18 +20,34 @@ function reviewer(draft: RunDetail, id: string, label: string | null, modelId: s
 /** Applies one event (never a snapshot: that replaces the whole state), totals included. */
 export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
   applyOne(draft, e);
-  draft.totals = runTotals([...draft.answers, ...draft.reviewers]);
+  draft.totals = runTotals([...draft.answers, ...draft.reviewers, ...(draft.synthesis ? [draft.synthesis] : [])]);
 }
+
+const SYNTHESIS_NOT_STARTED = { status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null, error: null, truncated: false } as const;
 
 function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
   const answer = "answerId" in e ? draft.answers.find((a) => a.id === e.answerId) : undefined;
+  const synthesis = draft.synthesis;
   switch (e.type) {
+    case "synthesis.started":
+      if (synthesis) Object.assign(synthesis, SYNTHESIS_NOT_STARTED, { status: "streaming" });
+      return;
+    case "synthesis.delta":
+      if (synthesis) synthesis.text += e.text;
+      return;
+    case "synthesis.completed":
+      if (synthesis) Object.assign(synthesis, { status: "done", text: e.text, latencyMs: e.latencyMs, tokensIn: e.tokensIn, tokensOut: e.tokensOut, costUsd: e.costUsd, truncated: e.truncated, error: null });
+      return;
+    case "synthesis.failed":
+      if (synthesis) Object.assign(synthesis, { status: "failed", error: e.error, text: e.text, latencyMs: e.latencyMs, truncated: e.text.length > 0 });
+      return;
     case "run.status":
       if (isTerminal(draft) && !TERMINAL_STATUSES.includes(e.status)) {
         // A retry or a new evaluation of an ended run: the room starts the reviews over.
         draft.reviewers = [];
         draft.reviews = [];
         draft.aggregation = null;
+        if (draft.synthesis) Object.assign(draft.synthesis, SYNTHESIS_NOT_STARTED);
       }
       draft.run.status = e.status;
       draft.run.error = null;
@@ -117,6 +133,7 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       draft.run.status = "cancelled";
       for (const a of draft.answers) if (a.status === "pending" || a.status === "streaming") a.status = "cancelled";
       for (const r of draft.reviewers) if (r.status === "pending" || r.status === "running") r.status = "cancelled";
+      if (synthesis && (synthesis.status === "pending" || synthesis.status === "streaming")) synthesis.status = "cancelled";
       reveal(draft, e.reveal);
       return;
   }
