@@ -100,7 +100,7 @@ describe.skipIf(!hasChromium)("The arena and the leaderboard in a real browser",
   /** Starts a round from the empty arena with two named models (sides are still shuffled). */
   async function startNamedRound(page: Page, first: string, second: string, prompt: string, opts: { blind?: boolean } = {}) {
     await page.goto(`${server.url}/arena`);
-    await page.getByText("Options: models, category, blind, settings").click();
+    await page.getByText("Options: models, category, blind, judges, settings").click();
     await page.getByRole("radio", { name: "Two models I name" }).check();
     await page.getByLabel("First model id").fill(first);
     await page.getByLabel("Second model id").fill(second);
@@ -366,7 +366,8 @@ describe.skipIf(!hasChromium)("The arena and the leaderboard in a real browser",
     expect(await readableText(page.getByTestId("excluded-flagged"))).toBe("1 flagged vote left out");
     // The comparison counts as an appearance (seed 000), but its battle is not rated until flagged votes are included.
     const row = page.locator('tr[data-model="openai:open-one"]');
-    expect(await readableText(row)).toMatch(/^— open-one openai:open-one — — 0 1 0\.0% — 0$/);
+    // Rank, model, BT, Elo, TrueSkill: none without a counted battle.
+    expect(await readableText(row)).toMatch(/^— open-one openai:open-one — — — 0 1 0\.0% — 0$/);
     expect(await page.locator('svg[data-testid=rating-chart] [data-model="openai:open-one"]').count()).toBe(0);
     await page.getByRole("checkbox", { name: "Include flagged votes" }).check();
     await page.locator(".lb-summary", { hasText: /^\d+ battles counted$/ }).waitFor({ timeout: 10_000 });

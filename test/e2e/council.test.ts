@@ -367,6 +367,44 @@ describe.skipIf(!hasChromium)("Quorum in a real browser", () => {
     expect(await page.locator("table.ranking tr.unranked").count()).toBe(0);
   });
 
+  test("the vote math says how many reviewers ranked first the answer they were shown first, against chance, and the order each was shown", async () => {
+    const page = await open();
+    await page.goto(server.url);
+    for (const name of ["Demo · Concise", "Demo · Thorough", "Demo · Skeptic"]) await page.getByRole("checkbox", { name }).check();
+    await page.getByLabel("Question").fill("Should tabs or spaces indent code?");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    const runId = page.url().split("/").pop()!;
+    await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: STREAM_WAIT });
+    await page.getByTestId("position-bias").waitFor({ timeout: STREAM_WAIT });
+
+    // The hand count, from each reviewer's own order and ranking as stored.
+    const res = await fetch(`${server.url}/api/runs/${runId}`);
+    const { aggregation } = (await res.json()) as {
+      aggregation: { voteBreakdown: { reviewers: { ranking: string[]; shownOrder?: string[] | null }[]; positionBias?: { reviewers: number; firstShownRankedFirst: number; expected: number } | null } };
+    };
+    const reviewers = aggregation.voteBreakdown.reviewers;
+    expect(reviewers).toHaveLength(3);
+    const firstShownFirst = reviewers.filter((r) => r.shownOrder!.find((l) => r.ranking.includes(l)) === r.ranking[0]).length;
+    const expected = reviewers.reduce((sum, r) => sum + 1 / r.ranking.length, 0);
+    expect(expected).toBe(1.5); // three reviewers, each ranking the two answers that are not its own
+    expect(aggregation.voteBreakdown.positionBias).toEqual({ reviewers: 3, firstShownRankedFirst: firstShownFirst, expected });
+    expect(await readableText(page.getByTestId("position-bias"))).toBe(
+      `Position bias: ${firstShownFirst} of 3 reviewers ranked first the answer they were shown first (1.5 expected by chance). Each reviewer read the answers in its own shuffled order, so no answer was always first.`,
+    );
+
+    // Each reviewer's shown order in the Borda table, beside its ranking.
+    const table = page.getByRole("region", { name: "Borda points by reviewer" });
+    expect(await table.getByRole("columnheader", { name: "Shown order" }).count()).toBe(1);
+    const shown = await table.locator("tbody [data-col=shown-order]").allInnerTexts();
+    expect(shown).toEqual(reviewers.map((r) => r.shownOrder!.join(", ")));
+    expect(await table.locator("tbody tr").evaluateAll((rows: { children: ArrayLike<{ textContent: string | null }> }[]) => rows.map((r) => r.children[3].textContent))).toEqual(
+      reviewers.map((r) => r.ranking.join(" › ")),
+    );
+    await page.getByTestId("position-bias").scrollIntoViewIfNeeded();
+    await screenshot(page, "13-position-bias");
+  });
+
   test("at phone width in dark mode every control is labelled and the keyboard alone can set up a run", async () => {
     const page = await open({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
     await page.goto(server.url);

@@ -23,7 +23,7 @@ export function ArenaOptionsPanel(props: Props) {
   );
   return (
     <details class="arena-options">
-      <summary>Options: models, category, blind, settings</summary>
+      <summary>Options: models, category, blind, judges, settings</summary>
       <fieldset class="inline">
         <legend>Models</legend>
         <For each={MODES}>
@@ -70,6 +70,23 @@ export function ArenaOptionsPanel(props: Props) {
         </div>
       </div>
       <p class="muted small">Both models get the same settings.</p>
+      <div class="field">
+        <label for="arena-judges">Auto-judge (optional)</label>
+        <input
+          id="arena-judges"
+          type="text"
+          placeholder="provider:model-name, provider:model-name"
+          autocomplete="off"
+          spellcheck={false}
+          aria-describedby="arena-judges-help"
+          value={props.options.judges}
+          onInput={(e) => props.set("judges", e.currentTarget.value)}
+        />
+        <p id="arena-judges-help" class="muted small">
+          Judge model ids, comma-separated: each compares the two answers right after your vote, twice, with A and B swapped the second time. A judge that is one of the
+          two models sits out.
+        </p>
+      </div>
       <label class="check">
         <input type="checkbox" checked={props.options.blind} aria-describedby="arena-blind-help" onChange={(e) => props.set("blind", e.currentTarget.checked)} />
         Blind: hide the names until I vote

@@ -36,6 +36,7 @@ export function LeaderboardTable(props: Props) {
               <th scope="col">Model</th>
               <SortHead order="bt" label="BT rating (95% CI)" />
               <SortHead order="elo" label="Elo" />
+              <SortHead order="trueskill" label="TrueSkill μ ± σ" />
               <th scope="col">Wins</th>
               <th scope="col">Appearances</th>
               <SortHead order="winRate" label="Win rate" />
@@ -71,6 +72,12 @@ export function LeaderboardTable(props: Props) {
                     </Show>
                   </td>
                   <td class="num">{num(r.elo)}</td>
+                  <td class="num" data-col="trueskill">
+                    <Show when={r.mu !== null && r.sigma !== null} fallback="—">
+                      {num(r.mu, 1)} ± {num(r.sigma, 1)}
+                      <span class="muted small ci">μ − 3σ = {num(r.conservative, 1)}</span>
+                    </Show>
+                  </td>
                   <td class="num">{r.wins}</td>
                   <td class="num">{r.appearances}</td>
                   <td class="num">{pct(r.winRate)}</td>

@@ -10,11 +10,21 @@ const TIE_BREAK_TEXT = {
   shared: "still tied after both tie-breakers, so they share a rank",
 } as const;
 
+type PositionBias = NonNullable<AggregationView["voteBreakdown"]["positionBias"]>;
+
+/** "3 of 4 reviewers ranked first the answer they were shown first (1.3 expected by chance)." */
+export function positionBiasText(p: PositionBias): string {
+  const expected = formatScore(p.expected, 1);
+  return `Position bias: ${p.firstShownRankedFirst} of ${p.reviewers} ${p.reviewers === 1 ? "reviewer" : "reviewers"} ranked first the answer they were shown first (${expected} expected by chance).`;
+}
+
 /** How the vote was counted: Borda points per reviewer, tie-breaks, score means and the pairwise matrix. */
 export function VoteMath(props: { detail: RunDetail; aggregation: AggregationView }) {
   const agg = () => props.aggregation;
   const vb = () => agg().voteBreakdown;
   const labels = () => agg().finalRanking.map((e) => e.label);
+  // Runs from before reviewers saw their own order have neither.
+  const shownOrders = () => vb().reviewers.some((r) => r.shownOrder?.length);
   const title = (label: string) => labelTitle(props.detail, label);
   const reviewerOf = (reviewSetId: string, label: string | null) => {
     const r = props.detail.reviewers.find((x) => x.id === reviewSetId);
@@ -46,6 +56,13 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
           ? `Head to head, ${title(vb().condorcetWinner!)} beats every other answer (Condorcet winner).`
           : "No answer beats every other head to head (no Condorcet winner)."}
       </p>
+      <Show when={vb().positionBias}>
+        {(p) => (
+          <p class="small" data-testid="position-bias">
+            {positionBiasText(p())} Each reviewer read the answers in its own shuffled order, so no answer was always first.
+          </p>
+        )}
+      </Show>
       <div class="table-wrap" tabindex="0" role="region" aria-label="Borda points by reviewer">
         <table>
           <caption>Borda points by reviewer</caption>
@@ -53,6 +70,9 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
             <tr>
               <th scope="col">Reviewer</th>
               <th scope="col">Weight</th>
+              <Show when={shownOrders()}>
+                <th scope="col">Shown order</th>
+              </Show>
               <th scope="col">Ranking</th>
               <For each={labels()}>{(l) => <th scope="col">{l}</th>}</For>
             </tr>
@@ -63,6 +83,9 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
                 <tr>
                   <th scope="row">{reviewerOf(r.reviewSetId, r.reviewerLabel)}</th>
                   <td>{formatScore(r.weight, 2)}</td>
+                  <Show when={shownOrders()}>
+                    <td data-col="shown-order">{r.shownOrder?.join(", ") || "—"}</td>
+                  </Show>
                   <td>{r.ranking.join(" › ")}</td>
                   <For each={labels()}>{(l) => <td>{formatScore(r.points[l], 2)}</td>}</For>
                 </tr>
@@ -71,7 +94,7 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row" colspan="3">
+              <th scope="row" colspan={shownOrders() ? 4 : 3}>
                 Total
               </th>
               <For each={labels()}>{(l) => <td>{formatScore(vb().bordaTotals[l], 2)}</td>}</For>

@@ -14,6 +14,7 @@ export type RunListItem = InferResponseType<typeof api.runs.$get, 200>["items"][
 export type CreateComparisonBody = InferRequestType<typeof api.comparisons.$post>["json"];
 export type Standings = InferResponseType<typeof api.leaderboard.$get, 200>;
 export type LeaderboardQuery = NonNullable<InferRequestType<typeof api.leaderboard.$get>["query"]>;
+export type JudgeStats = InferResponseType<typeof api.judges.$get, 200>["judges"][number];
 
 /** What the person sees when a call fails: the server's own message when it sent one. */
 export class ApiError extends Error {

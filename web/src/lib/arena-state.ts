@@ -1,5 +1,5 @@
 /** How each live event changes the page's copy of an arena comparison. Mutates a draft (used inside Solid's `produce`). */
-import type { ComparisonDetail, SideView, TurnView, VoteChoice, VoteFlag, VoteView } from "../../../worker/shared/arena";
+import type { ComparisonDetail, JudgeView, SideVerdict, SideView, TurnView, VoteChoice, VoteFlag, VoteView } from "../../../worker/shared/arena";
 import type { ComparisonEvent } from "../../../worker/shared/events";
 
 export type Side = "left" | "right";
@@ -49,13 +49,54 @@ export function applyComparisonEvent(draft: ComparisonDetail, e: Exclude<Compari
       draft.votes = draft.votes.filter((v) => v.voteId !== e.voteId);
       draft.comparison.status = e.status;
       return;
+    case "judge.completed":
+      upsertJudge(draft, e.judge);
+      draft.panel = e.panel;
+      return;
   }
+}
+
+function upsertJudge(draft: ComparisonDetail, judge: JudgeView) {
+  // A page cached before judges existed has no list at all.
+  const judges = (draft.judges ??= []);
+  const at = judges.findIndex((j) => j.judgeModelId === judge.judgeModelId);
+  if (at < 0) judges.push(judge);
+  else judges[at] = judge;
+}
+
+const finished = (j: JudgeView) => j.status === "done" || j.status === "failed";
+
+/**
+ * Takes in judges from a fetched copy without going back in time: the room announces a judge only when
+ * it finishes, so the page learns of pending ones by asking. The fetched order (the room's) is kept; a
+ * judge the page has seen finish stays finished even if the copy was fetched before that, and then the
+ * page's panel (from that judge's event) stays too.
+ */
+export function mergeJudges(draft: ComparisonDetail, fetched: Pick<ComparisonDetail, "judges" | "panel">) {
+  if (!fetched.judges) return;
+  const known = draft.judges ?? [];
+  const has = (list: JudgeView[], j: JudgeView) => list.some((x) => x.judgeModelId === j.judgeModelId);
+  let kept = false;
+  const merged = fetched.judges.map((f) => {
+    const k = known.find((x) => x.judgeModelId === f.judgeModelId);
+    if (k && finished(k) && !finished(f)) {
+      kept = true;
+      return k;
+    }
+    return f;
+  });
+  const onlyKnown = known.filter((k) => !has(fetched.judges!, k));
+  draft.judges = [...merged, ...onlyKnown];
+  if (!kept && !onlyKnown.length) draft.panel = fetched.panel;
 }
 
 export function recordVote(draft: ComparisonDetail, vote: VoteView, reveal: NonNullable<ComparisonDetail["reveal"]>, status: ComparisonDetail["comparison"]["status"]) {
   if (!draft.votes.some((v) => v.voteId === vote.voteId)) draft.votes.push(vote);
   draft.reveal = reveal;
   draft.comparison.status = status;
+  // Judges may be shown from the first vote on; the room announces each as it finishes.
+  draft.judges ??= [];
+  draft.panel ??= null;
 }
 
 export const CHOICES: readonly { choice: VoteChoice; label: string; key: string }[] = [
@@ -80,4 +121,20 @@ export function rowsSummary(vote: VoteView, nameOf: (modelId: string) => string)
   const head = `${n} ${n === 1 ? "row" : "rows"}`;
   if (!winners.length) return `${head}: no winner`;
   return `${head}: ${winners.length === 1 ? "winner" : "one per model, winners"} ${winners.map(nameOf).join(" and ")}`;
+}
+
+/** A judge's or the panel's verdict in the words of the vote buttons. */
+export const VERDICT_TEXT: Record<SideVerdict, string> = { left: "A is better", right: "B is better", tie: "Tie" };
+
+/** Judge model ids as typed: split at commas (or spaces), blanks dropped, each once. */
+export function parseJudgeIds(raw: string): string[] {
+  return [...new Set(raw.split(/[\s,]+/).filter(Boolean))];
+}
+
+/** The ids, or an Error saying which one the server would refuse and why. */
+export function checkJudgeIds(ids: string[]): string[] {
+  const bad = ids.find((id) => !/^[a-z-]+:\S/.test(id));
+  if (bad) throw new Error(`“${bad}” is not a model id: judges are named like provider:model-name.`);
+  if (ids.length > 8) throw new Error(`At most 8 judges at once; you named ${ids.length}.`);
+  return ids;
 }

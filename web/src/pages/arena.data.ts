@@ -3,7 +3,7 @@ import { createSignal } from "solid-js";
 import type { ComparisonDetail, VoteChoice } from "../../../worker/shared/arena";
 import type { ComparisonEvent } from "../../../worker/shared/events";
 import { api, call, comparisonLiveUrl, type CreateComparisonBody } from "../lib/api";
-import { applyComparisonEvent, recordVote } from "../lib/arena-state";
+import { applyComparisonEvent, checkJudgeIds, mergeJudges, parseJudgeIds, recordVote } from "../lib/arena-state";
 import { createLiveDoc } from "../lib/live-doc";
 import { numberField } from "./setup.data";
 
@@ -42,7 +42,20 @@ function rememberVote(voteId: string) {
   setMyVotes(ids);
 }
 
+const askedKey = (id: string) => `quorum.judgesAsked.${id}`;
+
+/** The turn judges were last asked at from this tab: the server says nothing of them before the vote. */
+function askedAt(id: string): number | null {
+  try {
+    const turn = Number(sessionStorage.getItem(askedKey(id)));
+    return Number.isInteger(turn) && turn > 0 ? turn : null;
+  } catch {
+    return null;
+  }
+}
+
 export function createLiveComparison(id: string) {
+  const [judgesAskedAt, setJudgesAskedAt] = createSignal(askedAt(id));
   const doc = createLiveDoc<ComparisonDetail, ComparisonEvent>({
     cacheKey: `quorum.comparison.${id}`,
     url: (since) => comparisonLiveUrl(id, since),
@@ -51,6 +64,11 @@ export function createLiveComparison(id: string) {
     notFound: "This comparison doesn't exist.",
   });
   const param = { param: { id } };
+  /** Judges join silently (only a finished one is announced): ask the room which are at work now. */
+  const learnJudges = async () => {
+    const fetched = await call(api.comparisons[":id"].$get(param)).catch(() => null);
+    if (fetched) doc.update((d) => mergeJudges(d, fetched));
+  };
   return {
     get detail() {
       return doc.state;
@@ -63,7 +81,29 @@ export function createLiveComparison(id: string) {
       rememberVote(res.voteId);
       const vote = { voteId: res.voteId, choice: res.choice, rows: res.rows, flags: res.flags, createdAt: res.rows[0]?.createdAt ?? Date.now() };
       doc.update((d) => recordVote(d, vote, res.reveal, "voted"));
+      void learnJudges();
       return res;
+    },
+    /** Judges were asked at the latest turn (a new turn sets them aside on the server too). */
+    judgesAsked: () => {
+      const turn = judgesAskedAt();
+      return turn !== null && turn === doc.state?.turns.length;
+    },
+    /** Asks judges (ids as typed); verdicts stay hidden until the first vote. */
+    async askJudges(raw: string) {
+      const judges = checkJudgeIds(parseJudgeIds(raw));
+      if (!judges.length) throw new Error("Name at least one judge model, as provider:model-name.");
+      await call(api.comparisons[":id"].judge.$post({ ...param, json: { judges } }));
+      rememberJudges(raw);
+      const turn = doc.state?.turns.length ?? 1;
+      try {
+        sessionStorage.setItem(askedKey(id), String(turn));
+      } catch {
+        // Storage disabled: the note lasts as long as the page.
+      }
+      setJudgesAskedAt(turn);
+      if (doc.state?.judges) await learnJudges();
+      return judges;
     },
     async withdraw(voteId: string) {
       const res = await call(api.votes[":voteId"].$delete({ param: { voteId } }));
@@ -87,12 +127,14 @@ export interface ArenaOptions {
   temperature: string;
   maxTokens: string;
   systemPrompt: string;
+  /** judge model ids, comma-separated: asked after the first vote, and offered by "Ask judges" */
+  judges: string;
 }
 
 const OPTIONS_KEY = "quorum.arena";
 
 export function loadOptions(): ArenaOptions {
-  const defaults: ArenaOptions = { mode: "sampled", first: "", second: "", category: "", blind: true, temperature: "", maxTokens: "", systemPrompt: "" };
+  const defaults: ArenaOptions = { mode: "sampled", first: "", second: "", category: "", blind: true, temperature: "", maxTokens: "", systemPrompt: "", judges: "" };
   try {
     return { ...defaults, ...(JSON.parse(localStorage.getItem(OPTIONS_KEY) ?? "null") as Partial<ArenaOptions> | null) };
   } catch {
@@ -101,6 +143,11 @@ export function loadOptions(): ArenaOptions {
 }
 
 export const saveOptions = (o: ArenaOptions) => localStorage.setItem(OPTIONS_KEY, JSON.stringify(o));
+
+/** Judges asked on a round become the next rounds' auto-judges too: one list of judges to keep. */
+function rememberJudges(raw: string) {
+  saveOptions({ ...loadOptions(), judges: raw.trim() });
+}
 
 /** The request body of a new round, or an Error naming the field that is wrong. */
 export function buildComparisonBody(o: ArenaOptions, prompt: string): CreateComparisonBody {
@@ -119,5 +166,7 @@ export function buildComparisonBody(o: ArenaOptions, prompt: string): CreateComp
     if (a === b) throw new Error("The two models must differ.");
     body.models = [a, b];
   }
+  const judges = checkJudgeIds(parseJudgeIds(o.judges));
+  if (judges.length) body.judges = judges;
   return body;
 }

@@ -3,13 +3,15 @@ import type { ComparisonDetail, VoteChoice } from "../../../worker/shared/arena"
 import { ArenaComposer } from "../components/arena-composer";
 import { ArenaFrame } from "../components/arena-frame";
 import { ArenaPane } from "../components/arena-pane";
+import { AskJudges } from "../components/ask-judges";
+import { JudgePanel } from "../components/judge-panel";
 import { VoteBar } from "../components/vote-bar";
 import { messageOf } from "../lib/api";
 import { canVote, CHOICES, latestTurn, SIDE_LETTER, SIDES, type Side } from "../lib/arena-state";
 import { shortModelName } from "../lib/format";
 import { navigate } from "../lib/router";
 import { NewRound } from "./arena-new";
-import { createLiveComparison, isMyVote } from "./arena.data";
+import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
 
 const CONNECTION_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" } as const;
 const STATUS_TEXT: Record<ComparisonDetail["comparison"]["status"], string> = {
@@ -66,6 +68,13 @@ function Round(props: { id: string }) {
     if (!lastVote()) queueMicrotask(() => firstVote?.focus());
   };
   const retry = () => void act("retry", live.retry);
+  /** Judges compare finished answers: both sides of the latest turn are in, voted or not. */
+  const judgeable = () => {
+    const detail = d();
+    return !!detail && (detail.comparison.status === "ready" || detail.comparison.status === "voted") && SIDES.every((s) => latestTurn(detail)?.[s].status === "done");
+  };
+  const askJudges = async (ids: string) => (await act("judges", () => live.askJudges(ids))) !== undefined;
+  const askForm = (voted: boolean) => <AskJudges initial={loadOptions().judges} voted={voted} asking={busy() === "judges"} onAsk={askJudges} />;
   const newRound = () => {
     navigate("/arena");
     setTimeout(() => document.getElementById("arena-prompt")?.focus());
@@ -163,7 +172,14 @@ function Round(props: { id: string }) {
                 {lengthNote()}
               </p>
             </Show>
-                  <Show
+            <Show when={detail().judges}>
+              {(judges) => (
+                <JudgePanel judges={judges()} panel={detail().panel ?? null}>
+                  <Show when={judgeable()}>{askForm(true)}</Show>
+                </JudgePanel>
+              )}
+            </Show>
+            <Show
               when={!detail().votes.length}
               fallback={<p class="muted small">This round has a vote, so it takes no more turns. Start a new round to ask something else.</p>}
             >
@@ -180,6 +196,18 @@ function Round(props: { id: string }) {
                 }}
                 onBlocked={setError}
               />
+            </Show>
+            <Show when={!detail().judges && judgeable()}>
+              <section class="card judges" aria-labelledby="judges-title">
+                <h2 id="judges-title">Judges</h2>
+                {askForm(false)}
+                {/* The live region is there first, so the note is announced when it appears. */}
+                <p class="judges-note" role="status">
+                  <Show when={live.judgesAsked()}>
+                    <span data-testid="judges-note">Judges are at work; their verdicts appear after your vote.</span>
+                  </Show>
+                </p>
+              </section>
             </Show>
             <VoteBar
               vote={lastVote()}

@@ -1,13 +1,21 @@
-import { createEffect, createResource, createSignal, For, onMount, Show } from "solid-js";
+import { createEffect, createResource, createSignal, For, Show } from "solid-js";
 import { createStore } from "solid-js/store";
 import { BattleImport } from "../components/battle-import";
+import { JudgesTable } from "../components/judges-table";
 import { LeaderboardTable } from "../components/leaderboard-table";
 import { RatingChart } from "../components/rating-chart";
+import { panelId, tabId, Tabs } from "../components/tabs";
 import { api, call, messageOf, type LeaderboardQuery } from "../lib/api";
 import { Link } from "../lib/router";
 
 type Source = "human" | "judge" | "import" | "all";
 type Order = "bt" | "elo" | "trueskill" | "winRate";
+type Tab = "models" | "judges";
+
+const TABS: { value: Tab; label: string }[] = [
+  { value: "models", label: "Models" },
+  { value: "judges", label: "Judges" },
+];
 
 const SOURCES: { value: Source; label: string }[] = [
   { value: "human", label: "Human votes" },
@@ -20,6 +28,7 @@ const EXPORT_TEXT: Record<Source, string> = { human: "human-vote battles", judge
 const ORDER_TEXT: Record<Order, string> = { bt: "Bradley–Terry rating", elo: "Elo", trueskill: "TrueSkill (μ − 3σ)", winRate: "win rate" };
 
 interface Filters {
+  tab: Tab;
   source: Source;
   category: string;
   minAppearances: string;
@@ -32,10 +41,11 @@ function readFilters(): Filters {
   const q = new URLSearchParams(location.search);
   const pick = <T extends string>(value: string | null, allowed: readonly T[], fallback: T) => (allowed.includes(value as T) ? (value as T) : fallback);
   return {
+    tab: pick(q.get("tab"), ["models", "judges"], "models"),
     source: pick(q.get("source"), ["human", "judge", "import", "all"], "human"),
     category: q.get("category") ?? "",
     minAppearances: q.get("minAppearances") ?? "1",
-    order: pick(q.get("order"), ["bt", "elo", "winRate"], "bt"),
+    order: pick(q.get("order"), ["bt", "elo", "trueskill", "winRate"], "bt"),
     includeFlagged: q.get("includeFlagged") === "true",
   };
 }
@@ -65,9 +75,10 @@ export default function LeaderboardPage() {
   createEffect(() => {
     const { reload: _reload, ...q } = query();
     const params = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === "string"));
+    if (filters.tab === "judges") params.set("tab", "judges");
     history.replaceState(history.state, "", `/leaderboard?${params}`);
   });
-  onMount(() => (document.title = "Leaderboard · Quorum"));
+  createEffect(() => (document.title = filters.tab === "judges" ? "Judges · Leaderboard · Quorum" : "Leaderboard · Quorum"));
 
   const standings = () => data.latest?.standings ?? null;
   const exportHref = () => api.battles.export.$url({ query: { source: filters.source, ...(filters.includeFlagged ? { includeFlagged: "true" as const } : {}) } }).toString();
@@ -75,86 +86,97 @@ export default function LeaderboardPage() {
   return (
     <section class="page leaderboard-page" aria-labelledby="leaderboard-title">
       <h1 id="leaderboard-title">Leaderboard</h1>
-      <p class="muted">Ratings from pairwise battles, as Chatbot Arena computes them: Bradley–Terry with 95% intervals from 100 bootstrap rounds, online Elo, and the plain win rate.</p>
-
-      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Leaderboard filters">
-        <div class="field">
-          <label for="lb-source">Source</label>
-          <select id="lb-source" value={filters.source} onChange={(e) => setFilters("source", e.currentTarget.value as Source)}>
-            <For each={SOURCES}>{(s) => <option value={s.value}>{s.label}</option>}</For>
-          </select>
-        </div>
-        <div class="field">
-          <label for="lb-category">Category</label>
-          <select id="lb-category" value={filters.category} onChange={(e) => setFilters("category", e.currentTarget.value)}>
-            <option value="">All categories</option>
-            <For each={[...new Set([...(standings()?.categories ?? []), ...(filters.category ? [filters.category] : [])])]}>{(c) => <option value={c}>{c}</option>}</For>
-          </select>
-        </div>
-        <div class="field narrow">
-          <label for="lb-min">Minimum appearances</label>
-          <input
-            id="lb-min"
-            type="number"
-            min="1"
-            step="1"
-            inputmode="numeric"
-            value={filters.minAppearances}
-            aria-invalid={!validMin(filters.minAppearances)}
-            aria-describedby="lb-min-error"
-            onInput={(e) => setFilters("minAppearances", e.currentTarget.value)}
-          />
-          <p id="lb-min-error" class="field-error small">
-            {validMin(filters.minAppearances) ? "" : "A whole number, 1 or more."}
-          </p>
-        </div>
-        <label class="check">
-          <input type="checkbox" checked={filters.includeFlagged} aria-describedby="lb-flagged-help" onChange={(e) => setFilters("includeFlagged", e.currentTarget.checked)} />
-          Include flagged votes
-        </label>
-        <p id="lb-flagged-help" class="muted small">
-          Votes flagged as too fast, duplicate, leaking a name or not blind are left out unless this is ticked.
+      <Tabs id="lb" label="Leaderboard views" tabs={TABS} selected={filters.tab} onSelect={(t) => setFilters("tab", t)} />
+      <div class="tab-panel" role="tabpanel" id={panelId("lb", "models")} aria-labelledby={tabId("lb", "models")} tabindex="0" hidden={filters.tab !== "models"}>
+        <p class="muted">
+          Ratings from pairwise battles, as Chatbot Arena computes them: Bradley–Terry with 95% intervals from 100 bootstrap rounds, online Elo, TrueSkill (μ ± σ, sorted by the
+          cautious μ − 3σ) and the plain win rate.
         </p>
-      </form>
 
-      <Show when={data.latest?.error}>
-        <p class="callout error" role="alert">
-          {data.latest?.error}
-        </p>
-      </Show>
-      <Show when={standings()} fallback={<Show when={!data.latest}><p class="muted" role="status">Loading the leaderboard…</p></Show>}>
-        {(s) => (
-          <>
-            <p class="lb-summary" role="status" aria-busy={data.loading}>
-              <strong>{s().totalBattles}</strong> {s().totalBattles === 1 ? "battle" : "battles"} counted
-              <Show when={s().excludedFlagged > 0}>
-                {" "}
-                · <span data-testid="excluded-flagged">{s().excludedFlagged} flagged {s().excludedFlagged === 1 ? "vote" : "votes"} left out</span>
-              </Show>
-              <Show when={s().anchor}>{(a) => <> · anchored at {a().modelId} = {a().rating}</>}</Show>
+        <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Leaderboard filters">
+          <div class="field">
+            <label for="lb-source">Source</label>
+            <select id="lb-source" value={filters.source} onChange={(e) => setFilters("source", e.currentTarget.value as Source)}>
+              <For each={SOURCES}>{(s) => <option value={s.value}>{s.label}</option>}</For>
+            </select>
+          </div>
+          <div class="field">
+            <label for="lb-category">Category</label>
+            <select id="lb-category" value={filters.category} onChange={(e) => setFilters("category", e.currentTarget.value)}>
+              <option value="">All categories</option>
+              <For each={[...new Set([...(standings()?.categories ?? []), ...(filters.category ? [filters.category] : [])])]}>{(c) => <option value={c}>{c}</option>}</For>
+            </select>
+          </div>
+          <div class="field narrow">
+            <label for="lb-min">Minimum appearances</label>
+            <input
+              id="lb-min"
+              type="number"
+              min="1"
+              step="1"
+              inputmode="numeric"
+              value={filters.minAppearances}
+              aria-invalid={!validMin(filters.minAppearances)}
+              aria-describedby="lb-min-error"
+              onInput={(e) => setFilters("minAppearances", e.currentTarget.value)}
+            />
+            <p id="lb-min-error" class="field-error small">
+              {validMin(filters.minAppearances) ? "" : "A whole number, 1 or more."}
             </p>
-            <Show
-              when={s().rows.length}
-              fallback={
-                <p class="callout empty-state">
-                  No battles from {FROM_TEXT[filters.source]} yet{filters.category ? ` in “${filters.category}”` : ""}. <Link href="/arena">Vote in the Arena</Link>, or import a
-                  battle log below.
-                </p>
-              }
-            >
-              <LeaderboardTable
-                standings={s()}
-                caption={`Models by ${ORDER_TEXT[s().order]}, from ${FROM_TEXT[s().source]}${s().category ? ` in “${s().category}”` : ""}`}
-                onOrder={(order) => setFilters("order", order)}
-              />
-              <h2>Ratings with their 95% intervals</h2>
-              <RatingChart rows={s().rows} />
-            </Show>
-          </>
-        )}
-      </Show>
+          </div>
+          <label class="check">
+            <input type="checkbox" checked={filters.includeFlagged} aria-describedby="lb-flagged-help" onChange={(e) => setFilters("includeFlagged", e.currentTarget.checked)} />
+            Include flagged votes
+          </label>
+          <p id="lb-flagged-help" class="muted small">
+            Votes flagged as too fast, duplicate, leaking a name or not blind are left out unless this is ticked.
+          </p>
+        </form>
 
-      <BattleImport exportHref={exportHref()} exportLabel={`Export ${EXPORT_TEXT[filters.source]} (JSON Lines)`} onImported={() => setReloads((n) => n + 1)} />
+        <Show when={data.latest?.error}>
+          <p class="callout error" role="alert">
+            {data.latest?.error}
+          </p>
+        </Show>
+        <Show when={standings()} fallback={<Show when={!data.latest}><p class="muted" role="status">Loading the leaderboard…</p></Show>}>
+          {(s) => (
+            <>
+              <p class="lb-summary" role="status" aria-busy={data.loading}>
+                <strong>{s().totalBattles}</strong> {s().totalBattles === 1 ? "battle" : "battles"} counted
+                <Show when={s().excludedFlagged > 0}>
+                  {" "}
+                  · <span data-testid="excluded-flagged">{s().excludedFlagged} flagged {s().excludedFlagged === 1 ? "vote" : "votes"} left out</span>
+                </Show>
+                <Show when={s().anchor}>{(a) => <> · anchored at {a().modelId} = {a().rating}</>}</Show>
+              </p>
+              <Show
+                when={s().rows.length}
+                fallback={
+                  <p class="callout empty-state">
+                    No battles from {FROM_TEXT[filters.source]} yet{filters.category ? ` in “${filters.category}”` : ""}. <Link href="/arena">Vote in the Arena</Link>, or import a
+                    battle log below.
+                  </p>
+                }
+              >
+                <LeaderboardTable
+                  standings={s()}
+                  caption={`Models by ${ORDER_TEXT[s().order]}, from ${FROM_TEXT[s().source]}${s().category ? ` in “${s().category}”` : ""}`}
+                  onOrder={(order) => setFilters("order", order)}
+                />
+                <h2>Ratings with their 95% intervals</h2>
+                <RatingChart rows={s().rows} />
+              </Show>
+            </>
+          )}
+        </Show>
+
+        <BattleImport exportHref={exportHref()} exportLabel={`Export ${EXPORT_TEXT[filters.source]} (JSON Lines)`} onImported={() => setReloads((n) => n + 1)} />
+      </div>
+      <Show when={filters.tab === "judges"}>
+        <div class="tab-panel" role="tabpanel" id={panelId("lb", "judges")} aria-labelledby={tabId("lb", "judges")} tabindex="0">
+          <JudgesTable />
+        </div>
+      </Show>
     </section>
   );
 }
