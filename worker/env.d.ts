@@ -2,6 +2,8 @@
 import type { ProviderVars } from "./providers/types";
 
 interface QuorumVars extends ProviderVars {
+  /** the access token every /api route asks for; required when reached from another machine */
+  APP_TOKEN?: string;
   /** first backoff step in ms for transient provider errors (default 500) */
   QUORUM_RETRY_BASE_MS?: string;
   /** attempts per provider call for transient errors, the first included (default 4) */

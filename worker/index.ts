@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { api } from "./api";
+import { access } from "./api/access";
+import { bodyCap } from "./api/body-cap";
 import { errorBody, onError } from "./api/errors";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
@@ -13,6 +15,8 @@ const app = new Hono<{ Bindings: Env }>()
   // The page gets its headers from web/public/_headers; API answers get theirs here
   // (not a WebSocket upgrade, whose 101 response can't take new headers).
   .use("/api/*", (c, next) => (c.req.header("Upgrade") ? next() : apiHeaders(c, next)))
+  .use("/api/*", access)
+  .use("/api/*", bodyCap)
   .route("/api", api);
 app.onError(onError);
 app.notFound((c) => c.json(errorBody("not_found", `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`), 404));

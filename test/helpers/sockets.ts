@@ -1,7 +1,7 @@
 /** A WebSocket of live events, opened through the Worker as a client would, every frame checked against the shared union. */
 import { SELF } from "cloudflare:test";
 
-export const BASE = "http://quorum.test";
+export const BASE = "http://127.0.0.1";
 
 interface Schema<E> {
   safeParse(value: unknown): { success: true; data: E } | { success: false };

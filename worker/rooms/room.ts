@@ -4,6 +4,7 @@
  * alarm one step at a time, so an evicted or restarted room picks up where it stopped.
  */
 import { DurableObject } from "cloudflare:workers";
+import { SOCKET_PROTOCOL } from "../shared/socket-protocol";
 import { EventLog } from "./event-log";
 import type { RetryPolicy } from "./limits";
 
@@ -39,7 +40,10 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
     const replay = since === null ? null : this.log.after(Number(since));
     if (replay) for (const message of replay) server.send(message);
     else server.send(JSON.stringify({ type: "snapshot", seq: this.log.lastSeq, state: this.snapshot() }));
-    return new Response(null, { status: 101, webSocket: client });
+    // A client that offered Quorum's subprotocol (it carries the access token) must have it chosen back.
+    const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim());
+    const headers = offered.includes(SOCKET_PROTOCOL) ? { "Sec-WebSocket-Protocol": SOCKET_PROTOCOL } : undefined;
+    return new Response(null, { status: 101, webSocket: client, headers });
   }
 
   async webSocketMessage(): Promise<void> {

@@ -1,0 +1,93 @@
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../../worker/index";
+import { isLocalRequest } from "../../worker/api/access";
+import { tokenProtocol } from "../../worker/shared/socket-protocol";
+import { api, createRun } from "../helpers/runs";
+import { errorOf } from "../helpers/arena";
+
+const TOKEN = "s3cret-token_0123";
+
+/** The Worker as deployed with APP_TOKEN set, reached at `url`. */
+async function withToken(url: string, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(url, init), { ...env, APP_TOKEN: TOKEN }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+describe("access control", () => {
+  it("asks for APP_TOKEN on every API route when it is set, and lets the right one in", async () => {
+    const none = await withToken("https://quorum.example.com/api/models");
+    expect(none.status).toBe(401);
+    expect((await errorOf(none)).message).toMatch(/Authorization: Bearer/);
+    const wrong = await withToken("https://quorum.example.com/api/runs", { headers: { Authorization: "Bearer nope" } });
+    expect(wrong.status).toBe(401);
+    expect((await errorOf(wrong)).message).toMatch(/not this Quorum's APP_TOKEN/);
+    const right = await withToken("https://quorum.example.com/api/runs", { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(right.status).toBe(200);
+    const post = await withToken("https://quorum.example.com/api/comparisons", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(post.status).toBe(401);
+  });
+
+  it("refuses a WebSocket without the token and takes it as a subprotocol, answering with quorum", async () => {
+    const id = await createRun({ question: "Socket?", models: [{ id: "demo:concise" }] });
+    const url = `https://quorum.example.com/api/runs/${id}/ws`;
+    const refused = await withToken(url, { headers: { Upgrade: "websocket" } });
+    expect(refused.status).toBe(401);
+    const offered = await withToken(url, { headers: { Upgrade: "websocket", "Sec-WebSocket-Protocol": `quorum, ${tokenProtocol("wrong")}` } });
+    expect(offered.status).toBe(401);
+    const ok = await withToken(url, { headers: { Upgrade: "websocket", "Sec-WebSocket-Protocol": `quorum, ${tokenProtocol(TOKEN)}` } });
+    expect(ok.status).toBe(101);
+    expect(ok.headers.get("Sec-WebSocket-Protocol")).toBe("quorum");
+    ok.webSocket!.accept();
+    ok.webSocket!.close(1000, "done");
+  });
+
+  it("refuses every API call from another machine when no APP_TOKEN is set, saying how to set one", async () => {
+    const res = await SELF.fetch("https://quorum.example.com/api/health");
+    expect(res.status).toBe(403);
+    expect((await errorOf(res)).message).toMatch(/wrangler secret put APP_TOKEN/);
+    const spoofed = await SELF.fetch("http://localhost/api/health", { headers: { "CF-Connecting-IP": "203.0.113.9" } });
+    expect(spoofed.status).toBe(403);
+    expect((await SELF.fetch("http://localhost/api/health")).status).toBe(200);
+  });
+
+  it("knows which requests are local", () => {
+    expect(isLocalRequest(new URL("http://127.0.0.1:8787/api"), "127.0.0.1")).toBe(true);
+    expect(isLocalRequest(new URL("http://localhost:8787/api"), "::1")).toBe(true);
+    expect(isLocalRequest(new URL("http://[::1]:8787/api"), undefined)).toBe(true);
+    expect(isLocalRequest(new URL("http://192.168.1.20:8787/api"), "192.168.1.30")).toBe(false);
+    expect(isLocalRequest(new URL("http://localhost/api"), "192.168.1.30")).toBe(false);
+    expect(isLocalRequest(new URL("https://quorum.workers.dev/api"), "198.51.100.4")).toBe(false);
+  });
+});
+
+describe("cross-site requests", () => {
+  it("refuses a POST and a socket upgrade from another site's page, and allows the app's own", async () => {
+    const foreign = await api("/runs", { method: "POST", json: { question: "x", models: [{ id: "demo:concise" }] }, headers: { Origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect((await errorOf(foreign)).code).toBe("cross_origin");
+    const own = await api("/runs", { method: "POST", json: { question: "x", models: [{ id: "demo:concise" }] }, headers: { Origin: "http://127.0.0.1" } });
+    expect(own.status).toBe(201);
+    const id = ((await own.json()) as { id: string }).id;
+    const ws = await SELF.fetch(`http://127.0.0.1/api/runs/${id}/ws`, { headers: { Upgrade: "websocket", Origin: "https://evil.example" } });
+    expect(ws.status).toBe(403);
+    // a read from another site is harmless to serve (the browser won't show it to that page without CORS)
+    expect((await api("/models", { headers: { Origin: "https://evil.example" } })).status).toBe(200);
+  });
+});
+
+describe("request bodies", () => {
+  it("are refused over 1 MiB with 413, and as anything but JSON with 415", async () => {
+    const big = await api("/runs", { method: "POST", json: { question: "x".repeat(1_100_000), models: [{ id: "demo:concise" }] } });
+    expect(big.status).toBe(413);
+    expect((await errorOf(big)).message).toMatch(/larger than 1024 KB/);
+    const form = await api("/runs", { method: "POST", body: "question=hi", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(form.status).toBe(415);
+    expect((await errorOf(form)).message).toMatch(/Content-Type: application\/json/);
+    // posts without a body need no content type
+    const id = await createRun({ question: "Cancel me", models: [{ id: "demo:concise" }] });
+    expect([200, 409]).toContain((await api(`/runs/${id}/cancel`, { method: "POST" })).status);
+  });
+});
