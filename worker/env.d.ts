@@ -2,6 +2,8 @@
 import type { ProviderVars } from "./providers/types";
 
 interface QuorumVars extends ProviderVars {
+  /** refuse a council run whose estimated most cost passes this many US dollars */
+  QUORUM_MAX_RUN_USD?: string;
   /** the access token every /api route asks for; required when reached from another machine */
   APP_TOKEN?: string;
   /** first backoff step in ms for transient provider errors (default 500) */

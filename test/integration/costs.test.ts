@@ -1,5 +1,7 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { scriptModel } from "../helpers/stub-client";
+import worker from "../../worker/index";
+import { callsFor, scriptModel } from "../helpers/stub-client";
 import { api, createRun, finished } from "../helpers/runs";
 import { parsePrices } from "../../worker/providers/pricing";
 
@@ -50,5 +52,31 @@ describe("costs that are honest about what they don't know", () => {
     const compat = providers.find((p) => p.id === "openai-compatible")!;
     expect(compat.models.find((m) => m.id === "openai-compatible:local-qwen")!.priceIn).toBe(0);
     expect(compat.models.find((m) => m.id === "openai-compatible:local-llama")!.priceIn).toBeNull();
+  });
+});
+
+describe("the spend cap per run", () => {
+  it("refuses, before any provider call, a run whose most it could cost passes QUORUM_MAX_RUN_USD, showing the estimate", async () => {
+    const post = async (body: unknown) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(
+        new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        { ...env, QUORUM_MAX_RUN_USD: "0.05" },
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    // gpt-5 at $1.25 / $10 per million, two models answering 4,096 tokens each and reviewing: well over $0.05
+    const over = await post({ question: "Write an essay.", models: [{ id: "openai:gpt-5" }, { id: "anthropic:claude-sonnet-4-5" }] });
+    expect(over.status).toBe(400);
+    const body = (await over.json()) as { error: { code: string; message: string; details: { estimateUsd: number; capUsd: number } } };
+    expect(body.error.code).toBe("over_budget");
+    expect(body.error.message).toMatch(/could cost up to \$0\.\d{4}, more than QUORUM_MAX_RUN_USD \(\$0\.05\)/);
+    expect(body.error.details.estimateUsd).toBeGreaterThan(0.05);
+    expect(await callsFor(stub, "gpt-5")).toHaveLength(0);
+    // the same models with a small output allowance fit under the cap, and demo models cost nothing
+    expect((await post({ question: "Hi", models: [{ id: "openai:gpt-5", params: { maxTokens: 100 } }], settings: { autoEvaluate: false } })).status).toBe(201);
+    expect((await post({ question: "Hi", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }] })).status).toBe(201);
   });
 });

@@ -4,8 +4,10 @@ import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/q
 import { exportJson, exportMarkdown } from "../council/export";
 import type { RoomResult } from "../rooms/run-room";
 import { displayName, isTerminal, toRunDetail } from "../rooms/record";
+import { estimateRunCost } from "../council/estimate";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import type { RunDetail } from "../shared/run";
+import type { CreateRunInput } from "../shared/requests";
 import { ApiError, notFound } from "./errors";
 import { checkModels } from "./check-models";
 import { parseCursor } from "./paging";
@@ -36,10 +38,26 @@ function unwrap(result: RoomResult) {
   throw new ApiError(result.code === "not_found" ? 404 : 409, result.code, result.message);
 }
 
+/** QUORUM_MAX_RUN_USD: a run whose most it could cost passes the cap is refused before any call. */
+function checkSpend(env: Env, input: CreateRunInput) {
+  const cap = Number(env.QUORUM_MAX_RUN_USD);
+  if (!env.QUORUM_MAX_RUN_USD?.trim() || !(cap >= 0)) return;
+  const estimate = estimateRunCost(env, input);
+  if (estimate.usd <= cap) return;
+  const unknown = estimate.unpriced.length ? ` (${estimate.unpriced.join(", ")} left out: no known price)` : "";
+  throw new ApiError(
+    400,
+    "over_budget",
+    `This run could cost up to $${estimate.usd.toFixed(4)}${unknown}, more than QUORUM_MAX_RUN_USD ($${cap}). Pick fewer or cheaper models, set a lower max tokens, or raise the cap.`,
+    { estimateUsd: estimate.usd, capUsd: cap, unpriced: estimate.unpriced },
+  );
+}
+
 export const runsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createRunInput), async (c) => {
     const input = c.req.valid("json");
     checkModels(c.env, [...input.models.map((m) => m.id), ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : [])]);
+    checkSpend(c.env, input);
     const id = crypto.randomUUID();
     const started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings: input.settings }));
     return c.json(started, 201);
