@@ -58,16 +58,21 @@ export function referenceBradleyTerry(battles: Battle[]): Record<string, number>
   return Object.fromEntries(models.map((m, i) => [m, 1000 + (400 * Math.log(p[i])) / Math.LN10]));
 }
 
-/** A battle log drawn from known strengths with a seeded generator (mulberry32), ties included. */
-export function simulateBattles(strengths: Record<string, number>, count: number, seed: number, startTstamp = 1_700_000_000): Battle[] {
+/** mulberry32: a small seeded generator of uniform numbers in [0, 1), independent of the code under test. */
+export function mulberry32(seed: number): () => number {
   let s = seed >>> 0;
-  const random = () => {
+  return () => {
     s = (s + 0x6d2b79f5) >>> 0;
     let t = s;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A battle log drawn from known strengths with a seeded generator, ties included. */
+export function simulateBattles(strengths: Record<string, number>, count: number, seed: number, startTstamp = 1_700_000_000): Battle[] {
+  const random = mulberry32(seed);
   const names = Object.keys(strengths);
   const out: Battle[] = [];
   for (let k = 0; k < count; k++) {

@@ -5,6 +5,7 @@ import { castVote, readyComparison } from "../helpers/arena";
 import { fitStyleControlled } from "../../worker/rating/style-control";
 import { styleDiffs } from "../../worker/rating/style-features";
 import { scriptModel } from "../helpers/stub-client";
+import { mulberry32 } from "../helpers/arena-reference";
 
 const stub = inject("stubUrl");
 
@@ -26,14 +27,7 @@ async function styleBoard(query: string, timeoutMs = 30_000): Promise<{ first: S
 
 /** Equal-strength models where the longer answer wins more often: a planted length effect. */
 function lengthBiasedBattles(count: number) {
-  let s = 99;
-  const random = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(99);
   const models = ["len-1", "len-2", "len-3", "len-4"];
   return Array.from({ length: count }, (_, k) => {
     const i = Math.floor(random() * 4);

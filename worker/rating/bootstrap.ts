@@ -5,7 +5,7 @@
  */
 import { fitPairTable, type Anchor, type PairCell } from "./bradley-terry";
 import { pairTableOf } from "./pair-table";
-import { percentile, sampleMultinomial, seededRandom } from "./random";
+import { intervalsOf, sampleMultinomial, seededRandom } from "./random";
 
 export interface BtIntervals {
   /** NaN where unknown: a model with no battles */
@@ -59,17 +59,7 @@ export function bootstrapBradleyTerry(n: number, cells: readonly PairCell[], opt
     samples.set(fitPairTable(n, table, { anchor, start }).ratings, round * n);
   }
 
-  const values = new Float64Array(rounds);
-  for (let model = 0; model < n; model++) {
-    let size = 0;
-    for (let round = 0; round < rounds; round++) {
-      const rating = samples[round * n + model];
-      if (!Number.isNaN(rating)) values[size++] = rating;
-    }
-    const sorted = values.subarray(0, size).sort();
-    lower[model] = percentile(sorted, 0.025);
-    upper[model] = percentile(sorted, 0.975);
-  }
+  intervalsOf(samples, rounds, n, lower, upper);
   return { lower, upper, rounds };
 }
 

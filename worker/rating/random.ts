@@ -81,3 +81,21 @@ export function percentile(sortedAscending: ArrayLike<number>, q: number): numbe
   const high = sortedAscending[above];
   return fraction === 0 ? low : low + (high - low) * fraction;
 }
+
+/**
+ * The 2.5th and 97.5th percentiles of each column of `samples` (rounds × width, row-major),
+ * over the rounds where that column is not NaN.
+ */
+export function intervalsOf(samples: Float64Array, rounds: number, width: number, lower: Float64Array, upper: Float64Array): void {
+  const values = new Float64Array(rounds);
+  for (let column = 0; column < width; column++) {
+    let size = 0;
+    for (let round = 0; round < rounds; round++) {
+      const value = samples[round * width + column];
+      if (!Number.isNaN(value)) values[size++] = value;
+    }
+    const sorted = values.subarray(0, size).sort();
+    lower[column] = percentile(sorted, 0.025);
+    upper[column] = percentile(sorted, 0.975);
+  }
+}

@@ -14,7 +14,7 @@
 import { scoreOfA, type Winner } from "./battle-outcome";
 import { BOOTSTRAP_DEFAULTS } from "./bootstrap";
 import type { Anchor } from "./bradley-terry";
-import { percentile, seededRandom } from "./random";
+import { intervalsOf, seededRandom } from "./random";
 import { minimizeStyleLoss, type StyleDesign } from "./style-newton";
 
 export interface StyleBattle {
@@ -160,21 +160,8 @@ export function bootstrapStyleControlled(
     ratingSamples.set(ratingsOf(design, weights, params, anchor), round * n);
     betaSamples.set(params.subarray(n), round * k);
   }
-  const fill = (samples: Float64Array, width: number, lower: Float64Array, upper: Float64Array): void => {
-    const values = new Float64Array(rounds);
-    for (let column = 0; column < width; column++) {
-      let size = 0;
-      for (let round = 0; round < rounds; round++) {
-        const value = samples[round * width + column];
-        if (!Number.isNaN(value)) values[size++] = value;
-      }
-      const sorted = values.subarray(0, size).sort();
-      lower[column] = percentile(sorted, 0.025);
-      upper[column] = percentile(sorted, 0.975);
-    }
-  };
-  fill(ratingSamples, n, result.lower, result.upper);
-  fill(betaSamples, k, result.betaLower, result.betaUpper);
+  intervalsOf(ratingSamples, rounds, n, result.lower, result.upper);
+  intervalsOf(betaSamples, rounds, k, result.betaLower, result.betaUpper);
   return result;
 }
 
