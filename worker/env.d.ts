@@ -22,6 +22,9 @@ interface QuorumVars extends ProviderVars {
   QUORUM_MIN_VOTE_MS?: string;
   /** battle-log lines one import request may carry (default 10000) */
   QUORUM_IMPORT_MAX_LINES?: string;
+  /** live votes one client may have on one comparison (default 5), and one comparison in all (default 20) */
+  QUORUM_VOTES_PER_CLIENT?: string;
+  QUORUM_VOTES_PER_COMPARISON?: string;
   /** comma-separated judge model ids asked about every comparison once it has a vote */
   QUORUM_JUDGES?: string;
   /** appearances a leader needs before topper mode pits it against a challenger (default 20) */

@@ -149,7 +149,7 @@ describe("vote quality flags", () => {
 
     const fast = (await readyComparison([D, E], category)).comparison.id;
     const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(fast));
-    const tooFast = await room.vote({ choice: await choiceFor(fast, D), clientId: "client:carol", idempotencyKey: null, minVoteMs: 600_000 });
+    const tooFast = await room.vote({ choice: await choiceFor(fast, D), clientId: "client:carol", idempotencyKey: null, minVoteMs: 600_000, maxPerClient: 5, maxPerComparison: 20 });
     expect(tooFast.ok && tooFast.response.flags).toEqual(["too_fast"]);
 
     await scriptModel(stub, "flag-leaky", [{ text: "As Claude, a model made by Anthropic, I would say recursion is self-reference." }]);
@@ -225,5 +225,41 @@ describe("ratings from votes", () => {
     expect(demo.map((x) => x.battles)).toEqual([2, 2, 2]);
     expect(demo.every((x) => x.appearances === 2)).toBe(true);
     expect((await leaderboard()).rows.some((x) => x.modelId.startsWith("demo:"))).toBe(false);
+  });
+});
+
+describe("votes that can't be stuffed", () => {
+  it("store every accepted vote of hundreds fired at once exactly once, answer every refused one, and replay retries", async () => {
+    const id = (await readyComparison([A, C], { category: "stuffing" })).comparison.id;
+    // 30 clients fire 10 votes each, all at once; every third vote is sent twice with the same key.
+    const attempts = Array.from({ length: 300 }, (_, k) => ({ client: `c${k % 30}`, key: `stuff-${k}`, choice: (["left", "right", "tie", "both-bad"] as const)[k % 4] }));
+    const sends = attempts.flatMap((a, k) => (k % 3 === 0 ? [a, a] : [a]));
+    const answers = await Promise.all(sends.map((a) => vote(id, a.choice, { "X-Client-Id": a.client, "Idempotency-Key": a.key })));
+    const bodies = await Promise.all(answers.map((r) => r.json() as Promise<{ voteId?: string; rows?: unknown[]; error?: { code: string } }>));
+    expect(answers.every((r) => r.status === 201 || r.status === 429)).toBe(true);
+    for (const [i, r] of answers.entries()) if (r.status === 429) expect(bodies[i].error!.code).toBe("vote_limit");
+
+    const accepted = new Map<string, { voteId: string; rows: number }>();
+    for (const [i, r] of answers.entries())
+      if (r.status === 201) {
+        const prior = accepted.get(sends[i].key);
+        // a replayed key returns the first answer exactly
+        if (prior) expect(bodies[i].voteId).toBe(prior.voteId);
+        else accepted.set(sends[i].key, { voteId: bodies[i].voteId!, rows: bodies[i].rows!.length });
+      }
+    // at most 20 live votes on a comparison, at most 5 per client
+    expect(accepted.size).toBe(20);
+    const stored = await env.DB.prepare("SELECT vote_id AS voteId, count(*) AS n FROM model_votes WHERE comparison_id = ? GROUP BY vote_id").bind(id).all<{ voteId: string; n: number }>();
+    expect(stored.results).toHaveLength(20);
+    const rowsByVote = new Map([...accepted.values()].map((v) => [v.voteId, v.rows]));
+    for (const row of stored.results) expect(row.n).toBe(rowsByVote.get(row.voteId));
+    const battles = await env.DB.prepare("SELECT count(*) AS n FROM battles WHERE comparison_id = ? AND source = 'human'").bind(id).first<{ n: number }>();
+    expect(battles!.n).toBe(20);
+    const perClient = new Map<string, number>();
+    for (const [key] of accepted) {
+      const client = attempts.find((a) => a.key === key)!.client;
+      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    }
+    expect(Math.max(...perClient.values())).toBeLessThanOrEqual(5);
   });
 });

@@ -108,12 +108,15 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     await ensureComparison(c.env, id);
     const key = c.req.header("Idempotency-Key")?.trim() || null;
     if (key && key.length > 200) throw new ApiError(400, "invalid_request", "Idempotency-Key: at most 200 characters.");
+    const settings = arenaSettings(c.env);
     const { replayed, response } = unwrap(
       await comparisonRoom(c.env, id).vote({
         choice: c.req.valid("json").choice,
         clientId: await clientIdOf(c.req.header("X-Client-Id"), c.req.header("CF-Connecting-IP")),
         idempotencyKey: key,
-        minVoteMs: arenaSettings(c.env).minVoteMs,
+        minVoteMs: settings.minVoteMs,
+        maxPerClient: settings.votesPerClient,
+        maxPerComparison: settings.votesPerComparison,
       }),
     );
     if (replayed) c.header("Idempotent-Replayed", "true");

@@ -12,6 +12,8 @@ export function arenaSettings(env: Env) {
     minVoteMs: whole(env.QUORUM_MIN_VOTE_MS, 3000, 0),
     importMaxLines: whole(env.QUORUM_IMPORT_MAX_LINES, 10_000, 1),
     topperMinAppearances: whole(env.QUORUM_TOPPER_MIN_APPEARANCES, 20, 1),
+    votesPerClient: whole(env.QUORUM_VOTES_PER_CLIENT, 5, 1),
+    votesPerComparison: whole(env.QUORUM_VOTES_PER_COMPARISON, 20, 1),
     judges: (env.QUORUM_JUDGES ?? "")
       .split(",")
       .map((s) => s.trim())

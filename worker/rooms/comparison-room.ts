@@ -51,6 +51,9 @@ export interface CastVote {
   clientId: string;
   idempotencyKey: string | null;
   minVoteMs: number;
+  /** live votes one client may have on this comparison, and all clients together */
+  maxPerClient: number;
+  maxPerComparison: number;
 }
 
 export interface VoteResponse {
@@ -62,19 +65,20 @@ export interface VoteResponse {
   flags: VoteFlag[];
 }
 
-export type Refusal = { ok: false; status: 404 | 409; code: string; message: string };
+export type Refusal = { ok: false; status: 404 | 409 | 429; code: string; message: string };
 export type Outcome<T> = ({ ok: true } & T) | Refusal;
 
 const RECORD_KEY = "record";
 const WATCHDOG_SLACK_MS = 30_000;
 
-const refuse = (code: string, message: string, status: 404 | 409 = 409): Refusal => ({ ok: false, status, code, message });
+const refuse = (code: string, message: string, status: Refusal["status"] = 409): Refusal => ({ ok: false, status, code, message });
 const missing = () => refuse("not_found", "No comparison with this id.", 404);
 
 const WINNER_OF: Record<VoteChoice, Winner> = { left: "model_a", right: "model_b", tie: "tie", "both-bad": "tie (bothbad)" };
 
 export class ComparisonRoom extends Room<ComparisonEventBody> {
   private record: ComparisonRecord | null = null;
+  private voting: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -146,7 +150,21 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     return { ok: true, id: r.id, status: r.status };
   }
 
+  /**
+   * Votes and withdrawals run one at a time: each awaits D1, which lets other requests into the room, and
+   * their checks (caps, duplicates, idempotency) must see every vote before them.
+   */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.voting.then(work, work);
+    this.voting = run.catch(() => {});
+    return run;
+  }
+
   async vote(cast: CastVote): Promise<Outcome<{ replayed: boolean; response: VoteResponse }>> {
+    return this.serial(() => this.castVote(cast));
+  }
+
+  private async castVote(cast: CastVote): Promise<Outcome<{ replayed: boolean; response: VoteResponse }>> {
     const r = this.record;
     if (!r) return missing();
     const db = openDb(this.env.DB);
@@ -157,6 +175,11 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (r.status === "answering" || r.status === "pending")
       return refuse("not_ready", "Both sides must finish answering before you vote. Wait for the latest turn to end.");
     if (r.status === "failed") return refuse("side_failed", "A side failed in the latest turn, so there is nothing fair to vote on. Retry that side, or start a new round.");
+    // Seed 000 allows more than one vote on a comparison; these caps only stop stuffing.
+    if (r.votes.filter((v) => v.clientId === cast.clientId).length >= cast.maxPerClient)
+      return refuse("vote_limit", `You already have ${cast.maxPerClient} votes on this comparison. Withdraw one to vote again, or start a new round.`, 429);
+    if (r.votes.length >= cast.maxPerComparison)
+      return refuse("vote_limit", `This comparison already has ${cast.maxPerComparison} votes, the most it takes. Start a new round.`, 429);
 
     const now = Date.now();
     const voteId = crypto.randomUUID();
@@ -209,6 +232,10 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   }
 
   async withdraw(voteId: string): Promise<Outcome<{ voteId: string; status: string }>> {
+    return this.serial(() => this.withdrawVote(voteId));
+  }
+
+  private async withdrawVote(voteId: string): Promise<Outcome<{ voteId: string; status: string }>> {
     const r = this.record;
     if (!r) return missing();
     const vote = r.votes.find((v) => v.voteId === voteId);
