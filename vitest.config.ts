@@ -35,6 +35,10 @@ export default defineConfig({
                   // Votes in these tests come at once; the too_fast flag is tested through the room with its own threshold.
                   QUORUM_MIN_VOTE_MS: "0",
                   QUORUM_ARENA_MAX_TURNS: "3",
+                  // Tests create runs, comparisons and votes far faster than a person; the limits get a test of their own.
+                  QUORUM_RATE_RUNS: "100000",
+                  QUORUM_RATE_COMPARISONS: "100000",
+                  QUORUM_RATE_VOTES: "100000",
                   QUORUM_PRICES: "openai-compatible:local-qwen=0:0,openai:priced-custom=1:2,broken-entry",
                 },
               },

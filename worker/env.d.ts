@@ -2,6 +2,10 @@
 import type { ProviderVars } from "./providers/types";
 
 interface QuorumVars extends ProviderVars {
+  /** per-client limits per minute on creating runs (30), comparisons (60) and casting votes (120) */
+  QUORUM_RATE_RUNS?: string;
+  QUORUM_RATE_COMPARISONS?: string;
+  QUORUM_RATE_VOTES?: string;
   /** refuse a council run whose estimated most cost passes this many US dollars */
   QUORUM_MAX_RUN_USD?: string;
   /** the access token every /api route asks for; required when reached from another machine */

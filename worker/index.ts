@@ -6,6 +6,7 @@ import { bodyCap } from "./api/body-cap";
 import { errorBody, onError } from "./api/errors";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
+export { RateLimiter } from "./rooms/rate-limiter";
 export { RunRoom } from "./rooms/run-room";
 export { StyleRoom } from "./rooms/style-room";
 

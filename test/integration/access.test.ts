@@ -91,3 +91,30 @@ describe("request bodies", () => {
     expect([200, 409]).toContain((await api(`/runs/${id}/cancel`, { method: "POST" })).status);
   });
 });
+
+describe("rate limits per client", () => {
+  it("answer 429 with Retry-After past QUORUM_RATE_RUNS a minute, per client", async () => {
+    const post = async (client: string) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(
+        new Request("http://127.0.0.1/api/runs", {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-Client-Id": client },
+          body: JSON.stringify({ question: "Limit me", models: [{ id: "demo:concise" }], settings: { autoEvaluate: false } }),
+        }),
+        { ...env, QUORUM_RATE_RUNS: "3" },
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    const first = [await post("limited"), await post("limited"), await post("limited")];
+    expect(first.map((r) => r.status)).toEqual([201, 201, 201]);
+    const fourth = await post("limited");
+    expect(fourth.status).toBe(429);
+    expect(Number(fourth.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect((await errorOf(fourth)).message).toMatch(/at most 3 a minute \(QUORUM_RATE_RUNS\)/);
+    // another client has its own allowance
+    expect((await post("someone-else")).status).toBe(201);
+  });
+});

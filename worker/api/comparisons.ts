@@ -10,6 +10,7 @@ import { comparisonMessageInput, createComparisonInput, judgeInput, listComparis
 import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";
 import { parseCursor } from "./paging";
+import { clientIdOf, rateLimit } from "./rate-limit";
 import { validate } from "./validate";
 
 export const comparisonRoom = (env: Env, id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
@@ -25,17 +26,10 @@ async function ensureComparison(env: Env, id: string) {
   if (!(await comparisonExists(openDb(env.DB), id))) throw notFound("Comparison");
 }
 
-/** Who is voting: the client's own id, else a hash of its address (never the address itself). */
-async function clientIdOf(header: string | undefined, ip: string | undefined): Promise<string> {
-  const given = header?.trim();
-  if (given) return `client:${given.slice(0, 200)}`;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`quorum-client:${ip ?? "local"}`));
-  return `ip:${[...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
 export const comparisonsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createComparisonInput), async (c) => {
     const input = c.req.valid("json");
+    await rateLimit(c, "comparisons", await clientIdOf(c));
     if (input.models) checkModels(c.env, input.models);
     if (input.judges) checkModels(c.env, input.judges);
     const settings = arenaSettings(c.env);
@@ -109,10 +103,12 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     const key = c.req.header("Idempotency-Key")?.trim() || null;
     if (key && key.length > 200) throw new ApiError(400, "invalid_request", "Idempotency-Key: at most 200 characters.");
     const settings = arenaSettings(c.env);
+    const clientId = await clientIdOf(c);
+    await rateLimit(c, "votes", clientId);
     const { replayed, response } = unwrap(
       await comparisonRoom(c.env, id).vote({
         choice: c.req.valid("json").choice,
-        clientId: await clientIdOf(c.req.header("X-Client-Id"), c.req.header("CF-Connecting-IP")),
+        clientId,
         idempotencyKey: key,
         minVoteMs: settings.minVoteMs,
         maxPerClient: settings.votesPerClient,

@@ -11,6 +11,7 @@ import type { CreateRunInput } from "../shared/requests";
 import { ApiError, notFound } from "./errors";
 import { checkModels } from "./check-models";
 import { parseCursor } from "./paging";
+import { clientIdOf, rateLimit } from "./rate-limit";
 import { validate } from "./validate";
 
 const room = (env: Env, id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
@@ -58,6 +59,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     const input = c.req.valid("json");
     checkModels(c.env, [...input.models.map((m) => m.id), ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : [])]);
     checkSpend(c.env, input);
+    await rateLimit(c, "runs", await clientIdOf(c));
     const id = crypto.randomUUID();
     const started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings: input.settings }));
     return c.json(started, 201);
