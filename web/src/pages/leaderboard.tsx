@@ -1,9 +1,10 @@
-import { createEffect, createResource, createSignal, For, Show } from "solid-js";
+import { createEffect, createResource, createSignal, For, onCleanup, Show } from "solid-js";
 import { createStore } from "solid-js/store";
 import { BattleImport } from "../components/battle-import";
 import { JudgesTable } from "../components/judges-table";
 import { LeaderboardTable } from "../components/leaderboard-table";
 import { RatingChart } from "../components/rating-chart";
+import { StyleEffects } from "../components/style-effects";
 import { panelId, tabId, Tabs } from "../components/tabs";
 import { api, call, messageOf, type LeaderboardQuery } from "../lib/api";
 import { Link } from "../lib/router";
@@ -34,6 +35,7 @@ interface Filters {
   minAppearances: string;
   order: Order;
   includeFlagged: boolean;
+  style: boolean;
 }
 
 /** The filters live in the address, so a link (or a reload) shows the same view. */
@@ -47,6 +49,7 @@ function readFilters(): Filters {
     minAppearances: q.get("minAppearances") ?? "1",
     order: pick(q.get("order"), ["bt", "elo", "trueskill", "winRate"], "bt"),
     includeFlagged: q.get("includeFlagged") === "true",
+    style: q.get("style") === "true",
   };
 }
 
@@ -60,6 +63,7 @@ export default function LeaderboardPage() {
     source: filters.source,
     order: filters.order,
     includeFlagged: String(filters.includeFlagged) as "true" | "false",
+    ...(filters.style ? { style: "true" as const } : {}),
     minAppearances: validMin(filters.minAppearances) ? String(Number(filters.minAppearances)) : undefined,
     ...(filters.category ? { category: filters.category } : {}),
     reload: reloads(),
@@ -81,6 +85,15 @@ export default function LeaderboardPage() {
   createEffect(() => (document.title = filters.tab === "judges" ? "Judges · Leaderboard · Quorum" : "Leaderboard · Quorum"));
 
   const standings = () => data.latest?.standings ?? null;
+  // Style control is fitted in the background: ask again, a bounded number of times, until it is ready.
+  let styleChecks = 0;
+  createEffect(() => {
+    const style = standings()?.style;
+    if (style?.status !== "computing" || styleChecks >= 40) return;
+    styleChecks++;
+    const timer = setTimeout(() => setReloads((n) => n + 1), 1500);
+    onCleanup(() => clearTimeout(timer));
+  });
   const exportHref = () => api.battles.export.$url({ query: { source: filters.source, ...(filters.includeFlagged ? { includeFlagged: "true" as const } : {}) } }).toString();
 
   return (
@@ -131,6 +144,13 @@ export default function LeaderboardPage() {
           <p id="lb-flagged-help" class="muted small">
             Votes flagged as too fast, duplicate, leaking a name or not blind are left out unless this is ticked.
           </p>
+          <label class="check">
+            <input type="checkbox" checked={filters.style} aria-describedby="lb-style-help" onChange={(e) => setFilters("style", e.currentTarget.checked)} />
+            Style control
+          </label>
+          <p id="lb-style-help" class="muted small">
+            Ratings with answer length, headers, lists and bold held equal, as Chatbot Arena publishes them.
+          </p>
         </form>
 
         <Show when={data.latest?.error}>
@@ -163,6 +183,7 @@ export default function LeaderboardPage() {
                   caption={`Models by ${ORDER_TEXT[s().order]}, from ${FROM_TEXT[s().source]}${s().category ? ` in “${s().category}”` : ""}`}
                   onOrder={(order) => setFilters("order", order)}
                 />
+                <StyleEffects style={s().style} />
                 <h2>Ratings with their 95% intervals</h2>
                 <RatingChart rows={s().rows} />
               </Show>

@@ -1,0 +1,75 @@
+/**
+ * Style control in a real browser: imported Chatbot Arena battles whose longer answers win more often,
+ * the leaderboard's "Style control" box, the background fit, and the effects it reports.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession } from "../helpers/e2e-browser";
+import { buildWeb, startWranglerDev, type WranglerDev } from "../helpers/e2e-wrangler";
+import { mulberry32 } from "../helpers/arena-reference";
+
+if (!hasChromium) console.warn(`[e2e] skipping the style-control browser test: ${CHROMIUM_PATH} not found. Install Debian's Chromium (apt-get install -y chromium) to run it.`);
+
+/** Equal-strength models where the longer answer wins more often. */
+function battles(count: number): string {
+  const random = mulberry32(7);
+  const models = ["style-one", "style-two", "style-three"];
+  return Array.from({ length: count }, (_, k) => {
+    const i = Math.floor(random() * 3);
+    const j = (i + 1 + Math.floor(random() * 2)) % 3;
+    const [ta, tb] = [100 + Math.floor(random() * 500), 100 + Math.floor(random() * 500)];
+    const winner = random() < 1 / (1 + Math.exp((-3 * (ta - tb)) / (ta + tb + 1))) ? "model_a" : "model_b";
+    const side = (tokens: number) => ({ tokens, headers: Math.floor(random() * 3), lists: Math.floor(random() * 3), bold: Math.floor(random() * 2) });
+    const [a, b] = [side(ta), side(tb)];
+    const conv_metadata = {
+      sum_assistant_a_tokens: a.tokens,
+      header_count_a: { h1: a.headers },
+      list_count_a: { ordered: a.lists },
+      bold_count_a: { "**": a.bold },
+      sum_assistant_b_tokens: b.tokens,
+      header_count_b: { h1: b.headers },
+      list_count_b: { ordered: b.lists },
+      bold_count_b: { "**": b.bold },
+    };
+    return JSON.stringify({ model_a: models[i], model_b: models[j], winner, tstamp: 1_700_000_000 + k, conv_metadata });
+  }).join("\n");
+}
+
+describe.skipIf(!hasChromium)("Style control in a real browser", () => {
+  let server: WranglerDev;
+  let session: BrowserSession | null = null;
+
+  beforeAll(async () => {
+    await buildWeb();
+    server = await startWranglerDev({ QUORUM_LOG: "off" });
+  });
+
+  afterEach(async () => {
+    if (session) expect(session.console.filter((line) => /^\[pageerror\]|Content Security Policy/i.test(line))).toEqual([]);
+    await session?.close();
+    session = null;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test("ticking Style control fits in the background, then shows ratings with style held equal and what length is worth", async () => {
+    const res = await fetch(`${server.url}/api/battles/import?importId=style-e2e`, { method: "POST", body: battles(1500), headers: { "content-type": "application/x-ndjson" } });
+    expect(res.status).toBe(200);
+    session = await openBrowser();
+    const page = session.page;
+    await page.goto(`${server.url}/leaderboard?source=import`);
+    await page.getByRole("checkbox", { name: "Style control" }).check();
+    expect(new URL(page.url()).searchParams.get("style")).toBe("true");
+    const effects = page.getByRole("region", { name: "Style effects" }).or(page.locator("section.style-effects"));
+    await effects.waitFor({ timeout: 60_000 });
+    const longer = await page.locator(".style-effects li", { hasText: "Longer answers" }).innerText();
+    const factor = Number(/×(\d+\.\d+)/.exec(longer)![1]);
+    expect(factor).toBeGreaterThan(1.2);
+    // the table shows the style-controlled ratings the API gives
+    const api = (await (await fetch(`${server.url}/api/leaderboard?source=import&style=true`)).json()) as { rows: { modelId: string; bt: number }[]; style: { status: string } };
+    expect(api.style.status).toBe("ready");
+    for (const row of api.rows) await expect.poll(() => page.locator("tr", { hasText: row.modelId }).innerText()).toContain(String(Math.round(row.bt)));
+    await screenshot(page, "leaderboard-style-control");
+  });
+});
