@@ -127,8 +127,8 @@ describe.skipIf(!hasChromium)("Quorum in a real browser", () => {
     for (const [model, text] of Object.entries(texts)) {
       const card = page.locator(".answer-card", { has: page.locator("code", { hasText: model }) });
       expect(await readableText(card.locator(".markdown"))).toBe(text);
-      // A catalog model has a price; a model added by id has none, so its cost is unknown.
-      const cost = model === "gpt-4o-mini" ? "< \\$0\\.0001" : "—";
+      // A catalog model has a price; a model added by id has none, so its cost is unknown (and says so, not "—").
+      const cost = model === "gpt-4o-mini" ? "< \\$0\\.0001" : "cost unknown";
       expect(await readableText(card.locator(".metrics"))).toMatch(new RegExp(`^Latency ?[\\d.]+ m?s ?Tokens ?42 in · \\d+ out ?Cost \\(est\\.\\) ?${cost}$`));
     }
     expect(await readableText(page.getByTestId("winner"))).toMatch(/^Winner: (GPT-4o mini|claude-stub-large|gemini-stub-pro) \(Answer [ABC]\)$/);

@@ -18,8 +18,14 @@ interface PageElement {
   outerHTML: string;
   getAttribute(name: string): string | null;
   querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
+  compareDocumentPosition(other: PageElement): number;
 }
-declare const document: { querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>; documentElement: { scrollWidth: number } };
+declare const document: {
+  querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
+  querySelector(selector: string): PageElement | null;
+  documentElement: { scrollWidth: number };
+  activeElement: (PageElement & { id: string }) | null;
+};
 declare const window: { innerWidth: number };
 
 export interface SocketRecord<E = RunEvent> {
@@ -120,4 +126,26 @@ export function unlabelledControls(page: Page): Promise<string[]> {
 /** True when the page needs no horizontal scrolling at the current width. */
 export function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+/** True when the first element matching `first` comes before the first matching `second` in the document. */
+export function comesBefore(page: Page, first: string, second: string): Promise<boolean> {
+  return page.evaluate(
+    ([a, b]) => {
+      const [x, y] = [document.querySelector(a), document.querySelector(b)];
+      // Node.DOCUMENT_POSITION_FOLLOWING: y follows x.
+      return Boolean(x && y && x.compareDocumentPosition(y) & 4);
+    },
+    [first, second] as const,
+  );
+}
+
+/** The id of the focused element, or null. */
+export function focusedId(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.id || null);
+}
+
+/** True when the element `locator` matches has the focus. */
+export function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el: PageElement) => el === document.activeElement);
 }

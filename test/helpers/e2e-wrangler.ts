@@ -80,7 +80,8 @@ export async function startWranglerDev(vars: Record<string, string>, timeoutMs =
     await rm(persistTo, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(url, child, timeoutMs);
+    // With APP_TOKEN set, /api/health wants it too.
+    await waitForHealth(url, child, timeoutMs, vars.APP_TOKEN ? { Authorization: `Bearer ${vars.APP_TOKEN}` } : {});
   } catch (err) {
     await close();
     throw new Error(`${(err as Error).message}\n--- wrangler output ---\n${output.slice(-4000)}`);
@@ -88,14 +89,14 @@ export async function startWranglerDev(vars: Record<string, string>, timeoutMs =
   return { url, output: () => output, close };
 }
 
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number) {
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number, headers: Record<string, string>) {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   child.once("exit", () => (exited = true));
   while (Date.now() < deadline) {
     if (exited) throw new Error("wrangler dev exited before it was ready");
     try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      const res = await fetch(`${url}/api/health`, { headers, signal: AbortSignal.timeout(2_000) });
       if (res.ok) return;
     } catch {
       // not listening yet

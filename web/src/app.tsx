@@ -1,5 +1,7 @@
-import { createMemo, Suspense } from "solid-js";
+import { createMemo, Show, Suspense } from "solid-js";
 import { Dynamic } from "solid-js/web";
+import { AccessTokenForm } from "./components/access-token-form";
+import { accessProblem, forgetToken, token, tokenVersion } from "./lib/access";
 import { Link, path } from "./lib/router";
 import { matchRoute } from "./routes";
 
@@ -23,10 +25,23 @@ export function App() {
         </nav>
       </header>
       <main id="main" tabindex="-1">
-        <Suspense fallback={<p class="muted">Loading…</p>}>
-          <Dynamic component={match().page} params={match().params} />
-        </Suspense>
+        {/* A refused token replaces the page; a new token (or none) starts the page over, so what failed loads again. */}
+        <Show when={!accessProblem()} fallback={<AccessTokenForm />}>
+          <Show when={tokenVersion() + 1} keyed>
+            <Suspense fallback={<p class="muted">Loading…</p>}>
+              <Dynamic component={match().page} params={match().params} />
+            </Suspense>
+          </Show>
+        </Show>
       </main>
+      <Show when={token()}>
+        <footer class="site-footer">
+          <span class="muted small">This browser keeps an access token for this Quorum.</span>{" "}
+          <button type="button" class="link-button small" onClick={forgetToken}>
+            Forget token
+          </button>
+        </footer>
+      </Show>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { createSignal, Show } from "solid-js";
 import type { AnswerView, ModelParams } from "../../../worker/shared/run";
-import { ANSWER_STATUS_TEXT, formatCost, formatMs, formatTokens } from "../lib/format";
+import { ANSWER_STATUS_TEXT, formatCallCost, formatMs, formatTokens } from "../lib/format";
 import { answerName } from "../lib/names";
 import { Markdown } from "./markdown";
 
@@ -63,7 +63,7 @@ export function AnswerCard(props: Props) {
         </div>
         <div>
           <dt>Cost (est.)</dt>
-          <dd>{formatCost(a().costUsd)}</dd>
+          <dd>{formatCallCost(a())}</dd>
         </div>
       </dl>
       <Show when={a().status === "failed"}>

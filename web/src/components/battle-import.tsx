@@ -1,5 +1,6 @@
 import { createSignal, For, Show } from "solid-js";
 import { api, call, messageOf } from "../lib/api";
+import { DownloadLink } from "./download-link";
 
 type Report = Awaited<ReturnType<typeof upload>>;
 
@@ -11,7 +12,7 @@ async function importIdOf(file: File): Promise<string> {
 
 async function upload(file: File) {
   const type = /\.(jsonl|ndjson)$/i.test(file.name) ? "application/x-ndjson" : "application/json";
-  return call(api.battles.import.$post({ query: { importId: await importIdOf(file) } }, { init: { body: file, headers: { "Content-Type": type } } }));
+  return call(api.battles.import.$post({ query: { importId: await importIdOf(file) } }, { init: { body: file }, headers: { "Content-Type": type } }));
 }
 
 /** Upload a Chatbot Arena battle log (clean format), and download this server's battles in the same format. */
@@ -84,9 +85,9 @@ export function BattleImport(props: { exportHref: string; exportLabel: string; o
         </p>
       </Show>
       <p>
-        <a class="button" href={props.exportHref} download="">
+        <DownloadLink class="button" href={props.exportHref}>
           {props.exportLabel}
-        </a>
+        </DownloadLink>
       </p>
     </section>
   );

@@ -1,16 +1,17 @@
 import { exportUrl } from "../lib/api";
+import { DownloadLink } from "./download-link";
 
 /** The two downloads of a run, as buttons. */
 export function ExportLinks(props: { runId: string; small?: boolean }) {
   const cls = () => (props.small ? "button small" : "button");
   return (
     <>
-      <a class={cls()} href={exportUrl(props.runId, "json")} download="">
+      <DownloadLink class={cls()} href={exportUrl(props.runId, "json")}>
         Export JSON
-      </a>
-      <a class={cls()} href={exportUrl(props.runId, "md")} download="">
+      </DownloadLink>
+      <DownloadLink class={cls()} href={exportUrl(props.runId, "md")}>
         Export Markdown
-      </a>
+      </DownloadLink>
     </>
   );
 }

@@ -3,6 +3,7 @@ import type { RunDetail } from "../../../worker/shared/run";
 import { isTerminal } from "../lib/run-state";
 import { Ranking } from "./ranking";
 import { ReviewerCard } from "./reviewer-card";
+import { SynthesisCard } from "./synthesis-card";
 
 /** Review and vote: the ranking with its math once aggregated, and every reviewer's ballot. */
 export function ReviewSection(props: { detail: RunDetail }) {
@@ -30,6 +31,8 @@ export function ReviewSection(props: { detail: RunDetail }) {
             Reviewing: {done()} of {d().reviewers.length} reviewers done.
           </p>
         </Show>
+        {/* Above the ranking once it has started: it is what a person reads first. */}
+        <Show when={d().synthesis?.status !== "pending" && d().synthesis}>{(s) => <SynthesisCard synthesis={s()} />}</Show>
         <Show when={d().aggregation}>{(agg) => <Ranking detail={d()} aggregation={agg()} />}</Show>
         <h3>Reviewers</h3>
         <div class="reviewers">

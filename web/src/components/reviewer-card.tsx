@@ -1,7 +1,7 @@
 import { For, Show } from "solid-js";
 import type { ReviewerView, RunDetail } from "../../../worker/shared/run";
 import { SCORE_KEYS } from "../../../worker/shared/run";
-import { formatCost, formatMs, formatScore, formatTokens } from "../lib/format";
+import { formatCallCost, formatMs, formatScore, formatTokens } from "../lib/format";
 import { labelTitle, reviewerTitle } from "../lib/names";
 
 const REVIEW_STATUS_TEXT: Record<ReviewerView["status"], string> = {
@@ -51,7 +51,7 @@ export function ReviewerCard(props: { detail: RunDetail; reviewer: ReviewerView;
       </Show>
       <Show when={r().latencyMs !== null || r().tokensIn !== null}>
         <p class="muted small">
-          {formatMs(r().latencyMs)} · {formatTokens(r().tokensIn, r().tokensOut)} · {formatCost(r().costUsd)}
+          {formatMs(r().latencyMs)} · {formatTokens(r().tokensIn, r().tokensOut)} · {formatCallCost(r())}
         </p>
       </Show>
       <For each={reviews()}>

@@ -1,6 +1,6 @@
 import { Show } from "solid-js";
-import type { RunDetail } from "../../../worker/shared/run";
-import { formatCost, formatTime, RUN_STATUS_TEXT } from "../lib/format";
+import { describeCost, type RunDetail } from "../../../worker/shared/run";
+import { formatTime, formatTotalCost, RUN_STATUS_TEXT } from "../lib/format";
 
 /** The question, when it was asked, where the run stands, and what it has cost so far. */
 export function RunHeader(props: { detail: RunDetail; connection: string }) {
@@ -25,7 +25,9 @@ export function RunHeader(props: { detail: RunDetail; connection: string }) {
       </h1>
       <p class="muted small">
         {run().settings.blind ? "Blind review" : "Names shown"} · self-review {run().settings.selfReview === "exclude" ? "excluded" : `down-weighted ×${run().settings.selfReviewWeight}`} · concurrency{" "}
-        {run().settings.concurrency} · {t().tokensIn + t().tokensOut} tokens · {t().costUsd === null ? "cost unknown" : `${formatCost(t().costUsd)} estimated`}
+        {run().settings.concurrency}
+        <Show when={run().settings.reviewerWeights === "calibrated"}> · reviewers weighted by judge agreement</Show> · {t().tokensIn + t().tokensOut} tokens ·{" "}
+        <span data-testid="run-cost">estimated cost {describeCost(t(), formatTotalCost)}</span>
       </p>
       <Show when={run().error}>
         <p class="callout error">{run().error}</p>

@@ -18,6 +18,13 @@ export function positionBiasText(p: PositionBias): string {
   return `Position bias: ${p.firstShownRankedFirst} of ${p.reviewers} ${p.reviewers === 1 ? "reviewer" : "reviewers"} ranked first the answer they were shown first (${expected} expected by chance).`;
 }
 
+type Calibration = NonNullable<AggregationView["voteBreakdown"]["calibration"]>[string];
+
+/** "72% agreement over 14 votes", or how a reviewer without a record was weighed. */
+export function calibrationText(c: Calibration): string {
+  return c ? `${Math.round(c.agreement)}% agreement over ${c.comparisons} ${c.comparisons === 1 ? "vote" : "votes"}` : "average (no record)";
+}
+
 /** How the vote was counted: Borda points per reviewer, tie-breaks, score means and the pairwise matrix. */
 export function VoteMath(props: { detail: RunDetail; aggregation: AggregationView }) {
   const agg = () => props.aggregation;
@@ -38,7 +45,13 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
         {props.detail.run.settings.selfReview === "exclude"
           ? " (its own answer left out)"
           : ` (its own answer included, its ballot weighted ×${props.detail.run.settings.selfReviewWeight})`}
-        . Ties go to the higher mean overall score, then the higher mean correctness; answers still tied share a rank. Method {agg().methodVersion}.
+        .
+        <Show when={vb().calibration}>
+          {" "}
+          Each ballot is weighted by how often its reviewer agreed with people when it judged in the Arena; a reviewer without enough judged votes gets the average weight of
+          the others.
+        </Show>{" "}
+        Ties go to the higher mean overall score, then the higher mean correctness; answers still tied share a rank. Method {agg().methodVersion}.
       </p>
       <Show when={vb().tieBreaks.length} fallback={<p class="small">No tie-breaks were needed.</p>}>
         <ul class="small" aria-label="Tie-breaks applied">
@@ -82,7 +95,16 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
               {(r) => (
                 <tr>
                   <th scope="row">{reviewerOf(r.reviewSetId, r.reviewerLabel)}</th>
-                  <td>{formatScore(r.weight, 2)}</td>
+                  <td>
+                    {formatScore(r.weight, 2)}
+                    <Show when={vb().calibration}>
+                      {(cal) => (
+                        <span class="muted small calibration" data-testid="calibration">
+                          {calibrationText(cal()[r.reviewSetId] ?? null)}
+                        </span>
+                      )}
+                    </Show>
+                  </td>
                   <Show when={shownOrders()}>
                     <td data-col="shown-order">{r.shownOrder?.join(", ") || "—"}</td>
                   </Show>

@@ -2,8 +2,9 @@
 import { hc, type ClientResponse, type InferRequestType, type InferResponseType } from "hono/client";
 import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { AppType } from "../../../worker/index";
+import { authHeaders, isAccessRefusal, reportAccessProblem } from "./access";
 
-const client = hc<AppType>(location.origin);
+const client = hc<AppType>(location.origin, { headers: authHeaders });
 export const api = client.api;
 
 export type ModelCatalog = InferResponseType<typeof api.models.$get, 200>;
@@ -42,7 +43,9 @@ export async function call<R extends ClientResponse<unknown, number, "json">>(re
   const body: unknown = await res.json().catch(() => null);
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   const message = typeof error?.message === "string" ? error.message : `The server answered ${res.status}.`;
-  throw new ApiError(res.status, typeof error?.code === "string" ? error.code : "http_error", message);
+  const code = typeof error?.code === "string" ? error.code : "http_error";
+  if (isAccessRefusal(res.status, code)) reportAccessProblem(message);
+  throw new ApiError(res.status, code, message);
 }
 
 /** Address of a run's export download. */

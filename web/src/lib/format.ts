@@ -18,6 +18,17 @@ export function formatCost(usd: number | null | undefined): string {
   return `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(usd < 1 ? 3 : 2)}`;
 }
 
+/** A total's known part, for `describeCost`: a tiny sum keeps two significant digits ("≥ $0.000034"), never "< …" after "≥". */
+export function formatTotalCost(usd: number): string {
+  return usd > 0 && usd < 0.0001 ? `$${Number(usd.toPrecision(2))}` : formatCost(usd);
+}
+
+/** One call's cost: "cost unknown" once it has used tokens without a known price, "—" before it has run. */
+export function formatCallCost(call: { costUsd: number | null; tokensIn: number | null; tokensOut: number | null }): string {
+  if (call.costUsd === null && (call.tokensIn ?? 0) + (call.tokensOut ?? 0) > 0) return "cost unknown";
+  return formatCost(call.costUsd);
+}
+
 export function formatScore(n: number | null | undefined, digits = 1): string {
   return n == null ? "—" : Number.isInteger(n) ? String(n) : n.toFixed(digits);
 }

@@ -9,6 +9,8 @@
  * the same commit); the browser tests validate every frame the page receives against the unions instead.
  */
 
+import { socketProtocols } from "./access";
+
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "closed";
 
 /** What every event of every room has. */
@@ -42,7 +44,7 @@ export function connectLive<E extends LiveEvent>(opts: LiveOptions<E>): { close:
     clearTimeout(retryTimer);
     if (stopped) return;
     opts.onStatus(failures ? "reconnecting" : "connecting");
-    const ws = new WebSocket(opts.url(opts.since()));
+    const ws = new WebSocket(opts.url(opts.since()), socketProtocols());
     socket = ws;
     let heard = false;
     ws.onopen = () => {

@@ -4,6 +4,7 @@ import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
 import { ExportLinks } from "../components/export-links";
 import { api, call } from "../lib/api";
+import { navigate } from "../lib/router";
 import { isTerminal } from "../lib/run-state";
 import { createLiveRun } from "./run.data";
 
@@ -85,6 +86,14 @@ function RunView(props: { id: string }) {
                 <button type="button" onClick={() => retry(null)} disabled={busy() !== null}>
                   Retry all failed answers
                 </button>
+              </Show>
+              <Show when={isTerminal(detail())}>
+                <button type="button" onClick={() => navigate(`/?again=${encodeURIComponent(props.id)}`)} aria-describedby="run-again-help">
+                  Run again
+                </button>
+                <span id="run-again-help" class="sr-only">
+                  Opens a new run's setup filled in as this one; this run stays in History.
+                </span>
               </Show>
               <ExportLinks runId={props.id} />
             </div>

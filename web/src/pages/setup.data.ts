@@ -1,6 +1,7 @@
 /** The run-setup form's state: chosen models with their own settings, run settings, kept across visits. */
-import { createEffect } from "solid-js";
+import { createEffect, createSignal } from "solid-js";
 import { createStore } from "solid-js/store";
+import type { RunDetail } from "../../../worker/shared/run";
 import type { CreateRunBody, ProviderGroup } from "../lib/api";
 
 /** Form fields stay strings until the run is sent, so a half-typed number is never lost. */
@@ -19,6 +20,9 @@ export interface SetupState {
   selfReview: "exclude" | "downweight";
   selfReviewWeight: string;
   autoEvaluate: boolean;
+  /** the model that writes the synthesis after the ranking; "" for none */
+  synthesis: string;
+  reviewerWeights: "equal" | "calibrated";
   concurrency: string;
   timeoutSeconds: string;
 }
@@ -32,6 +36,8 @@ const defaults = (): SetupState => ({
   selfReview: "exclude",
   selfReviewWeight: "0.5",
   autoEvaluate: true,
+  synthesis: "",
+  reviewerWeights: "equal",
   concurrency: "4",
   timeoutSeconds: "120",
 });
@@ -47,7 +53,55 @@ export function createSetup() {
   }
   const [state, setState] = createStore<SetupState>({ ...defaults(), ...stored });
   createEffect(() => localStorage.setItem(STORAGE_KEY, JSON.stringify(state)));
-  return { state, setState, fresh: stored === null };
+  return { state, setState, fresh: stored === null, remembered: Boolean(stored?.picks?.length) };
+}
+
+/**
+ * The question being written: it outlives the page (a token asked for in between remounts it), and is
+ * emptied once its run has started.
+ */
+export const [draftQuestion, setDraftQuestion] = createSignal("");
+
+const asField = (n: number | undefined) => (n === undefined ? "" : String(n));
+
+/** The form filled as an earlier run was set up, for "Run again"; models the catalog doesn't list come back as typed ids. */
+export function setupFromRun(detail: RunDetail, listed: (id: string) => boolean, current: SetupState): SetupState {
+  const s = detail.run.settings;
+  const ids = [...detail.run.models.map((m) => m.id), ...(s.synthesis ? [s.synthesis.modelId] : [])];
+  return {
+    picks: detail.run.models.map((m) => ({
+      id: m.id,
+      temperature: asField(m.params?.temperature),
+      maxTokens: asField(m.params?.maxTokens),
+      systemPrompt: m.params?.systemPrompt ?? "",
+    })),
+    custom: [...current.custom, ...ids.filter((id) => !listed(id) && !current.custom.includes(id))],
+    blind: s.blind,
+    selfReview: s.selfReview,
+    selfReviewWeight: String(s.selfReviewWeight),
+    autoEvaluate: s.autoEvaluate,
+    synthesis: s.synthesis?.modelId ?? "",
+    reviewerWeights: s.reviewerWeights ?? "equal",
+    concurrency: String(s.concurrency),
+    timeoutSeconds: String(s.timeoutMs / 1000),
+  };
+}
+
+/** "3 models: A, B, C · blind · 4 at a time", the choice in one line. */
+export function choiceSummary(state: SetupState, nameOf: (id: string) => string): string {
+  const n = state.picks.length;
+  const names = state.picks.slice(0, 4).map((p) => nameOf(p.id));
+  const models = n ? `${n} model${n === 1 ? "" : "s"}: ${names.join(", ")}${n > 4 ? ` and ${n - 4} more` : ""}` : "No models picked yet";
+  return [
+    models,
+    state.blind ? "blind" : "names shown",
+    `${state.concurrency.trim() || "4"} at a time`,
+    state.synthesis && `synthesis by ${nameOf(state.synthesis)}`,
+    state.reviewerWeights === "calibrated" && "calibrated weights",
+    !state.autoEvaluate && "no automatic review",
+  ]
+    .filter(Boolean)
+    .join(" · ");
 }
 
 /** A number field: empty means "use the default"; anything else must parse and fit. */
@@ -83,6 +137,8 @@ export function buildRunBody(state: SetupState, question: string, nameOf: (id: s
       selfReview: state.selfReview,
       selfReviewWeight: state.selfReview === "downweight" ? numberField("Down-weight factor", state.selfReviewWeight, 0, 1, false) : undefined,
       autoEvaluate: state.autoEvaluate,
+      synthesis: state.synthesis ? { modelId: state.synthesis } : undefined,
+      reviewerWeights: state.reviewerWeights,
       concurrency: numberField("Concurrency", state.concurrency, 1, 16, true),
       timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
     },

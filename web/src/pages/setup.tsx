@@ -1,10 +1,11 @@
 import { createEffect, createResource, createSignal, For, onMount, Show } from "solid-js";
 import { ModelParams } from "../components/model-params";
 import { ModelPicker } from "../components/model-picker";
-import { api, call, type CreateRunBody, type ProviderGroup } from "../lib/api";
+import { RunSettings } from "../components/run-settings";
+import { api, call, messageOf, type CreateRunBody, type ProviderGroup } from "../lib/api";
 import { shortModelName } from "../lib/format";
 import { navigate } from "../lib/router";
-import { buildRunBody, createSetup, newPick } from "./setup.data";
+import { buildRunBody, choiceSummary, createSetup, draftQuestion, newPick, setDraftQuestion, setupFromRun } from "./setup.data";
 
 export function SetupPage() {
   // Never rejects, and read through `.latest`: the form stays usable while the models load.
@@ -15,12 +16,27 @@ export function SetupPage() {
       return { groups: [], error: err instanceof Error ? err.message : String(err) };
     }
   });
-  const { state, setState, fresh } = createSetup();
-  const [question, setQuestion] = createSignal("");
+  const { state, setState, fresh, remembered } = createSetup();
+  const [question, setQuestion] = [draftQuestion, setDraftQuestion];
+  // "Run again" opens this page at /?again=<run id>: the form is filled from that run once it and the models are loaded.
+  const againId = new URLSearchParams(location.search).get("again");
+  const [again] = createResource(
+    () => againId,
+    async (id) => {
+      try {
+        return { detail: await call(api.runs[":id"].$get({ param: { id } })), error: null };
+      } catch (err) {
+        return { detail: null, error: messageOf(err) };
+      }
+    },
+  );
+  // Models and settings fold into one line once the person has a choice to reuse.
+  const [choiceOpen, setChoiceOpen] = createSignal(!remembered && !againId);
   const [error, setError] = createSignal<string | null>(null);
   const [sending, setSending] = createSignal(false);
   let questionBox!: HTMLTextAreaElement;
   let seeded = false;
+  let opened = false;
 
   const groups = () => catalog.latest?.groups ?? [];
   const nameOf = (id: string) => groups().flatMap((g) => g.models).find((m) => m.id === id)?.displayName ?? shortModelName(id);
@@ -61,6 +77,10 @@ export function SetupPage() {
     // A model remembered from an earlier visit whose provider is no longer configured can't run: drop it.
     const usable = (id: string) => gs.some((g) => g.available && id.startsWith(`${g.id}:`));
     if (state.picks.some((p) => !usable(p.id))) setState("picks", (ps) => ps.filter((p) => usable(p.id)));
+    if (state.synthesis && !usable(state.synthesis)) setState("synthesis", "");
+    // Nothing left of the remembered choice: show the models rather than an empty summary.
+    if (!opened && !againId && !state.picks.length) setChoiceOpen(true);
+    opened = true;
     // First visit with no keys configured: start with the demo models, so Run works at once (once only).
     if (!fresh || seeded || state.picks.length) return;
     seeded = true;
@@ -68,6 +88,29 @@ export function SetupPage() {
     const demo = gs.find((g) => g.id === "demo");
     if (demo) setState("picks", demo.models.filter((m) => m.available).map((m) => newPick(m.id)));
   });
+
+  let filled = false;
+  /** models of the earlier run whose provider can't run here now (the form drops them) */
+  const [leftOut, setLeftOut] = createSignal<string[]>([]);
+  createEffect(() => {
+    const detail = again()?.detail;
+    const gs = groups();
+    if (!detail || !gs.length || filled) return;
+    filled = true;
+    const listed = (id: string) => gs.some((g) => g.models.some((m) => m.id === id));
+    setLeftOut(detail.run.models.map((m) => m.id).filter((id) => !gs.some((g) => g.available && id.startsWith(`${g.id}:`))));
+    setState(setupFromRun(detail, listed, state));
+    setQuestion(detail.run.question);
+    // The address was only the way here: a reload shows the form as it now stands, not the old run again.
+    history.replaceState(null, "", "/");
+  });
+  const ignoredSettings = () => {
+    const s = again()?.detail?.run.settings;
+    if (!s) return [];
+    return [s.systemPrompt !== undefined && "a system prompt", s.temperature !== undefined && "a temperature", s.maxTokens !== undefined && "a token limit"].filter(
+      (x): x is string => Boolean(x),
+    );
+  };
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -78,11 +121,13 @@ export function SetupPage() {
     } catch (err) {
       setError((err as Error).message);
       if (!question().trim()) questionBox.focus();
+      else setChoiceOpen(true);
       return;
     }
     setSending(true);
     try {
       const created = await call(api.runs.$post({ json: body }));
+      setQuestion("");
       navigate(`/runs/${created.id}`);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -95,102 +140,20 @@ export function SetupPage() {
     <section class="page setup" aria-labelledby="setup-title">
       <h1 id="setup-title">Ask several models at once</h1>
       <p class="muted">Every model answers; then each reviews the others' answers blind, and the votes decide the winner.</p>
-      <form onSubmit={submit} novalidate>
-        <Show when={!catalog.latest?.error} fallback={<p class="callout error" role="alert">Couldn't load the models: {catalog.latest?.error}</p>}>
-          <Show when={groups().length} fallback={<p class="muted" role="status">Loading models…</p>}>
-            <ModelPicker
-              groups={groups()}
-              custom={state.custom}
-              isPicked={isPicked}
-              setPicked={setPicked}
-              addCustom={(id) => {
-                if (!state.custom.includes(id)) setState("custom", (c) => [...c, id]);
-                setPicked(id, true);
-              }}
-              removeCustom={(id) => {
-                setPicked(id, false);
-                setState("custom", (c) => c.filter((x) => x !== id));
-              }}
-            />
-          </Show>
+      <Show when={againId}>
+        <Show when={again()?.error} fallback={
+            <p class="callout info" role="status" data-testid="run-again-note">
+              {again()?.detail ? "Filled in from the earlier run: change anything, then Run. The earlier run stays in History." : "Loading the earlier run…"}
+              <Show when={leftOut().length}> Left out, as their provider isn't configured here now: {leftOut().join(", ")}.</Show>
+              <Show when={ignoredSettings().length}> It also set a run-wide {ignoredSettings().join(", ")}, which this form doesn't offer: the new run goes without.</Show>
+            </p>
+          }>
+          <p class="callout error" role="alert">
+            Couldn't load the run to run again: {again()?.error}
+          </p>
         </Show>
-
-        <section class="picked-models" aria-labelledby="picked-title">
-          <h2 id="picked-title">Selected models ({state.picks.length})</h2>
-          <div class="row top-pick">
-            <label for="top-count">How many</label>
-            <input id="top-count" type="number" min="1" max="26" step="1" inputmode="numeric" value={topCount()} onInput={(e) => setTopCount(e.currentTarget.value)} />
-            <button type="button" onClick={() => void pickTop()} aria-describedby="top-pick-message">
-              Pick the top models
-            </button>
-          </div>
-          <p id="top-pick-message" class={topMessage()?.error ? "field-error small" : "muted small"} role="status">
-            {topMessage()?.text ?? "From the leaderboard of human votes, among the models above that can run."}
-          </p>
-          <Show when={state.picks.length} fallback={<p class="muted small">None yet: tick models above or add one by id.</p>}>
-            <ul class="picked-list">
-              <For each={state.picks}>
-                {(pick, i) => (
-                  <ModelParams
-                    pick={pick}
-                    name={nameOf(pick.id)}
-                    update={(field, value) => setState("picks", i(), field, value)}
-                    remove={() => setPicked(pick.id, false)}
-                  />
-                )}
-              </For>
-            </ul>
-          </Show>
-        </section>
-
-        <fieldset class="run-settings">
-          <legend>Run settings</legend>
-          <label class="check">
-            <input type="checkbox" checked={state.blind} aria-describedby="blind-help" onChange={(e) => setState("blind", e.currentTarget.checked)} />
-            Blind review
-          </label>
-          <p id="blind-help" class="muted small">
-            Answers are labelled A, B, C; model names stay hidden until the run is done.
-          </p>
-          <fieldset class="inline">
-            <legend>Self-review</legend>
-            <label class="check">
-              <input type="radio" name="self-review" value="exclude" checked={state.selfReview === "exclude"} onChange={() => setState("selfReview", "exclude")} />
-              Exclude each reviewer's own answer
-            </label>
-            <label class="check">
-              <input type="radio" name="self-review" value="downweight" checked={state.selfReview === "downweight"} onChange={() => setState("selfReview", "downweight")} />
-              Include it, with the reviewer's ballot down-weighted
-            </label>
-            <Show when={state.selfReview === "downweight"}>
-              <div class="field narrow">
-                <label for="self-weight">Down-weight factor</label>
-                <input id="self-weight" type="number" min="0" max="1" step="0.05" value={state.selfReviewWeight} onInput={(e) => setState("selfReviewWeight", e.currentTarget.value)} />
-              </div>
-            </Show>
-          </fieldset>
-          <label class="check">
-            <input type="checkbox" checked={state.autoEvaluate} aria-describedby="auto-help" onChange={(e) => setState("autoEvaluate", e.currentTarget.checked)} />
-            Evaluate automatically
-          </label>
-          <p id="auto-help" class="muted small">
-            Start the cross-review and vote as soon as the answers are in.
-          </p>
-          <div class="grid-fields">
-            <div class="field narrow">
-              <label for="concurrency">Concurrency</label>
-              <input id="concurrency" type="number" min="1" max="16" step="1" aria-describedby="concurrency-help" value={state.concurrency} onInput={(e) => setState("concurrency", e.currentTarget.value)} />
-              <p id="concurrency-help" class="muted small">
-                Models called at once.
-              </p>
-            </div>
-            <div class="field narrow">
-              <label for="timeout">Timeout per model (seconds)</label>
-              <input id="timeout" type="number" min="1" max="900" step="1" value={state.timeoutSeconds} onInput={(e) => setState("timeoutSeconds", e.currentTarget.value)} />
-            </div>
-          </div>
-        </fieldset>
-
+      </Show>
+      <form onSubmit={submit} novalidate>
         <div class="field">
           <label for="question">Question</label>
           <textarea
@@ -225,6 +188,60 @@ export function SetupPage() {
             </span>
           </Show>
         </div>
+
+        <details class="choice" open={choiceOpen()} onToggle={(e) => setChoiceOpen(e.currentTarget.open)}>
+          <summary>
+            <span class="choice-title">Models and settings</span> <span class="choice-summary" data-testid="choice-summary">{choiceSummary(state, nameOf)}</span>
+          </summary>
+          <Show when={!catalog.latest?.error} fallback={<p class="callout error" role="alert">Couldn't load the models: {catalog.latest?.error}</p>}>
+            <Show when={groups().length} fallback={<p class="muted" role="status">Loading models…</p>}>
+              <ModelPicker
+                groups={groups()}
+                custom={state.custom}
+                isPicked={isPicked}
+                setPicked={setPicked}
+                addCustom={(id) => {
+                  if (!state.custom.includes(id)) setState("custom", (c) => [...c, id]);
+                  setPicked(id, true);
+                }}
+                removeCustom={(id) => {
+                  setPicked(id, false);
+                  setState("custom", (c) => c.filter((x) => x !== id));
+                }}
+              />
+            </Show>
+          </Show>
+
+          <section class="picked-models" aria-labelledby="picked-title">
+            <h2 id="picked-title">Selected models ({state.picks.length})</h2>
+            <div class="row top-pick">
+              <label for="top-count">How many</label>
+              <input id="top-count" type="number" min="1" max="26" step="1" inputmode="numeric" value={topCount()} onInput={(e) => setTopCount(e.currentTarget.value)} />
+              <button type="button" onClick={() => void pickTop()} aria-describedby="top-pick-message">
+                Pick the top models
+              </button>
+            </div>
+            <p id="top-pick-message" class={topMessage()?.error ? "field-error small" : "muted small"} role="status">
+              {topMessage()?.text ?? "From the leaderboard of human votes, among the models above that can run."}
+            </p>
+            <Show when={state.picks.length} fallback={<p class="muted small">None yet: tick models above or add one by id.</p>}>
+              <ul class="picked-list">
+                <For each={state.picks}>
+                  {(pick, i) => (
+                    <ModelParams
+                      pick={pick}
+                      name={nameOf(pick.id)}
+                      update={(field, value) => setState("picks", i(), field, value)}
+                      remove={() => setPicked(pick.id, false)}
+                    />
+                  )}
+                </For>
+              </ul>
+            </Show>
+          </section>
+
+          <RunSettings state={state} setState={setState} groups={groups()} nameOf={nameOf} />
+        </details>
       </form>
     </section>
   );
