@@ -1,5 +1,5 @@
 /** Reads the counters for one leaderboard query and turns them into rows. */
-import { readAppearances, readCategories, readOnlineRatings, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
+import { dataVersion, readAppearances, readCategories, readOnlineRatings, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
 import type { Db } from "../db/queries";
 import type { BattleSource, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
@@ -38,8 +38,30 @@ export interface Standings {
   categories: string[];
 }
 
-/** The standings for a query, and the pair counts they were built from. */
-export async function computeStandings(db: Db, q: LeaderboardQuery): Promise<{ standings: Standings; pairs: PairTotals[] }> {
+type Computed = { standings: Standings; pairs: PairTotals[] };
+
+/** Standings already computed in this isolate, per query, with the version of the data they reflect. */
+const cache = new Map<string, { version: string; value: Computed }>();
+const CACHE_ENTRIES = 64;
+
+/**
+ * The standings for a query, and the pair counts they were built from. Any vote, withdrawal, import,
+ * judge battle or new comparison changes the data's version, so a cached answer is never stale; a reload
+ * with nothing new costs one small query instead of a fit and its bootstrap.
+ */
+export async function computeStandings(db: Db, q: LeaderboardQuery): Promise<Computed> {
+  const version = await dataVersion(db);
+  const key = JSON.stringify(q);
+  const hit = cache.get(key);
+  if (hit?.version === version) return hit.value;
+  const value = await computeFresh(db, q);
+  cache.delete(key);
+  cache.set(key, { version, value });
+  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+async function computeFresh(db: Db, q: LeaderboardQuery): Promise<Computed> {
   const slice: Slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
   const withHuman = slice.sources.includes("human");
   const [{ pairs, excludedFlagged }, online, appearances, humanPairs, categories] = await Promise.all([

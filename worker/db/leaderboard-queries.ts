@@ -63,6 +63,14 @@ export async function readAppearances(db: Db, category: string): Promise<Map<str
   return new Map(rows.map((r) => [r.modelId, r.n]));
 }
 
+/** Changes with every battle or comparison added and every battle deleted (each an O(1) lookup). */
+export async function dataVersion(db: Db): Promise<string> {
+  const [row] = await db.all<{ b: number | null; e: number | null; c: number | null }>(
+    sql`SELECT (SELECT max(rowid) FROM battles) AS b, (SELECT sum(epoch) FROM battle_epochs) AS e, (SELECT max(rowid) FROM comparisons) AS c`,
+  );
+  return `${row?.b ?? 0}:${row?.e ?? 0}:${row?.c ?? 0}`;
+}
+
 export async function readCategories(db: Db): Promise<string[]> {
   const rows = await db.all<{ category: string }>(
     sql`SELECT category FROM pair_counts WHERE category <> '' UNION SELECT category FROM model_appearances WHERE category <> '' ORDER BY 1`,
