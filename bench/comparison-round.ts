@@ -1,0 +1,83 @@
+/**
+ * An arena round as a person plays it, 16 at a time: POST the prompt, watch both sides stream over the
+ * comparison's WebSocket until both have answered, vote. The ideal is the slower side's own stub latency.
+ */
+import OpenAI from "openai";
+import { openEvents, postJson } from "./lib/client";
+import type { BenchContext } from "./lib/context";
+import type { Row } from "./lib/report";
+import { fixed, ms, p50, p95, pool, spread } from "./lib/stats";
+import type { BenchStub } from "./lib/stub";
+import { coresUsed, cpuDuring } from "./lib/processes";
+
+const CONCURRENT = 16;
+const ROUNDS = 64;
+const TEXT = Array.from({ length: 27 }, (_, i) => `word${i}`).join(" ");
+/** 9 chunks: the slow side takes 100 + 8 × 25 = 300 ms, the fast one 50 + 8 × 15 = 170 ms */
+const SLOW = { delayMs: 100, chunkDelayMs: 25, text: TEXT };
+const FAST = { delayMs: 50, chunkDelayMs: 15, text: TEXT };
+const CHOICES = ["left", "right", "tie", "both-bad"] as const;
+
+async function streamedMs(stub: BenchStub, model: string, trials = 7): Promise<number[]> {
+  const client = new OpenAI({ apiKey: "sk-bench-openai", baseURL: `${stub.url}/v1`, maxRetries: 0 });
+  const out: number[] = [];
+  for (let i = 0; i < trials; i++) {
+    const t = performance.now();
+    const stream = await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    for await (const _ of stream) void _;
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+async function round(url: string, i: number): Promise<{ ms: number; created: number; ready: number }> {
+  const t0 = performance.now();
+  const created = await postJson<{ id: string }>(`${url}/api/comparisons`, { prompt: `Round ${i}: explain recursion.`, models: ["openai:round-fast", "openai:round-slow"] });
+  if (created.status !== 201) throw new Error(`POST /api/comparisons answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const t1 = performance.now();
+  const events = await openEvents(`${url}/api/comparisons/${created.body.id}/ws?since=0`);
+  let ready: number;
+  try {
+    const settled = await events.until((e) => e.type === "comparison.status" && (e.status === "ready" || e.status === "failed"), "both sides answered");
+    if (settled.event.status !== "ready") throw new Error(`comparison ${created.body.id} ended ${String(settled.event.status)}`);
+    ready = settled.at - t0;
+  } finally {
+    events.close();
+  }
+  const voted = await postJson<{ voteId: string }>(`${url}/api/comparisons/${created.body.id}/votes`, { choice: CHOICES[((i % 4) + 4) % 4] }, { "X-Client-Id": `round-${i}` });
+  if (voted.status !== 201) throw new Error(`vote answered ${voted.status}: ${JSON.stringify(voted.body)}`);
+  return { ms: performance.now() - t0, created: t1 - t0, ready };
+}
+
+export async function comparisonRoundBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
+  const [stub, server] = [await ctx.stub(), await ctx.quorum()];
+  stub.setProfile("round-slow", { answer: SLOW, review: { delayMs: 0 } });
+  stub.setProfile("round-fast", { answer: FAST, review: { delayMs: 0 } });
+  const slow = await streamedMs(stub, "round-slow");
+  const fast = await streamedMs(stub, "round-fast");
+  const ideal = p50(slow);
+
+  await pool(CONCURRENT, CONCURRENT, (i) => round(server.url, -1 - i)); // warm-up
+  const { value: rounds, seconds, cpu } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(server.url, i)));
+  const profiled = await ctx.profile(server, () => pool(CONCURRENT, CONCURRENT, (i) => round(server.url, 1000 + i)));
+  const ratios = rounds.map((r) => r.ms / ideal);
+  const target = 1.1;
+  return {
+    name,
+    benchmark: `comparison round: prompt → both sides streamed → vote, ${CONCURRENT} concurrent`,
+    baseline: `ideal = slower side's stub latency, streamed directly: ${ms(ideal)} (faster side ${ms(p50(fast))})`,
+    result: `${fixed(p50(ratios), 3)}× ideal (p50) · ${fixed(p95(ratios), 3)}× (p95); round p50 ${ms(p50(rounds.map((r) => r.ms)))}`,
+    target: `≤ ${target} × ideal`,
+    verdict: p50(ratios) <= target ? "met" : "MISSED",
+    details: [
+      `${ROUNDS} rounds, ${CONCURRENT} in flight at any time, after a warm-up batch of ${CONCURRENT}`,
+      `round time (POST sent → vote's 201 received): ${spread(rounds.map((r) => r.ms), (x) => ms(x))}`,
+      `POST /api/comparisons answered after ${spread(rounds.map((r) => r.created), (x) => ms(x))}; both sides ready (WebSocket) after ${spread(rounds.map((r) => r.ready), (x) => ms(x))}`,
+      `vote (ready → 201): ${spread(rounds.map((r) => r.ms - r.ready), (x) => ms(x))}`,
+      `cores used while the ${ROUNDS} rounds ran (${fixed(seconds, 1)} s): ${coresUsed(cpu, seconds)}`,
+      ...profiled,
+      `direct streams: slow side ${spread(slow, (x) => ms(x))}; fast side ${spread(fast, (x) => ms(x))}`,
+    ],
+    problems: [],
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Samples the Worker's JavaScript (its isolate: routes and Durable Objects alike) through wrangler's devtools
+ * inspector while `work` runs, and sums self time per function and per source area: profiling evidence for
+ * where a missed target's time goes, without touching the Worker.
+ */
+import { readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
+import { getJson } from "./client";
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: CallFrame }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export interface ProfileSummary {
+  totalMs: number;
+  idleMs: number;
+  functions: { name: string; ms: number }[];
+  areas: { area: string; ms: number }[];
+}
+
+function areaOf(url: string): string {
+  if (!url) return "(native: runtime built-ins, GC)";
+  // drizzle-orm's source maps name its files src/…, which the bundle's map resolves under node_modules/src/
+  if (url.includes("node_modules/src/")) return "dependency drizzle-orm";
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (m) return `dependency ${m[1]}`;
+  const w = /(worker\/[^/]+)\//.exec(url);
+  if (w) return `Quorum ${w[1]}/`;
+  if (/wrangler|miniflare|cloudflare-internal|workers-sdk/.test(url)) return "wrangler/miniflare shims";
+  return url.split("/").slice(-2).join("/");
+}
+
+/** Maps positions in the bundle back to the sources, so time is attributed to worker/… files and packages. */
+function sourceMapper(mapFile: string | undefined): (f: CallFrame) => { file: string; line: number } {
+  let map: SourceMap | null = null;
+  try {
+    if (mapFile) map = new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")));
+  } catch {
+    map = null;
+  }
+  return (f) => {
+    if (map && f.url.endsWith("index.js")) {
+      const entry = map.findEntry(f.lineNumber, f.columnNumber) as { originalSource?: string; originalLine?: number };
+      if (entry?.originalSource) return { file: entry.originalSource, line: (entry.originalLine ?? 0) + 1 };
+    }
+    return { file: f.url, line: f.lineNumber + 1 };
+  };
+}
+
+export async function profileWorker<T>(inspectorPort: number, work: () => Promise<T>, sourceMap?: string): Promise<{ value: T; summary: ProfileSummary | null; error?: string }> {
+  let ws: WebSocket;
+  try {
+    const targets = await getJson<{ webSocketDebuggerUrl: string }[]>(`http://127.0.0.1:${inspectorPort}/json`);
+    // wrangler's inspector proxy wants a local Origin (Node's WebSocket takes headers as an extension)
+    ws = new WebSocket(targets[0].webSocketDebuggerUrl, { headers: { Origin: "http://localhost" } } as unknown as string[]);
+    await new Promise<void>((resolve, reject) => {
+      ws.addEventListener("open", () => resolve(), { once: true });
+      ws.addEventListener("error", () => reject(new Error("inspector socket failed")), { once: true });
+    });
+  } catch (err) {
+    return { value: await work(), summary: null, error: String(err) };
+  }
+  let next = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  ws.addEventListener("message", (m) => {
+    const msg = JSON.parse(String(m.data)) as { id?: number; result?: unknown; error?: unknown };
+    const p = msg.id === undefined ? undefined : pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id!);
+    if (msg.error) p.reject(new Error(JSON.stringify(msg.error)));
+    else p.resolve(msg.result);
+  });
+  const send = <R>(method: string, params: object = {}) =>
+    new Promise<R>((resolve, reject) => {
+      const id = ++next;
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      ws.send(JSON.stringify({ id, method, params }));
+      setTimeout(() => pending.has(id) && (pending.delete(id), reject(new Error(`${method} timed out`))), 60_000);
+    });
+  try {
+    await send("Profiler.enable");
+    await send("Profiler.setSamplingInterval", { interval: 200 });
+    await send("Profiler.start");
+    const value = await work();
+    const { profile } = await send<{ profile: CpuProfile }>("Profiler.stop");
+    return { value, summary: summarize(profile, sourceMapper(sourceMap)) };
+  } catch (err) {
+    return { value: await work(), summary: null, error: String(err) };
+  } finally {
+    ws.close();
+  }
+}
+
+function summarize(profile: CpuProfile, original: (f: CallFrame) => { file: string; line: number }): ProfileSummary {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const fn = new Map<string, number>();
+  const area = new Map<string, number>();
+  let total = 0;
+  let idle = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    const f = byId.get(id)!.callFrame;
+    total += dt;
+    if (f.functionName === "(idle)") {
+      idle += dt;
+      return;
+    }
+    const src = original(f);
+    const name = `${f.functionName || "(anonymous)"} ${src.file.split("/").slice(-2).join("/")}:${src.line}`;
+    fn.set(name, (fn.get(name) ?? 0) + dt);
+    const a = areaOf(src.file);
+    area.set(a, (area.get(a) ?? 0) + dt);
+  });
+  const sorted = (m: Map<string, number>) => [...m].sort((x, y) => y[1] - x[1]);
+  return {
+    totalMs: total,
+    idleMs: idle,
+    functions: sorted(fn).slice(0, 12).map(([name, ms]) => ({ name, ms })),
+    areas: sorted(area).slice(0, 10).map(([area, ms]) => ({ area, ms })),
+  };
+}
+
+/** "busy 61% of the sampled time: Quorum worker/db/ 30% · dependency drizzle-orm 12% · …" */
+export function describeProfile(s: ProfileSummary | null, error?: string): string[] {
+  if (!s) return [`(no profile: ${error ?? "inspector unavailable"})`];
+  const busy = s.totalMs - s.idleMs;
+  const pct = (ms: number) => `${((100 * ms) / Math.max(busy, 1e-9)).toFixed(0)}%`;
+  return [
+    `Worker JS busy ${((100 * busy) / Math.max(s.totalMs, 1e-9)).toFixed(0)}% of the profiled ${(s.totalMs / 1000).toFixed(1)} s; by area: ${s.areas.map((a) => `${a.area} ${pct(a.ms)}`).join(" · ")}`,
+    `hottest functions (self time): ${s.functions.map((f) => `${f.name} ${pct(f.ms)}`).join(" · ")}`,
+  ];
+}
