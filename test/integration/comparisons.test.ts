@@ -79,6 +79,21 @@ describe("a blind comparison", () => {
   });
 });
 
+describe("live events", () => {
+  it("announce the turn ready only after both sides' completions, whichever side ends first", async () => {
+    for (let i = 0; i < 5; i++) {
+      const { id } = await createComparison({ prompt: `Order ${i}`, models: ["openai:order-l", "google:order-r"] });
+      const socket = await openComparisonSocket(id, 0);
+      await socket.waitFor("comparison.status", (e) => e.status === "ready");
+      socket.close();
+      const types = socket.events.map((e) => (e.type === "comparison.status" ? `status:${e.status}` : e.type));
+      const ready = types.indexOf("status:ready");
+      expect(types.filter((t, k) => t === "side.completed" && k < ready)).toHaveLength(2);
+      expect(types.filter((t) => t.startsWith("status:"))).toEqual(["status:ready"]);
+    }
+  });
+});
+
 describe("sides and pairs", () => {
   it("puts the models on randomised sides", async () => {
     const lefts: string[] = [];

@@ -360,7 +360,9 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     } else {
       Object.assign(s, { status: "failed", error: reply.error, errorKind: reply.kind, latencyMs: reply.latencyMs, truncated: s.text.length > 0 });
     }
-    this.settle(turn);
+    // The status this side's ending settles, announced after its own event: the other side may end while
+    // this one is still writing, and its status must not overtake this side's completion.
+    const settled = this.settle(turn);
     this.save();
     await saveSide(openDb(this.env.DB), r, turn.turn, side, s);
     logCall(this.env, { run: r.id, step: "side", model: modelId, status: reply.ok ? "done" : "failed", latencyMs: s.latencyMs, attempts: s.attempts, error: s.error });
@@ -370,17 +372,17 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       const error = isHidden(r) ? hiddenError(s.errorKind, r.timeoutMs) : s.error!;
       this.emit({ type: "side.failed", side, turn: turn.turn, error, text: s.text, latencyMs: s.latencyMs! });
     }
-    if (r.status !== "answering") this.emit({ type: "comparison.status", status: r.status });
+    if (settled !== "answering") this.emit({ type: "comparison.status", status: settled });
   }
 
-  /** The comparison's status once a side of the latest turn ended. */
-  private settle(turn: TurnRecord) {
+  /** The comparison's status once a side of the latest turn ended: still answering while the other side is. */
+  private settle(turn: TurnRecord): ComparisonRecord["status"] {
     const r = this.record!;
     const statuses = SIDES.map((side) => turn[side].status);
-    if (statuses.every((s) => s === "done")) {
-      r.status = "ready";
-      r.bothAnsweredAt = Date.now();
-    } else if (statuses.includes("failed") && !statuses.some((s) => s === "pending" || s === "streaming")) r.status = "failed";
+    if (statuses.some((s) => s === "pending" || s === "streaming")) return "answering";
+    r.status = statuses.every((s) => s === "done") ? "ready" : "failed";
+    if (r.status === "ready") r.bothAnsweredAt = Date.now();
+    return r.status;
   }
 
   private flagsFor(cast: CastVote, now: number): VoteFlag[] {
