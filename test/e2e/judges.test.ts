@@ -5,6 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { JudgeCalibration } from "../../worker/judges/calibration";
 import type { ComparisonDetail, VoteChoice } from "../../worker/shared/arena";
 import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
 import { CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession } from "../helpers/e2e-browser";
@@ -22,17 +23,6 @@ const says = (winner: "A" | "B" | "tie", reasons: string, extra: Step = {}): Ste
   review: { winner, scores: { A: winner === "A" ? 8 : 5, B: winner === "B" ? 8 : 5 }, reasons },
   ...extra,
 });
-
-interface JudgeStats {
-  judgeModelId: string;
-  judged: number;
-  withHumans: number;
-  agreement: number | null;
-  agreementDecisive: number | null;
-  decisive: number;
-  kappa: number | null;
-  flipRate: number | null;
-}
 
 interface StandingsRow {
   modelId: string;
@@ -331,7 +321,7 @@ describe.skipIf(!hasChromium)("Judges in a real browser", () => {
     await panel.locator(`tr[data-judge="${judges[0]}"]`).waitFor({ timeout: 10_000 });
     expect(await page.getByRole("tabpanel").count()).toBe(1);
 
-    const stats = (await api<{ judges: JudgeStats[] }>("/judges")).judges;
+    const stats = (await api<{ judges: JudgeCalibration[] }>("/judges")).judges;
     for (const judge of judges) {
       const row = panel.locator(`tr[data-judge="${judge}"]`);
       const s = stats.find((x) => x.judgeModelId === judge)!;
