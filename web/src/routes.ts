@@ -11,6 +11,7 @@ const RunPage = lazy(() => import("./pages/run"));
 const HistoryPage = lazy(() => import("./pages/history"));
 const ArenaPage = lazy(() => import("./pages/arena"));
 const LeaderboardPage = lazy(() => import("./pages/leaderboard"));
+const SharedPage = lazy(() => import("./pages/shared"));
 
 const routes: [RegExp, Match["page"]][] = [
   [/^\/$/, SetupPage],
@@ -18,6 +19,7 @@ const routes: [RegExp, Match["page"]][] = [
   [/^\/history\/?$/, HistoryPage],
   [/^\/arena(?:\/(?<id>[^/]+))?\/?$/, ArenaPage],
   [/^\/leaderboard\/?$/, LeaderboardPage],
+  [/^\/shared\/(?<token>[A-Za-z0-9_-]+)\/?$/, SharedPage],
 ];
 
 export function matchRoute(path: string): Match {
