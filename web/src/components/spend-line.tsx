@@ -1,0 +1,31 @@
+import { createResource, Show } from "solid-js";
+import { api } from "../lib/api";
+import { formatTotalCost } from "../lib/format";
+import { path } from "../lib/router";
+
+/** "Spent today $0.42 of $5.00": read again on every page change; shown only once there is a cap or a spend to tell. */
+export function SpendLine() {
+  const [spend] = createResource(path, async () => {
+    try {
+      const res = await api.spend.$get();
+      return res.ok ? await res.json() : null;
+    } catch {
+      return null;
+    }
+  });
+  const shown = () => {
+    const s = spend.latest;
+    return s && (s.capUsd !== null || s.spentUsd > 0 || s.unknownCostCalls > 0) ? s : null;
+  };
+  return (
+    <Show when={shown()}>
+      {(s) => (
+        <span class="spend-line muted small" classList={{ over: s().capUsd !== null && s().spentUsd >= s().capUsd! }} data-testid="spend-line" title="Since 00:00 UTC, runs and arena together (QUORUM_MAX_DAY_USD)">
+          Spent today {formatTotalCost(s().spentUsd)}
+          <Show when={s().capUsd !== null}> of {formatTotalCost(s().capUsd!)}</Show>
+          <Show when={s().unknownCostCalls > 0}> (+{s().unknownCostCalls} calls with no price)</Show>
+        </span>
+      )}
+    </Show>
+  );
+}
