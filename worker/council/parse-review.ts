@@ -1,6 +1,18 @@
 /**
  * Reads a reviewer's output into a ballot. Small slips that leave the reviewer's intent clear
  * are repaired and recorded; anything that would mean guessing its judgement is an error.
+ *
+ * Labels, wherever they appear (a review's `label`, the `ranking`):
+ * - written loosely ("a", "Answer B", "(C)"): read as the label meant, recorded;
+ * - unknown (not among the labels this reviewer had to judge — its own answer, a label that doesn't
+ *   exist): dropped, recorded; the rest of the review stands;
+ * - repeated: the first occurrence counts (the first review of a label, its best rank), later ones are
+ *   dropped, recorded;
+ * - missing from the ranking but reviewed: appended after the ranked ones, best overall score first
+ *   (equal scores in label order), recorded;
+ * - neither ranked nor reviewed, or no review or ranking left at all: an error — placing it would be
+ *   guessing — so the room asks once more, then marks the review failed.
+ * Output of any shape is an outcome, never an exception.
  */
 import { z } from "zod";
 import { SCORE_KEYS, type ScoreKey, type Scores } from "../shared/run";
