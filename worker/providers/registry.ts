@@ -69,9 +69,42 @@ export class ProviderUnavailableError extends Error {
   }
 }
 
+/** Built adapters (each holds an SDK client) per environment object — one per room instance or isolate — and configuration. */
+const built = new WeakMap<ProviderVars, Map<string, Provider>>();
+
+/**
+ * The adapter for `provider`, built once per environment and configuration rather than once per call:
+ * an SDK client holds no connection or request state, and building one (the OpenAI client alone sets up
+ * dozens of resource objects) sat on every call's path. A changed key or base URL builds a new one.
+ */
 export function createProvider(provider: ProviderId, vars: ProviderVars): Provider {
   const reason = unavailableReason(provider, vars);
   if (reason) throw new ProviderUnavailableError(provider, reason);
+  let cache = built.get(vars);
+  if (!cache) built.set(vars, (cache = new Map()));
+  const key = configKey(provider, vars);
+  let adapter = cache.get(key);
+  if (!adapter) cache.set(key, (adapter = buildProvider(provider, vars)));
+  return adapter;
+}
+
+/** Every variable the adapter is built from, so a cached one is reused only for the same configuration. */
+function configKey(provider: ProviderId, vars: ProviderVars): string {
+  switch (provider) {
+    case "openai":
+      return JSON.stringify([provider, vars.OPENAI_API_KEY, vars.OPENAI_BASE_URL]);
+    case "anthropic":
+      return JSON.stringify([provider, vars.ANTHROPIC_API_KEY, vars.ANTHROPIC_BASE_URL]);
+    case "google":
+      return JSON.stringify([provider, googleKey(vars), vars.GOOGLE_BASE_URL]);
+    case "openai-compatible":
+      return JSON.stringify([provider, vars.OPENAI_COMPATIBLE_BASE_URL, vars.OPENAI_COMPATIBLE_API_KEY, vars.OPENAI_COMPATIBLE_MODELS]);
+    case "demo":
+      return JSON.stringify([provider, vars.QUORUM_DEMO_DELAY_MS]);
+  }
+}
+
+function buildProvider(provider: ProviderId, vars: ProviderVars): Provider {
   switch (provider) {
     case "openai":
       return createOpenAIProvider({ apiKey: clean(vars.OPENAI_API_KEY)!, baseURL: clean(vars.OPENAI_BASE_URL) });

@@ -1,0 +1,63 @@
+/**
+ * A room's D1 writes, off the path of its provider calls. A step queues the statements of what it just
+ * finished (already saved in the room's own storage) and goes on; the queue runs them in the order queued,
+ * every statement queued while a batch is under way going into the next batch (one D1 round trip for all
+ * of them). Whoever needs D1 to hold everything so far — the end of a run, an RPC before it answers —
+ * awaits `flush()`. A batch that fails is made good by writing the room's whole state again (every write is
+ * an upsert or a delete keyed by the room's own ids, so this repeats nothing), and so is a room whose
+ * previous instance may have died with writes still queued.
+ */
+import { runWrites, type Db, type Write } from "../db/queries";
+
+export class WriteQueue {
+  private queued: Write[] = [];
+  private draining: Promise<void> | null = null;
+  private failure: unknown = null;
+
+  /** `everything` writes the room's whole state, for repairing D1 after a failed batch. */
+  constructor(
+    private readonly db: Db,
+    private readonly everything: () => Write[],
+  ) {}
+
+  /** Queues `writes` after every earlier one; they run in one batch with whatever else is queued by then. */
+  push(...writes: Write[]): void {
+    this.queued.push(...writes);
+    this.draining ??= this.drain();
+  }
+
+  /** Resolves once D1 holds everything queued so far; throws when that could not be made so. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+    if (this.failure === null) return;
+    this.failure = null;
+    try {
+      await runWrites(this.db, this.everything());
+    } catch (err) {
+      this.failure = err;
+      throw err;
+    }
+  }
+
+  /** Queues the room's whole state (a new instance of a room with work left: the last one may have died mid-write). */
+  resync(): void {
+    this.push(...this.everything());
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queued.length) {
+        const batch = this.queued;
+        this.queued = [];
+        try {
+          await runWrites(this.db, batch);
+        } catch (err) {
+          // Later batches still run; the next flush writes the whole state again.
+          this.failure ??= err;
+        }
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+}
