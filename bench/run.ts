@@ -7,6 +7,7 @@ import path from "node:path";
 import { btBench } from "./bt";
 import { comparisonRoundBench } from "./comparison-round";
 import { councilBench } from "./council";
+import { d1RateBench } from "./d1-rate";
 import { importBench } from "./import";
 import { leaderboardBench } from "./leaderboard";
 import { BenchContext } from "./lib/context";
@@ -26,6 +27,7 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
   ["comparison-round", "prompt → both sides → vote, 16 concurrent", comparisonRoundBench],
   ["votes", "vote ingestion, 64 clients, 10,000 votes", votesBench],
   ["leaderboard", "leaderboard at 1,000,000 votes / 50 models vs seed 000's query", leaderboardBench],
+  ["d1-rate", "votes one local D1 writes a second (sequential, concurrent, batched)", d1RateBench],
   ["bt", "Bradley–Terry + 100 bootstrap rounds at 1,000,000 battles", btBench],
   ["import", "npm run import of 1,000,000 battle lines", importBench],
   ["web-bundle", "first-load JavaScript, per route", webBundleBench],

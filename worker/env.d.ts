@@ -8,12 +8,18 @@ interface QuorumVars extends ProviderVars {
   QUORUM_RATE_VOTES?: string;
   /** refuse a council run whose estimated most cost passes this many US dollars */
   QUORUM_MAX_RUN_USD?: string;
+  /** refuse new work once this many US dollars are spent since 00:00 UTC, runs and comparisons together */
+  QUORUM_MAX_DAY_USD?: string;
+  /** "true" masks API keys, tokens, private keys and email addresses in questions and prompts before they are stored or sent */
+  QUORUM_REDACT?: string;
   /** the access token every /api route asks for; required when reached from another machine */
   APP_TOKEN?: string;
   /** first backoff step in ms for transient provider errors (default 500) */
   QUORUM_RETRY_BASE_MS?: string;
   /** attempts per provider call for transient errors, the first included (default 4) */
   QUORUM_MAX_ATTEMPTS?: string;
+  /** how long past a step's own deadline (its calls' timeouts) the watchdog waits before resuming it once, then stopping it (default 30000) */
+  QUORUM_WATCHDOG_SLACK_MS?: string;
   /** "off" silences the one log line per provider call */
   QUORUM_LOG?: string;
   /** comma-separated model ids the arena samples pairs from (default: every available model) */

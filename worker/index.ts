@@ -4,6 +4,8 @@ import { api } from "./api";
 import { access } from "./api/access";
 import { bodyCap } from "./api/body-cap";
 import { errorBody, onError } from "./api/errors";
+import { sweepUnfinished } from "./rooms/sweep";
+import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
 export { RateLimiter } from "./rooms/rate-limiter";
@@ -17,6 +19,7 @@ const app = new Hono<{ Bindings: Env }>()
   // (not a WebSocket upgrade, whose 101 response can't take new headers).
   .use("/api/*", (c, next) => (c.req.header("Upgrade") ? next() : apiHeaders(c, next)))
   .use("/api/*", access)
+  .use("/api/*", methodNotAllowed((): RouteTable => app.router))
   .use("/api/*", bodyCap)
   .route("/api", api);
 app.onError(onError);
@@ -25,4 +28,7 @@ app.notFound((c) => c.json(errorBody("not_found", `No API route ${c.req.method} 
 /** The typed shape of every route, for the web app's `hc` client. */
 export type AppType = typeof app;
 
-export default app satisfies ExportedHandler<Env>;
+/** The Hono app is the fetch handler (tests call its `request`); the cron sweep ([triggers] in wrangler.toml) wakes rooms whose unfinished work lost its alarm. */
+const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => ctx.waitUntil(sweepUnfinished(env));
+
+export default Object.assign(app, { scheduled }) satisfies ExportedHandler<Env>;

@@ -122,3 +122,41 @@ describe("exporting battle logs", () => {
     expect(res.headers.get("content-type")).toMatch(/application\/x-ndjson/);
   });
 });
+
+describe("online Elo checkpoints", () => {
+  it("after a battle is deleted, starts again from the checkpoint before it and gives the ratings of a full replay", async () => {
+    const all = named(simulateBattles({ one: 1100, two: 1000, three: 950 }, 25_000, 5), "ckpt-");
+    for (let offset = 0; offset < all.length; offset += 10_000) await importBattles(all.slice(offset, offset + 10_000), `?importId=ckpt&offset=${offset}`);
+    const stream = "import|0|";
+    const snapshots = async () =>
+      (await env.DB.prepare("SELECT stream, upto_rowid AS upto FROM elo_snapshots WHERE stream = ?1 OR stream LIKE ?1 || '|%' ORDER BY upto_rowid").bind(stream).all<{ stream: string; upto: number }>())
+        .results;
+    /** FastChat's Elo over the stream's battles as D1 now holds them, in time order. */
+    const expected = async () =>
+      referenceElo(
+        (await env.DB.prepare("SELECT model_a, model_b, winner, tstamp FROM battles WHERE source = 'import' AND flagged = 0 ORDER BY tstamp, rowid").all<Battle>()).results,
+      );
+    const check = async () => {
+      const want = await expected();
+      const rows = (await leaderboard("source=import&rounds=0")).rows.filter((r) => r.modelId.startsWith("ckpt-"));
+      expect(rows).toHaveLength(3);
+      for (const row of rows) expect(row.elo!).toBeCloseTo(want[row.modelId], 6);
+    };
+
+    await check();
+    const written = await snapshots();
+    const checkpoints = written.filter((s) => s.stream !== stream);
+    expect(checkpoints.length).toBeGreaterThanOrEqual(2);
+
+    // A battle just past the first checkpoint goes: that checkpoint stays, every snapshot that counted the battle goes.
+    const victim = (await env.DB.prepare("SELECT rowid AS id FROM battles WHERE import_id = 'ckpt' AND rowid > ? ORDER BY rowid LIMIT 1").bind(checkpoints[0].upto).first<{ id: number }>())!.id;
+    await env.DB.prepare("DELETE FROM battles WHERE rowid = ?").bind(victim).run();
+    const left = await snapshots();
+    expect(left.map((s) => s.stream)).toEqual(written.filter((s) => s.upto < victim).map((s) => s.stream));
+    expect(left.length).toBeGreaterThanOrEqual(1);
+
+    await check();
+    // The replay from that checkpoint wrote the later checkpoints and the newest state again.
+    expect((await snapshots()).length).toBeGreaterThanOrEqual(written.length - 1);
+  });
+});

@@ -3,7 +3,8 @@
  * and for WebSockets (whose browser API can't set headers) the subprotocol `quorum-token.<base64url>`, so the
  * token never sits in a URL or a log. Without APP_TOKEN only this machine may call (a fresh deploy is never an
  * open door to the owner's keys). State-changing requests and socket upgrades from another site's page are
- * refused, since every tab can reach localhost.
+ * refused, since every tab can reach localhost. A share link's routes are the one exception to the token and
+ * the host rule (never to the cross-site one).
  */
 import { createMiddleware } from "hono/factory";
 import { TOKEN_PROTOCOL_PREFIX } from "../shared/socket-protocol";
@@ -11,6 +12,8 @@ import { errorBody } from "./errors";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** A share link's two routes (api/shares.ts): its token is the whole permission, so they need neither APP_TOKEN nor this machine. */
+const SHARED_ROUTE = /^\/api\/shared\/[A-Za-z0-9_-]+(?:\/ws)?$/;
 
 function isLoopbackAddress(address: string): boolean {
   return address === "::1" || address === "127.0.0.1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
@@ -55,6 +58,8 @@ export const access = createMiddleware<{ Bindings: Env }>(async (c, next) => {
   const origin = c.req.header("Origin");
   if ((upgrade || !SAFE_METHODS.has(c.req.method)) && origin && origin !== url.origin)
     return c.json(errorBody("cross_origin", `Requests from another site (${origin}) are refused: use Quorum's own page at ${url.origin}.`), 403);
+
+  if ((c.req.method === "GET" || c.req.method === "HEAD") && SHARED_ROUTE.test(url.pathname)) return next();
 
   const token = c.env.APP_TOKEN?.trim();
   if (!token) {

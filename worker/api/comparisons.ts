@@ -1,5 +1,5 @@
 /** /api/comparisons: validate, then hand the comparison to its ComparisonRoom. */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { comparisonExists, listComparisons } from "../db/arena-queries";
 import { openDb } from "../db/queries";
 import { choosePair, NoPairError } from "../arena/choose-pair";
@@ -12,6 +12,11 @@ import { ApiError, notFound } from "./errors";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
 import { validate } from "./validate";
+import { estimateComparison, estimateJudges, estimateRetry, estimateTurn } from "../arena/estimate";
+import type { RunEstimate } from "../council/estimate";
+import { comparisonForEstimate, type ComparisonForEstimate } from "../db/spend-queries";
+import { redactComparison, redactMessage, redactMode } from "./redaction";
+import { checkDayCap, checkRunCap } from "./spend";
 
 export const comparisonRoom = (env: Env, id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
 
@@ -26,9 +31,29 @@ async function ensureComparison(env: Env, id: string) {
   if (!(await comparisonExists(openDb(env.DB), id))) throw notFound("Comparison");
 }
 
+/**
+ * Checks a comparison exists and, with QUORUM_MAX_DAY_USD set, that what this request could cost fits
+ * in what is left of the day; refused before the room calls anyone.
+ */
+async function ensureAffordable(c: Context<{ Bindings: Env }>, id: string, estimate: (found: ComparisonForEstimate) => RunEstimate) {
+  if (!c.env.QUORUM_MAX_DAY_USD?.trim()) return ensureComparison(c.env, id);
+  const found = await comparisonForEstimate(openDb(c.env.DB), id);
+  if (!found) throw notFound("Comparison");
+  await checkDayCap(c, estimate(found));
+}
+
+/** The comparison as clients may see it: blind until its first vote (the room decides). */
+export async function comparisonDetail(env: Env, id: string) {
+  await ensureComparison(env, id);
+  const detail = await comparisonRoom(env, id).detail();
+  if (!detail) throw notFound("Comparison");
+  return detail;
+}
+
 export const comparisonsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createComparisonInput), async (c) => {
-    const input = c.req.valid("json");
+    const redacted = redactMode(c.env) ? redactComparison(c.req.valid("json")) : null;
+    const input = redacted?.input ?? c.req.valid("json");
     await rateLimit(c, "comparisons", await clientIdOf(c));
     if (input.models) checkModels(c.env, input.models);
     if (input.judges) checkModels(c.env, input.judges);
@@ -40,6 +65,10 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       if (err instanceof NoPairError) throw new ApiError(409, "no_models", err.message);
       throw err;
     }
+    const autoJudges = input.judges ?? settings.judges;
+    const estimate = estimateComparison(c.env, { models: chosen.models, prompt: input.prompt, params: input.params ?? {}, judges: autoJudges });
+    checkRunCap(c.env, estimate, "comparison");
+    await checkDayCap(c, estimate);
     const id = crypto.randomUUID();
     const started = unwrap(
       await comparisonRoom(c.env, id).start({
@@ -50,13 +79,13 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
         blind: input.blind,
         mode: chosen.mode,
         modeNote: chosen.modeNote,
-        params: input.params ?? {},
+        params: redacted ? { ...input.params, redactions: redacted.redactions } : (input.params ?? {}),
         maxTurns: settings.maxTurns,
         timeoutMs: settings.timeoutMs,
-        autoJudges: input.judges ?? settings.judges,
+        autoJudges,
       }),
     );
-    return c.json({ ...started, mode: chosen.mode, modeNote: chosen.modeNote }, 201);
+    return c.json({ ...started, mode: chosen.mode, modeNote: chosen.modeNote, ...(redacted ? { redactions: redacted.redactions } : {}) }, 201);
   })
   .get("/", validate("query", listComparisonsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
@@ -77,29 +106,27 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     });
     return c.json({ items, nextCursor });
   })
-  .get("/:id", async (c) => {
-    await ensureComparison(c.env, c.req.param("id"));
-    const detail = await comparisonRoom(c.env, c.req.param("id")).detail();
-    if (!detail) throw notFound("Comparison");
-    return c.json(detail);
-  })
+  .get("/:id", async (c) => c.json(await comparisonDetail(c.env, c.req.param("id"))))
   .post("/:id/messages", validate("json", comparisonMessageInput), async (c) => {
-    await ensureComparison(c.env, c.req.param("id"));
-    return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).sendMessage(c.req.valid("json").content)), 202);
+    const redacted = redactMode(c.env) ? redactMessage(c.req.valid("json").content) : null;
+    const content = redacted?.content ?? c.req.valid("json").content;
+    await ensureAffordable(c, c.req.param("id"), (found) => estimateTurn(c.env, found, content));
+    const sent = unwrap(await comparisonRoom(c.env, c.req.param("id")).sendMessage(content, redacted?.redactions));
+    return c.json(redacted ? { ...sent, redactions: redacted.redactions } : sent, 202);
   })
   .post("/:id/retry", async (c) => {
-    await ensureComparison(c.env, c.req.param("id"));
+    await ensureAffordable(c, c.req.param("id"), (found) => estimateRetry(c.env, found));
     return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).retry()), 202);
   })
   .post("/:id/judge", validate("json", judgeInput), async (c) => {
-    await ensureComparison(c.env, c.req.param("id"));
     const { judges } = c.req.valid("json");
+    await ensureAffordable(c, c.req.param("id"), (found) => estimateJudges(c.env, found, judges));
     checkModels(c.env, judges);
     return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).requestJudges(judges)), 202);
   })
   .post("/:id/votes", validate("json", voteInput), async (c) => {
     const id = c.req.param("id");
-    await ensureComparison(c.env, id);
+    // No D1 existence read first: the room knows whether it holds the comparison and refuses with not_found.
     const key = c.req.header("Idempotency-Key")?.trim() || null;
     if (key && key.length > 200) throw new ApiError(400, "invalid_request", "Idempotency-Key: at most 200 characters.");
     const settings = arenaSettings(c.env);

@@ -8,6 +8,8 @@ import { leaderboardApi } from "./leaderboard";
 import { modelsApi } from "./models";
 import { providersApi } from "./providers";
 import { runsApi } from "./runs";
+import { comparisonSharesApi, runSharesApi, sharedApi, sharesApi } from "./shares";
+import { spendApi } from "./spend";
 import { votesApi } from "./votes";
 
 export const api = new Hono<{ Bindings: Env }>()
@@ -15,10 +17,15 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/models", modelsApi)
   .route("/providers", providersApi)
   .route("/runs", runsApi)
+  .route("/runs", runSharesApi)
   .route("/comparisons", comparisonsApi)
+  .route("/comparisons", comparisonSharesApi)
+  .route("/shares", sharesApi)
+  .route("/shared", sharedApi)
   .route("/votes", votesApi)
   .route("/leaderboard", leaderboardApi)
   .route("/battles", battlesApi)
-  .route("/judges", judgesApi);
+  .route("/judges", judgesApi)
+  .route("/spend", spendApi);
 
 api.onError(onError);

@@ -1,5 +1,5 @@
 /** /api/runs: validate, then hand the run to its RunRoom. */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/queries";
 import { exportJson, exportMarkdown } from "../council/export";
 import type { RoomResult } from "../rooms/run-room";
@@ -13,11 +13,13 @@ import { checkModels } from "./check-models";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
 import { validate } from "./validate";
+import { redactMode, redactRun } from "./redaction";
+import { checkDayCap, checkRunCap } from "./spend";
 
 const room = (env: Env, id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
 
 /** The run as clients may see it: live from its room while it runs, from D1 once it has ended. */
-async function runDetail(env: Env, id: string): Promise<RunDetail> {
+export async function runDetail(env: Env, id: string): Promise<RunDetail> {
   const db = openDb(env.DB);
   const status = await runStatusOf(db, id);
   if (!status) throw notFound("Run");
@@ -39,30 +41,24 @@ function unwrap(result: RoomResult) {
   throw new ApiError(result.code === "not_found" ? 404 : 409, result.code, result.message);
 }
 
-/** QUORUM_MAX_RUN_USD: a run whose most it could cost passes the cap is refused before any call. */
-function checkSpend(env: Env, input: CreateRunInput) {
-  const cap = Number(env.QUORUM_MAX_RUN_USD);
-  if (!env.QUORUM_MAX_RUN_USD?.trim() || !(cap >= 0)) return;
-  const estimate = estimateRunCost(env, input);
-  if (estimate.usd <= cap) return;
-  const unknown = estimate.unpriced.length ? ` (${estimate.unpriced.join(", ")} left out: no known price)` : "";
-  throw new ApiError(
-    400,
-    "over_budget",
-    `This run could cost up to $${estimate.usd.toFixed(4)}${unknown}, more than QUORUM_MAX_RUN_USD ($${cap}). Pick fewer or cheaper models, set a lower max tokens, or raise the cap.`,
-    { estimateUsd: estimate.usd, capUsd: cap, unpriced: estimate.unpriced },
-  );
+/** The spend caps: a run whose most it could cost passes QUORUM_MAX_RUN_USD, or today's QUORUM_MAX_DAY_USD, is refused before any call. */
+async function checkSpend(c: Context<{ Bindings: Env }>, input: CreateRunInput) {
+  const estimate = estimateRunCost(c.env, input);
+  checkRunCap(c.env, estimate, "run");
+  await checkDayCap(c, estimate);
 }
 
 export const runsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createRunInput), async (c) => {
-    const input = c.req.valid("json");
+    const redacted = redactMode(c.env) ? redactRun(c.req.valid("json")) : null;
+    const input = redacted?.input ?? c.req.valid("json");
     checkModels(c.env, [...input.models.map((m) => m.id), ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : [])]);
-    checkSpend(c.env, input);
+    await checkSpend(c, input);
     await rateLimit(c, "runs", await clientIdOf(c));
     const id = crypto.randomUUID();
-    const started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings: input.settings }));
-    return c.json(started, 201);
+    const settings = redacted ? { ...input.settings, redactions: redacted.redactions } : input.settings;
+    const started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings }));
+    return c.json(redacted ? { ...started, redactions: redacted.redactions } : started, 201);
   })
   .get("/", validate("query", listRunsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
@@ -96,10 +92,12 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   })
   .post("/:id/evaluate", async (c) => {
     await ensureRun(c.env, c.req.param("id"));
+    await checkDayCap(c);
     return c.json(unwrap(await room(c.env, c.req.param("id")).evaluate()), 202);
   })
   .post("/:id/answers", validate("json", retryAnswersInput), async (c) => {
     await ensureRun(c.env, c.req.param("id"));
+    await checkDayCap(c);
     const { modelIds } = c.req.valid("json");
     return c.json(unwrap(await room(c.env, c.req.param("id")).retryAnswers(modelIds)), 202);
   })

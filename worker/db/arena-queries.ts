@@ -38,7 +38,7 @@ function userMessages(db: Db, comparisonId: string, turn: number, content: strin
 
 export async function saveTurnStart(db: Db, r: ComparisonRecord, turn: number, prompt: string): Promise<void> {
   await db.batch([
-    db.update(schema.comparisons).set({ status: r.status, bothAnsweredAt: null }).where(eq(schema.comparisons.id, r.id)),
+    db.update(schema.comparisons).set({ status: r.status, bothAnsweredAt: null, params: r.params }).where(eq(schema.comparisons.id, r.id)),
     ...userMessages(db, r.id, turn, prompt),
   ]);
 }
@@ -57,6 +57,8 @@ export async function saveSide(db: Db, r: ComparisonRecord, turn: number, side: 
     status: s.status,
     error: s.error,
     truncated: s.truncated,
+    costUsd: s.costUsd ?? null,
+    completedAt: s.status === "done" || s.status === "failed" ? Date.now() : null,
   };
   await db.batch([
     db
@@ -71,37 +73,58 @@ export interface VoteWrite {
   vote: VoteRecord;
   battle: { winner: Winner; flagged: boolean; turn: number };
   idempotency: { key: string; response: unknown } | null;
+  /** false when the comparison's status and revealedAt are what its row already holds (default true) */
+  statusChanged?: boolean;
 }
 
 /** The vote's rows, its battle, its idempotency key and the comparison's new status: one transaction. */
-export async function recordVote(db: Db, r: ComparisonRecord, { vote, battle, idempotency }: VoteWrite): Promise<void> {
-  const keyRow = idempotency && db.insert(schema.idempotencyKeys).values({ key: idempotency.key, comparisonId: r.id, response: idempotency.response, createdAt: vote.createdAt });
+export async function recordVote(db: Db, r: ComparisonRecord, write: VoteWrite): Promise<void> {
   // A key taken by another request fails the whole batch, so nothing of this vote is written twice.
-  await db.batch([
-    db.update(schema.comparisons).set({ status: r.status, revealedAt: r.revealedAt }).where(eq(schema.comparisons.id, r.id)),
-    ...(keyRow ? [keyRow] : []),
-    ...vote.rows.map((row) =>
-      db.insert(schema.modelVotes).values({ ...row, clientId: vote.clientId, flags: row.flags }).onConflictDoNothing(),
-    ),
-    db
-      .insert(schema.battles)
-      .values({
-        id: `vote:${vote.voteId}`,
-        source: "human",
-        modelA: r.models.left,
-        modelB: r.models.right,
-        winner: battle.winner,
-        category: r.category,
-        tstamp: vote.createdAt / 1000,
-        flagged: battle.flagged,
-        voteId: vote.voteId,
-        comparisonId: r.id,
-        turn: battle.turn,
-        anony: r.blind,
-        convMetadata: styleOf(r),
-      })
-      .onConflictDoNothing(),
-  ]);
+  await db.$client.batch(voteStatements(db.$client, r, write));
+}
+
+/**
+ * recordVote's statements (also for callers that write several votes in one batch: bench/d1-rate.ts). Plain
+ * prepared statements, not drizzle's builder: this runs on every vote. The values are encoded as drizzle's
+ * schema does (json columns as JSON text, booleans as 0/1); columns left out take their defaults.
+ */
+export function voteStatements(d1: D1Database, r: ComparisonRecord, { vote, battle, idempotency, statusChanged = true }: VoteWrite): D1PreparedStatement[] {
+  const out: D1PreparedStatement[] = [];
+  // The first vote reveals the comparison and sets it voted; later ones leave its row as it is.
+  if (statusChanged) out.push(d1.prepare("UPDATE comparisons SET status = ?, revealed_at = ? WHERE id = ?").bind(r.status, r.revealedAt, r.id));
+  if (idempotency)
+    out.push(
+      d1.prepare("INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, ?, ?, ?)").bind(idempotency.key, r.id, JSON.stringify(idempotency.response), vote.createdAt),
+    );
+  for (const row of vote.rows)
+    out.push(
+      d1
+        .prepare(
+          "INSERT INTO model_votes (id, comparison_id, vote_id, choice, winner_model_id, client_id, created_at, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        )
+        .bind(row.id, row.comparisonId, row.voteId, row.choice, row.winnerModelId, vote.clientId, row.createdAt, row.flags === null ? null : JSON.stringify(row.flags)),
+    );
+  out.push(
+    d1
+      .prepare(
+        "INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp, flagged, vote_id, comparison_id, turn, anony, conv_metadata) VALUES (?, 'human', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      )
+      .bind(
+        `vote:${vote.voteId}`,
+        r.models.left,
+        r.models.right,
+        battle.winner,
+        r.category,
+        vote.createdAt / 1000,
+        battle.flagged ? 1 : 0,
+        vote.voteId,
+        r.id,
+        battle.turn,
+        r.blind ? 1 : 0,
+        JSON.stringify(styleOf(r)),
+      ),
+  );
+  return out;
 }
 
 const styleOf = (r: ComparisonRecord) => styleMetadataOf(r.turns.map((t) => t.left.text), r.turns.map((t) => t.right.text));

@@ -2,7 +2,7 @@
  * What the leaderboard reads: the counters the triggers keep (never the votes themselves), and
  * online Elo, replayed from a stored snapshot so each read only applies the battles that are new.
  */
-import { and, eq, inArray, ne, sql, sum } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { updateElo } from "../rating/elo";
 import { updateTrueSkill, type TrueSkillRating } from "../rating/trueskill";
 import type { Winner } from "../rating/battle-outcome";
@@ -65,10 +65,11 @@ export async function readAppearances(db: Db, category: string): Promise<Map<str
 
 /** Changes with every battle or comparison added and every battle deleted (each an O(1) lookup). */
 export async function dataVersion(db: Db): Promise<string> {
-  const [row] = await db.all<{ b: number | null; e: number | null; c: number | null }>(
-    sql`SELECT (SELECT max(rowid) FROM battles) AS b, (SELECT sum(epoch) FROM battle_epochs) AS e, (SELECT max(rowid) FROM comparisons) AS c`,
-  );
-  return `${row?.b ?? 0}:${row?.e ?? 0}:${row?.c ?? 0}`;
+  // Every warm leaderboard read asks this first: straight to D1, no query builder.
+  const [row] = await db.$client
+    .prepare("SELECT (SELECT max(rowid) FROM battles), (SELECT sum(epoch) FROM battle_epochs), (SELECT max(rowid) FROM comparisons)")
+    .raw<[number | null, number | null, number | null]>();
+  return `${row?.[0] ?? 0}:${row?.[1] ?? 0}:${row?.[2] ?? 0}`;
 }
 
 export async function readCategories(db: Db): Promise<string[]> {
@@ -93,44 +94,72 @@ export interface OnlineRatings {
   trueskill: Map<string, TrueSkillRating>;
 }
 
+/** Past every this many battle rowids a replay leaves a checkpoint, so a withdrawal replays at most about this many battles. */
+export const CHECKPOINT_ROWIDS = 10_000;
+
 /**
- * Online Elo and TrueSkill over the slice's battles in (tstamp, insertion) order. A stored snapshot is
- * reused while no battle of these sources was deleted since and every newer battle comes after it in
- * time; otherwise the whole stream is replayed once and stored again.
+ * Online Elo and TrueSkill over the slice's battles in (tstamp, insertion) order. The newest stored snapshot of
+ * the stream still valid is the starting point: its newest state, or a checkpoint left every CHECKPOINT_ROWIDS
+ * battles. Each covers exactly the stream's battles with rowid <= uptoRowid, and deleting a battle removes the
+ * snapshots that had counted it (migration 0007's trigger), so a withdrawal replays from the checkpoint before
+ * the withdrawn battle. A battle newer in rowid but older in time than the snapshot (an import out of order)
+ * means the order changed under it: the whole stream is replayed.
  */
 export async function readOnlineRatings(db: Db, slice: Slice): Promise<OnlineRatings> {
-  const stream = `${[...slice.sources].sort().join("+")}|${slice.category}|${slice.includeFlagged ? 1 : 0}`;
-  const [epochRows, snapshots] = await db.batch([
-    db.select({ epoch: sum(schema.battleEpochs.epoch) }).from(schema.battleEpochs).where(inArray(schema.battleEpochs.source, slice.sources)),
-    db.select().from(schema.eloSnapshots).where(eq(schema.eloSnapshots.stream, stream)),
-  ]);
-  const epoch = Number(epochRows[0]?.epoch ?? 0);
-  const snap = snapshots[0]?.epoch === epoch ? snapshots[0] : null;
+  // `sources|flagged|category` (encoded, so it holds no "|") for the newest state, then `|n` for a checkpoint:
+  // no other stream's key starts with this one's followed by "|". The trigger reads the sources before the first "|".
+  const stream = `${[...slice.sources].sort().join("+")}|${slice.includeFlagged ? 1 : 0}|${encodeURIComponent(slice.category)}`;
+  const s = schema.eloSnapshots;
+  let [snap = null] = await db
+    .select()
+    .from(s)
+    .where(or(eq(s.stream, stream), and(gt(s.stream, `${stream}|`), lt(s.stream, `${stream}}`))))
+    .orderBy(desc(s.uptoRowid))
+    .limit(1);
 
   let fresh = await battlesAfter(db, slice, snap?.uptoRowid ?? 0);
-  let ratings = fromStored(snap?.ratings ?? {});
-  if (snap && fresh.length && fresh.some((b) => b.tstamp < snap.lastTstamp)) {
-    // A battle older than the snapshot arrived (an import out of order): replay everything.
-    ratings = fromStored({});
+  if (snap && fresh.some((b) => b.tstamp < snap!.lastTstamp)) {
+    snap = null;
     fresh = await battlesAfter(db, slice, 0);
   }
-  if (!fresh.length && snap) return ratings;
+  const ratings = fromStored(snap?.ratings ?? {});
+  if (!fresh.length) return ratings;
 
-  fresh.sort((x, y) => x.tstamp - y.tstamp || x.rowid - y.rowid);
-  for (const b of fresh) {
+  // battlesAfter reads in rowid order; a prefix of the time order is a checkpoint only if no later battle has a smaller rowid.
+  const sorted = isInTimeOrder(fresh) ? fresh : [...fresh].sort((x, y) => x.tstamp - y.tstamp || x.rowid - y.rowid);
+  const reordered = sorted !== fresh;
+  const laterMin = reordered ? suffixMinRowid(sorted) : null;
+  const rows: (typeof s.$inferInsert)[] = [];
+  let bucket = Math.floor((snap?.uptoRowid ?? 0) / CHECKPOINT_ROWIDS);
+  let upto = snap?.uptoRowid ?? 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const b = sorted[i];
     updateElo(ratings.elo, b.modelA, b.modelB, b.winner);
     updateTrueSkill(ratings.trueskill, b.modelA, b.modelB, b.winner);
+    if (b.rowid > upto) upto = b.rowid;
+    const at = Math.floor(upto / CHECKPOINT_ROWIDS);
+    if (at > bucket && i < sorted.length - 1 && (!laterMin || laterMin[i + 1] > upto)) {
+      bucket = at;
+      rows.push({ stream: `${stream}|${at}`, epoch: 0, uptoRowid: upto, lastTstamp: b.tstamp, ratings: toStored(ratings) });
+    }
   }
-  const last = fresh.at(-1);
-  const row = {
-    stream,
-    epoch,
-    uptoRowid: Math.max(snap?.uptoRowid ?? 0, ...(fresh.length ? [fresh.reduce((m, b) => Math.max(m, b.rowid), 0)] : [])),
-    lastTstamp: last ? last.tstamp : (snap?.lastTstamp ?? 0),
-    ratings: toStored(ratings),
-  };
-  await db.insert(schema.eloSnapshots).values(row).onConflictDoUpdate({ target: schema.eloSnapshots.stream, set: row });
+  const last = sorted.at(-1)!;
+  rows.push({ stream, epoch: 0, uptoRowid: upto, lastTstamp: last.tstamp, ratings: toStored(ratings) });
+  const writes = rows.map((row) => db.insert(s).values(row).onConflictDoUpdate({ target: s.stream, set: row }));
+  await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
   return ratings;
+}
+
+function isInTimeOrder(battles: BattleRow[]): boolean {
+  for (let i = 1; i < battles.length; i++) if (battles[i].tstamp < battles[i - 1].tstamp) return false;
+  return true;
+}
+
+/** The smallest rowid at each position and after it. */
+function suffixMinRowid(battles: BattleRow[]): Float64Array {
+  const out = new Float64Array(battles.length + 1).fill(Infinity);
+  for (let i = battles.length - 1; i >= 0; i--) out[i] = Math.min(out[i + 1], battles[i].rowid);
+  return out;
 }
 
 function fromStored(stored: Record<string, OnlineRating>): OnlineRatings {
@@ -148,20 +177,19 @@ function toStored(ratings: OnlineRatings): Record<string, OnlineRating> {
 /** Battles of the slice inserted after `rowid`, a page at a time in insertion order. */
 async function battlesAfter(db: Db, slice: Slice, rowid: number): Promise<BattleRow[]> {
   const out: BattleRow[] = [];
-  const sources = sql.join(
-    slice.sources.map((s) => sql`${s}`),
-    sql`, `,
-  );
   // The unary + keeps SQLite on the rowid range scan instead of the source index plus a sort.
-  const category = slice.category === "" ? sql`` : sql` AND +category = ${slice.category}`;
-  const flagged = slice.includeFlagged ? sql`` : sql` AND +flagged = 0`;
+  const where = [`+source IN (${slice.sources.map(() => "?").join(", ")})`];
+  const params: unknown[] = [...slice.sources];
+  if (slice.category !== "") where.push("+category = ?"), params.push(slice.category);
+  if (!slice.includeFlagged) where.push("+flagged = 0");
+  // Rows as arrays (raw), not objects: a cold replay reads every battle, and naming each column of each row costs.
+  const page = db.$client.prepare(
+    `SELECT rowid, model_a, model_b, winner, tstamp FROM battles WHERE rowid > ? AND ${where.join(" AND ")} ORDER BY rowid LIMIT ${PAGE}`,
+  );
   for (let after = rowid; ; ) {
-    const page = await db.all<BattleRow>(
-      sql`SELECT rowid, model_a AS modelA, model_b AS modelB, winner, tstamp FROM battles
-          WHERE rowid > ${after} AND +source IN (${sources})${category}${flagged} ORDER BY rowid LIMIT ${PAGE}`,
-    );
-    out.push(...page);
-    if (page.length < PAGE) return out;
-    after = page[page.length - 1].rowid;
+    const rows = await page.bind(after, ...params).raw<[number, string, string, Winner, number]>();
+    for (const [id, modelA, modelB, winner, tstamp] of rows) out.push({ rowid: id, modelA, modelB, winner, tstamp });
+    if (rows.length < PAGE) return out;
+    after = rows[rows.length - 1][0];
   }
 }

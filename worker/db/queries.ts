@@ -1,5 +1,6 @@
 /** The D1 side of a council run: every write is an upsert keyed by a deterministic id, so replaying a step writes nothing twice. */
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { AggregationView, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "./records";
@@ -7,10 +8,38 @@ import * as schema from "./schema";
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
-export const openDb = (d1: D1Database): Db => drizzle(d1, { schema });
+/** One drizzle wrapper per D1 binding (per isolate or room), not one per call: building it walks the whole schema. */
+const wrappers = new WeakMap<D1Database, Db>();
+
+export function openDb(d1: D1Database): Db {
+  let db = wrappers.get(d1);
+  if (!db) wrappers.set(d1, (db = drizzle(d1, { schema })));
+  return db;
+}
+
+/** One statement of a D1 batch, built now (its values fixed when built) and run when the batch runs. */
+export type Write = BatchItem<"sqlite">;
+
+/** Runs `writes` as one D1 batch (one transaction, in order); nothing to run is no call at all. */
+export async function runWrites(db: Db, writes: Write[]): Promise<void> {
+  if (writes.length) await db.batch(writes as [Write, ...Write[]]);
+}
+
+/** D1 takes at most 100 bound parameters per statement: rows of `columns` values each, as many as fit. */
+function chunkRows<T>(rows: T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(100 / columns));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
 
 export async function insertRun(db: Db, r: RunRecord): Promise<void> {
-  await db.batch([
+  await runWrites(db, runInsertWrites(db, r));
+}
+
+/** The run's row and its answers' rows, each left alone when it is there already. */
+export function runInsertWrites(db: Db, r: RunRecord): Write[] {
+  return [
     db
       .insert(schema.runs)
       .values({
@@ -24,41 +53,78 @@ export async function insertRun(db: Db, r: RunRecord): Promise<void> {
       })
       .onConflictDoNothing(),
     ...r.answers.map((a) => db.insert(schema.answers).values(answerRow(r.id, a)).onConflictDoNothing()),
-  ]);
+  ];
 }
+
+/**
+ * Everything the run's record says, written over whatever D1 holds: for a room that can't tell which of its
+ * queued writes landed (a failed batch, or an instance that died with writes under way). Idempotent.
+ */
+export function wholeRunWrites(db: Db, r: RunRecord, battles: JudgeBattle[]): Write[] {
+  return [
+    ...runInsertWrites(db, r),
+    ...r.answers.map((a) => answerWrite(db, r.id, a)),
+    ...evaluationClears(db, r.id),
+    ...r.reviewSets.flatMap((s) => reviewSetWrites(db, r.id, s)),
+    ...(r.aggregation ? aggregationWrites(db, r.id, r.aggregation, battles, r.status) : []),
+    ...(r.synthesis ? [synthesisWrite(db, r.id, r.synthesis)] : []),
+    runStatusWrite(db, r.id, r.status, r.error),
+  ];
+}
+
+const ended = (status: string) => status === "done" || status === "failed";
 
 /** An answer record is its row, less the run it belongs to and when it ended. */
 function answerRow(runId: string, a: AnswerRecord) {
-  return { ...a, runId, completedAt: a.status === "done" || a.status === "failed" ? Date.now() : null };
+  return { ...a, runId, completedAt: ended(a.status) ? Date.now() : null };
 }
 
+export const runStatusWrite = (db: Db, id: string, status: RunStatus, error: string | null): Write =>
+  db.update(schema.runs).set({ status, error, updatedAt: Date.now() }).where(eq(schema.runs.id, id));
+
 export async function updateRunStatus(db: Db, id: string, status: RunStatus, error: string | null): Promise<void> {
-  await db.update(schema.runs).set({ status, error, updatedAt: Date.now() }).where(eq(schema.runs.id, id));
+  await runStatusWrite(db, id, status, error);
+}
+
+export function answerWrite(db: Db, runId: string, a: AnswerRecord): Write {
+  const row = answerRow(runId, a);
+  return db.insert(schema.answers).values(row).onConflictDoUpdate({ target: schema.answers.id, set: row });
 }
 
 export async function saveAnswer(db: Db, runId: string, a: AnswerRecord): Promise<void> {
-  const row = answerRow(runId, a);
-  await db.insert(schema.answers).values(row).onConflictDoUpdate({ target: schema.answers.id, set: row });
+  await answerWrite(db, runId, a);
 }
 
-/** Replaces whatever an earlier evaluation of this run wrote: review sets, reviews, aggregation and judge battles. */
+/** Deletes whatever an earlier evaluation of this run wrote: review sets, reviews, aggregation and judge battles. */
+export const evaluationClears = (db: Db, runId: string): Write[] => [
+  db.delete(schema.reviews).where(eq(schema.reviews.runId, runId)),
+  db.delete(schema.reviewSets).where(eq(schema.reviewSets.runId, runId)),
+  db.delete(schema.aggregations).where(eq(schema.aggregations.runId, runId)),
+  db.delete(schema.battles).where(and(eq(schema.battles.source, "judge"), eq(schema.battles.runId, runId))),
+];
+
 export async function clearEvaluation(db: Db, runId: string): Promise<void> {
-  await db.batch([
-    db.delete(schema.reviews).where(eq(schema.reviews.runId, runId)),
-    db.delete(schema.reviewSets).where(eq(schema.reviewSets.runId, runId)),
-    db.delete(schema.aggregations).where(eq(schema.aggregations.runId, runId)),
-    db.delete(schema.battles).where(and(eq(schema.battles.source, "judge"), eq(schema.battles.runId, runId))),
-  ]);
+  await runWrites(db, evaluationClears(db, runId));
 }
 
-export async function saveReviewSet(db: Db, runId: string, s: ReviewSetRecord): Promise<void> {
+/** A review set and its reviews, replacing what an earlier attempt wrote; the reviews go in as few statements as fit. */
+export function reviewSetWrites(db: Db, runId: string, s: ReviewSetRecord): Write[] {
   const { reviews, ...set } = s;
-  const row = { ...set, runId };
-  await db.batch([
+  const row = { ...set, runId, completedAt: ended(s.status) ? Date.now() : null };
+  const rows = reviews.map((v) => ({ ...v, runId, reviewSetId: s.id, reviewerModelId: s.reviewerModelId }));
+  return [
     db.insert(schema.reviewSets).values(row).onConflictDoUpdate({ target: schema.reviewSets.id, set: row }),
     db.delete(schema.reviews).where(eq(schema.reviews.reviewSetId, s.id)),
-    ...reviews.map((v) => db.insert(schema.reviews).values({ ...v, runId, reviewSetId: s.id, reviewerModelId: s.reviewerModelId })),
-  ]);
+    ...chunkRows(rows, REVIEW_COLUMNS).map((chunk) => db.insert(schema.reviews).values(chunk)),
+  ];
+}
+
+/** Bound values per row of `reviews` / judge `battles` in a multi-row insert, at most (a column is bound or null). */
+const REVIEW_COLUMNS = Object.keys(schema.reviews).length;
+const BATTLE_COLUMNS = Object.keys(schema.battles).length;
+
+export async function saveReviewSet(db: Db, runId: string, s: ReviewSetRecord): Promise<void> {
+  await runWrites(db, reviewSetWrites(db, runId, s));
 }
 
 export interface JudgeBattle {
@@ -69,20 +135,21 @@ export interface JudgeBattle {
   reviewerModelId: string;
 }
 
-/** Stores the aggregation, the final status and the judge battles in one transaction. */
-export async function saveAggregation(db: Db, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Promise<void> {
+/** The aggregation, the final status and the judge battles (as few statements as fit), for one transaction. */
+export function aggregationWrites(db: Db, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Write[] {
   const now = Date.now();
   const row = { runId, finalRanking: agg.finalRanking, voteBreakdown: agg.voteBreakdown, methodVersion: agg.methodVersion, createdAt: now };
-  await db.batch([
+  const rows = battles.map((b) => ({ ...b, source: "judge" as const, runId, tstamp: now / 1000, judge: b.reviewerModelId }));
+  return [
     db.insert(schema.aggregations).values(row).onConflictDoUpdate({ target: schema.aggregations.runId, set: row }),
-    ...battles.map((b) =>
-      db
-        .insert(schema.battles)
-        .values({ ...b, source: "judge", runId, tstamp: now / 1000, judge: b.reviewerModelId })
-        .onConflictDoNothing(),
-    ),
+    ...chunkRows(rows, BATTLE_COLUMNS).map((chunk) => db.insert(schema.battles).values(chunk).onConflictDoNothing()),
     db.update(schema.runs).set({ status, error: null, updatedAt: now }).where(eq(schema.runs.id, runId)),
-  ]);
+  ];
+}
+
+/** Stores the aggregation, the final status and the judge battles in one transaction. */
+export async function saveAggregation(db: Db, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Promise<void> {
+  await runWrites(db, aggregationWrites(db, runId, agg, battles, status));
 }
 
 export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | null> {
@@ -108,7 +175,7 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
     answers: answers.map(({ runId: _run, completedAt: _at, ...a }) => ({ ...a, droppedParams: a.droppedParams ?? [] })),
     reviewSets: sets
       .sort((x, y) => labelOf(x.reviewerAnswerId).localeCompare(labelOf(y.reviewerAnswerId)))
-      .map(({ runId: _run, ...set }) => ({
+      .map(({ runId: _run, completedAt: _at, ...set }) => ({
         ...set,
         reviews: reviews
           .filter((v) => v.reviewSetId === set.id)
@@ -116,7 +183,7 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
           .map(({ id, targetAnswerId, scores, critique }) => ({ id, targetAnswerId, scores, critique })),
       })),
     aggregation: agg[0] ? { finalRanking: agg[0].finalRanking, voteBreakdown: agg[0].voteBreakdown, methodVersion: agg[0].methodVersion } : null,
-    synthesis: synthesis[0] ? (({ runId: _run, ...rest }) => rest)(synthesis[0]) : null,
+    synthesis: synthesis[0] ? (({ runId: _run, completedAt: _at, ...rest }) => rest)(synthesis[0]) : null,
   };
 }
 
@@ -153,9 +220,13 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
   };
 }
 
+export function synthesisWrite(db: Db, runId: string, s: SynthesisRecord): Write {
+  const row = { ...s, runId, completedAt: ended(s.status) ? Date.now() : null };
+  return db.insert(schema.syntheses).values(row).onConflictDoUpdate({ target: schema.syntheses.runId, set: row });
+}
+
 export async function saveSynthesis(db: Db, runId: string, s: SynthesisRecord): Promise<void> {
-  const row = { ...s, runId };
-  await db.insert(schema.syntheses).values(row).onConflictDoUpdate({ target: schema.syntheses.runId, set: row });
+  await synthesisWrite(db, runId, s);
 }
 
 export async function deleteRun(db: Db, id: string): Promise<boolean> {

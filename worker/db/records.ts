@@ -85,6 +85,8 @@ export interface SideRecord {
   latencyMs: number | null;
   tokensIn: number | null;
   tokensOut: number | null;
+  /** absent in records from before costs were kept */
+  costUsd?: number | null;
   /** the real reason, kept even while a blind comparison shows a general one */
   error: string | null;
   errorKind: string | null;

@@ -60,7 +60,7 @@ export const answers = sqliteTable(
     droppedParams: text("dropped_params", { mode: "json" }).$type<string[] | null>(),
     completedAt: integer("completed_at"),
   },
-  (t) => [uniqueIndex("answers_run_label").on(t.runId, t.label)],
+  (t) => [uniqueIndex("answers_run_label").on(t.runId, t.label), index("answers_completed_at").on(t.completedAt)],
 );
 
 /** One row per reviewer in a run: its whole ranking, raw output and cost. */
@@ -83,8 +83,10 @@ export const reviewSets = sqliteTable(
     costUsd: real("cost_usd"),
     attempts: integer("attempts").notNull().default(0),
     shownOrder: text("shown_order", { mode: "json" }).$type<string[] | null>(),
+    /** when the review ended, for the day's spend (null for reviews before it was kept) */
+    completedAt: integer("completed_at"),
   },
-  (t) => [index("review_sets_run").on(t.runId)],
+  (t) => [index("review_sets_run").on(t.runId), index("review_sets_completed_at").on(t.completedAt)],
 );
 
 /** One row per reviewer and answer it judged: the scores and the critique. */
@@ -122,6 +124,7 @@ export const syntheses = sqliteTable("syntheses", {
   costUsd: real("cost_usd"),
   error: text("error"),
   truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
+  completedAt: integer("completed_at"),
 });
 
 export const comparisons = sqliteTable(
@@ -164,8 +167,11 @@ export const messages = sqliteTable(
     status: text("status").$type<SideStatus>(),
     error: text("error"),
     truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
+    /** an assistant message's cost and when it ended, for the day's spend */
+    costUsd: real("cost_usd"),
+    completedAt: integer("completed_at"),
   },
-  (t) => [primaryKey({ columns: [t.comparisonId, t.side, t.turn, t.role] })],
+  (t) => [primaryKey({ columns: [t.comparisonId, t.side, t.turn, t.role] }), index("messages_completed_at").on(t.completedAt)],
 );
 
 /** Never UPDATEd: a changed vote is a DELETE of its rows plus an INSERT. */
@@ -291,3 +297,40 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   response: text("response", { mode: "json" }).notNull(),
   createdAt: integer("created_at").notNull().default(now),
 });
+
+/**
+ * Read-only share links to one run or comparison. Only the token's SHA-256 is kept, so a copy of the
+ * database opens no link; a revoked link keeps its row (with `revoked_at`), a deleted item loses its rows
+ * (triggers in migrations/0005).
+ */
+export const shares = sqliteTable(
+  "shares",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    kind: text("kind").$type<"run" | "comparison">().notNull(),
+    itemId: text("item_id").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("shares_token_hash").on(t.tokenHash), index("shares_item").on(t.kind, t.itemId)],
+);
+
+/**
+ * Spend that has no record of its own: judge calls, and (by triggers in migrations/0006) the calls of
+ * answers, reviews, syntheses and messages deleted after they were paid for, so deleting a run or
+ * re-running its review never lowers what the day has spent.
+ */
+export const spendEntries = sqliteTable(
+  "spend_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind").$type<"judge" | "answer" | "review" | "synthesis" | "side">().notNull(),
+    modelId: text("model_id").notNull(),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    costUsd: real("cost_usd"),
+    completedAt: integer("completed_at").notNull(),
+  },
+  (t) => [index("spend_entries_completed_at").on(t.completedAt)],
+);

@@ -95,7 +95,9 @@ export type ProviderErrorKind =
   | "not_found"
   | "bad_request"
   | "unsupported_param"
-  | "aborted";
+  | "aborted"
+  /** the call succeeded but the reply had no text (decided by the room, never retried) */
+  | "empty";
 
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;

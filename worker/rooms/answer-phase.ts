@@ -1,5 +1,5 @@
 /** The answering phase: every pending model answers the question, streamed, under the run's concurrency cap. */
-import { saveAnswer } from "../db/queries";
+import { answerWrite } from "../db/queries";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
@@ -57,10 +57,10 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     });
   } else {
     // A stream that broke for good keeps what arrived, marked truncated, so the person can still read it.
-    Object.assign(answer, { status: "failed", error: reply.error, latencyMs: reply.latencyMs, truncated: answer.text.length > 0 });
+    Object.assign(answer, { status: "failed", error: reply.error, latencyMs: reply.latencyMs, truncated: answer.text.trim().length > 0 });
   }
   ctx.save();
-  await saveAnswer(ctx.db, ctx.record.id, answer);
+  ctx.write(answerWrite(ctx.db, ctx.record.id, answer));
   logCall(ctx.env, {
     run: ctx.record.id,
     step: "answer",

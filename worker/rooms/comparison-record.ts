@@ -16,7 +16,7 @@ export function revealOf(r: ComparisonRecord): Reveal {
 }
 
 export function newSide(): SideRecord {
-  return { status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, error: null, errorKind: null, truncated: false, attempts: 0 };
+  return { status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null, error: null, errorKind: null, truncated: false, attempts: 0 };
 }
 
 /**
@@ -31,6 +31,8 @@ export function hiddenError(kind: string | null, timeoutMs: number): string {
       return "This side's provider is rate-limiting requests. Wait a moment, then retry it.";
     case "auth":
       return "This side's provider rejected its API key. Check the keys in .dev.vars (or the Worker's secrets), then retry.";
+    case "empty":
+      return "This side returned no text. Retry it, or start a new round.";
     case "server":
     case "network":
       return "This side's provider failed with a server or network error. Retry it, or start a new round.";
@@ -40,7 +42,7 @@ export function hiddenError(kind: string | null, timeoutMs: number): string {
 }
 
 function sideView(r: ComparisonRecord, s: SideRecord): SideView {
-  const error = s.error === null ? null : isHidden(r) ? hiddenError(s.errorKind, r.timeoutMs) : s.error;
+  const error = s.error === null ? null : isHidden(r) && s.errorKind !== "watchdog" ? hiddenError(s.errorKind, r.timeoutMs) : s.error;
   return { status: s.status, text: s.text, latencyMs: s.latencyMs, tokensIn: s.tokensIn, tokensOut: s.tokensOut, error, truncated: s.truncated };
 }
 

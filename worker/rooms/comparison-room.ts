@@ -16,7 +16,10 @@ import { combineOrders } from "../judges/verdict";
 import { logCall } from "./log";
 import { streamReply } from "./reply";
 import { Room } from "./room";
-import { askStructured } from "./structured-call";
+import { askStructured, type Usage } from "./structured-call";
+import { insertSpendEntry } from "../db/spend-queries";
+import { costOf } from "../providers/pricing";
+import { addRedactions, redactionCount, type Redactions } from "../shared/redact";
 import {
   hiddenError,
   isHidden,
@@ -69,7 +72,9 @@ export type Refusal = { ok: false; status: 404 | 409 | 429; code: string; messag
 export type Outcome<T> = ({ ok: true } & T) | Refusal;
 
 const RECORD_KEY = "record";
-const WATCHDOG_SLACK_MS = 30_000;
+const VOTE_PREFIX = "vote:";
+/** Keys sort as the votes were cast. */
+const voteKey = (v: VoteRecord) => `${VOTE_PREFIX}${String(v.createdAt).padStart(15, "0")}:${v.voteId}`;
 
 const refuse = (code: string, message: string, status: Refusal["status"] = 409): Refusal => ({ ok: false, status, code, message });
 const missing = () => refuse("not_found", "No comparison with this id.", 404);
@@ -83,7 +88,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.record = ctx.storage.kv.get<ComparisonRecord>(RECORD_KEY) ?? null;
+      const stored = ctx.storage.kv.get<ComparisonRecord>(RECORD_KEY);
+      this.record = stored ? this.withVotes(stored) : null;
       // A new instance with a side still to answer means the one answering it is gone: resume now.
       if (this.hasWork()) await ctx.storage.setAlarm(Date.now());
     });
@@ -115,7 +121,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   }
 
   /** The next turn, sent to both sides with each side's own history. */
-  async sendMessage(content: string): Promise<Outcome<{ id: string; status: string; turn: number }>> {
+  async sendMessage(content: string, redactions: Redactions = {}): Promise<Outcome<{ id: string; status: string; turn: number }>> {
     const r = this.record;
     if (!r) return missing();
     if (r.revealedAt !== null) return refuse("voted", "This comparison has a vote, so it takes no new turns. Start a new round to keep chatting.");
@@ -125,6 +131,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     r.turns.push(turn);
     // Judges compare whole conversations: a new turn makes any verdict so far stale (none is written before a vote).
     r.judges = [];
+    if (redactionCount(redactions)) r.params = { ...r.params, redactions: addRedactions(r.params.redactions ?? {}, redactions) };
     r.status = "answering";
     r.bothAnsweredAt = null;
     this.save();
@@ -198,11 +205,13 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     r.status = "voted";
     r.revealedAt ??= now;
     const response: VoteResponse = { comparisonId: r.id, voteId, choice: cast.choice, rows, reveal: revealOf(r), flags };
+    const statusChanged = r.status !== before.status || r.revealedAt !== before.revealedAt;
     try {
       await recordVote(db, r, {
         vote,
         battle: { winner: WINNER_OF[cast.choice], flagged: flags.length > 0, turn: r.turns.length },
         idempotency: cast.idempotencyKey ? { key: cast.idempotencyKey, response } : null,
+        statusChanged,
       });
     } catch (err) {
       Object.assign(r, before);
@@ -212,7 +221,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       throw err;
     }
     r.votes.push(vote);
-    this.save();
+    this.saveVote(vote);
+    if (statusChanged) this.save();
     this.emit({ type: "vote.recorded", vote: voteView(vote), reveal: response.reveal, status: r.status });
     if (before.revealedAt === null) await this.afterFirstVote();
     return { ok: true, replayed: false, response };
@@ -243,6 +253,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     r.votes = r.votes.filter((v) => v !== vote);
     if (!r.votes.length) r.status = "ready";
     await withdrawVote(openDb(this.env.DB), r, voteId);
+    this.ctx.storage.kv.delete(voteKey(vote));
     this.save();
     this.emit({ type: "vote.withdrawn", voteId, status: r.status });
     return { ok: true, voteId, status: r.status };
@@ -271,10 +282,35 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     return this.record?.judges.filter((j) => j.status === "pending" || j.status === "running") ?? [];
   }
 
+  /** Both sides answer at once, then the judges at once: a judge asks twice in turn, and may ask each twice (invalid output). */
+  protected stepBudgetMs() {
+    const r = this.record!;
+    return (this.sidesToAnswer().length ? r.timeoutMs : 0) + (this.judgesToAsk().length ? 4 * r.timeoutMs : 0);
+  }
+
+  /** The watchdog gave up: a side still answering fails with `reason` (it names no model, so it shows while blind), and so does a judge. */
+  protected async stopStuck(reason: string) {
+    const r = this.record!;
+    const turn = r.turns.at(-1)!;
+    for (const side of this.sidesToAnswer()) {
+      const s = turn[side];
+      Object.assign(s, { status: "failed", error: reason, errorKind: "watchdog", truncated: s.text.trim().length > 0 });
+      const settled = this.settle(turn);
+      this.save();
+      await saveSide(openDb(this.env.DB), r, turn.turn, side, s);
+      this.emit({ type: "side.failed", side, turn: turn.turn, error: reason, text: s.text, latencyMs: s.latencyMs ?? 0 });
+      if (settled !== "answering") this.emit({ type: "comparison.status", status: settled });
+    }
+    for (const j of this.judgesToAsk()) {
+      Object.assign(j, { status: "failed", error: reason });
+      this.save();
+      if (r.revealedAt !== null) await this.announceJudge(j);
+    }
+    await this.ctx.storage.deleteAlarm();
+  }
+
   protected async step(generation: number) {
     const r = this.record!;
-    // A judge asks twice in turn, so its deadline is two calls long.
-    await this.ctx.storage.setAlarm(Date.now() + 2 * r.timeoutMs + WATCHDOG_SLACK_MS);
     const turn = r.turns.at(-1)!;
     await Promise.all(this.sidesToAnswer().map((side) => this.answerSide(generation, turn, side)));
     if (this.current(generation)) await Promise.all(this.judgesToAsk().map((j) => this.askJudge(generation, j)));
@@ -301,6 +337,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const started = Date.now();
     const first = await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.left.text, b: t.right.text })));
     const second = first.ok ? await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.right.text, b: t.left.text }))) : null;
+    // Paid for whatever happens next: judge calls have no row of their own to carry their cost.
+    await this.keepJudgeSpend(j.judgeModelId, [first.usage, ...(second ? [second.usage] : [])]);
     if (!this.current(generation)) return;
     const outcome = first.ok && second?.ok ? "done" : "failed";
     if (first.ok && second?.ok) {
@@ -313,6 +351,14 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     this.save();
     logCall(this.env, { run: r.id, step: "judge", model: j.judgeModelId, status: outcome, latencyMs: Date.now() - started, attempts: 1, error: j.error });
     if (r.revealedAt !== null) await this.announceJudge(j);
+  }
+
+  private async keepJudgeSpend(modelId: string, usages: Usage[]) {
+    const tokensIn = usages.reduce<number | null>((n, u) => (u.tokensIn === null ? n : (n ?? 0) + u.tokensIn), null);
+    const tokensOut = usages.reduce<number | null>((n, u) => (u.tokensOut === null ? n : (n ?? 0) + u.tokensOut), null);
+    if (!tokensIn && !tokensOut) return;
+    const costUsd = costOf(this.env, modelId, tokensIn ?? 0, tokensOut ?? 0);
+    await insertSpendEntry(openDb(this.env.DB), { kind: "judge", modelId, tokensIn, tokensOut, costUsd, completedAt: Date.now() });
   }
 
   /** Once names are out, judges may be shown too: write the finished ones and ask the automatic panel. */
@@ -356,9 +402,9 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (!this.current(generation)) return;
     if (reply.ok) {
       const gen = reply.generation;
-      Object.assign(s, { status: "done", text: gen.text, latencyMs: reply.latencyMs, tokensIn: gen.tokensIn, tokensOut: gen.tokensOut, truncated: gen.truncated });
+      Object.assign(s, { status: "done", text: gen.text, latencyMs: reply.latencyMs, tokensIn: gen.tokensIn, tokensOut: gen.tokensOut, costUsd: reply.costUsd, truncated: gen.truncated });
     } else {
-      Object.assign(s, { status: "failed", error: reply.error, errorKind: reply.kind, latencyMs: reply.latencyMs, truncated: s.text.length > 0 });
+      Object.assign(s, { status: "failed", error: reply.error, errorKind: reply.kind, latencyMs: reply.latencyMs, truncated: s.text.trim().length > 0 });
     }
     // The status this side's ending settles, announced after its own event: the other side may end while
     // this one is still writing, and its status must not overtake this side's completion.
@@ -401,8 +447,20 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     return { ok: true, replayed: true, response: prior };
   }
 
+  /** The record without its votes: each vote has a key of its own (saveVote), so a vote writes only itself. */
   private save() {
-    if (this.record) this.ctx.storage.kv.put(RECORD_KEY, this.record);
+    if (this.record) this.ctx.storage.kv.put(RECORD_KEY, { ...this.record, votes: [] });
+  }
+
+  private saveVote(vote: VoteRecord) {
+    this.ctx.storage.kv.put(voteKey(vote), vote);
+  }
+
+  /** The stored record with its votes, oldest first; a record saved with its votes inline moves them to their keys. */
+  private withVotes(stored: ComparisonRecord): ComparisonRecord {
+    for (const vote of stored.votes ?? []) this.saveVote(vote);
+    const votes = [...this.ctx.storage.kv.list<VoteRecord>({ prefix: VOTE_PREFIX })].map(([, vote]) => vote);
+    return { ...stored, votes };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Db } from "../db/queries";
+import type { Db, Write } from "../db/queries";
 import type { RunEventBody } from "../shared/events";
 import type { RetryPolicy } from "./limits";
 import type { RunRecord } from "./record";
@@ -16,6 +16,8 @@ export interface PhaseContext {
   current(): boolean;
   emit(event: RunEventBody): void;
   save(): void;
+  /** queues D1 writes behind every earlier one, off the provider calls' path; the run's end waits for them */
+  write(...writes: Write[]): void;
   /** true while model ids must stay hidden */
   blind(): boolean;
 }

@@ -69,6 +69,12 @@ export async function streamReply(rules: ReplyRules, req: ReplyRequest, hooks: R
       },
     );
     const gen = result.value;
+    // Nothing to read, review or vote on: an empty reply is a failed one, and says why.
+    if (!gen.text.trim())
+      throw new ProviderError(
+        "empty",
+        gen.truncated ? "The model returned no text before reaching its output limit. Raise maxTokens, then retry." : "The model returned no text. Retry it, or leave it out.",
+      );
     return {
       ok: true,
       generation: gen,

@@ -2,23 +2,51 @@
  * What every room shares: its numbered event log and WebSocket fan-out (snapshot first, or a replay
  * after `?since=`), a generation counter that retires superseded work, and work driven by the
  * alarm one step at a time, so an evicted or restarted room picks up where it stopped.
+ *
+ * The watchdog: each step gets a deadline (its own calls' timeouts plus QUORUM_WATCHDOG_SLACK_MS),
+ * kept in storage. A step found unfinished past its deadline — hung in this instance, or left by one
+ * that died — is retired (its calls aborted, its writes refused) and run again, once; past the second
+ * deadline the room ends the run or comparison with what it has and says why. A step that ends on
+ * its own is progress: the next step gets its own resume.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { WatchdogEventBody } from "../shared/events";
 import { SOCKET_PROTOCOL } from "../shared/socket-protocol";
 import { EventLog } from "./event-log";
-import type { RetryPolicy } from "./limits";
+import { formatMs, type RetryPolicy } from "./limits";
+
+/** The step under way: its deadline, the whole allowance it was given, and how often the watchdog resumed it. */
+export interface StepWatch {
+  deadline: number;
+  allowanceMs: number;
+  resumes: number;
+}
+
+/** Where the room keeps its StepWatch (tests move the deadline to make it pass). */
+export const STEP_WATCH_KEY = "watchdog";
+
+const DEFAULT_WATCHDOG_SLACK_MS = 30_000;
+
+interface Running {
+  generation: number;
+  done: Promise<void>;
+}
+
+/** Set by the Worker (api/shares.ts) on an upgrade that came through a share link: the link's id. */
+export const SHARE_HEADER = "X-Quorum-Share";
+const shareTag = (shareId: string) => `share:${shareId}`;
 
 export abstract class Room<Body extends { type: string }> extends DurableObject<Env> {
-  protected readonly log: EventLog<Body>;
-  /** bumped whenever work in flight must stop writing (cancel, retry, delete) */
+  protected readonly log: EventLog<Body | WatchdogEventBody>;
+  /** bumped whenever work in flight must stop writing (cancel, retry, delete, the watchdog) */
   private generation = 0;
   private cancelController = new AbortController();
   /** the step this instance is driving, if any */
-  private running: Promise<void> | null = null;
+  private running: Running | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.log = new EventLog<Body>(ctx.storage.sql);
+    this.log = new EventLog<Body | WatchdogEventBody>(ctx.storage.sql);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
@@ -30,13 +58,22 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
   protected abstract hasWork(): boolean;
   /** One step of work; it checks `current(generation)` after every await before writing. */
   protected abstract step(generation: number): Promise<void>;
+  /** The longest the next step may take by its own calls' timeouts (the watchdog adds its slack). */
+  protected abstract stepBudgetMs(): number;
+  /**
+   * The watchdog gave up on the step under way (already retired): end the run or comparison with what
+   * it has, marking what was still pending as failed with `reason`. Runs under the new `generation`.
+   */
+  protected abstract stopStuck(reason: string, generation: number): Promise<void>;
 
   async fetch(request: Request): Promise<Response> {
     if (!this.exists()) return new Response("not found", { status: 404 });
     const since = new URL(request.url).searchParams.get("since");
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
+    // A socket opened through a share link carries the link's id as a tag, so revoking the link can close it.
+    const share = request.headers.get(SHARE_HEADER);
+    this.ctx.acceptWebSocket(server, share ? [shareTag(share)] : []);
     const replay = since === null ? null : this.log.after(Number(since));
     if (replay) for (const message of replay) server.send(message);
     else server.send(JSON.stringify({ type: "snapshot", seq: this.log.lastSeq, state: this.snapshot() }));
@@ -44,6 +81,11 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
     const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim());
     const headers = offered.includes(SOCKET_PROTOCOL) ? { "Sec-WebSocket-Protocol": SOCKET_PROTOCOL } : undefined;
     return new Response(null, { status: 101, webSocket: client, headers });
+  }
+
+  /** Closes the sockets opened through a share link that was just revoked (their clients then find it gone). */
+  async closeShared(shareId: string): Promise<void> {
+    for (const ws of this.ctx.getWebSockets(shareTag(shareId))) ws.close(4404, "share link revoked");
   }
 
   async webSocketMessage(): Promise<void> {
@@ -54,19 +96,91 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
     ws.close(code === 1005 ? 1000 : code, "bye");
   }
 
+  /**
+   * Starts the next step and watches it until it ends or its deadline passes. Deployed alarms run one at
+   * a time, so the alarm that started a step is also the one that notices it overrun.
+   */
   async alarm(): Promise<void> {
-    // A step cancelled or superseded a moment ago may still be unwinding: let it, then carry on.
-    while (this.running) await this.running.catch(() => {});
-    if (!this.hasWork()) return;
-    this.running = this.step(this.generation);
-    try {
-      await this.running;
-    } finally {
-      this.running = null;
+    for (;;) {
+      const run = this.running;
+      if (run && run.generation !== this.generation) {
+        // Cancelled or superseded a moment ago: its calls are aborted, so it unwinds at once. Never wait on it for good.
+        await settlesWithin(run.done.catch(() => {}), this.watchdogSlackMs());
+        if (this.running === run) this.running = null;
+        continue;
+      }
+      if (!run) {
+        if (!this.hasWork()) return void this.ctx.storage.kv.delete(STEP_WATCH_KEY);
+        const watch = this.stepWatch();
+        if (watch && Date.now() >= watch.deadline) await this.overdue(watch);
+        else await this.begin(watch?.resumes ?? 0);
+        if (!this.running) return;
+        continue;
+      }
+      const deadline = this.stepWatch()?.deadline ?? Number.POSITIVE_INFINITY;
+      if (await settlesWithin(run.done, deadline - Date.now())) {
+        // A step that ended on its own made progress: the next one gets a resume of its own.
+        if (run.generation === this.generation) this.ctx.storage.kv.delete(STEP_WATCH_KEY);
+        return;
+      }
+      // Another alarm (a test's, or one after a restart) may have dealt with it meanwhile.
+      const watch = this.stepWatch();
+      if (this.running === run && run.generation === this.generation && watch) await this.overdue(watch);
     }
   }
 
-  protected emit(event: Body): void {
+  /** The cron sweep's nudge: unfinished work with no alarm (a lost one) gets one now. True when it did. */
+  async poke(): Promise<boolean> {
+    if (!this.exists() || !this.hasWork() || this.running) return false;
+    if ((await this.ctx.storage.getAlarm()) !== null) return false;
+    await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
+  /** Records the next step's deadline, arms the alarm for it, and starts the step. */
+  private async begin(resumes: number): Promise<void> {
+    const allowanceMs = this.stepBudgetMs() + this.watchdogSlackMs();
+    const watch: StepWatch = { deadline: Date.now() + allowanceMs, allowanceMs, resumes };
+    this.ctx.storage.kv.put(STEP_WATCH_KEY, watch);
+    await this.ctx.storage.setAlarm(watch.deadline);
+    const generation = this.generation;
+    const run: Running = { generation, done: this.step(generation) };
+    this.running = run;
+    run.done
+      .finally(() => {
+        if (this.running === run) this.running = null;
+      })
+      .catch(() => {});
+  }
+
+  /** The step under way overran its deadline: retire it, then run it again once, or end the work. */
+  private async overdue(watch: StepWatch): Promise<void> {
+    this.newGeneration();
+    this.running = null;
+    const within = formatMs(watch.allowanceMs);
+    if (watch.resumes >= 1) {
+      const reason = `Stopped by the watchdog: no progress within ${within} after one resume.`;
+      // Still overdue until the stop is written: should writing it fail, the alarm's retry stops it again.
+      this.ctx.storage.kv.put(STEP_WATCH_KEY, watch);
+      this.emit({ type: "watchdog", action: "stopped", message: reason });
+      await this.stopStuck(reason, this.generation);
+      this.ctx.storage.kv.delete(STEP_WATCH_KEY);
+      return;
+    }
+    this.emit({ type: "watchdog", action: "resumed", message: `No progress within ${within}: the watchdog resumed the unfinished work once.` });
+    await this.begin(watch.resumes + 1);
+  }
+
+  private stepWatch(): StepWatch | null {
+    return this.ctx.storage.kv.get<StepWatch>(STEP_WATCH_KEY) ?? null;
+  }
+
+  private watchdogSlackMs(): number {
+    const ms = Number(this.env.QUORUM_WATCHDOG_SLACK_MS ?? DEFAULT_WATCHDOG_SLACK_MS);
+    return Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCHDOG_SLACK_MS;
+  }
+
+  protected emit(event: Body | WatchdogEventBody): void {
     const message = this.log.append(event);
     for (const ws of this.ctx.getWebSockets()) {
       try {
@@ -81,11 +195,12 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
     return generation === this.generation && this.exists();
   }
 
-  /** Retires the work in flight: its calls are aborted and its writes refused. */
+  /** Retires the work in flight: its calls are aborted and its writes refused; new work starts with a fresh deadline. */
   protected newGeneration(): void {
     this.generation++;
     this.cancelController.abort(new Error("cancelled"));
     this.cancelController = new AbortController();
+    this.ctx.storage.kv.delete(STEP_WATCH_KEY);
   }
 
   protected get cancelSignal(): AbortSignal {
@@ -106,5 +221,18 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
       baseMs: Number(this.env.QUORUM_RETRY_BASE_MS ?? 500) || 500,
       maxDelayMs: 30_000,
     };
+  }
+}
+
+/** True once `promise` settles (its rejection passes through), false when `ms` pass first. */
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

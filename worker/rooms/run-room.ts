@@ -1,19 +1,21 @@
 /**
  * RunRoom: one Durable Object per council run. It owns the run's lifecycle
  * (answering → reviewing → aggregation), keeps its progress in its own storage,
- * writes every finished step to D1, and streams events to WebSocket clients.
- * Work is driven by the alarm, one phase per alarm, so an evicted or restarted
+ * writes every finished step to D1 (queued, off the provider calls' path, all of
+ * it in D1 before the run ends), and streams events to WebSocket clients. Work is
+ * driven by the alarm, the phases one after another, so an evicted or restarted
  * room picks up where it stopped without repeating a finished provider call.
  */
-import { clearEvaluation, insertRun, openDb, saveAnswer, saveReviewSet, saveSynthesis, updateRunStatus } from "../db/queries";
+import { answerWrite, evaluationClears, openDb, reviewSetWrites, runInsertWrites, runStatusWrite, synthesisWrite, wholeRunWrites } from "../db/queries";
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { Room } from "./room";
 import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
 import { runAnswerPhase } from "./answer-phase";
-import { runReviewPhase } from "./review-phase";
+import { judgeBattles, runReviewPhase } from "./review-phase";
 import { runSynthesisPhase } from "./synthesis-phase";
 import type { PhaseContext } from "./phase-context";
+import { WriteQueue } from "./write-queue";
 
 export interface StartRun {
   id: string;
@@ -25,18 +27,22 @@ export interface StartRun {
 export type RoomResult = { ok: true; id: string; status: RunStatus } | { ok: false; code: "not_found" | "conflict"; message: string };
 
 const RECORD_KEY = "record";
-/** how long past a phase's own deadline the watchdog alarm waits before resuming a phase that died with its instance */
-const WATCHDOG_SLACK_MS = 30_000;
 
 export class RunRoom extends Room<RunEventBody> {
   private record: RunRecord | null = null;
+  /** D1 writes, in order and off the provider calls' path; the run's end (and every RPC) waits for them */
+  private readonly d1: WriteQueue;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    const db = openDb(env.DB);
+    this.d1 = new WriteQueue(db, () => (this.record ? wholeRunWrites(db, this.record, judgeBattles(this.record)) : []));
     ctx.blockConcurrencyWhile(async () => {
       this.record = ctx.storage.kv.get<RunRecord>(RECORD_KEY) ?? null;
       if (this.record && !isTerminal(this.record.status)) {
-        // A new instance of an unfinished run means the one driving it is gone (eviction, restart): resume now.
+        // A new instance of an unfinished run means the one driving it is gone (eviction, restart): resume now,
+        // after writing its whole state to D1 again (the old instance may have died with writes queued).
+        this.d1.resync();
         await ctx.storage.setAlarm(Date.now());
       }
     });
@@ -62,11 +68,20 @@ export class RunRoom extends Room<RunEventBody> {
       aggregation: null,
       synthesis: init.settings.synthesis ? newSynthesis(init.settings.synthesis.modelId) : null,
     };
-    await insertRun(openDb(this.env.DB), record);
-    if (record.synthesis) await saveSynthesis(openDb(this.env.DB), record.id, record.synthesis);
+    const db = openDb(this.env.DB);
     this.record = record;
     this.save();
+    this.d1.push(...runInsertWrites(db, record), ...(record.synthesis ? [synthesisWrite(db, record.id, record.synthesis)] : []));
+    // The first calls may start while the run's rows are still being written: whatever they write queues behind them.
     await this.ctx.storage.setAlarm(Date.now());
+    try {
+      // The route answers once D1 knows the run (every other route looks it up there).
+      await this.d1.flush();
+    } catch (err) {
+      this.record = null;
+      await this.wipe("the run could not be stored");
+      throw err;
+    }
     return { ok: true, id: record.id, status: record.status };
   }
 
@@ -83,15 +98,15 @@ export class RunRoom extends Room<RunEventBody> {
     const cancelled = { status: "cancelled", error: "Cancelled before it finished." } as const;
     for (const a of r.answers.filter((a) => a.status === "pending" || a.status === "streaming")) {
       Object.assign(a, cancelled);
-      await saveAnswer(db, r.id, a);
+      this.d1.push(answerWrite(db, r.id, a));
     }
     for (const s of r.reviewSets.filter((s) => s.status === "pending" || s.status === "running")) {
       Object.assign(s, cancelled);
-      await saveReviewSet(db, r.id, s);
+      this.d1.push(...reviewSetWrites(db, r.id, s));
     }
     if (r.synthesis && (r.synthesis.status === "pending" || r.synthesis.status === "streaming")) {
       Object.assign(r.synthesis, cancelled);
-      await saveSynthesis(db, r.id, r.synthesis);
+      this.d1.push(synthesisWrite(db, r.id, r.synthesis));
     }
     await this.ctx.storage.deleteAlarm();
     await this.finish("cancelled", null);
@@ -108,8 +123,9 @@ export class RunRoom extends Room<RunEventBody> {
     this.newGeneration();
     r.reviewSets = [];
     r.aggregation = null;
-    await this.resetSynthesis();
-    await this.setStatus("reviewing");
+    this.resetSynthesis();
+    this.setStatus("reviewing");
+    await this.d1.flush();
     await this.ctx.storage.setAlarm(Date.now());
     return { ok: true, id: r.id, status: r.status };
   }
@@ -126,15 +142,16 @@ export class RunRoom extends Room<RunEventBody> {
     this.newGeneration();
     const db = openDb(this.env.DB);
     // The old ranking no longer describes the answers: it goes now, not when the next one is ready.
-    await clearEvaluation(db, r.id);
+    this.d1.push(...evaluationClears(db, r.id));
     for (const a of chosen) {
       Object.assign(a, newAnswer(a.id, a.label, a.modelId, a.params));
-      await saveAnswer(db, r.id, a);
+      this.d1.push(answerWrite(db, r.id, a));
     }
     r.reviewSets = [];
     r.aggregation = null;
-    await this.resetSynthesis();
-    await this.setStatus("answering");
+    this.resetSynthesis();
+    this.setStatus("answering");
+    await this.d1.flush();
     await this.ctx.storage.setAlarm(Date.now());
     return { ok: true, id: r.id, status: r.status };
   }
@@ -145,7 +162,7 @@ export class RunRoom extends Room<RunEventBody> {
     this.record = null;
   }
 
-  // ---- the work, one phase per alarm ----
+  // ---- the work: answers, reviews, synthesis, one after another in one alarm ----
 
   protected exists() {
     return this.record !== null;
@@ -161,7 +178,6 @@ export class RunRoom extends Room<RunEventBody> {
 
   protected async step(generation: number) {
     const r = this.record!;
-    await this.armWatchdog();
     if (r.status === "pending" || r.status === "answering") await this.answerPhase(generation);
     else if (r.status === "reviewing") await this.reviewPhase(generation);
     else if (r.status === "synthesizing") await this.synthesisPhase(generation);
@@ -169,23 +185,24 @@ export class RunRoom extends Room<RunEventBody> {
 
   private async answerPhase(generation: number) {
     const r = this.record!;
-    if (r.status === "pending") await this.setStatus("answering");
+    if (r.status === "pending") this.setStatus("answering");
     await runAnswerPhase(this.phaseContext(generation));
     if (!this.current(generation)) return;
     const succeeded = r.answers.filter((a) => a.status === "done");
     if (!succeeded.length) return this.finish("failed", "Every model failed to answer. See each answer's error, fix the cause, then retry.");
     if (!r.settings.autoEvaluate) return this.finish("partial", null);
-    await this.setStatus("reviewing");
-    await this.ctx.storage.setAlarm(Date.now());
+    this.setStatus("reviewing");
+    // The reviews follow in this same step (stepBudgetMs counts them): a new alarm only added its scheduling to every run.
+    await this.reviewPhase(generation);
   }
 
   private async reviewPhase(generation: number) {
     const outcome = await runReviewPhase(this.phaseContext(generation));
     if (!this.current(generation)) return;
     if (outcome === "aggregated" && this.record!.synthesis) {
-      // D1 already says "synthesizing": it was written with the aggregation.
-      await this.setStatus("synthesizing", false);
-      await this.ctx.storage.setAlarm(Date.now());
+      // D1 says "synthesizing" with the aggregation; the synthesis follows in this same step.
+      this.setStatus("synthesizing", false);
+      await this.synthesisPhase(generation);
     } else if (outcome === "aggregated") await this.finish("done", null, true);
     else await this.finish("partial", "Every review failed, so there is no ranking. See the reviewers' errors, then evaluate again.");
   }
@@ -196,11 +213,11 @@ export class RunRoom extends Room<RunEventBody> {
     if (this.current(generation)) await this.finish("done", null);
   }
 
-  private async resetSynthesis() {
+  private resetSynthesis() {
     const r = this.record!;
     if (!r.synthesis) return;
     r.synthesis = newSynthesis(r.synthesis.modelId);
-    await saveSynthesis(openDb(this.env.DB), r.id, r.synthesis);
+    this.d1.push(synthesisWrite(openDb(this.env.DB), r.id, r.synthesis));
   }
 
   private phaseContext(generation: number): PhaseContext {
@@ -213,6 +230,7 @@ export class RunRoom extends Room<RunEventBody> {
       current: () => this.current(generation),
       emit: (event: RunEventBody) => this.emit(event),
       save: () => this.save(),
+      write: (...writes) => this.d1.push(...writes),
       blind: () => isBlind(this.record!),
     };
   }
@@ -223,22 +241,33 @@ export class RunRoom extends Room<RunEventBody> {
     if (this.record) this.ctx.storage.kv.put(RECORD_KEY, this.record);
   }
 
-  private async setStatus(status: RunStatus, writeD1 = true) {
+  /** The new status, announced at once; its D1 write queues behind every earlier one. */
+  private setStatus(status: RunStatus, writeD1 = true) {
     const r = this.record!;
     r.status = status;
     r.error = null;
     this.save();
-    if (writeD1) await updateRunStatus(openDb(this.env.DB), r.id, status, null);
+    if (writeD1) this.d1.push(runStatusWrite(openDb(this.env.DB), r.id, status, null));
     this.emit({ type: "run.status", status });
   }
 
-  /** Ends the run; D1 already holds the aggregation when `aggregated`. */
+  /**
+   * Ends the run once D1 holds all of it (clients read a finished run from D1); the aggregation's batch
+   * carries the status when `aggregated`. Should D1 fail, the run stays unfinished for the alarm to retry.
+   */
   private async finish(status: RunStatus, error: string | null, aggregated = false) {
     const r = this.record!;
+    const before = { status: r.status, error: r.error };
     r.status = status;
     r.error = error;
+    if (!aggregated) this.d1.push(runStatusWrite(openDb(this.env.DB), r.id, status, error));
+    try {
+      await this.d1.flush();
+    } catch (err) {
+      Object.assign(r, before);
+      throw err;
+    }
     this.save();
-    if (!aggregated) await updateRunStatus(openDb(this.env.DB), r.id, status, error);
     const reveal = r.answers.map((a) => ({ answerId: a.id, label: a.label, modelId: a.modelId, displayName: displayName(a.modelId) }));
     if (status === "failed") this.emit({ type: "run.failed", error: error ?? "the run failed", reveal });
     else if (status === "cancelled") this.emit({ type: "run.cancelled", reveal });
@@ -246,10 +275,59 @@ export class RunRoom extends Room<RunEventBody> {
     await this.ctx.storage.deleteAlarm();
   }
 
-  private async armWatchdog() {
+  /**
+   * A phase runs its calls in waves of `concurrency`; a review may be asked twice (invalid output). A step
+   * goes on from the answers to the reviews and the synthesis without a new alarm, so its budget counts them.
+   */
+  protected stepBudgetMs() {
     const r = this.record!;
-    const waves = Math.ceil(r.answers.length / Math.max(1, r.settings.concurrency));
-    await this.ctx.storage.setAlarm(Date.now() + waves * r.settings.timeoutMs + WATCHDOG_SLACK_MS);
+    const waves = (calls: number) => Math.max(1, Math.ceil(calls / Math.max(1, r.settings.concurrency)));
+    const synthesis = r.synthesis ? r.settings.timeoutMs : 0;
+    const reviews = waves(r.reviewSets.length || r.answers.length) * 2 * r.settings.timeoutMs + synthesis;
+    if (r.status === "reviewing") return reviews;
+    if (r.status === "synthesizing") return r.settings.timeoutMs;
+    const answers = waves(r.answers.filter((a) => a.status === "pending" || a.status === "streaming").length) * r.settings.timeoutMs;
+    return answers + (r.settings.autoEvaluate ? reviews : 0);
+  }
+
+  /**
+   * The watchdog gave up: what finished stays, what was under way fails with `reason`. Reviews that came
+   * back still rank the answers; a run stopped while answering is partial (or failed, with no answer).
+   */
+  protected async stopStuck(reason: string, generation: number) {
+    const r = this.record!;
+    const db = openDb(this.env.DB);
+    const modelId = (id: string) => (isBlind(r) ? null : id);
+    const stuck = <T extends { status: string }>(items: T[], live: string[]) => items.filter((x) => live.includes(x.status));
+    for (const a of stuck(r.answers, ["pending", "streaming"])) {
+      Object.assign(a, { status: "failed", error: reason, truncated: a.text.trim().length > 0 });
+      this.save();
+      this.d1.push(answerWrite(db, r.id, a));
+      this.emit({ type: "answer.failed", answerId: a.id, label: a.label, modelId: modelId(a.modelId), error: reason, text: a.text, latencyMs: a.latencyMs ?? 0 });
+    }
+    for (const s of stuck(r.reviewSets, ["pending", "running"])) {
+      Object.assign(s, { status: "failed", error: reason });
+      this.save();
+      this.d1.push(...reviewSetWrites(db, r.id, s));
+      const reviewerLabel = r.answers.find((a) => a.id === s.reviewerAnswerId)?.label ?? null;
+      const { rawOutput, latencyMs, tokensIn, tokensOut, costUsd } = s;
+      this.emit({ type: "review.failed", reviewSetId: s.id, reviewerLabel, reviewerModelId: modelId(s.reviewerModelId), error: reason, rawOutput, latencyMs, tokensIn, tokensOut, costUsd });
+    }
+    const synthesis = r.synthesis;
+    if (synthesis && (synthesis.status === "pending" || synthesis.status === "streaming")) {
+      Object.assign(synthesis, { status: "failed", error: reason, truncated: synthesis.text.trim().length > 0 });
+      this.save();
+      this.d1.push(synthesisWrite(db, r.id, synthesis));
+      this.emit({ type: "synthesis.failed", error: reason, text: synthesis.text, latencyMs: synthesis.latencyMs ?? 0 });
+    }
+    if (r.status === "reviewing" && r.reviewSets.length) {
+      // Every review is settled now, so this only counts the ballots that came back: no provider call.
+      const outcome = await runReviewPhase(this.phaseContext(generation));
+      if (!this.current(generation)) return;
+      return this.finish(outcome === "aggregated" ? "done" : "partial", reason);
+    }
+    if (r.status === "synthesizing") return this.finish("done", reason);
+    return this.finish(r.answers.some((a) => a.status === "done") ? "partial" : "failed", reason);
   }
 }
 

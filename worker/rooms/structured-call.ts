@@ -14,10 +14,18 @@ export interface StructuredRequest {
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-export type Structured<T> = { ok: true; value: T; raw: string } | { ok: false; error: string; raw: string | null };
+/** Tokens of every round that reported them (null when none did), so what a call cost can be kept. */
+export interface Usage {
+  tokensIn: number | null;
+  tokensOut: number | null;
+}
+
+export type Structured<T> = ({ ok: true; value: T; raw: string } | { ok: false; error: string; raw: string | null }) & { usage: Usage };
 
 export async function askStructured<T>(rules: ReplyRules, req: StructuredRequest, parse: (raw: string) => Parsed<T>): Promise<Structured<T>> {
   let raw: string | null = null;
+  const usage: Usage = { tokensIn: null, tokensOut: null };
+  const add = (a: number | null, b: number | null) => (b === null ? a : (a ?? 0) + b);
   try {
     const parsedId = parseModelId(req.modelId);
     if (!parsedId) throw new ProviderError("bad_request", `"${req.modelId}" is not a model id of the form provider:model-name.`);
@@ -35,12 +43,14 @@ export async function askStructured<T>(rules: ReplyRules, req: StructuredRequest
         }),
       );
       raw = result.value.raw;
+      usage.tokensIn = add(usage.tokensIn, result.value.tokensIn);
+      usage.tokensOut = add(usage.tokensOut, result.value.tokensOut);
       const parsed = parse(raw);
-      if (parsed.ok) return { ok: true, value: parsed.value, raw };
+      if (parsed.ok) return { ok: true, value: parsed.value, raw, usage };
       error = parsed.error;
     }
-    return { ok: false, error: `The output was invalid twice: ${error}.`, raw };
+    return { ok: false, error: `The output was invalid twice: ${error}.`, raw, usage };
   } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err), raw };
+    return { ok: false, error: err instanceof Error ? err.message : String(err), raw, usage };
   }
 }

@@ -1,5 +1,5 @@
 /** After the ranking: the chair writes one final answer, streamed like an answer. It is not ranked and adds no battles. */
-import { saveSynthesis } from "../db/queries";
+import { synthesisWrite } from "../db/queries";
 import { buildSynthesisPrompt, SYNTHESIS_SYSTEM_PROMPT } from "../council/synthesis-prompt";
 import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
@@ -37,9 +37,9 @@ export async function runSynthesisPhase(ctx: PhaseContext): Promise<void> {
   if (reply.ok) {
     const gen = reply.generation;
     Object.assign(s, { status: "done", text: gen.text, latencyMs: reply.latencyMs, tokensIn: gen.tokensIn, tokensOut: gen.tokensOut, costUsd: reply.costUsd, truncated: gen.truncated, error: null });
-  } else Object.assign(s, { status: "failed", error: reply.error, latencyMs: reply.latencyMs, truncated: s.text.length > 0 });
+  } else Object.assign(s, { status: "failed", error: reply.error, latencyMs: reply.latencyMs, truncated: s.text.trim().length > 0 });
   ctx.save();
-  await saveSynthesis(ctx.db, r.id, s);
+  ctx.write(synthesisWrite(ctx.db, r.id, s));
   logCall(ctx.env, { run: r.id, step: "synthesis", model: s.modelId, status: reply.ok ? "done" : "failed", latencyMs: s.latencyMs, attempts: reply.attempts, error: reply.ok ? undefined : reply.error });
   if (reply.ok)
     ctx.emit({ type: "synthesis.completed", text: s.text, latencyMs: s.latencyMs!, tokensIn: s.tokensIn, tokensOut: s.tokensOut, costUsd: s.costUsd, truncated: s.truncated });

@@ -3,6 +3,7 @@
  * `snapshot` event carries them. zod/mini, so the web app can share it without a large bundle.
  */
 import * as z from "zod/mini";
+import { redactionCounts } from "./run";
 
 export const SIDES = ["left", "right"] as const;
 export const VOTE_CHOICES = ["left", "right", "tie", "both-bad"] as const;
@@ -24,6 +25,8 @@ export const arenaParams = z.object({
   temperature: z.optional(z.number()),
   maxTokens: z.optional(z.number()),
   systemPrompt: z.optional(z.string()),
+  /** what redact mode masked in the prompts so far */
+  redactions: redactionCounts,
 });
 
 /** One side's reply in one turn. */

@@ -5,6 +5,12 @@ import { aggregationView, runDetail, runStatus, scores } from "./run";
 
 const base = { seq: z.number() };
 const answerRef = { answerId: z.string(), label: z.string() };
+/**
+ * The watchdog's word, in both unions: a step overran its deadline and was resumed once, or overran it
+ * again and was stopped with what it had. The message names no model.
+ */
+const watchdog = z.object({ ...base, type: z.literal("watchdog"), action: z.enum(["resumed", "stopped"]), message: z.string() });
+export type WatchdogEventBody = Omit<z.infer<typeof watchdog>, "seq">;
 /** Who wrote what, sent when a run ends (blindness is over then, whatever the outcome). */
 const reveal = z.array(z.object({ answerId: z.string(), label: z.string(), modelId: z.string(), displayName: z.string() }));
 
@@ -82,6 +88,7 @@ export const runEvent = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("run.completed"), status: runStatus, reveal }),
   z.object({ ...base, type: z.literal("run.failed"), error: z.string(), reveal }),
   z.object({ ...base, type: z.literal("run.cancelled"), reveal }),
+  watchdog,
 ]);
 
 export type RunEvent = z.infer<typeof runEvent>;
@@ -112,6 +119,7 @@ export const comparisonEvent = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("vote.withdrawn"), voteId: z.string(), status: comparisonStatus }),
   /** only once names may be shown; before the vote a judge works silently */
   z.object({ ...base, type: z.literal("judge.completed"), judge: judgeView, panel: z.nullable(sideVerdict) }),
+  watchdog,
 ]);
 
 export type ComparisonEvent = z.infer<typeof comparisonEvent>;

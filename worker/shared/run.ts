@@ -3,6 +3,7 @@
  * Written with zod/mini so the web app can validate live events without a large bundle.
  */
 import * as z from "zod/mini";
+import { REDACTION_KINDS } from "./redact";
 
 export const RUN_STATUSES = ["pending", "answering", "reviewing", "synthesizing", "done", "partial", "failed", "cancelled"] as const;
 export const ANSWER_STATUSES = ["pending", "streaming", "done", "failed", "cancelled"] as const;
@@ -28,6 +29,9 @@ export const modelParams = z.object({
   systemPrompt: z.optional(z.string()),
 });
 
+/** What redact mode masked before the text was stored or sent, counted per kind (QUORUM_REDACT) */
+export const redactionCounts = z.optional(z.partialRecord(z.enum(REDACTION_KINDS), z.number()));
+
 export const runSettings = z.object({
   blind: z.boolean(),
   selfReview: z.enum(["exclude", "downweight"]),
@@ -41,6 +45,7 @@ export const runSettings = z.object({
   systemPrompt: z.optional(z.string()),
   temperature: z.optional(z.number()),
   maxTokens: z.optional(z.number()),
+  redactions: redactionCounts,
 });
 
 export const runSummary = z.object({

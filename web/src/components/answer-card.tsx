@@ -13,8 +13,9 @@ interface Props {
   params?: ModelParams;
   /** the run has ended: failed answers may be retried */
   runEnded: boolean;
-  retrying: boolean;
-  onRetry: () => void;
+  retrying?: boolean;
+  /** left out where nothing may change (a shared page): no retry is offered */
+  onRetry?: () => void;
 }
 
 /** One model's answer: streams in while the model writes, with its own status and numbers. */
@@ -71,10 +72,12 @@ export function AnswerCard(props: Props) {
           <p>
             <strong>This model failed:</strong> {a().error ?? "no reason given"}
           </p>
-          <Show when={props.runEnded} fallback={<p class="small">Retry becomes available when the run ends.</p>}>
-            <button type="button" onClick={() => props.onRetry()} disabled={props.retrying} aria-label={`Retry ${name() ?? `Answer ${a().label}`}`}>
-              {props.retrying ? "Retrying…" : "Retry"}
-            </button>
+          <Show when={props.onRetry}>
+            <Show when={props.runEnded} fallback={<p class="small">Retry becomes available when the run ends.</p>}>
+              <button type="button" onClick={() => props.onRetry?.()} disabled={props.retrying} aria-label={`Retry ${name() ?? `Answer ${a().label}`}`}>
+                {props.retrying ? "Retrying…" : "Retry"}
+              </button>
+            </Show>
           </Show>
         </div>
       </Show>

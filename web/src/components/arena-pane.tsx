@@ -10,8 +10,9 @@ interface Props {
   side: Side;
   /** null before the first prompt: an empty pane */
   detail: ComparisonDetail | null;
-  retrying: boolean;
-  onRetry: () => void;
+  retrying?: boolean;
+  /** left out where nothing may change (a shared page): no retry is offered */
+  onRetry?: () => void;
 }
 
 const working = (s: SideView | undefined) => s?.status === "pending" || s?.status === "streaming";
@@ -75,8 +76,8 @@ export function ArenaPane(props: Props) {
                         <p>
                           <strong>This side failed:</strong> {s().error ?? "no reason given"}
                         </p>
-                        <Show when={isLatest()}>
-                          <button type="button" onClick={() => props.onRetry()} disabled={props.retrying} aria-label={`Retry Model ${letter()}`}>
+                        <Show when={isLatest() && props.onRetry}>
+                          <button type="button" onClick={() => props.onRetry?.()} disabled={props.retrying} aria-label={`Retry Model ${letter()}`}>
                             {props.retrying ? "Retrying…" : "Retry"}
                           </button>
                         </Show>

@@ -1,6 +1,7 @@
 import { Show } from "solid-js";
 import { describeCost, type RunDetail } from "../../../worker/shared/run";
 import { formatTime, formatTotalCost, RUN_STATUS_TEXT } from "../lib/format";
+import { RedactionNote } from "./redaction-note";
 
 /** The question, when it was asked, where the run stands, and what it has cost so far. */
 export function RunHeader(props: { detail: RunDetail; connection: string }) {
@@ -29,6 +30,7 @@ export function RunHeader(props: { detail: RunDetail; connection: string }) {
         <Show when={run().settings.reviewerWeights === "calibrated"}> · reviewers weighted by judge agreement</Show> · {t().tokensIn + t().tokensOut} tokens ·{" "}
         <span data-testid="run-cost">estimated cost {describeCost(t(), formatTotalCost)}</span>
       </p>
+      <RedactionNote redactions={run().settings.redactions} />
       <Show when={run().error}>
         <p class="callout error">{run().error}</p>
       </Show>

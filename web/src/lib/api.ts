@@ -16,6 +16,7 @@ export type CreateComparisonBody = InferRequestType<typeof api.comparisons.$post
 export type Standings = InferResponseType<typeof api.leaderboard.$get, 200>;
 export type LeaderboardQuery = NonNullable<InferRequestType<typeof api.leaderboard.$get>["query"]>;
 export type JudgeStats = InferResponseType<typeof api.judges.$get, 200>["judges"][number];
+export type ShareLink = InferResponseType<(typeof api.runs)[":id"]["shares"]["$get"], 200>["shares"][number];
 
 /** What the person sees when a call fails: the server's own message when it sent one. */
 export class ApiError extends Error {
@@ -68,6 +69,11 @@ export function liveUrl(id: string, since?: number): string {
 /** Address of an arena comparison's live event socket, resuming after `since` when given. */
 export function comparisonLiveUrl(id: string, since?: number): string {
   return socketUrl(api.comparisons[":id"].ws.$url({ param: { id }, query: sinceQuery(since) }));
+}
+
+/** Address of a share link's live event socket (the room of whatever the link shows). */
+export function sharedLiveUrl(token: string, since?: number): string {
+  return socketUrl(api.shared[":token"].ws.$url({ param: { token }, query: sinceQuery(since) }));
 }
 
 /** The message of whatever a call threw, for the page to show. */

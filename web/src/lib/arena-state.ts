@@ -40,7 +40,7 @@ export function applyComparisonEvent(draft: ComparisonDetail, e: Exclude<Compari
         turn[e.side] = { status: "done", text: e.text, latencyMs: e.latencyMs, tokensIn: e.tokensIn, tokensOut: e.tokensOut, error: null, truncated: e.truncated };
       return;
     case "side.failed":
-      if (turn) turn[e.side] = { ...newSide(), status: "failed", text: e.text, error: e.error, latencyMs: e.latencyMs, truncated: e.text.length > 0 };
+      if (turn) turn[e.side] = { ...newSide(), status: "failed", text: e.text, error: e.error, latencyMs: e.latencyMs, truncated: e.text.trim().length > 0 };
       return;
     case "vote.recorded":
       recordVote(draft, e.vote, e.reveal, e.status);

@@ -27,6 +27,8 @@ export interface LiveDocOptions<T extends object, E extends LiveEvent> {
   keepLive?: (live: T, fetched: T) => boolean;
   /** what to say when the room does not exist */
   notFound: string;
+  /** a copy already fetched, shown until the socket's snapshot replaces it */
+  initial?: T;
 }
 
 function readCache<T>(key: string): Cached<T> | null {
@@ -44,7 +46,7 @@ function readCache<T>(key: string): Cached<T> | null {
 
 export function createLiveDoc<T extends object, E extends LiveEvent>(opts: LiveDocOptions<T, E>) {
   const cached = readCache<T>(opts.cacheKey);
-  const [store, setStore] = createStore<{ state: T | null }>({ state: cached?.state ?? null });
+  const [store, setStore] = createStore<{ state: T | null }>({ state: cached?.state ?? opts.initial ?? null });
   const [connection, setConnection] = createSignal<LiveStatus>("connecting");
   const [loadError, setLoadError] = createSignal<string | null>(null);
   let seq: number | undefined = cached?.seq;

@@ -39,7 +39,7 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       if (synthesis) Object.assign(synthesis, { status: "done", text: e.text, latencyMs: e.latencyMs, tokensIn: e.tokensIn, tokensOut: e.tokensOut, costUsd: e.costUsd, truncated: e.truncated, error: null });
       return;
     case "synthesis.failed":
-      if (synthesis) Object.assign(synthesis, { status: "failed", error: e.error, text: e.text, latencyMs: e.latencyMs, truncated: e.text.length > 0 });
+      if (synthesis) Object.assign(synthesis, { status: "failed", error: e.error, text: e.text, latencyMs: e.latencyMs, truncated: e.text.trim().length > 0 });
       return;
     case "run.status":
       if (isTerminal(draft) && !TERMINAL_STATUSES.includes(e.status)) {
@@ -77,7 +77,7 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       return;
     case "answer.failed":
       if (!answer) return;
-      Object.assign(answer, { status: "failed", error: e.error, text: e.text, truncated: e.text.length > 0, latencyMs: e.latencyMs });
+      Object.assign(answer, { status: "failed", error: e.error, text: e.text, truncated: e.text.trim().length > 0, latencyMs: e.latencyMs });
       if (e.modelId) answer.modelId = e.modelId;
       return;
     case "review.started":
@@ -128,6 +128,9 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       draft.run.status = "failed";
       draft.run.error = e.error;
       reveal(draft, e.reveal);
+      return;
+    case "watchdog":
+      if (e.action === "stopped") draft.run.error = e.message;
       return;
     case "run.cancelled":
       draft.run.status = "cancelled";

@@ -5,11 +5,13 @@ import { ArenaFrame } from "../components/arena-frame";
 import { ArenaPane } from "../components/arena-pane";
 import { AskJudges } from "../components/ask-judges";
 import { JudgePanel } from "../components/judge-panel";
+import { SharePanel } from "../components/share-panel";
 import { VoteBar } from "../components/vote-bar";
 import { messageOf } from "../lib/api";
 import { canVote, CHOICES, latestTurn, SIDE_LETTER, SIDES, type Side } from "../lib/arena-state";
 import { shortModelName } from "../lib/format";
 import { navigate } from "../lib/router";
+import { RedactionNote } from "../components/redaction-note";
 import { NewRound } from "./arena-new";
 import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
 
@@ -35,6 +37,7 @@ function Round(props: { id: string }) {
   const live = createLiveComparison(props.id);
   const [busy, setBusy] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
+  const [sharing, setSharing] = createSignal(false);
   let result: HTMLElement | undefined;
   let firstVote: HTMLButtonElement | undefined;
 
@@ -163,6 +166,7 @@ function Round(props: { id: string }) {
             <Show when={detail().comparison.modeNote}>
               <p class="callout warn small">{detail().comparison.modeNote}</p>
             </Show>
+            <RedactionNote redactions={detail().comparison.params.redactions} />
             <div class="arena-panes">
               <ArenaPane side="left" detail={detail()} retrying={busy() === "retry"} onRetry={retry} />
               <ArenaPane side="right" detail={detail()} retrying={busy() === "retry"} onRetry={retry} />
@@ -208,6 +212,16 @@ function Round(props: { id: string }) {
                   </Show>
                 </p>
               </section>
+            </Show>
+            <div class="toolbar">
+              <button type="button" aria-expanded={sharing()} aria-controls="share-panel" onClick={() => setSharing(!sharing())}>
+                Share
+              </button>
+            </div>
+            <Show when={sharing()}>
+              <div id="share-panel">
+                <SharePanel kind="comparison" id={props.id} />
+              </div>
             </Show>
             <VoteBar
               vote={lastVote()}

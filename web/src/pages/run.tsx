@@ -3,6 +3,7 @@ import { AnswerCard } from "../components/answer-card";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
 import { ExportLinks } from "../components/export-links";
+import { SharePanel } from "../components/share-panel";
 import { api, call } from "../lib/api";
 import { navigate } from "../lib/router";
 import { isTerminal } from "../lib/run-state";
@@ -26,6 +27,7 @@ function RunView(props: { id: string }) {
   const [layout, setLayout] = createSignal<Layout>(localStorage.getItem(LAYOUT_KEY) === "stacked" ? "stacked" : "side");
   const [busy, setBusy] = createSignal<string | null>(null);
   const [actionError, setActionError] = createSignal<string | null>(null);
+  const [sharing, setSharing] = createSignal(false);
 
   const chooseLayout = (l: Layout) => {
     setLayout(l);
@@ -96,7 +98,15 @@ function RunView(props: { id: string }) {
                 </span>
               </Show>
               <ExportLinks runId={props.id} />
+              <button type="button" aria-expanded={sharing()} aria-controls="share-panel" onClick={() => setSharing(!sharing())}>
+                Share
+              </button>
             </div>
+            <Show when={sharing()}>
+              <div id="share-panel">
+                <SharePanel kind="run" id={props.id} />
+              </div>
+            </Show>
             <Show when={actionError()}>
               <p class="callout error" role="alert">
                 {actionError()}

@@ -1,0 +1,31 @@
+/** Runs and comparisons D1 still shows as under way well after they started: the cron sweep nudges their rooms. */
+import { and, gt, inArray, lt } from "drizzle-orm";
+import * as schema from "./schema";
+import type { Db } from "./queries";
+
+const RUN_UNDER_WAY = ["pending", "answering", "reviewing", "synthesizing"] as const;
+const COMPARISON_UNDER_WAY = ["pending", "answering"] as const;
+
+export interface Window {
+  /** started after this (ms since the epoch): the created_at index bounds the scan */
+  from: number;
+  /** and before this: anything younger is still well within its deadline */
+  to: number;
+  limit: number;
+}
+
+export async function unfinishedIn(db: Db, w: Window): Promise<{ runs: string[]; comparisons: string[] }> {
+  const [runs, comparisons] = await db.batch([
+    db
+      .select({ id: schema.runs.id })
+      .from(schema.runs)
+      .where(and(gt(schema.runs.createdAt, w.from), lt(schema.runs.createdAt, w.to), inArray(schema.runs.status, [...RUN_UNDER_WAY])))
+      .limit(w.limit),
+    db
+      .select({ id: schema.comparisons.id })
+      .from(schema.comparisons)
+      .where(and(gt(schema.comparisons.createdAt, w.from), lt(schema.comparisons.createdAt, w.to), inArray(schema.comparisons.status, [...COMPARISON_UNDER_WAY])))
+      .limit(w.limit),
+  ]);
+  return { runs: runs.map((r) => r.id), comparisons: comparisons.map((c) => c.id) };
+}

@@ -1,0 +1,24 @@
+/**
+ * The cron sweep: a run or comparison D1 still shows as under way long after it started gets its room
+ * nudged. Waking a room re-arms its alarm when the work is unfinished, so one whose alarm was lost
+ * resumes — and its watchdog then decides whether it is merely late or stuck. Nudging a healthy room
+ * does nothing.
+ */
+import { openDb } from "../db/queries";
+import { unfinishedIn } from "../db/sweep-queries";
+
+/** younger than this, a run or comparison is left alone */
+export const SWEEP_AFTER_MS = 10 * 60_000;
+/** older than this, it is left alone too: the scan stays bounded by the created_at index */
+const SWEEP_WITHIN_MS = 7 * 24 * 60 * 60_000;
+const SWEEP_LIMIT = 100;
+
+/** Wakes the room of every run and comparison found; returns their ids. */
+export async function sweepUnfinished(env: Env, now = Date.now()): Promise<{ runs: string[]; comparisons: string[] }> {
+  const found = await unfinishedIn(openDb(env.DB), { from: now - SWEEP_WITHIN_MS, to: now - SWEEP_AFTER_MS, limit: SWEEP_LIMIT });
+  await Promise.all([
+    ...found.runs.map((id) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id)).poke()),
+    ...found.comparisons.map((id) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id)).poke()),
+  ]);
+  return found;
+}
