@@ -5,17 +5,21 @@
 import type { ArenaParams, ComparisonMode, ComparisonStatus, JudgeOrder, SideStatus, SideVerdict, VoteChoice, VoteFlag, VoteRow } from "../shared/arena";
 import type { AggregationView, ModelParams, RunDetail, RunSettings, RunStatus, Scores } from "../shared/run";
 
-export interface AnswerRecord {
+/** What one provider call took and cost; null until it ends (and costUsd when the price is unknown). */
+export interface CallUsage {
+  latencyMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+}
+
+export interface AnswerRecord extends CallUsage {
   id: string;
   label: string;
   modelId: string;
   params: ModelParams | null;
   status: RunDetail["answers"][number]["status"];
   text: string;
-  latencyMs: number | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  costUsd: number | null;
   error: string | null;
   truncated: boolean;
   finishReason: string | null;
@@ -30,7 +34,7 @@ export interface ReviewRecord {
   critique: string;
 }
 
-export interface ReviewSetRecord {
+export interface ReviewSetRecord extends CallUsage {
   id: string;
   reviewerModelId: string;
   reviewerAnswerId: string | null;
@@ -40,10 +44,6 @@ export interface ReviewSetRecord {
   weight: number;
   rawOutput: string | null;
   error: string | null;
-  latencyMs: number | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  costUsd: number | null;
   attempts: number;
   /** the order this reviewer was shown the answers in, its own seeded shuffle (null for runs before it existed) */
   shownOrder: string[] | null;
@@ -52,14 +52,10 @@ export interface ReviewSetRecord {
   reviews: ReviewRecord[];
 }
 
-export interface SynthesisRecord {
+export interface SynthesisRecord extends CallUsage {
   modelId: string;
   status: RunDetail["answers"][number]["status"];
   text: string;
-  latencyMs: number | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  costUsd: number | null;
   error: string | null;
   truncated: boolean;
 }

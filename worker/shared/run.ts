@@ -58,6 +58,14 @@ export const runSummary = z.object({
   models: z.array(z.object({ id: z.string(), params: z.optional(modelParams) })),
 });
 
+/** What one provider call took and cost; null until it ends (and costUsd when the price is unknown). */
+const callUsage = {
+  latencyMs: z.nullable(z.number()),
+  tokensIn: z.nullable(z.number()),
+  tokensOut: z.nullable(z.number()),
+  costUsd: z.nullable(z.number()),
+};
+
 export const answerView = z.object({
   id: z.string(),
   label: z.string(),
@@ -66,10 +74,7 @@ export const answerView = z.object({
   displayName: z.nullable(z.string()),
   status: answerStatus,
   text: z.string(),
-  latencyMs: z.nullable(z.number()),
-  tokensIn: z.nullable(z.number()),
-  tokensOut: z.nullable(z.number()),
-  costUsd: z.nullable(z.number()),
+  ...callUsage,
   error: z.nullable(z.string()),
   truncated: z.boolean(),
   finishReason: z.nullable(z.string()),
@@ -88,10 +93,7 @@ export const reviewerView = z.object({
   weight: z.number(),
   rawOutput: z.nullable(z.string()),
   error: z.nullable(z.string()),
-  latencyMs: z.nullable(z.number()),
-  tokensIn: z.nullable(z.number()),
-  tokensOut: z.nullable(z.number()),
-  costUsd: z.nullable(z.number()),
+  ...callUsage,
 });
 
 /** The chair's final answer: streamed like an answer, never ranked, adds no battles. */
@@ -100,10 +102,7 @@ export const synthesisView = z.object({
   displayName: z.string(),
   status: answerStatus,
   text: z.string(),
-  latencyMs: z.nullable(z.number()),
-  tokensIn: z.nullable(z.number()),
-  tokensOut: z.nullable(z.number()),
-  costUsd: z.nullable(z.number()),
+  ...callUsage,
   error: z.nullable(z.string()),
   truncated: z.boolean(),
 });
