@@ -39,6 +39,8 @@ export default defineConfig({
                   QUORUM_RATE_RUNS: "100000",
                   QUORUM_RATE_COMPARISONS: "100000",
                   QUORUM_RATE_VOTES: "100000",
+                  // Tests write D1 directly too, which no isolate notices: every leaderboard read checks the data's version.
+                  QUORUM_LEADERBOARD_STALE_MS: "0",
                   QUORUM_PRICES: "openai-compatible:local-qwen=0:0,openai:priced-custom=1:2,broken-entry",
                 },
               },

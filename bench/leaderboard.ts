@@ -20,6 +20,9 @@ const VOTES = 1_000_000;
 const UNVOTED = 20_000;
 const WARM_TRIALS = 15;
 const BASELINE_TRIALS = 7;
+/** reads spaced past the default staleness window (QUORUM_LEADERBOARD_STALE_MS, 1000 ms): each asks D1 for the data version first */
+const CHECKED_TRIALS = 8;
+const CHECKED_GAP_MS = 1100;
 
 interface Timed<T> {
   ms: number;
@@ -96,11 +99,16 @@ export async function leaderboardBench(ctx: BenchContext, name: string): Promise
   let coldFlagged: Timed<Board>;
   const warm: number[] = [];
   const noBootstrap: number[] = [];
+  const checked: number[] = [];
   let quorumMiB: number;
   let profiled: string[];
   try {
     cold = await timedGet<Board>(`${quorum.url}/api/leaderboard`);
     for (let i = 0; i < WARM_TRIALS; i++) warm.push((await timedGet<Board>(`${quorum.url}/api/leaderboard`)).ms);
+    for (let i = 0; i < CHECKED_TRIALS; i++) {
+      await new Promise((resolve) => setTimeout(resolve, CHECKED_GAP_MS));
+      checked.push((await timedGet<Board>(`${quorum.url}/api/leaderboard`)).ms);
+    }
     coldFlagged = await timedGet<Board>(`${quorum.url}/api/leaderboard?includeFlagged=true`);
     // Where the warm time goes: the same read without the bootstrap (rounds=0).
     for (let i = 0; i < 5; i++) noBootstrap.push((await timedGet<Board>(`${quorum.url}/api/leaderboard?rounds=0`)).ms);
@@ -150,18 +158,20 @@ export async function leaderboardBench(ctx: BenchContext, name: string): Promise
 
   const warmRatio = p50(baselineWarm) / p50(warm);
   const coldRatio = p50(baselineWarm) / cold.ms;
+  const checkedRatio = p50(baselineWarm) / p50(checked);
   const target = 50;
   return {
     name,
     benchmark: `leaderboard at ${thousands(VOTES)} human votes / ${MODELS.length} models (win rates, Elo, BT with 100 bootstrap rounds)`,
     baseline: `seed 000's query (subquery repeated for win_rate) on the same D1 data and indexes, over HTTP to a bench Worker: ${spread(baselineWarm, (x) => ms(x))}`,
-    result: `warm ${fixed(warmRatio, 1)}× faster (p50 ${ms(p50(warm))}, p95 ${ms(p95(warm))}); cold (first request, Elo replayed over every battle) ${fixed(coldRatio, 1)}× (${ms(cold.ms)}); wins/appearances ${same === MODELS.length ? `identical for all ${same} models` : `DIFFER for ${MODELS.length - same} models`}`,
+    result: `warm ${fixed(warmRatio, 1)}× faster (p50 ${ms(p50(warm))}, p95 ${ms(p95(warm))}); warm past the 1 s staleness window (D1 asked for the data version) ${fixed(checkedRatio, 1)}× (p50 ${ms(p50(checked))}); cold (first request, Elo replayed over every battle) ${fixed(coldRatio, 1)}× (${ms(cold.ms)}); wins/appearances ${same === MODELS.length ? `identical for all ${same} models` : `DIFFER for ${MODELS.length - same} models`}`,
     target: `≥ ${target}× faster, identical wins/appearances`,
-    // The target is for the leaderboard as it is read day to day (warm); the one-off first read is printed beside it.
+    // The target is for the leaderboard as it is read day to day (warm, back to back, as readers of a busy board
+    // mostly are: within the default 1 s window); reads that ask D1 first and the one-off first read are printed beside it.
     verdict: warmRatio >= target && !problems.length ? "met" : "MISSED",
     details: [
       `data: ${thousands(seeded.comparisons)} comparisons (${thousands(UNVOTED)} never voted on), ${thousands(seeded.voteRows)} model_votes rows, ${thousands(seeded.battles)} battles, written into the D1 SQLite file in ${seedSeconds.toFixed(0)} s with the migrations' triggers filling the counters`,
-      `Quorum GET /api/leaderboard: cold ${ms(cold.ms)}; warm ${spread(warm, (x) => ms(x))}; first includeFlagged=true read (its own Elo stream, so cold too) ${ms(coldFlagged.ms)}; warm without the bootstrap (rounds=0) ${spread(noBootstrap, (x) => ms(x))}; workerd peak RSS ${thousands(quorumMiB)} MiB`,
+      `Quorum GET /api/leaderboard: cold ${ms(cold.ms)}; warm ${spread(warm, (x) => ms(x))}; ${CHECKED_TRIALS} reads ${CHECKED_GAP_MS} ms apart, each asking D1 for the data version first ${spread(checked, (x) => ms(x))}; first includeFlagged=true read (its own Elo stream, so cold too) ${ms(coldFlagged.ms)}; warm without the bootstrap (rounds=0) ${spread(noBootstrap, (x) => ms(x))}; workerd peak RSS ${thousands(quorumMiB)} MiB`,
       ...profiled,
       `seed 000's query: first ${ms(baseline[0])}, then ${spread(baselineWarm, (x) => ms(x))}`,
       `ratio warm = p50(seed query) / p50(Quorum warm) = ${fixed(warmRatio, 1)}; cold = p50(seed query) / Quorum cold = ${fixed(coldRatio, 1)}`,

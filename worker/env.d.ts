@@ -39,6 +39,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_JUDGES?: string;
   /** appearances a leader needs before topper mode pits it against a challenger (default 20) */
   QUORUM_TOPPER_MIN_APPEARANCES?: string;
+  /** how long cached standings are served without asking D1 whether the data changed (default 1000; 0 checks on every read) */
+  QUORUM_LEADERBOARD_STALE_MS?: string;
 }
 
 declare global {

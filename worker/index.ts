@@ -4,6 +4,7 @@ import { api } from "./api";
 import { access } from "./api/access";
 import { bodyCap } from "./api/body-cap";
 import { errorBody, onError } from "./api/errors";
+import { noteLocalWrite } from "./arena/standings";
 import { sweepUnfinished } from "./rooms/sweep";
 import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
 
@@ -14,7 +15,14 @@ export { StyleRoom } from "./rooms/style-room";
 
 const apiHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "no-referrer" });
 
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 const app = new Hono<{ Bindings: Env }>()
+  // Whatever a write request changed, this isolate's cached standings ask D1 again on the next read.
+  .use("/api/*", async (c, next) => {
+    await next();
+    if (!READ_METHODS.has(c.req.method)) noteLocalWrite();
+  })
   // The page gets its headers from web/public/_headers; API answers get theirs here
   // (not a WebSocket upgrade, whose 101 response can't take new headers).
   .use("/api/*", (c, next) => (c.req.header("Upgrade") ? next() : apiHeaders(c, next)))

@@ -1,6 +1,7 @@
 /** GET /api/leaderboard — wins, appearances and win rate (seed 000), online Elo and Bradley–Terry with intervals. */
 import { Hono, type TypedResponse } from "hono";
 import { openDb } from "../db/queries";
+import { arenaSettings } from "../arena/settings";
 import { computeStandings, type Standings } from "../arena/standings";
 import { withStyleControl } from "../arena/style-standings";
 import { leaderboardQuery } from "../shared/requests";
@@ -12,7 +13,7 @@ export const leaderboardApi = new Hono<{ Bindings: Env }>().get("/", validate("q
   if ((q.anchor === undefined) !== (q.anchorRating === undefined))
     throw new ApiError(400, "invalid_request", "anchor and anchorRating go together, e.g. anchor=mixtral-8x7b-instruct-v0.1&anchorRating=1114 as Chatbot Arena pins it.");
   const db = openDb(c.env.DB);
-  const { standings } = await computeStandings(db, q);
+  const { standings } = await computeStandings(db, q, arenaSettings(c.env).leaderboardStaleMs);
   if (q.anchor !== undefined && !standings.anchor)
     throw new ApiError(400, "unknown_anchor", `"${q.anchor}" has no counted battles in this view, so it can't anchor the ratings. Pick a model from the table.`);
   if (q.style) return c.json(await withStyleControl(c.env, db, q, standings));

@@ -40,23 +40,54 @@ export interface Standings {
 
 type Computed = { standings: Standings; pairs: PairTotals[] };
 
+interface Cached {
+  version: string;
+  value: Computed;
+  /** when D1 last confirmed `version` */
+  checkedAt: number;
+  /** localWrites when it did */
+  writes: number;
+}
+
 /** Standings already computed in this isolate, per query, with the version of the data they reflect. */
-const cache = new Map<string, { version: string; value: Computed }>();
+const cache = new Map<string, Cached>();
 const CACHE_ENTRIES = 64;
 
+/** Requests this isolate answered that may have changed battles or comparisons (see noteLocalWrite). */
+let localWrites = 0;
+
 /**
- * The standings for a query, and the pair counts they were built from. Any vote, withdrawal, import,
- * judge battle or new comparison changes the data's version, so a cached answer is never stale; a reload
- * with nothing new costs one small query instead of a fit and its bootstrap.
+ * Called after every request that may change the data (any API method but GET, HEAD and OPTIONS): standings
+ * cached in this isolate are then checked against D1 on the next read, so whoever votes here sees their vote
+ * at once.
  */
-export async function computeStandings(db: Db, q: LeaderboardQuery): Promise<Computed> {
-  const version = await dataVersion(db);
+export function noteLocalWrite(): void {
+  localWrites++;
+}
+
+/**
+ * The standings for a query, and the pair counts they were built from. Any vote, withdrawal, import, judge
+ * battle or new comparison changes the data's version (one small D1 query reads it); a cached answer whose
+ * version still holds is served as it is, so a reload with nothing new costs no fit and no bootstrap.
+ *
+ * Within `staleMs` of D1 last confirming an entry, and with no write request answered by this isolate since,
+ * the entry is served without that query: a change made through another isolate (a vote taken by a Worker
+ * elsewhere, a judge's battle written by a room) shows within `staleMs`. Under a steady stream of votes this
+ * bounds the refits to one per query per `staleMs` per isolate, instead of one per read (README, "Scaling").
+ */
+export async function computeStandings(db: Db, q: LeaderboardQuery, staleMs = 0): Promise<Computed> {
   const key = JSON.stringify(q);
   const hit = cache.get(key);
-  if (hit?.version === version) return hit.value;
+  const [now, writes] = [Date.now(), localWrites];
+  if (hit && hit.writes === writes && now - hit.checkedAt < staleMs) return hit.value;
+  const version = await dataVersion(db);
+  if (hit?.version === version) {
+    Object.assign(hit, { checkedAt: now, writes });
+    return hit.value;
+  }
   const value = await computeFresh(db, q);
   cache.delete(key);
-  cache.set(key, { version, value });
+  cache.set(key, { version, value, checkedAt: now, writes });
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return value;
 }
