@@ -3,6 +3,8 @@
  * votes), so one client can't flood the owner's keys or the leaderboard. It behaves the same under
  * `wrangler dev` and deployed, and its limits come with each request (QUORUM_RATE_*), so benchmarks can
  * raise them. Buckets live in memory: an evicted limiter starts full again, which errs towards serving.
+ * A busy client's Worker may take several tokens at once and spend them itself (see api/rate-limit.ts):
+ * they leave the bucket when taken, spent or not, so a client is never served more than the bucket gives.
  */
 import { DurableObject } from "cloudflare:workers";
 
@@ -11,13 +13,16 @@ interface Bucket {
   at: number;
 }
 
-export type Take = { ok: true } | { ok: false; retryAfterMs: number };
+export type Take = { ok: true; granted: number } | { ok: false; retryAfterMs: number };
 
 export class RateLimiter extends DurableObject<Env> {
   private readonly buckets = new Map<string, Bucket>();
 
-  /** Takes one token from `action`'s bucket of `perMinute` tokens, refilled continuously. */
-  async take(action: string, perMinute: number): Promise<Take> {
+  /**
+   * Takes up to `upTo` tokens from `action`'s bucket of `perMinute` tokens, refilled continuously:
+   * as many whole tokens as it holds (at least one), or none and how long until one is there.
+   */
+  async take(action: string, perMinute: number, upTo = 1): Promise<Take> {
     const now = Date.now();
     const rate = perMinute / 60_000;
     const bucket = this.buckets.get(action) ?? { tokens: perMinute, at: now };
@@ -25,8 +30,9 @@ export class RateLimiter extends DurableObject<Env> {
     bucket.at = now;
     this.buckets.set(action, bucket);
     if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return { ok: true };
+      const granted = Math.max(1, Math.min(Math.floor(upTo), Math.floor(bucket.tokens)));
+      bucket.tokens -= granted;
+      return { ok: true, granted };
     }
     return { ok: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / rate) };
   }
