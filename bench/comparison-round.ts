@@ -1,10 +1,13 @@
 /**
  * An arena round as a person plays it, 16 at a time: POST the prompt, watch both sides stream over the
  * comparison's WebSocket until both have answered, vote. The ideal is the slower side's own stub latency.
+ * The same rounds against the bench's relay Worker (no Durable Object, storage, D1 or SDK) give the floor
+ * that `wrangler dev` itself puts under them, in the same run.
  */
 import OpenAI from "openai";
 import { openEvents, postJson } from "./lib/client";
 import type { BenchContext } from "./lib/context";
+import { startRelay, stubTarget } from "./lib/relay";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, p95, pool, spread } from "./lib/stats";
 import type { BenchStub } from "./lib/stub";
@@ -17,6 +20,26 @@ const TEXT = Array.from({ length: 27 }, (_, i) => `word${i}`).join(" ");
 const SLOW = { delayMs: 100, chunkDelayMs: 25, text: TEXT };
 const FAST = { delayMs: 50, chunkDelayMs: 15, text: TEXT };
 const CHOICES = ["left", "right", "tie", "both-bad"] as const;
+const MODELS = ["round-fast", "round-slow"];
+
+/** Where a round's three steps go: Quorum's comparison API, or the relay Worker's round of the same shape. */
+interface Arena {
+  create: string;
+  socket(id: string): string;
+  votes(id: string): string;
+}
+
+const quorumArena = (url: string): Arena => ({
+  create: `${url}/api/comparisons`,
+  socket: (id) => `${url}/api/comparisons/${id}/ws?since=0`,
+  votes: (id) => `${url}/api/comparisons/${id}/votes`,
+});
+
+const relayArena = (url: string, stubUrl: string): Arena => ({
+  create: `${url}/round`,
+  socket: (id) => `${url}/round/${id}/ws?${stubTarget(stubUrl)}${MODELS.map((m) => `&model=${m}`).join("")}`,
+  votes: (id) => `${url}/round/${id}/votes`,
+});
 
 async function streamedMs(stub: BenchStub, model: string, trials = 7): Promise<number[]> {
   const client = new OpenAI({ apiKey: "sk-bench-openai", baseURL: `${stub.url}/v1`, maxRetries: 0 });
@@ -30,12 +53,12 @@ async function streamedMs(stub: BenchStub, model: string, trials = 7): Promise<n
   return out;
 }
 
-async function round(url: string, i: number): Promise<{ ms: number; created: number; ready: number }> {
+async function round(arena: Arena, i: number): Promise<{ ms: number; created: number; ready: number }> {
   const t0 = performance.now();
-  const created = await postJson<{ id: string }>(`${url}/api/comparisons`, { prompt: `Round ${i}: explain recursion.`, models: ["openai:round-fast", "openai:round-slow"] });
-  if (created.status !== 201) throw new Error(`POST /api/comparisons answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const created = await postJson<{ id: string }>(arena.create, { prompt: `Round ${i}: explain recursion.`, models: MODELS.map((m) => `openai:${m}`) });
+  if (created.status !== 201) throw new Error(`POST ${arena.create} answered ${created.status}: ${JSON.stringify(created.body)}`);
   const t1 = performance.now();
-  const events = await openEvents(`${url}/api/comparisons/${created.body.id}/ws?since=0`);
+  const events = await openEvents(arena.socket(created.body.id));
   let ready: number;
   try {
     const settled = await events.until((e) => e.type === "comparison.status" && (e.status === "ready" || e.status === "failed"), "both sides answered");
@@ -44,9 +67,22 @@ async function round(url: string, i: number): Promise<{ ms: number; created: num
   } finally {
     events.close();
   }
-  const voted = await postJson<{ voteId: string }>(`${url}/api/comparisons/${created.body.id}/votes`, { choice: CHOICES[((i % 4) + 4) % 4] }, { "X-Client-Id": `round-${i}` });
+  const voted = await postJson<{ voteId: string }>(arena.votes(created.body.id), { choice: CHOICES[((i % 4) + 4) % 4] }, { "X-Client-Id": `round-${i}` });
   if (voted.status !== 201) throw new Error(`vote answered ${voted.status}: ${JSON.stringify(voted.body)}`);
   return { ms: performance.now() - t0, created: t1 - t0, ready };
+}
+
+/** The same pool of rounds, after the same warm-up, against the relay Worker; CPU measured as for Quorum. */
+async function relayFloor(ctx: BenchContext, stub: BenchStub) {
+  const relay = await startRelay(ctx);
+  try {
+    const arena = relayArena(relay.url, stub.url);
+    await pool(CONCURRENT, CONCURRENT, (i) => round(arena, -1 - i)); // warm-up
+    const { value: rounds, seconds, cpu } = await cpuDuring(relay.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(arena, i)));
+    return { rounds, seconds, cpu };
+  } finally {
+    await relay.stop();
+  }
 }
 
 export async function comparisonRoundBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
@@ -57,24 +93,32 @@ export async function comparisonRoundBench(ctx: BenchContext, name: string): Pro
   const fast = await streamedMs(stub, "round-fast");
   const ideal = p50(slow);
 
-  await pool(CONCURRENT, CONCURRENT, (i) => round(server.url, -1 - i)); // warm-up
-  const { value: rounds, seconds, cpu } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(server.url, i)));
-  const profiled = await ctx.profile(server, () => pool(CONCURRENT, CONCURRENT, (i) => round(server.url, 1000 + i)));
-  const ratios = rounds.map((r) => r.ms / ideal);
+  const quorum = quorumArena(server.url);
+  await pool(CONCURRENT, CONCURRENT, (i) => round(quorum, -1 - i)); // warm-up
+  const { value: rounds, seconds, cpu } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(quorum, i)));
+  const floor = await relayFloor(ctx, stub);
+  const profiled = await ctx.profile(server, () => pool(CONCURRENT, CONCURRENT, (i) => round(quorum, 1000 + i)));
+  const roundMs = rounds.map((r) => r.ms);
+  const ratios = roundMs.map((x) => x / ideal);
+  const floorMs = floor.rounds.map((r) => r.ms);
   const target = 1.1;
   return {
     name,
     benchmark: `comparison round: prompt → both sides streamed → vote, ${CONCURRENT} concurrent`,
     baseline: `ideal = slower side's stub latency, streamed directly: ${ms(ideal)} (faster side ${ms(p50(fast))})`,
-    result: `${fixed(p50(ratios), 3)}× ideal (p50) · ${fixed(p95(ratios), 3)}× (p95); round p50 ${ms(p50(rounds.map((r) => r.ms)))}`,
+    result: `${fixed(p50(ratios), 3)}× ideal (p50) · ${fixed(p95(ratios), 3)}× (p95); round p50 ${ms(p50(roundMs))}`,
     target: `≤ ${target} × ideal`,
     verdict: p50(ratios) <= target ? "met" : "MISSED",
     details: [
       `${ROUNDS} rounds, ${CONCURRENT} in flight at any time, after a warm-up batch of ${CONCURRENT}`,
-      `round time (POST sent → vote's 201 received): ${spread(rounds.map((r) => r.ms), (x) => ms(x))}`,
+      `round time (POST sent → vote's 201 received): ${spread(roundMs, (x) => ms(x))}`,
       `POST /api/comparisons answered after ${spread(rounds.map((r) => r.created), (x) => ms(x))}; both sides ready (WebSocket) after ${spread(rounds.map((r) => r.ready), (x) => ms(x))}`,
       `vote (ready → 201): ${spread(rounds.map((r) => r.ms - r.ready), (x) => ms(x))}`,
       `cores used while the ${ROUNDS} rounds ran (${fixed(seconds, 1)} s): ${coresUsed(cpu, seconds)}`,
+      `floor under wrangler dev (the bench's relay Worker, the same pool: POST /round → WebSocket streaming both stub sides → POST vote; no Durable Object, storage, D1 or SDK): round ${spread(floorMs, (x) => ms(x))}, i.e. ${fixed(p50(floorMs) / ideal, 3)}× ideal (p50) · ${fixed(p95(floorMs) / ideal, 3)}× (p95)`,
+      `floor: POST /round answered after ${spread(floor.rounds.map((r) => r.created), (x) => ms(x))}; both sides ready after ${spread(floor.rounds.map((r) => r.ready), (x) => ms(x))}; vote ${spread(floor.rounds.map((r) => r.ms - r.ready), (x) => ms(x))}`,
+      `cores used while the floor's ${ROUNDS} rounds ran (${fixed(floor.seconds, 1)} s): ${coresUsed(floor.cpu, floor.seconds)}`,
+      `Quorum's own share (round p50 − floor round p50): ${ms(p50(roundMs) - p50(floorMs))}`,
       ...profiled,
       `direct streams: slow side ${spread(slow, (x) => ms(x))}; fast side ${spread(fast, (x) => ms(x))}`,
     ],

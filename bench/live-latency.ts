@@ -3,14 +3,12 @@
  * run (or comparison) receives it, against the same chunk read straight from the stub over loopback.
  * Every chunk carries a unique marker, so each is timed on its own.
  */
-import { readFile, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { openEvents, postJson } from "./lib/client";
 import type { BenchContext } from "./lib/context";
+import { startRelay, stubTarget } from "./lib/relay";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, p95, sleep, spread } from "./lib/stats";
 import { markedText, markersIn, type BenchStub } from "./lib/stub";
-import { startWrangler, tempDir } from "./lib/wrangler";
 
 const CHUNKS = 40;
 const CHUNK_GAP_MS = 20;
@@ -120,20 +118,13 @@ async function comparisonSamples(url: string, stub: BenchStub, models: [string, 
  * stub's stream and sending each chunk to a WebSocket, with no Durable Object, storage or SDK.
  */
 async function relayFloor(ctx: BenchContext, stub: BenchStub): Promise<number[]> {
-  const snap = await ctx.snapshot();
-  const dir = await tempDir("relay");
-  ctx.onClose(() => rm(dir, { recursive: true, force: true }));
-  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(await readFile(snap.config, "utf8"))?.[1] ?? "2026-11-01";
-  const config = path.join(dir, "relay-wrangler.toml");
-  await writeFile(config, `name = "quorum-bench-relay"\nmain = "${path.join(import.meta.dirname, "relay-worker/worker.ts")}"\ncompatibility_date = "${date}"\n`);
-  const relay = await startWrangler({ config, persistTo: path.join(dir, "state"), readyPath: "/health" });
+  const relay = await startRelay(ctx);
   const samples: number[] = [];
   const ignored: number[] = [];
   try {
-    const target = encodeURIComponent(`${stub.url}/v1/chat/completions`);
     const one = async () => {
       let openedAt = Number.POSITIVE_INFINITY;
-      const events = await openEvents(`${relay.url}/relay?target=${target}&model=live-direct`, collect(stub, samples, () => openedAt, ignored));
+      const events = await openEvents(`${relay.url}/relay?${stubTarget(stub.url)}&model=live-direct`, collect(stub, samples, () => openedAt, ignored));
       openedAt = performance.now();
       try {
         await events.until((e) => e.type === "relay.done", "the end of the relayed stream");

@@ -1,42 +1,93 @@
 /**
- * A diagnostic for the live-latency benchmark, a Worker of the bench's own bound to nothing: it fetches a
- * streamed completion from the stub and relays every chunk it reads to a WebSocket, with no Durable Object,
- * no storage and no SDK — the floor that `wrangler dev` itself puts under any live event.
+ * A diagnostic Worker of the bench's own, bound to nothing: no Durable Object, no storage, no D1, no SDK —
+ * the floor that `wrangler dev` itself puts under what Quorum does.
+ * - /relay (WebSocket): fetches one streamed completion from the stub and relays every chunk it reads
+ *   (live-latency).
+ * - /round: an arena round of the same shape as Quorum's — POST /round → 201 {id}; GET /round/:id/ws
+ *   (WebSocket) streams both sides from the stub at once, one message per chunk read, then "ready";
+ *   POST /round/:id/votes → 201 (comparison-round).
  */
 
 interface Ctx {
   waitUntil(promise: Promise<unknown>): void;
 }
-declare const WebSocketPair: { new (): { 0: WebSocket; 1: WebSocket & { accept(): void } } };
+type ServerSocket = WebSocket & { accept(): void };
+declare const WebSocketPair: { new (): { 0: WebSocket; 1: ServerSocket } };
+
+/** Reads one streamed completion from `target`, handing each chunk read to `onChunk`. */
+async function stream(target: string, model: string, onChunk: (text: string) => void): Promise<void> {
+  const res = await fetch(target, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer sk-bench-openai" },
+    body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
+  });
+  if (!res.ok || !res.body) throw new Error(`the stub answered ${res.status} for ${model}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    onChunk(decoder.decode(value, { stream: true }));
+  }
+}
+
+/** Accepts a WebSocket, runs `work` on its server end after the 101, and returns the 101. */
+function socket(ctx: Ctx, work: (server: ServerSocket) => Promise<void>): Response {
+  const pair = new WebSocketPair();
+  const [client, server] = [pair[0], pair[1]];
+  server.accept();
+  ctx.waitUntil(work(server));
+  return new Response(null, { status: 101, webSocket: client } as ResponseInit);
+}
+
+function relay(url: URL, ctx: Ctx): Response {
+  const target = url.searchParams.get("target")!;
+  const model = url.searchParams.get("model")!;
+  return socket(ctx, async (server) => {
+    try {
+      await stream(target, model, (text) => server.send(JSON.stringify({ type: "relay.delta", seq: 0, text })));
+    } catch (err) {
+      server.close(1011, String(err).slice(0, 120));
+      return;
+    }
+    server.send(JSON.stringify({ type: "relay.done", seq: 0 }));
+    server.close(1000, "done");
+  });
+}
+
+/** Both sides at once (`model` given once per side), then one status event as Quorum's comparison sends. */
+function roundSocket(url: URL, ctx: Ctx): Response {
+  const target = url.searchParams.get("target")!;
+  const models = url.searchParams.getAll("model");
+  return socket(ctx, async (server) => {
+    let seq = 0;
+    try {
+      await Promise.all(models.map((model, side) => stream(target, model, (text) => server.send(JSON.stringify({ type: "side.delta", seq: ++seq, side, text })))));
+      server.send(JSON.stringify({ type: "comparison.status", seq: ++seq, status: "ready" }));
+    } catch (err) {
+      server.send(JSON.stringify({ type: "comparison.status", seq: ++seq, status: "failed", error: String(err) }));
+    }
+    server.close(1000, "done");
+  });
+}
+
+const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 export default {
   async fetch(request: Request, _env: unknown, ctx: Ctx): Promise<Response> {
     const url = new URL(request.url);
+    const upgrade = request.headers.get("Upgrade") === "websocket";
     if (url.pathname === "/health") return new Response("ok");
-    if (url.pathname !== "/relay" || request.headers.get("Upgrade") !== "websocket") return new Response("not found", { status: 404 });
-    const target = url.searchParams.get("target")!;
-    const model = url.searchParams.get("model")!;
-    const pair = new WebSocketPair();
-    const [client, server] = [pair[0], pair[1]];
-    server.accept();
-    ctx.waitUntil(
-      (async () => {
-        const res = await fetch(target, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: "Bearer sk-bench-openai" },
-          body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
-        });
-        const reader = res.body!.getReader();
-        const decoder = new TextDecoder();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          server.send(JSON.stringify({ type: "relay.delta", seq: 0, text: decoder.decode(value, { stream: true }) }));
-        }
-        server.send(JSON.stringify({ type: "relay.done", seq: 0 }));
-        server.close(1000, "done");
-      })(),
-    );
-    return new Response(null, { status: 101, webSocket: client } as ResponseInit);
+    if (url.pathname === "/relay" && upgrade) return relay(url, ctx);
+    if (url.pathname === "/round" && request.method === "POST") {
+      await request.json();
+      return json({ id: crypto.randomUUID() }, 201);
+    }
+    if (/^\/round\/[^/]+\/ws$/.test(url.pathname) && upgrade) return roundSocket(url, ctx);
+    if (/^\/round\/[^/]+\/votes$/.test(url.pathname) && request.method === "POST") {
+      await request.json();
+      return json({ voteId: crypto.randomUUID() }, 201);
+    }
+    return new Response("not found", { status: 404 });
   },
 };
