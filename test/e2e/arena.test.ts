@@ -6,16 +6,13 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ComparisonDetail } from "../../worker/shared/arena";
 import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
-import { ARTIFACTS, CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession } from "../helpers/e2e-browser";
+import { ARTIFACTS, screenshot } from "../helpers/e2e-browser";
 import { fitsWidth, readableText, recordSockets, sinceOf, unlabelledControls, waitForCount, waitForPartialText, type SocketLog } from "../helpers/e2e-page";
-import { buildWeb, startWranglerDev, type WranglerDev } from "../helpers/e2e-wrangler";
-import { startProviderStub } from "../helpers/provider-stub";
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
-
-if (!hasChromium) console.warn(`[e2e] skipping the arena browser tests: ${CHROMIUM_PATH} not found. Install Debian's Chromium (apt-get install -y chromium) to run them.`);
 
 const STREAM_WAIT = 30_000;
 /** The sampled pool: two catalog models, so the reveal shows their display names and the setup page offers them. */
@@ -42,55 +39,29 @@ function expectOrderly(log: SocketLog<ComparisonEvent>) {
   expect(events.slice(1).map((e) => e.seq)).toEqual(events.slice(1).map((_, i) => events[0].seq + 1 + i));
 }
 
-describe.skipIf(!hasChromium)("The arena and the leaderboard in a real browser", () => {
-  let stub: Awaited<ReturnType<typeof startProviderStub>>;
-  let server: WranglerDev;
-  let session: BrowserSession | null = null;
-  let files: string;
-
-  beforeAll(async () => {
-    const build = await buildWeb();
-    expect(build).toMatch(/First-load JS gzip total: [\d.]+ KB \(budget 60 KB\)/);
-    expect(build).toMatch(/arena-\S+\.js\s+[\d.]+ KB gzip\s+\(lazy route/);
-    expect(build).toMatch(/leaderboard-\S+\.js\s+[\d.]+ KB gzip\s+\(lazy route/);
-    files = await mkdtemp(path.join(tmpdir(), "quorum-e2e-arena-"));
-    stub = await startProviderStub();
-    server = await startWranglerDev({
-      OPENAI_API_KEY: "sk-test-openai-e2e",
-      OPENAI_BASE_URL: `${stub.url}/v1`,
-      ANTHROPIC_API_KEY: "sk-ant-test-e2e",
-      ANTHROPIC_BASE_URL: stub.url,
-      GOOGLE_API_KEY: "test-google-e2e",
-      GOOGLE_BASE_URL: stub.url,
-      QUORUM_RETRY_BASE_MS: "5",
+describeInBrowser("The arena and the leaderboard in a real browser", () => {
+  const { server, stub, open } = browserSuite({
+    build: [/arena-\S+\.js\s+[\d.]+ KB gzip\s+\(lazy route/, /leaderboard-\S+\.js\s+[\d.]+ KB gzip\s+\(lazy route/],
+    stub: true,
+    vars: {
       QUORUM_ARENA_MODELS: Object.keys(POOL).join(","),
       // The test votes as soon as both answers are in; too_fast has its own tests inside workerd.
       QUORUM_MIN_VOTE_MS: "0",
       QUORUM_ARENA_TIMEOUT_MS: "30000",
       QUORUM_IMPORT_MAX_LINES: String(IMPORT_MAX_LINES),
-    });
+    },
+    failOnPageErrors: true,
   });
+  let files: string;
 
-  afterEach(async (ctx) => {
-    if (session && ctx.task.result?.state === "fail") {
-      await screenshot(session.page, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => {});
-      console.error(`[e2e] page console for "${ctx.task.name}":\n${session.console.join("\n")}`);
-    }
-    if (session) expect(session.console.filter((line) => /^\[pageerror\]|Content Security Policy/i.test(line))).toEqual([]);
-    await session?.close();
-    session = null;
+  beforeAll(async () => {
+    files = await mkdtemp(path.join(tmpdir(), "quorum-e2e-arena-"));
   });
 
   afterAll(async () => {
-    await server?.close();
-    await stub?.close();
     if (files) await rm(files, { recursive: true, force: true });
   });
 
-  const open = async (opts?: Parameters<typeof openBrowser>[0]) => {
-    session = await openBrowser(opts);
-    return session.page;
-  };
   const api = async <T,>(route: string): Promise<T> => {
     const res = await fetch(`${server.url}/api${route}`);
     expect(res.status, `GET /api${route}`).toBe(200);

@@ -5,16 +5,14 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import type { RunEvent } from "../../worker/shared/events";
 import type { RunDetail } from "../../worker/shared/run";
-import { startProviderStub } from "../helpers/provider-stub";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
-import { ARTIFACTS, CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession } from "../helpers/e2e-browser";
+import { ARTIFACTS, screenshot } from "../helpers/e2e-browser";
 import { comesBefore, fitsWidth, focusedId, isFocused, readableText, recordSockets, unlabelledControls, waitForPartialText } from "../helpers/e2e-page";
-import { buildWeb, startWranglerDev, type WranglerDev } from "../helpers/e2e-wrangler";
-
-if (!hasChromium) console.warn(`[e2e] skipping the daily-use browser tests: ${CHROMIUM_PATH} not found.`);
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
+import type { WranglerDev } from "../helpers/e2e-wrangler";
 
 const STREAM_WAIT = 30_000;
 const APP_TOKEN = "e2e-token-7f3a9c";
@@ -24,51 +22,17 @@ const FALSE_ZERO = /\$0\.0000(?!\d)/;
 const runIdOf = (url: string) => url.split("/").pop()!;
 const typeOrder = (events: RunEvent[], type: RunEvent["type"]) => events.findIndex((e) => e.type === type);
 
-describe.skipIf(!hasChromium)("Quorum day to day, in a real browser", () => {
-  let stub: Awaited<ReturnType<typeof startProviderStub>>;
-  let server: WranglerDev;
+describeInBrowser("Quorum day to day, in a real browser", () => {
+  const { server, stub, open, session, startServer } = browserSuite({
+    stub: true,
+    // An OpenAI-compatible server (a local llama, say) has no prices in Quorum's catalog.
+    vars: (stubUrl) => ({ QUORUM_DEMO_DELAY_MS: "5", OPENAI_COMPATIBLE_BASE_URL: `${stubUrl}/compat/v1` }),
+  });
   let guarded: WranglerDev;
-  let session: BrowserSession | null = null;
 
   beforeAll(async () => {
-    const build = await buildWeb();
-    expect(build).toMatch(/JS gzip total: [\d.]+ KB \(budget 60 KB\)/);
-    stub = await startProviderStub();
-    const providers = {
-      OPENAI_API_KEY: "sk-test-openai-e2e",
-      OPENAI_BASE_URL: `${stub.url}/v1`,
-      ANTHROPIC_API_KEY: "sk-ant-test-e2e",
-      ANTHROPIC_BASE_URL: stub.url,
-      GOOGLE_API_KEY: "test-google-e2e",
-      GOOGLE_BASE_URL: stub.url,
-      QUORUM_DEMO_DELAY_MS: "5",
-      QUORUM_RETRY_BASE_MS: "5",
-    };
-    // One after the other, each assigned as soon as it runs, so afterAll stops whatever started.
-    // An OpenAI-compatible server (a local llama, say) has no prices in Quorum's catalog.
-    server = await startWranglerDev({ ...providers, OPENAI_COMPATIBLE_BASE_URL: `${stub.url}/compat/v1` });
-    guarded = await startWranglerDev({ ...providers, APP_TOKEN });
+    guarded = await startServer({ QUORUM_DEMO_DELAY_MS: "5", APP_TOKEN });
   });
-
-  afterEach(async (ctx) => {
-    if (session && ctx.task.result?.state === "fail") {
-      await screenshot(session.page, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => {});
-      console.error(`[e2e] page console for "${ctx.task.name}":\n${session.console.join("\n")}`);
-    }
-    await session?.close();
-    session = null;
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await guarded?.close();
-    await stub?.close();
-  });
-
-  const open = async (opts?: Parameters<typeof openBrowser>[0]) => {
-    session = await openBrowser(opts);
-    return session.page;
-  };
 
   const getRun = async (base: string, id: string): Promise<RunDetail> => (await (await fetch(`${base}/api/runs/${id}`)).json()) as RunDetail;
 
@@ -322,6 +286,6 @@ describe.skipIf(!hasChromium)("Quorum day to day, in a real browser", () => {
     await page.getByRole("button", { name: "Forget token" }).click();
     await page.getByLabel("Access token", { exact: true }).waitFor({ timeout: 10_000 });
     expect(await page.evaluate("localStorage.getItem('quorum.token')")).toBeNull();
-    expect(session!.console.filter((line) => /^\[pageerror\]|Content Security Policy/i.test(line))).toEqual([]);
+    expect(session().console.filter((line) => /^\[pageerror\]|Content Security Policy/i.test(line))).toEqual([]);
   });
 });

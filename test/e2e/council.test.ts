@@ -4,10 +4,9 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { startProviderStub } from "../helpers/provider-stub";
+import { expect, test } from "vitest";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
-import { ARTIFACTS, CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession } from "../helpers/e2e-browser";
+import { ARTIFACTS, screenshot } from "../helpers/e2e-browser";
 import {
   attributeNames,
   dropNewestSocket,
@@ -21,51 +20,12 @@ import {
   waitForCount,
   waitForPartialText,
 } from "../helpers/e2e-page";
-import { buildWeb, startWranglerDev, type WranglerDev } from "../helpers/e2e-wrangler";
-
-if (!hasChromium) console.warn(`[e2e] skipping the browser tests: ${CHROMIUM_PATH} not found. Install Debian's Chromium (apt-get install -y chromium) to run them.`);
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 
 const STREAM_WAIT = 30_000;
 
-describe.skipIf(!hasChromium)("Quorum in a real browser", () => {
-  let stub: Awaited<ReturnType<typeof startProviderStub>>;
-  let server: WranglerDev;
-  let session: BrowserSession | null = null;
-
-  beforeAll(async () => {
-    const build = await buildWeb();
-    expect(build).toMatch(/JS gzip total: [\d.]+ KB \(budget 60 KB\)/);
-    stub = await startProviderStub();
-    server = await startWranglerDev({
-      OPENAI_API_KEY: "sk-test-openai-e2e",
-      OPENAI_BASE_URL: `${stub.url}/v1`,
-      ANTHROPIC_API_KEY: "sk-ant-test-e2e",
-      ANTHROPIC_BASE_URL: stub.url,
-      GOOGLE_API_KEY: "test-google-e2e",
-      GOOGLE_BASE_URL: stub.url,
-      QUORUM_DEMO_DELAY_MS: "5",
-      QUORUM_RETRY_BASE_MS: "5",
-    });
-  });
-
-  afterEach(async (ctx) => {
-    if (session && ctx.task.result?.state === "fail") {
-      await screenshot(session.page, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => {});
-      console.error(`[e2e] page console for "${ctx.task.name}":\n${session.console.join("\n")}`);
-    }
-    await session?.close();
-    session = null;
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await stub?.close();
-  });
-
-  const open = async (opts?: Parameters<typeof openBrowser>[0]) => {
-    session = await openBrowser(opts);
-    return session.page;
-  };
+describeInBrowser("Quorum in a real browser", () => {
+  const { server, stub, open, session } = browserSuite({ stub: true, vars: { QUORUM_DEMO_DELAY_MS: "5" } });
 
   test("a person runs three models (two added by id), watches them stream, sees the ranking, reopens it from History and exports it", async () => {
     const texts = {
@@ -179,7 +139,7 @@ describe.skipIf(!hasChromium)("Quorum in a real browser", () => {
     await page.locator("table.ranking tbody tr").nth(2).waitFor({ timeout: 10_000 });
     expect((await page.locator(".answer-card h3").allInnerTexts()).sort()).toEqual(["GPT-4o mini", "claude-stub-large", "gemini-stub-pro"]);
     // Nothing on the way broke the page's own rules: no errors, no Content-Security-Policy violations.
-    expect(session!.console.filter((line) => /^\[(error|pageerror)\]|Content Security Policy/i.test(line))).toEqual([]);
+    expect(session().console.filter((line) => /^\[(error|pageerror)\]|Content Security Policy/i.test(line))).toEqual([]);
   });
 
   test("an answer carrying <script>, onerror and javascript: payloads renders inert, and remote images wait for a click", async () => {

@@ -4,17 +4,14 @@
  * serves the built page and the Worker; the provider stub answers for both sides and for every judge.
  */
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { JudgeCalibration } from "../../worker/judges/calibration";
 import type { ComparisonDetail, VoteChoice } from "../../worker/shared/arena";
 import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
-import { CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession } from "../helpers/e2e-browser";
+import { screenshot } from "../helpers/e2e-browser";
 import { fitsWidth, readableText, recordSockets, unlabelledControls, waitForCount } from "../helpers/e2e-page";
-import { buildWeb, startWranglerDev, type WranglerDev } from "../helpers/e2e-wrangler";
-import { startProviderStub } from "../helpers/provider-stub";
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld, type Step } from "../helpers/stub-client";
-
-if (!hasChromium) console.warn(`[e2e] skipping the judges browser tests: ${CHROMIUM_PATH} not found. Install Debian's Chromium (apt-get install -y chromium) to run them.`);
 
 const STREAM_WAIT = 30_000;
 
@@ -40,48 +37,13 @@ const judgeRow = (page: Page, id: string) => page.locator(`.judge[data-judge="${
 const judgeOrder = (page: Page) => page.locator(".judge").evaluateAll((els: PageElement[]) => els.map((el) => el.getAttribute("data-judge")));
 const comparisonIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
 
-describe.skipIf(!hasChromium)("Judges in a real browser", () => {
-  let stub: Awaited<ReturnType<typeof startProviderStub>>;
-  let server: WranglerDev;
-  let session: BrowserSession | null = null;
-
-  beforeAll(async () => {
-    const build = await buildWeb();
-    expect(build).toMatch(/First-load JS gzip total: [\d.]+ KB \(budget 60 KB\)/);
-    stub = await startProviderStub();
-    server = await startWranglerDev({
-      OPENAI_API_KEY: "sk-test-openai-e2e",
-      OPENAI_BASE_URL: `${stub.url}/v1`,
-      ANTHROPIC_API_KEY: "sk-ant-test-e2e",
-      ANTHROPIC_BASE_URL: stub.url,
-      GOOGLE_API_KEY: "test-google-e2e",
-      GOOGLE_BASE_URL: stub.url,
-      QUORUM_RETRY_BASE_MS: "5",
-      QUORUM_ARENA_MODELS: "openai:gpt-4o,anthropic:claude-sonnet-4-5",
-      QUORUM_MIN_VOTE_MS: "0",
-      QUORUM_ARENA_TIMEOUT_MS: "30000",
-    });
+describeInBrowser("Judges in a real browser", () => {
+  const { server, stub, open } = browserSuite({
+    stub: true,
+    vars: { QUORUM_ARENA_MODELS: "openai:gpt-4o,anthropic:claude-sonnet-4-5", QUORUM_MIN_VOTE_MS: "0", QUORUM_ARENA_TIMEOUT_MS: "30000" },
+    failOnPageErrors: true,
   });
 
-  afterEach(async (ctx) => {
-    if (session && ctx.task.result?.state === "fail") {
-      await screenshot(session.page, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => {});
-      console.error(`[e2e] page console for "${ctx.task.name}":\n${session.console.join("\n")}`);
-    }
-    if (session) expect(session.console.filter((line) => /^\[pageerror\]|Content Security Policy/i.test(line))).toEqual([]);
-    await session?.close();
-    session = null;
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await stub?.close();
-  });
-
-  const open = async (opts?: Parameters<typeof openBrowser>[0]) => {
-    session = await openBrowser(opts);
-    return session.page;
-  };
   const api = async <T,>(route: string, init?: { method: string; json: unknown }): Promise<T> => {
     const res = await fetch(`${server.url}/api${route}`, init && { method: init.method, headers: { "content-type": "application/json" }, body: JSON.stringify(init.json) });
     expect(res.ok, `${init?.method ?? "GET"} /api${route} answered ${res.status}`).toBe(true);

@@ -3,12 +3,10 @@
  * comparison) from its page; a visitor with a fresh browser and no token opens the link and sees that item,
  * live and read-only, until the owner revokes it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession } from "../helpers/e2e-browser";
+import { expect, test } from "vitest";
+import { screenshot, type BrowserSession } from "../helpers/e2e-browser";
 import { readableText } from "../helpers/e2e-page";
-import { buildWeb, startWranglerDev, type WranglerDev } from "../helpers/e2e-wrangler";
-
-if (!hasChromium) console.warn(`[e2e] skipping the share-link browser tests: ${CHROMIUM_PATH} not found.`);
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 
 const APP_TOKEN = "e2e-share-token-51c0";
 const DONE_WAIT = 30_000;
@@ -16,36 +14,8 @@ const LINK = /^http:\/\/127\.0\.0\.1:\d+\/shared\/[A-Za-z0-9_-]{43}$/;
 /** Anything that would change the item, or lead into the rest of the app. */
 const CONTROLS = /retry|delete|run again|cancel|review and vote|share|export|vote|change|new round|send|ask judges/i;
 
-describe.skipIf(!hasChromium)("share links in a real browser", () => {
-  let server: WranglerDev;
-  const sessions: BrowserSession[] = [];
-
-  beforeAll(async () => {
-    const build = await buildWeb();
-    expect(build).toMatch(/JS gzip total: [\d.]+ KB \(budget 60 KB\)/);
-    server = await startWranglerDev({ APP_TOKEN, QUORUM_DEMO_DELAY_MS: "5", QUORUM_MIN_VOTE_MS: "0" });
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === "fail") {
-      for (const [i, s] of sessions.entries()) {
-        await screenshot(s.page, `failed-share-${i}-${ctx.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
-        console.error(`[e2e] page ${i} console for "${ctx.task.name}":\n${s.console.join("\n")}`);
-      }
-    }
-    for (const s of sessions.splice(0)) await s.close();
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  /** A browser of its own: a fresh profile, so no token and no storage from another session. */
-  const browser = async () => {
-    const session = await openBrowser();
-    sessions.push(session);
-    return session;
-  };
+describeInBrowser("share links in a real browser", () => {
+  const { server, openSession: browser } = browserSuite({ vars: { APP_TOKEN, QUORUM_DEMO_DELAY_MS: "5", QUORUM_MIN_VOTE_MS: "0" } });
 
   const post = async (path: string, body: unknown): Promise<{ id: string }> => {
     const res = await fetch(`${server.url}/api${path}`, {

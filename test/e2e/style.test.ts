@@ -2,12 +2,10 @@
  * Style control in a real browser: imported Chatbot Arena battles whose longer answers win more often,
  * the leaderboard's "Style control" box, the background fit, and the effects it reports.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession } from "../helpers/e2e-browser";
-import { buildWeb, startWranglerDev, type WranglerDev } from "../helpers/e2e-wrangler";
+import { expect, test } from "vitest";
+import { screenshot } from "../helpers/e2e-browser";
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { mulberry32 } from "../helpers/arena-reference";
-
-if (!hasChromium) console.warn(`[e2e] skipping the style-control browser test: ${CHROMIUM_PATH} not found. Install Debian's Chromium (apt-get install -y chromium) to run it.`);
 
 /** Equal-strength models where the longer answer wins more often. */
 function battles(count: number): string {
@@ -34,30 +32,13 @@ function battles(count: number): string {
   }).join("\n");
 }
 
-describe.skipIf(!hasChromium)("Style control in a real browser", () => {
-  let server: WranglerDev;
-  let session: BrowserSession | null = null;
-
-  beforeAll(async () => {
-    await buildWeb();
-    server = await startWranglerDev({ QUORUM_LOG: "off" });
-  });
-
-  afterEach(async () => {
-    if (session) expect(session.console.filter((line) => /^\[pageerror\]|Content Security Policy/i.test(line))).toEqual([]);
-    await session?.close();
-    session = null;
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
+describeInBrowser("Style control in a real browser", () => {
+  const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" }, failOnPageErrors: true });
 
   test("ticking Style control fits in the background, then shows ratings with style held equal and what length is worth", async () => {
     const res = await fetch(`${server.url}/api/battles/import?importId=style-e2e`, { method: "POST", body: battles(1500), headers: { "content-type": "application/x-ndjson" } });
     expect(res.status).toBe(200);
-    session = await openBrowser();
-    const page = session.page;
+    const page = await open();
     await page.goto(`${server.url}/leaderboard?source=import`);
     await page.getByRole("checkbox", { name: "Style control" }).check();
     expect(new URL(page.url()).searchParams.get("style")).toBe("true");
