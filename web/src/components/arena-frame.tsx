@@ -1,4 +1,4 @@
-import { Show, type JSX } from "solid-js";
+import type { JSX } from "solid-js";
 
 /** The arena's heading and one-line explanation around either state of the page. */
 export function ArenaFrame(props: { status?: JSX.Element; children: JSX.Element }) {
@@ -13,12 +13,3 @@ export function ArenaFrame(props: { status?: JSX.Element; children: JSX.Element 
     </section>
   );
 }
-
-/** An error the person should read now. */
-export const Alert = (props: { message: string | null }) => (
-  <Show when={props.message}>
-    <p class="callout error" role="alert">
-      {props.message}
-    </p>
-  </Show>
-);

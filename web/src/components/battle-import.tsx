@@ -1,5 +1,6 @@
 import { createSignal, For, Show } from "solid-js";
 import { api, call, messageOf } from "../lib/api";
+import { Alert } from "./alert";
 import { DownloadLink } from "./download-link";
 
 type Report = Awaited<ReturnType<typeof upload>>;
@@ -79,11 +80,7 @@ export function BattleImport(props: { exportHref: string; exportLabel: string; o
           )}
         </Show>
       </div>
-      <Show when={error()}>
-        <p class="callout error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <Alert message={error()} />
       <p>
         <DownloadLink class="button" href={props.exportHref}>
           {props.exportLabel}

@@ -1,7 +1,8 @@
 import { createSignal, For, Show } from "solid-js";
-import { api, call, messageOf, type ShareLink } from "../lib/api";
+import { createActions } from "../lib/actions";
+import { api, call, type ShareLink } from "../lib/api";
 import { formatTime } from "../lib/format";
-import { Alert } from "./arena-frame";
+import { Alert } from "./alert";
 
 type Kind = "run" | "comparison";
 
@@ -26,23 +27,10 @@ export function SharePanel(props: { kind: Kind; id: string }) {
   const [links, setLinks] = createSignal<ShareLink[]>([]);
   const [loading, setLoading] = createSignal(true);
   const [fresh, setFresh] = createSignal<{ id: string; url: string } | null>(null);
-  const [busy, setBusy] = createSignal<string | null>(null);
-  const [error, setError] = createSignal<string | null>(null);
+  const { busy, error, act } = createActions();
   const [copied, setCopied] = createSignal("");
   let urlInput: HTMLInputElement | undefined;
   const what = props.kind === "run" ? "run" : "comparison";
-
-  const act = async (name: string, work: () => Promise<void>) => {
-    setBusy(name);
-    setError(null);
-    try {
-      await work();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(null);
-    }
-  };
 
   void act("load", async () => {
     setLinks(await calls.list());
@@ -123,4 +111,23 @@ export function SharePanel(props: { kind: Kind; id: string }) {
       <Alert message={error()} />
     </section>
   );
+}
+
+/** A toolbar's Share button for one item and the panel it opens: the page puts each where it belongs. */
+export function createShareToggle(kind: Kind, id: string) {
+  const [open, setOpen] = createSignal(false);
+  return {
+    Button: () => (
+      <button type="button" aria-expanded={open()} aria-controls="share-panel" onClick={() => setOpen(!open())}>
+        Share
+      </button>
+    ),
+    Panel: () => (
+      <Show when={open()}>
+        <div id="share-panel">
+          <SharePanel kind={kind} id={id} />
+        </div>
+      </Show>
+    ),
+  };
 }

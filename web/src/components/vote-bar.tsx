@@ -1,7 +1,7 @@
 import { For, Show } from "solid-js";
 import type { VoteChoice, VoteView } from "../../../worker/shared/arena";
 import { CHOICES, FLAG_TEXT, rowsSummary } from "../lib/arena-state";
-import { Alert } from "./arena-frame";
+import { Alert } from "./alert";
 
 interface Props {
   /** the latest vote on the comparison, once there is one */

@@ -1,13 +1,14 @@
-import { createEffect, createSignal, onCleanup, Show } from "solid-js";
-import type { ComparisonDetail, VoteChoice } from "../../../worker/shared/arena";
+import { createEffect, onCleanup, Show } from "solid-js";
+import type { VoteChoice } from "../../../worker/shared/arena";
 import { ArenaComposer } from "../components/arena-composer";
 import { ArenaFrame } from "../components/arena-frame";
 import { ArenaPane } from "../components/arena-pane";
 import { AskJudges } from "../components/ask-judges";
+import { ComparisonStatus } from "../components/comparison-status";
 import { JudgePanel } from "../components/judge-panel";
-import { SharePanel } from "../components/share-panel";
+import { createShareToggle } from "../components/share-panel";
 import { VoteBar } from "../components/vote-bar";
-import { messageOf } from "../lib/api";
+import { createActions } from "../lib/actions";
 import { canVote, CHOICES, latestTurn, SIDE_LETTER, SIDES, type Side } from "../lib/arena-state";
 import { shortModelName } from "../lib/format";
 import { navigate } from "../lib/router";
@@ -16,13 +17,6 @@ import { NewRound } from "./arena-new";
 import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
 
 const CONNECTION_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" } as const;
-const STATUS_TEXT: Record<ComparisonDetail["comparison"]["status"], string> = {
-  pending: "Starting",
-  answering: "Answering",
-  ready: "Ready for your vote",
-  voted: "Voted",
-  failed: "A side failed",
-};
 
 export default function ArenaPage(props: { params: Record<string, string> }) {
   return (
@@ -35,24 +29,10 @@ export default function ArenaPage(props: { params: Record<string, string> }) {
 /** A comparison: both sides streaming, follow-ups, the vote, the reveal. */
 function Round(props: { id: string }) {
   const live = createLiveComparison(props.id);
-  const [busy, setBusy] = createSignal<string | null>(null);
-  const [error, setError] = createSignal<string | null>(null);
-  const [sharing, setSharing] = createSignal(false);
+  const { busy, error, setError, act } = createActions();
+  const share = createShareToggle("comparison", props.id);
   let result: HTMLElement | undefined;
   let firstVote: HTMLButtonElement | undefined;
-
-  const act = async <T,>(name: string, request: () => Promise<T>): Promise<T | undefined> => {
-    setBusy(name);
-    setError(null);
-    try {
-      return await request();
-    } catch (err) {
-      setError(messageOf(err));
-      return undefined;
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const d = () => live.detail;
   const votable = () => !!d() && canVote(d()!) && !d()!.votes.length;
@@ -129,20 +109,7 @@ function Round(props: { id: string }) {
 
   const status = () => (
     <Show when={d()}>
-      {(detail) => (
-        <p class="muted small">
-          <span class={`badge status-${detail().comparison.status}`} data-testid="comparison-status" role="status">
-            <span class="sr-only">Comparison status: </span>
-            {STATUS_TEXT[detail().comparison.status]}
-          </span>{" "}
-          · Turn {detail().turns.length} of {detail().comparison.maxTurns} · {detail().comparison.blind ? "blind" : "names shown"}
-          <Show when={detail().comparison.category}> · {detail().comparison.category}</Show> ·{" "}
-          <span role="status">
-            <span class="sr-only">Connection: </span>
-            {CONNECTION_TEXT[live.connection()]}
-          </span>
-        </p>
-      )}
+      {(detail) => <ComparisonStatus detail={detail()} connection={CONNECTION_TEXT[live.connection()]} category={detail().comparison.category} />}
     </Show>
   );
 
@@ -214,15 +181,9 @@ function Round(props: { id: string }) {
               </section>
             </Show>
             <div class="toolbar">
-              <button type="button" aria-expanded={sharing()} aria-controls="share-panel" onClick={() => setSharing(!sharing())}>
-                Share
-              </button>
+              <share.Button />
             </div>
-            <Show when={sharing()}>
-              <div id="share-panel">
-                <SharePanel kind="comparison" id={props.id} />
-              </div>
-            </Show>
+            <share.Panel />
             <VoteBar
               vote={lastVote()}
               open={votable()}

@@ -1,5 +1,6 @@
 import { createSignal, For, onMount, Show } from "solid-js";
 import { createStore } from "solid-js/store";
+import { Alert } from "../components/alert";
 import { ExportLinks } from "../components/export-links";
 import { api, call, type RunListItem } from "../lib/api";
 import { Link } from "../lib/router";
@@ -57,11 +58,7 @@ export default function HistoryPage() {
       <p class="sr-only" role="status">
         {status()}
       </p>
-      <Show when={error()}>
-        <p class="callout error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <Alert message={error()} />
       <Show when={runs.loaded || !loading()} fallback={<p class="muted" role="status">Loading runs…</p>}>
         <Show when={runs.items.length} fallback={<p>No runs yet. <Link href="/">Ask your first question.</Link></p>}>
           <ol class="history" aria-label="Runs, newest first">

@@ -3,7 +3,9 @@ import { AnswerCard } from "../components/answer-card";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
 import { ExportLinks } from "../components/export-links";
-import { SharePanel } from "../components/share-panel";
+import { createShareToggle } from "../components/share-panel";
+import { Alert } from "../components/alert";
+import { createActions } from "../lib/actions";
 import { api, call } from "../lib/api";
 import { navigate } from "../lib/router";
 import { isTerminal } from "../lib/run-state";
@@ -25,27 +27,15 @@ export default function RunPage(props: { params: Record<string, string> }) {
 function RunView(props: { id: string }) {
   const run = createLiveRun(props.id);
   const [layout, setLayout] = createSignal<Layout>(localStorage.getItem(LAYOUT_KEY) === "stacked" ? "stacked" : "side");
-  const [busy, setBusy] = createSignal<string | null>(null);
-  const [actionError, setActionError] = createSignal<string | null>(null);
-  const [sharing, setSharing] = createSignal(false);
+  const { busy, error, act } = createActions();
+  const share = createShareToggle("run", props.id);
 
   const chooseLayout = (l: Layout) => {
     setLayout(l);
     localStorage.setItem(LAYOUT_KEY, l);
   };
 
-  /** Runs one action against the API; its progress arrives as live events. */
-  const act = async (name: string, request: () => Promise<unknown>) => {
-    setBusy(name);
-    setActionError(null);
-    try {
-      await request();
-    } catch (err) {
-      setActionError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+  // The actions: their progress arrives as live events.
   const param = { param: { id: props.id } };
   const cancel = () => act("cancel", () => call(api.runs[":id"].cancel.$post(param)));
   const evaluate = () => act("evaluate", () => call(api.runs[":id"].evaluate.$post(param)));
@@ -98,20 +88,10 @@ function RunView(props: { id: string }) {
                 </span>
               </Show>
               <ExportLinks runId={props.id} />
-              <button type="button" aria-expanded={sharing()} aria-controls="share-panel" onClick={() => setSharing(!sharing())}>
-                Share
-              </button>
+              <share.Button />
             </div>
-            <Show when={sharing()}>
-              <div id="share-panel">
-                <SharePanel kind="run" id={props.id} />
-              </div>
-            </Show>
-            <Show when={actionError()}>
-              <p class="callout error" role="alert">
-                {actionError()}
-              </p>
-            </Show>
+            <share.Panel />
+            <Alert message={error()} />
 
             <section aria-labelledby="answers-title">
               <div class="section-head">

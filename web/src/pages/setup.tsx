@@ -1,4 +1,5 @@
 import { createEffect, createResource, createSignal, For, onMount, Show } from "solid-js";
+import { Alert } from "../components/alert";
 import { ModelParams } from "../components/model-params";
 import { ModelPicker } from "../components/model-picker";
 import { RunSettings } from "../components/run-settings";
@@ -173,11 +174,7 @@ export function SetupPage() {
           </p>
         </div>
 
-        <Show when={error()}>
-          <p class="callout error" role="alert">
-            {error()}
-          </p>
-        </Show>
+        <Alert message={error()} />
         <div class="submit-row">
           <button type="submit" class="primary" disabled={sending()}>
             Run

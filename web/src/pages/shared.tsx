@@ -3,6 +3,7 @@ import type { ComparisonDetail } from "../../../worker/shared/arena";
 import type { RunDetail } from "../../../worker/shared/run";
 import { AnswerCard } from "../components/answer-card";
 import { ArenaPane } from "../components/arena-pane";
+import { ComparisonStatus } from "../components/comparison-status";
 import { JudgePanel } from "../components/judge-panel";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
@@ -13,13 +14,6 @@ import { isTerminal } from "../lib/run-state";
 import { createSharedComparison, createSharedRun, DEAD_LINK, openShared } from "./shared.data";
 
 const CONNECTION_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" } as const;
-const STATUS_TEXT: Record<ComparisonDetail["comparison"]["status"], string> = {
-  pending: "Starting",
-  answering: "Answering",
-  ready: "Waiting for a vote",
-  voted: "Voted",
-  failed: "A side failed",
-};
 const CHOICE_LABEL = Object.fromEntries(CHOICES.map((c) => [c.choice, c.label]));
 
 /** What a share link opens: one run or one comparison, live and read-only, with nothing that changes it. */
@@ -124,17 +118,7 @@ function SharedComparison(props: { token: string; initial: ComparisonDetail }) {
           <section class="page arena-page shared-page" aria-labelledby="arena-title">
             <div class="section-head">
               <h1 id="arena-title">Arena comparison</h1>
-              <p class="muted small">
-                <span class={`badge status-${detail().comparison.status}`} data-testid="comparison-status" role="status">
-                  <span class="sr-only">Comparison status: </span>
-                  {STATUS_TEXT[detail().comparison.status]}
-                </span>{" "}
-                · Turn {detail().turns.length} of {detail().comparison.maxTurns} · {detail().comparison.blind ? "blind" : "names shown"} ·{" "}
-                <span role="status">
-                  <span class="sr-only">Connection: </span>
-                  {CONNECTION_TEXT[doc.connection()]}
-                </span>
-              </p>
+              <ComparisonStatus detail={detail()} connection={CONNECTION_TEXT[doc.connection()]} readOnly />
             </div>
             <ReadOnlyNote what="arena comparison" />
             <div class="arena-panes">
