@@ -15,8 +15,8 @@ import { navigate } from "../lib/router";
 import { RedactionNote } from "../components/redaction-note";
 import { NewRound } from "./arena-new";
 import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
+import { LIVE_STATUS_TEXT } from "../lib/live";
 
-const CONNECTION_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" } as const;
 
 export default function ArenaPage(props: { params: Record<string, string> }) {
   return (
@@ -109,7 +109,7 @@ function Round(props: { id: string }) {
 
   const status = () => (
     <Show when={d()}>
-      {(detail) => <ComparisonStatus detail={detail()} connection={CONNECTION_TEXT[live.connection()]} category={detail().comparison.category} />}
+      {(detail) => <ComparisonStatus detail={detail()} connection={LIVE_STATUS_TEXT[live.connection()]} category={detail().comparison.category} />}
     </Show>
   );
 

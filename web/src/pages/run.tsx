@@ -7,6 +7,7 @@ import { createShareToggle } from "../components/share-panel";
 import { Alert } from "../components/alert";
 import { createActions } from "../lib/actions";
 import { api, call } from "../lib/api";
+import { LIVE_STATUS_TEXT } from "../lib/live";
 import { navigate } from "../lib/router";
 import { isTerminal } from "../lib/run-state";
 import { createLiveRun } from "./run.data";
@@ -14,7 +15,6 @@ import { createLiveRun } from "./run.data";
 type Layout = "side" | "stacked";
 const LAYOUT_KEY = "quorum.layout";
 
-const CONNECTION_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" } as const;
 
 export default function RunPage(props: { params: Record<string, string> }) {
   return (
@@ -62,7 +62,7 @@ function RunView(props: { id: string }) {
       >
         {(detail) => (
           <>
-            <RunHeader detail={detail()} connection={CONNECTION_TEXT[run.connection()]} />
+            <RunHeader detail={detail()} connection={LIVE_STATUS_TEXT[run.connection()]} />
             <div class="toolbar" role="group" aria-label="Run actions">
               <Show when={!isTerminal(detail())}>
                 <button type="button" onClick={cancel} disabled={busy() !== null}>

@@ -8,12 +8,12 @@ import { JudgePanel } from "../components/judge-panel";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
 import { ApiError, messageOf } from "../lib/api";
+import { LIVE_STATUS_TEXT } from "../lib/live";
 import { CHOICES, rowsSummary, SIDES } from "../lib/arena-state";
 import { shortModelName } from "../lib/format";
 import { isTerminal } from "../lib/run-state";
 import { createSharedComparison, createSharedRun, DEAD_LINK, openShared } from "./shared.data";
 
-const CONNECTION_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" } as const;
 const CHOICE_LABEL = Object.fromEntries(CHOICES.map((c) => [c.choice, c.label]));
 
 /** What a share link opens: one run or one comparison, live and read-only, with nothing that changes it. */
@@ -84,7 +84,7 @@ function SharedRun(props: { token: string; initial: RunDetail }) {
       {(detail) => (
         <section class="page run-page shared-page" aria-labelledby="run-title">
           <ReadOnlyNote what="council run" />
-          <RunHeader detail={detail()} connection={CONNECTION_TEXT[doc.connection()]} />
+          <RunHeader detail={detail()} connection={LIVE_STATUS_TEXT[doc.connection()]} />
           <section aria-labelledby="answers-title">
             <h2 id="answers-title">Answers</h2>
             <Show when={detail().run.settings.blind && !isTerminal(detail())}>
@@ -118,7 +118,7 @@ function SharedComparison(props: { token: string; initial: ComparisonDetail }) {
           <section class="page arena-page shared-page" aria-labelledby="arena-title">
             <div class="section-head">
               <h1 id="arena-title">Arena comparison</h1>
-              <ComparisonStatus detail={detail()} connection={CONNECTION_TEXT[doc.connection()]} readOnly />
+              <ComparisonStatus detail={detail()} connection={LIVE_STATUS_TEXT[doc.connection()]} readOnly />
             </div>
             <ReadOnlyNote what="arena comparison" />
             <div class="arena-panes">
