@@ -1,5 +1,6 @@
 import { Show } from "solid-js";
 import type { ComparisonDetail } from "../../../worker/shared/arena";
+import { LIVE_STATUS_TEXT, type LiveStatus } from "../lib/live";
 
 const STATUS_TEXT: Record<ComparisonDetail["comparison"]["status"], string> = {
   pending: "Starting",
@@ -13,7 +14,7 @@ const STATUS_TEXT: Record<ComparisonDetail["comparison"]["status"], string> = {
  * Where a comparison stands: its status, the turn, blind or not, the category when given, and the live
  * connection. In a read-only view a ready comparison waits for someone else's vote.
  */
-export function ComparisonStatus(props: { detail: ComparisonDetail; connection: string; category?: string | null; readOnly?: boolean }) {
+export function ComparisonStatus(props: { detail: ComparisonDetail; connection: LiveStatus; category?: string | null; readOnly?: boolean }) {
   const c = () => props.detail.comparison;
   return (
     <p class="muted small">
@@ -25,7 +26,7 @@ export function ComparisonStatus(props: { detail: ComparisonDetail; connection: 
       <Show when={props.category}> · {props.category}</Show> ·{" "}
       <span role="status">
         <span class="sr-only">Connection: </span>
-        {props.connection}
+        {LIVE_STATUS_TEXT[props.connection]}
       </span>
     </p>
   );

@@ -1,10 +1,11 @@
 import { Show } from "solid-js";
 import { describeCost, type RunDetail } from "../../../worker/shared/run";
 import { formatTime, formatTotalCost, RUN_STATUS_TEXT } from "../lib/format";
+import { LIVE_STATUS_TEXT, type LiveStatus } from "../lib/live";
 import { RedactionNote } from "./redaction-note";
 
 /** The question, when it was asked, where the run stands, and what it has cost so far. */
-export function RunHeader(props: { detail: RunDetail; connection: string }) {
+export function RunHeader(props: { detail: RunDetail; connection: LiveStatus }) {
   const run = () => props.detail.run;
   const t = () => props.detail.totals;
   return (
@@ -18,7 +19,7 @@ export function RunHeader(props: { detail: RunDetail; connection: string }) {
         ·{" "}
         <span role="status">
           <span class="sr-only">Connection: </span>
-          {props.connection}
+          {LIVE_STATUS_TEXT[props.connection]}
         </span>
       </p>
       <h1 id="run-title" class="question">

@@ -15,8 +15,6 @@ import { navigate } from "../lib/router";
 import { RedactionNote } from "../components/redaction-note";
 import { NewRound } from "./arena-new";
 import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
-import { LIVE_STATUS_TEXT } from "../lib/live";
-
 
 export default function ArenaPage(props: { params: Record<string, string> }) {
   return (
@@ -109,7 +107,7 @@ function Round(props: { id: string }) {
 
   const status = () => (
     <Show when={d()}>
-      {(detail) => <ComparisonStatus detail={detail()} connection={LIVE_STATUS_TEXT[live.connection()]} category={detail().comparison.category} />}
+      {(detail) => <ComparisonStatus detail={detail()} connection={live.connection()} category={detail().comparison.category} />}
     </Show>
   );
 

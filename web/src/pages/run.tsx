@@ -7,14 +7,12 @@ import { createShareToggle } from "../components/share-panel";
 import { Alert } from "../components/alert";
 import { createActions } from "../lib/actions";
 import { api, call } from "../lib/api";
-import { LIVE_STATUS_TEXT } from "../lib/live";
 import { navigate } from "../lib/router";
 import { isTerminal } from "../lib/run-state";
 import { createLiveRun } from "./run.data";
 
 type Layout = "side" | "stacked";
 const LAYOUT_KEY = "quorum.layout";
-
 
 export default function RunPage(props: { params: Record<string, string> }) {
   return (
@@ -62,7 +60,7 @@ function RunView(props: { id: string }) {
       >
         {(detail) => (
           <>
-            <RunHeader detail={detail()} connection={LIVE_STATUS_TEXT[run.connection()]} />
+            <RunHeader detail={detail()} connection={run.connection()} />
             <div class="toolbar" role="group" aria-label="Run actions">
               <Show when={!isTerminal(detail())}>
                 <button type="button" onClick={cancel} disabled={busy() !== null}>

@@ -8,7 +8,6 @@ import { JudgePanel } from "../components/judge-panel";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
 import { ApiError, messageOf } from "../lib/api";
-import { LIVE_STATUS_TEXT } from "../lib/live";
 import { CHOICES, rowsSummary, SIDES } from "../lib/arena-state";
 import { shortModelName } from "../lib/format";
 import { isTerminal } from "../lib/run-state";
@@ -84,7 +83,7 @@ function SharedRun(props: { token: string; initial: RunDetail }) {
       {(detail) => (
         <section class="page run-page shared-page" aria-labelledby="run-title">
           <ReadOnlyNote what="council run" />
-          <RunHeader detail={detail()} connection={LIVE_STATUS_TEXT[doc.connection()]} />
+          <RunHeader detail={detail()} connection={doc.connection()} />
           <section aria-labelledby="answers-title">
             <h2 id="answers-title">Answers</h2>
             <Show when={detail().run.settings.blind && !isTerminal(detail())}>
@@ -118,7 +117,7 @@ function SharedComparison(props: { token: string; initial: ComparisonDetail }) {
           <section class="page arena-page shared-page" aria-labelledby="arena-title">
             <div class="section-head">
               <h1 id="arena-title">Arena comparison</h1>
-              <ComparisonStatus detail={detail()} connection={LIVE_STATUS_TEXT[doc.connection()]} readOnly />
+              <ComparisonStatus detail={detail()} connection={doc.connection()} readOnly />
             </div>
             <ReadOnlyNote what="arena comparison" />
             <div class="arena-panes">
