@@ -1,6 +1,7 @@
 import { Show } from "solid-js";
 import type { ComparisonDetail } from "../../../worker/shared/arena";
-import { LIVE_STATUS_TEXT, type LiveStatus } from "../lib/live";
+import type { LiveStatus } from "../lib/live";
+import { ConnectionStatus } from "./connection-status";
 
 const STATUS_TEXT: Record<ComparisonDetail["comparison"]["status"], string> = {
   pending: "Starting",
@@ -24,10 +25,7 @@ export function ComparisonStatus(props: { detail: ComparisonDetail; connection: 
       </span>{" "}
       · Turn {props.detail.turns.length} of {c().maxTurns} · {c().blind ? "blind" : "names shown"}
       <Show when={props.category}> · {props.category}</Show> ·{" "}
-      <span role="status">
-        <span class="sr-only">Connection: </span>
-        {LIVE_STATUS_TEXT[props.connection]}
-      </span>
+      <ConnectionStatus connection={props.connection} />
     </p>
   );
 }

@@ -1,7 +1,8 @@
 import { Show } from "solid-js";
 import { describeCost, type RunDetail } from "../../../worker/shared/run";
 import { formatTime, formatTotalCost, RUN_STATUS_TEXT } from "../lib/format";
-import { LIVE_STATUS_TEXT, type LiveStatus } from "../lib/live";
+import type { LiveStatus } from "../lib/live";
+import { ConnectionStatus } from "./connection-status";
 import { RedactionNote } from "./redaction-note";
 
 /** The question, when it was asked, where the run stands, and what it has cost so far. */
@@ -17,10 +18,7 @@ export function RunHeader(props: { detail: RunDetail; connection: LiveStatus }) 
           {RUN_STATUS_TEXT[run().status]}
         </span>{" "}
         ·{" "}
-        <span role="status">
-          <span class="sr-only">Connection: </span>
-          {LIVE_STATUS_TEXT[props.connection]}
-        </span>
+        <ConnectionStatus connection={props.connection} />
       </p>
       <h1 id="run-title" class="question">
         {run().question}
