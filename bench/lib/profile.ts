@@ -34,7 +34,8 @@ const MAX_SAMPLE_US = 2 * SAMPLE_US;
 
 export interface ProfileSummary {
   totalMs: number;
-  idleMs: number;
+  /** the part of totalMs the isolate spent running JavaScript */
+  busyMs: number;
   functions: { name: string; ms: number }[];
   areas: { area: string; ms: number }[];
 }
@@ -132,7 +133,7 @@ function summarize(profile: CpuProfile, original: (f: CallFrame) => { file: stri
   const sorted = (m: Map<string, number>) => [...m].sort((x, y) => y[1] - x[1]);
   return {
     totalMs: total,
-    idleMs: Math.max(0, total - busy),
+    busyMs: Math.min(busy, total),
     functions: sorted(fn).slice(0, 12).map(([name, ms]) => ({ name, ms })),
     areas: sorted(area).slice(0, 10).map(([area, ms]) => ({ area, ms })),
   };
@@ -141,7 +142,7 @@ function summarize(profile: CpuProfile, original: (f: CallFrame) => { file: stri
 /** "busy 61% of the sampled time: Quorum worker/db/ 30% · dependency drizzle-orm 12% · …" */
 export function describeProfile(s: ProfileSummary | null, error?: string): string[] {
   if (!s) return [`(no profile: ${error ?? "inspector unavailable"})`];
-  const busy = s.totalMs - s.idleMs;
+  const busy = s.busyMs;
   const pct = (ms: number) => `${((100 * ms) / Math.max(busy, 1e-9)).toFixed(0)}%`;
   return [
     `Worker JS busy ${((100 * busy) / Math.max(s.totalMs, 1e-9)).toFixed(0)}% of the profiled ${(s.totalMs / 1000).toFixed(1)} s; by area: ${s.areas.map((a) => `${a.area} ${pct(a.ms)}`).join(" · ")}`,
