@@ -22,15 +22,25 @@ export const wranglerEnv = (): NodeJS.ProcessEnv => ({
   CI: "1",
 });
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/** Ports this process has handed out: the system may offer a closed one again, and two servers can't share it. */
+const handedOut = new Set<number>();
+
+/** A port nothing listens on right now, and one this process hasn't handed out before. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
     });
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 /** `wrangler d1 migrations apply DB --local --persist-to dir`, with the migrations of `config` when given. */
@@ -69,8 +79,22 @@ export interface DevServer {
   stop: () => Promise<void>;
 }
 
-/** Starts `wrangler dev` and resolves once `readyPath` answers 200; on failure it is stopped again. */
+/**
+ * Starts `wrangler dev` and resolves once `readyPath` answers 200; on failure it is stopped again.
+ * A free port is only free until someone binds it: when another process took one of ours between
+ * `freePort()` and wrangler's bind ("Address already in use"), it starts again on fresh ports, twice at most.
+ */
 export async function launchWranglerDev(opts: DevOptions): Promise<DevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchOnce(opts);
+    } catch (err) {
+      if (attempt === 3 || !/Address already in use/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function launchOnce(opts: DevOptions): Promise<DevServer> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const args = [
     WRANGLER,
