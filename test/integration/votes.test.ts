@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { scriptModel } from "../helpers/stub-client";
 import { api, finished } from "../helpers/runs";
@@ -113,6 +113,18 @@ describe("votes, exactly as seed 000 defines them", () => {
     expect(again[A].mu).toBeCloseTo(20.6041683, 6);
     expect(again[B].sigma).toBeCloseTo(7.1714758, 6);
     expect(again[B].conservative).toBeCloseTo(29.3958317 - 3 * 7.1714758, 5);
+  });
+
+  it("answers a vote on a comparison that doesn't exist with a 404, and the room asked about it stores nothing", async () => {
+    const id = crypto.randomUUID();
+    const res = await vote(id, "left");
+    expect(res.status).toBe(404);
+    expect(await errorOf(res)).toEqual({ code: "not_found", message: "No comparison with this id." });
+    // The route asks the room, not D1, so the room for this id was made: it must leave no table behind.
+    const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
+    const tables = await runInDurableObject(room, (_instance, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
+    expect(tables).toEqual([]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ?").bind(id).first("n")).toBe(0);
   });
 
   it("replays an Idempotency-Key with the first response and writes nothing; the same key for another vote is a 409", async () => {

@@ -213,6 +213,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
     for (const ws of this.ctx.getWebSockets()) ws.close(1000, reason);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.log.forget();
   }
 
   protected retryPolicy(): RetryPolicy {
