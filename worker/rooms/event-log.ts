@@ -1,7 +1,7 @@
 /**
  * A room's numbered event log, kept in its own SQLite storage so a client that reconnects can catch up.
- * Its table is made with the first event: a room asked about an id it doesn't hold (a vote or a socket
- * for a made-up comparison) stores nothing.
+ * Its table is made with the first event: a room asked about an id it doesn't hold (a vote on a made-up
+ * comparison: that route asks the room, not D1) stores nothing.
  */
 
 const TABLE = "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)";
