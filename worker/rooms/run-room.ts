@@ -158,6 +158,7 @@ export class RunRoom extends Room<RunEventBody> {
 
   /** Stops everything and forgets the run's live state; D1 rows are deleted by the route. */
   async destroy(): Promise<void> {
+    this.d1.discard();
     await this.wipe("run deleted");
     this.record = null;
   }

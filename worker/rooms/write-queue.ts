@@ -2,17 +2,25 @@
  * A room's D1 writes, off the path of its provider calls. A step queues the statements of what it just
  * finished (already saved in the room's own storage) and goes on; the queue runs them in the order queued,
  * every statement queued while a batch is under way going into the next batch (one D1 round trip for all
- * of them). Whoever needs D1 to hold everything so far — the end of a run, an RPC before it answers —
- * awaits `flush()`. A batch that fails is made good by writing the room's whole state again (every write is
+ * of them). A batch starts COALESCE_MS after the first write queued for it, not at once: a phase that
+ * starts its provider calls queues its status write in the same moment, and D1 runs on the same thread as
+ * the room, so a batch sent at once went out ahead of the calls and held each of them back (measured with
+ * `npm run bench -- council-6`: reviews reached the stub 15–25 ms after their fetch, 6–10 ms with the
+ * window). Whoever needs D1 to hold everything so far — the end of a run, an RPC before it answers —
+ * awaits `flush()`, which starts the batch at once. A batch that fails is made good by writing the room's whole state again (every write is
  * an upsert or a delete keyed by the room's own ids, so this repeats nothing), and so is a room whose
  * previous instance may have died with writes still queued.
  */
 import { runWrites, type Db, type Write } from "../db/queries";
 
+/** How long the first queued write waits for company before its batch starts (unless someone flushes). */
+export const COALESCE_MS = 25;
+
 export class WriteQueue {
   private queued: Write[] = [];
   private draining: Promise<void> | null = null;
   private failure: unknown = null;
+  private waiting: ReturnType<typeof setTimeout> | null = null;
 
   /** `everything` writes the room's whole state, for repairing D1 after a failed batch. */
   constructor(
@@ -23,11 +31,13 @@ export class WriteQueue {
   /** Queues `writes` after every earlier one; they run in one batch with whatever else is queued by then. */
   push(...writes: Write[]): void {
     this.queued.push(...writes);
-    this.draining ??= this.drain();
+    // A batch under way takes these next; otherwise they wait (at most COALESCE_MS) for company.
+    if (!this.draining) this.waiting ??= setTimeout(() => this.start(), COALESCE_MS);
   }
 
   /** Resolves once D1 holds everything queued so far; throws when that could not be made so. */
   async flush(): Promise<void> {
+    this.start();
     while (this.draining) await this.draining;
     if (this.failure === null) return;
     this.failure = null;
@@ -42,6 +52,20 @@ export class WriteQueue {
   /** Queues the room's whole state (a new instance of a room with work left: the last one may have died mid-write). */
   resync(): void {
     this.push(...this.everything());
+  }
+
+  /** Drops what is queued and not yet sent: the room is being deleted, and D1 rows with it. */
+  discard(): void {
+    if (this.waiting !== null) clearTimeout(this.waiting);
+    this.waiting = null;
+    this.queued = [];
+  }
+
+  /** Sends what is queued now, if no batch is under way (one that is will take it next). */
+  private start(): void {
+    if (this.waiting !== null) clearTimeout(this.waiting);
+    this.waiting = null;
+    if (this.queued.length) this.draining ??= this.drain();
   }
 
   private async drain(): Promise<void> {
