@@ -56,12 +56,11 @@ export class WriteQueue {
 
   /** Drops what is queued and not yet sent: the room is being deleted, and D1 rows with it. */
   discard(): void {
-    if (this.waiting !== null) clearTimeout(this.waiting);
-    this.waiting = null;
     this.queued = [];
+    this.start();
   }
 
-  /** Sends what is queued now, if no batch is under way (one that is will take it next). */
+  /** Ends the window's wait and sends what is queued, unless a batch under way will take it next. */
   private start(): void {
     if (this.waiting !== null) clearTimeout(this.waiting);
     this.waiting = null;
