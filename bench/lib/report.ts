@@ -1,7 +1,7 @@
 /** One row per benchmark, the table they make, and the machine and commit they ran on. */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
-import { ROOT } from "./wrangler";
+import { ROOT, wranglerEnv } from "./wrangler";
 
 export type Verdict = "met" | "MISSED" | "printed" | "FAILED";
 
@@ -38,7 +38,8 @@ export function machine(): string[] {
       .map((l) => l.toFixed(2))
       .join(" ")}`,
     `node: ${process.version} (the pinned one: the same V8 major as workerd)`,
-    "servers: the working tree as it was when the run started, bundled once by `wrangler deploy --dry-run` and served by `wrangler dev` from that bundle (bench/lib/snapshot.ts), so edits made during the run change nothing; rate limits raised through QUORUM_RATE_*",
+    "servers: the working tree as it was when the run started, bundled once by `wrangler deploy --dry-run` and served by `wrangler dev` from that bundle (bench/lib/snapshot.ts), so edits made during the run change nothing; rate limits raised through QUORUM_RATE_*; " +
+      (wranglerEnv().X_LOCAL_OBSERVABILITY === "true" ? "wrangler's local trace collector on (X_LOCAL_OBSERVABILITY=true)" : "wrangler's local trace collector off, as `npm start` runs it"),
   ];
 }
 

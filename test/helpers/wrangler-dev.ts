@@ -12,9 +12,13 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const run = promisify(execFile);
 
-/** Environment for wrangler: no metrics, no offline cf lookups, no colours, no prompts. */
+/**
+ * Environment for wrangler: no metrics, no offline cf lookups, no colours, no prompts, and, as `npm start`
+ * runs it, no local trace collector unless X_LOCAL_OBSERVABILITY asks for one (README, Configuration).
+ */
 export const wranglerEnv = (): NodeJS.ProcessEnv => ({
   ...process.env,
+  X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
   WRANGLER_SEND_METRICS: "false",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
   NO_COLOR: "1",
