@@ -1,4 +1,4 @@
-import { abortAllDurableObjects, env } from "cloudflare:test";
+import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 import { api } from "../helpers/runs";
@@ -139,6 +139,16 @@ describe("sides and pairs", () => {
     expect((await errorOf(manual)).message).toMatch(/needs two models/);
     const twice = await api("/comparisons", { method: "POST", json: { prompt: "x", models: ["openai:a", "openai:a"] } });
     expect(twice.status).toBe(400);
+  });
+
+  it("answers a socket for a comparison that doesn't exist with the API's 404, and the room asked about it stores nothing", async () => {
+    const id = crypto.randomUUID();
+    const res = await api(`/comparisons/${id}/ws`, { headers: { Upgrade: "websocket" } });
+    expect(res.status).toBe(404);
+    expect(await errorOf(res)).toEqual({ code: "not_found", message: "Comparison not found." });
+    // The route asks the room, not D1, so the room for this id was made: it must leave no table behind.
+    const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
+    expect(await runInDurableObject(room, (_instance, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray())).toEqual([]);
   });
 });
 

@@ -51,6 +51,7 @@ describe("live events", () => {
     expect((await api(`/runs/${id}/ws`)).status).toBe(426);
     const res = await api(`/runs/no-such-run/ws`, { headers: { Upgrade: "websocket" } });
     expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: "not_found", message: "Run not found." } });
   });
 });
 

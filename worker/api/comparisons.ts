@@ -11,6 +11,7 @@ import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
+import { connectRoom, requireUpgrade } from "./sockets";
 import { validate } from "./validate";
 import { estimateComparison, estimateJudges, estimateRetry, estimateTurn } from "../arena/estimate";
 import type { RunEstimate } from "../council/estimate";
@@ -146,8 +147,6 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     return c.json(response, 201);
   })
   .get("/:id/ws", validate("query", wsQuery), async (c) => {
-    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
-      throw new ApiError(426, "upgrade_required", "This address speaks WebSocket only: connect with a WebSocket client.");
-    await ensureComparison(c.env, c.req.param("id"));
-    return comparisonRoom(c.env, c.req.param("id")).fetch(c.req.raw);
+    requireUpgrade(c);
+    return connectRoom(comparisonRoom(c.env, c.req.param("id")), c.req.raw, () => notFound("Comparison"));
   });

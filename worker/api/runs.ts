@@ -12,6 +12,7 @@ import { ApiError, notFound } from "./errors";
 import { checkModels } from "./check-models";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
+import { connectRoom, requireUpgrade } from "./sockets";
 import { validate } from "./validate";
 import { redactMode, redactRun } from "./redaction";
 import { checkDayCap, checkRunCap } from "./spend";
@@ -110,8 +111,6 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     return c.body(exportJson(detail, c.env.QUORUM_VERSION), 200, { "Content-Type": "application/json; charset=utf-8" });
   })
   .get("/:id/ws", validate("query", wsQuery), async (c) => {
-    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
-      throw new ApiError(426, "upgrade_required", "This address speaks WebSocket only: connect with a WebSocket client.");
-    await ensureRun(c.env, c.req.param("id"));
-    return room(c.env, c.req.param("id")).fetch(c.req.raw);
+    requireUpgrade(c);
+    return connectRoom(room(c.env, c.req.param("id")), c.req.raw, () => notFound("Run"));
   });

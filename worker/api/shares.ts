@@ -13,6 +13,7 @@ import { wsQuery } from "../shared/requests";
 import { comparisonDetail, comparisonRoom } from "./comparisons";
 import { ApiError, notFound } from "./errors";
 import { runDetail } from "./runs";
+import { connectRoom, requireUpgrade } from "./sockets";
 import { validate } from "./validate";
 
 /** 32 random bytes in base64url: 43 characters. */
@@ -98,10 +99,9 @@ export const sharedApi = new Hono<{ Bindings: Env }>()
     }
   })
   .get("/:token/ws", validate("query", wsQuery), async (c) => {
-    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
-      throw new ApiError(426, "upgrade_required", "This address speaks WebSocket only: connect with a WebSocket client.");
+    requireUpgrade(c);
     const share = await openLink(c.env, c.req.param("token"));
     const upgrade = new Request(c.req.raw);
     upgrade.headers.set(SHARE_HEADER, share.id);
-    return roomOf(c.env, share).fetch(upgrade);
+    return connectRoom(roomOf(c.env, share), upgrade, deadLink);
   });
