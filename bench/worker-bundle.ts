@@ -9,10 +9,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import type { BenchContext } from "./lib/context";
-import { spawnTracked, stopTracked } from "./lib/processes";
 import type { Row } from "./lib/report";
 import { fixed, p50, spread } from "./lib/stats";
-import { ROOT, WRANGLER, freePort, tempDir, waitFor200, wranglerEnv } from "./lib/wrangler";
+import { ROOT, WRANGLER, startWrangler, tempDir, wranglerEnv } from "./lib/wrangler";
 
 const DEV_TRIALS = 3;
 const run = promisify(execFile);
@@ -30,19 +29,12 @@ async function timed(what: string, command: string[]): Promise<number> {
 
 /** `wrangler dev` as `npm start` runs it (the project's config, bundling the sources) until /api/health answers 200. */
 async function devTo200(persistTo: string): Promise<number> {
-  const port = await freePort();
-  const t = performance.now();
-  const child = spawnTracked(
-    process.execPath,
-    [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", persistTo, "--env-file", "/dev/null", "--show-interactive-dev-session=false"],
-    { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "ignore", "ignore"] },
-  );
-  try {
-    await waitFor200(`http://127.0.0.1:${port}/api/health`, child, 180_000);
-    return (performance.now() - t) / 1000;
-  } finally {
-    await stopTracked(child);
-  }
+  let spawned = 0;
+  // Timed from the spawn that got its ports: the launcher starts again when another process took one.
+  const server = await startWrangler({ persistTo, config: path.join(ROOT, "wrangler.toml"), timeoutMs: 180_000, onSpawn: () => (spawned = performance.now()) });
+  const seconds = (performance.now() - spawned) / 1000;
+  await server.stop();
+  return seconds;
 }
 
 export async function workerBundleBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {

@@ -38,10 +38,12 @@ export interface Server {
 export interface StartOptions {
   persistTo: string;
   vars?: Record<string, string>;
-  /** the snapshot's wrangler.toml, or the bench's own Worker's */
+  /** the snapshot's wrangler.toml, the bench's own Worker's, or the project's own (the cold start) */
   config: string;
   readyPath?: string;
   timeoutMs?: number;
+  /** called as each attempt's process is spawned (a port taken meanwhile starts it again) */
+  onSpawn?: () => void;
 }
 
 /** Starts `wrangler dev` and resolves once `readyPath` answers 200. */
@@ -50,7 +52,10 @@ export async function startWrangler(opts: StartOptions): Promise<Server> {
     ...opts,
     // Request lines cost CPU in wrangler's own process on a 2-core machine; warnings and errors still show.
     logLevel: "warn",
-    spawn: spawnTracked,
+    spawn: (command, args, spawnOpts) => {
+      opts.onSpawn?.();
+      return spawnTracked(command, args, spawnOpts);
+    },
     stop: stopTracked,
   });
   return { ...server, pid: server.child.pid!, persistTo: opts.persistTo };
