@@ -1,4 +1,5 @@
 /** Test helpers that drive the arena as a client does: over HTTP and the comparison's WebSocket. */
+import { env, runInDurableObject } from "cloudflare:test";
 import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
 import type { ComparisonDetail } from "../../worker/shared/arena";
 import { api } from "./runs";
@@ -99,4 +100,10 @@ export function rowsOf(standings: Standings, models: string[]) {
 /** The API's error body of a refused request. */
 export async function errorOf(res: Response): Promise<{ code: string; message: string }> {
   return ((await res.json()) as { error: { code: string; message: string } }).error;
+}
+
+/** The tables in the storage of the room for comparison `id` (asking makes the room if there was none). */
+export function roomTables(id: string): Promise<Record<string, SqlStorageValue>[]> {
+  const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
+  return runInDurableObject(room, (_instance, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
 }

@@ -1,8 +1,8 @@
-import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 import { api } from "../helpers/runs";
-import { castVote, createComparison, errorOf, getComparison, openComparisonSocket, readyComparison, settled, vote } from "../helpers/arena";
+import { castVote, createComparison, errorOf, getComparison, openComparisonSocket, readyComparison, roomTables, settled, vote } from "../helpers/arena";
 
 const stub = inject("stubUrl");
 
@@ -147,8 +147,7 @@ describe("sides and pairs", () => {
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({ code: "not_found", message: "Comparison not found." });
     // The route asks the room, not D1, so the room for this id was made: it must leave no table behind.
-    const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
-    expect(await runInDurableObject(room, (_instance, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray())).toEqual([]);
+    expect(await roomTables(id)).toEqual([]);
   });
 });
 

@@ -1,8 +1,8 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { scriptModel } from "../helpers/stub-client";
 import { api, finished } from "../helpers/runs";
-import { castVote, errorOf, getComparison, leaderboard, readyComparison, rowsOf, vote } from "../helpers/arena";
+import { castVote, errorOf, getComparison, leaderboard, readyComparison, roomTables, rowsOf, vote } from "../helpers/arena";
 
 const stub = inject("stubUrl");
 
@@ -121,9 +121,7 @@ describe("votes, exactly as seed 000 defines them", () => {
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({ code: "not_found", message: "No comparison with this id." });
     // The route asks the room, not D1, so the room for this id was made: it must leave no table behind.
-    const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
-    const tables = await runInDurableObject(room, (_instance, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
-    expect(tables).toEqual([]);
+    expect(await roomTables(id)).toEqual([]);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ?").bind(id).first("n")).toBe(0);
   });
 
