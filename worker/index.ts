@@ -6,6 +6,7 @@ import { bodyCap } from "./api/body-cap";
 import { errorBody, onError } from "./api/errors";
 import { noteLocalWrite } from "./arena/standings";
 import { sweepUnfinished } from "./rooms/sweep";
+import { archivePass } from "./battles/archive";
 import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
@@ -36,7 +37,13 @@ app.notFound((c) => c.json(errorBody("not_found", `No API route ${c.req.method} 
 /** The typed shape of every route, for the web app's `hc` client. */
 export type AppType = typeof app;
 
-/** The Hono app is the fetch handler (tests call its `request`); the cron sweep ([triggers] in wrangler.toml) wakes rooms whose unfinished work lost its alarm. */
-const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => ctx.waitUntil(sweepUnfinished(env));
+/**
+ * The Hono app is the fetch handler (tests call its `request`). The cron ([triggers] in wrangler.toml) wakes
+ * rooms whose unfinished work lost its alarm, and moves old battles to the archive when that is on.
+ */
+const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => {
+  ctx.waitUntil(sweepUnfinished(env));
+  ctx.waitUntil(archivePass(env));
+};
 
 export default Object.assign(app, { scheduled }) satisfies ExportedHandler<Env>;

@@ -1,8 +1,9 @@
 /** /api/battles: Chatbot Arena's clean battle logs in (JSON array or JSON Lines) and out (JSON Lines). */
 import { Hono } from "hono";
+import { archivedImportLines, archivePass, archiveSummary } from "../battles/archive";
 import { toCleanBattle } from "../battles/fastchat";
 import { BattleSplitter, parseItem } from "../battles/json-stream";
-import { battlePage, insertImportedBattles, type ExportedRow, type NumberedBattle } from "../db/battle-queries";
+import { exportedBattles, insertImportedBattles, type ExportedRow, type NumberedBattle } from "../db/battle-queries";
 import { openDb } from "../db/queries";
 import { arenaSettings } from "../arena/settings";
 import type { BattleSource } from "../shared/arena";
@@ -13,7 +14,6 @@ import { validate } from "./validate";
 /** A request's body is read as it streams and refused once it passes this, before anything is written. */
 const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const SHOWN_ERRORS = 20;
-const EXPORT_PAGE = 5000;
 
 function tooLarge(what: string): ApiError {
   return new ApiError(
@@ -93,20 +93,36 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     const { importId = crypto.randomUUID(), offset } = c.req.valid("query");
     const { accepted, rejected, errors } = await readBattles(c.req.raw.body, offset, arenaSettings(c.env).importMaxLines);
     if (!accepted.length && !rejected) throw new ApiError(400, "empty_import", "The body holds no battles: send a JSON array or JSON Lines of Chatbot Arena clean battles.");
-    const inserted = await insertImportedBattles(openDb(c.env.DB), importId, accepted);
+    // Lines of this import the archive already holds are not in D1 to conflict with: they are left out here.
+    const archived = await archivedImportLines(c.env.DB, importId);
+    const inserted = await insertImportedBattles(openDb(c.env.DB), importId, accepted.filter((a) => !archived(a.line)));
     return c.json({ importId, accepted: accepted.length, inserted, alreadyImported: accepted.length - inserted, rejected, errors }, 200);
+  })
+  .get("/archive", async (c) => {
+    const { archiveAfterDays } = arenaSettings(c.env);
+    return c.json({ afterDays: archiveAfterDays || null, bucketBound: !!c.env.ARCHIVE, ...(await archiveSummary(c.env.DB)) });
+  })
+  // The cron runs a pass every 10 minutes; this runs one now.
+  .post("/archive", async (c) => {
+    if (!c.env.ARCHIVE)
+      throw new ApiError(409, "archive_unbound", "No ARCHIVE bucket is bound: add the [[r2_buckets]] block of wrangler.toml back, then deploy again.");
+    const pass = await archivePass(c.env);
+    if (!pass)
+      throw new ApiError(409, "archive_off", "Archiving is off: set QUORUM_ARCHIVE_AFTER_DAYS to the days after which battles move to R2 (and become final).");
+    return c.json({ ...pass, ...(await archiveSummary(c.env.DB)) });
   })
   .get("/export", validate("query", exportBattlesQuery), async (c) => {
     const { source, includeFlagged } = c.req.valid("query");
-    const db = openDb(c.env.DB);
+    const pages = exportedBattles(openDb(c.env.DB), c.env.ARCHIVE, SOURCES[source], includeFlagged);
     const encoder = new TextEncoder();
-    let after = 0;
     const stream = new ReadableStream<Uint8Array>({
+      // Each pull enqueues or closes: a pull that did neither would not be called again.
       async pull(controller) {
-        const page = await battlePage(db, SOURCES[source], includeFlagged, after, EXPORT_PAGE);
-        if (page.length) controller.enqueue(encoder.encode(page.map(cleanLine).join("\n") + "\n"));
-        if (page.length < EXPORT_PAGE) controller.close();
-        else after = page[page.length - 1].rowid;
+        for (;;) {
+          const { done, value: page } = await pages.next();
+          if (done) return controller.close();
+          if (page.length) return controller.enqueue(encoder.encode(page.map(cleanLine).join("\n") + "\n"));
+        }
       },
     });
     return c.body(stream, 200, {

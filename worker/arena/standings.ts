@@ -75,7 +75,7 @@ export function noteLocalWrite(): void {
  * elsewhere, a judge's battle written by a room) shows within `staleMs`. Under a steady stream of votes this
  * bounds the refits to one per query per `staleMs` per isolate, instead of one per read (README, "Scaling").
  */
-export async function computeStandings(db: Db, q: LeaderboardQuery, staleMs = 0): Promise<Computed> {
+export async function computeStandings(db: Db, archive: R2Bucket | undefined, q: LeaderboardQuery, staleMs = 0): Promise<Computed> {
   const key = JSON.stringify(q);
   const hit = cache.get(key);
   const [now, writes] = [Date.now(), localWrites];
@@ -85,19 +85,19 @@ export async function computeStandings(db: Db, q: LeaderboardQuery, staleMs = 0)
     Object.assign(hit, { checkedAt: now, writes });
     return hit.value;
   }
-  const value = await computeFresh(db, q);
+  const value = await computeFresh(db, archive, q);
   cache.delete(key);
   cache.set(key, { version, value, checkedAt: now, writes });
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return value;
 }
 
-async function computeFresh(db: Db, q: LeaderboardQuery): Promise<Computed> {
+async function computeFresh(db: Db, archive: R2Bucket | undefined, q: LeaderboardQuery): Promise<Computed> {
   const slice: Slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
   const withHuman = slice.sources.includes("human");
   const [{ pairs, excludedFlagged }, online, appearances, humanPairs, categories] = await Promise.all([
     readPairCounts(db, slice),
-    readOnlineRatings(db, slice),
+    readOnlineRatings(db, archive, slice),
     withHuman ? readAppearances(db, slice.category) : null,
     q.source === "all" ? readPairCounts(db, { ...slice, sources: ["human"] }) : null,
     readCategories(db),

@@ -1,5 +1,6 @@
 /** Battle logs in and out: few, large statements (D1 caps queries per invocation and parameters per statement). */
 import { sql } from "drizzle-orm";
+import { archivedBattles } from "../battles/archive";
 import type { ImportedBattle } from "../battles/fastchat";
 import type { BattleSource } from "../shared/arena";
 import type { Db } from "./queries";
@@ -77,8 +78,38 @@ export interface ExportedRow {
   convMetadata: string | null;
 }
 
-/** One page of battles of the given sources after `rowid`, in insertion order. */
-export async function battlePage(db: Db, sources: BattleSource[], includeFlagged: boolean, rowid: number, limit: number): Promise<ExportedRow[]> {
+/** The battles of the given sources in insertion order, a page at a time: the archived ones, then D1's. */
+export async function* exportedBattles(db: Db, archive: R2Bucket | undefined, sources: BattleSource[], includeFlagged: boolean): AsyncGenerator<ExportedRow[]> {
+  for await (const page of archivedBattles(db.$client, archive, { sources, category: "", includeFlagged }, 0))
+    yield page.map((b) => ({
+      rowid: b.rowid,
+      source: b.source,
+      modelA: b.model_a,
+      modelB: b.model_b,
+      winner: b.winner,
+      tstamp: b.tstamp,
+      questionId: b.question_id,
+      comparisonId: b.comparison_id,
+      runId: b.run_id,
+      turn: b.turn,
+      anony: b.anony,
+      language: b.language,
+      judge: b.judge,
+      category: b.category,
+      convMetadata: b.conv_metadata,
+    }));
+  for (let after = 0; ; ) {
+    const page = await battlePage(db, sources, includeFlagged, after, EXPORT_PAGE);
+    yield page;
+    if (page.length < EXPORT_PAGE) return;
+    after = page[page.length - 1].rowid;
+  }
+}
+
+const EXPORT_PAGE = 5000;
+
+/** One page of D1's battles of the given sources after `rowid`, in insertion order. */
+async function battlePage(db: Db, sources: BattleSource[], includeFlagged: boolean, rowid: number, limit: number): Promise<ExportedRow[]> {
   const list = sql.join(
     sources.map((s) => sql`${s}`),
     sql`, `,

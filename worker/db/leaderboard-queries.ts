@@ -3,6 +3,7 @@
  * online Elo, replayed from a stored snapshot so each read only applies the battles that are new.
  */
 import { and, desc, eq, gt, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { archivedBattles } from "../battles/archive";
 import { updateElo } from "../rating/elo";
 import { updateTrueSkill, type TrueSkillRating } from "../rating/trueskill";
 import type { Winner } from "../rating/battle-outcome";
@@ -105,7 +106,7 @@ export const CHECKPOINT_ROWIDS = 10_000;
  * the withdrawn battle. A battle newer in rowid but older in time than the snapshot (an import out of order)
  * means the order changed under it: the whole stream is replayed.
  */
-export async function readOnlineRatings(db: Db, slice: Slice): Promise<OnlineRatings> {
+export async function readOnlineRatings(db: Db, archive: R2Bucket | undefined, slice: Slice): Promise<OnlineRatings> {
   // `sources|flagged|category` (encoded, so it holds no "|") for the newest state, then `|n` for a checkpoint:
   // no other stream's key starts with this one's followed by "|". The trigger reads the sources before the first "|".
   const stream = `${[...slice.sources].sort().join("+")}|${slice.includeFlagged ? 1 : 0}|${encodeURIComponent(slice.category)}`;
@@ -117,10 +118,10 @@ export async function readOnlineRatings(db: Db, slice: Slice): Promise<OnlineRat
     .orderBy(desc(s.uptoRowid))
     .limit(1);
 
-  let fresh = await battlesAfter(db, slice, snap?.uptoRowid ?? 0);
+  let fresh = await battlesAfter(db, archive, slice, snap?.uptoRowid ?? 0);
   if (snap && fresh.some((b) => b.tstamp < snap!.lastTstamp)) {
     snap = null;
-    fresh = await battlesAfter(db, slice, 0);
+    fresh = await battlesAfter(db, archive, slice, 0);
   }
   const ratings = fromStored(snap?.ratings ?? {});
   if (!fresh.length) return ratings;
@@ -174,9 +175,11 @@ function toStored(ratings: OnlineRatings): Record<string, OnlineRating> {
   return Object.fromEntries([...ratings.elo].map(([m, elo]) => [m, { elo, ...ratings.trueskill.get(m)! }]));
 }
 
-/** Battles of the slice inserted after `rowid`, a page at a time in insertion order. */
-async function battlesAfter(db: Db, slice: Slice, rowid: number): Promise<BattleRow[]> {
+/** Battles of the slice inserted after `rowid`, in insertion order: the archived ones, then D1's a page at a time. */
+async function battlesAfter(db: Db, archive: R2Bucket | undefined, slice: Slice, rowid: number): Promise<BattleRow[]> {
   const out: BattleRow[] = [];
+  for await (const page of archivedBattles(db.$client, archive, slice, rowid))
+    for (const b of page) out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });
   // The unary + keeps SQLite on the rowid range scan instead of the source index plus a sort.
   const where = [`+source IN (${slice.sources.map(() => "?").join(", ")})`];
   const params: unknown[] = [...slice.sources];

@@ -1,5 +1,6 @@
 /** What style control reads: the slice's battles that carry style features, and a version of the data. */
 import { sql } from "drizzle-orm";
+import { archivedBattles } from "../battles/archive";
 import type { Winner } from "../rating/battle-outcome";
 import type { Slice } from "./leaderboard-queries";
 import type { Db } from "./queries";
@@ -25,8 +26,10 @@ export interface FeaturedBattle {
   convMetadata: string | null;
 }
 
-/** Every battle of the slice with its conv_metadata (null when it has none), a page at a time. */
-export async function* sliceBattles(db: Db, slice: Slice): AsyncGenerator<FeaturedBattle[]> {
+/** Every battle of the slice with its conv_metadata (null when it has none), a page at a time: the archived ones first. */
+export async function* sliceBattles(db: Db, archive: R2Bucket | undefined, slice: Slice): AsyncGenerator<FeaturedBattle[]> {
+  for await (const page of archivedBattles(db.$client, archive, slice, 0))
+    yield page.map((b) => ({ modelA: b.model_a, modelB: b.model_b, winner: b.winner, convMetadata: b.conv_metadata }));
   const list = sql.join(
     slice.sources.map((s) => sql`${s}`),
     sql`, `,

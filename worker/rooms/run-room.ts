@@ -10,6 +10,8 @@ import { answerWrite, evaluationClears, openDb, reviewSetWrites, runInsertWrites
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { Room } from "./room";
+import { arenaSettings } from "../arena/settings";
+import { finalMessage, isFinal } from "../battles/archive";
 import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
 import { runAnswerPhase } from "./answer-phase";
 import { judgeBattles, runReviewPhase } from "./review-phase";
@@ -120,6 +122,8 @@ export class RunRoom extends Room<RunEventBody> {
     if (r.status === "answering" || r.status === "reviewing" || r.status === "pending")
       return { ok: false, code: "conflict", message: `The run is still ${r.status}; wait until it ends, or cancel it first.` };
     if (!r.answers.some((a) => a.status === "done")) return { ok: false, code: "conflict", message: "No answer succeeded, so there is nothing to review. Retry the failed answers first." };
+    const final = this.finalRanking();
+    if (final) return final;
     this.newGeneration();
     r.reviewSets = [];
     r.aggregation = null;
@@ -128,6 +132,13 @@ export class RunRoom extends Room<RunEventBody> {
     await this.d1.flush();
     await this.ctx.storage.setAlarm(Date.now());
     return { ok: true, id: r.id, status: r.status };
+  }
+
+  /** A ranking whose judge battles may be archived can't be replaced: its battles can no longer be taken out. */
+  private finalRanking(): RoomResult | null {
+    const { archiveAfterDays } = arenaSettings(this.env);
+    const r = this.record!;
+    return r.aggregation && isFinal(r.createdAt, archiveAfterDays) ? { ok: false, code: "conflict", message: finalMessage(archiveAfterDays, "This run") } : null;
   }
 
   /** Asks the failed (or the named) models again; evaluation follows when the run auto-evaluates. */
@@ -139,6 +150,8 @@ export class RunRoom extends Room<RunEventBody> {
     if (unknown.length) return { ok: false, code: "not_found", message: `Not part of this run: ${unknown.join(", ")}.` };
     const chosen = r.answers.filter((a) => (modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled"));
     if (!chosen.length) return { ok: false, code: "conflict", message: "No failed answer to retry." };
+    const final = this.finalRanking();
+    if (final) return final;
     this.newGeneration();
     const db = openDb(this.env.DB);
     // The old ranking no longer describes the answers: it goes now, not when the next one is ready.

@@ -37,7 +37,7 @@ export class StyleRoom extends DurableObject<Env> {
     const wanted = this.ctx.storage.kv.get<StyleRequest>("wanted");
     if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === wanted.version) return;
     const fitter = new StyleFitter();
-    for await (const page of sliceBattles(openDb(this.env.DB), wanted.slice)) fitter.add(page);
+    for await (const page of sliceBattles(openDb(this.env.DB), this.env.ARCHIVE, wanted.slice)) fitter.add(page);
     this.ctx.storage.kv.put("result", { version: wanted.version, result: fitter.fit(wanted.rounds, wanted.anchor) } satisfies Stored);
     // Data that changed while this fit ran asks for another.
     if (this.ctx.storage.kv.get<StyleRequest>("wanted")?.version !== wanted.version) await this.ctx.storage.setAlarm(Date.now());

@@ -1,0 +1,158 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { archiveBattles, SEGMENT_BATTLES } from "../../worker/battles/archive";
+import { openDb } from "../../worker/db/queries";
+import { sliceBattles } from "../../worker/db/style-queries";
+import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
+import type { ComparisonRecord } from "../../worker/rooms/comparison-record";
+import type { RunRoom } from "../../worker/rooms/run-room";
+import type { RunRecord } from "../../worker/rooms/record";
+import app from "../../worker/index";
+import { castVote, errorOf, leaderboard, readyComparison, type Standings } from "../helpers/arena";
+import { referenceElo, simulateBattles, type Battle } from "../helpers/arena-reference";
+import { api, createRun, finished } from "../helpers/runs";
+
+// vitest.config.ts sets QUORUM_ARCHIVE_AFTER_DAYS to 30 for every test file.
+const DAYS = 30;
+const DAY_MS = 86_400_000;
+
+async function importLines(battles: unknown[], query: string) {
+  const res = await api(`/battles/import${query}`, { method: "POST", body: battles.map((b) => JSON.stringify(b)).join("\n") });
+  if (res.status !== 200) throw new Error(`import answered ${res.status}: ${await res.text()}`);
+  return res.json<{ accepted: number; inserted: number; alreadyImported: number }>();
+}
+
+const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
+const exported = async () => (await (await api("/battles/export?source=import&includeFlagged=true")).text()).trim().split("\n");
+const ratings = (board: Standings) => board.rows.map((r) => ({ modelId: r.modelId, wins: r.wins, battles: r.battles, elo: r.elo, bt: r.bt }));
+
+describe("the battle archive", () => {
+  // Tests in a file share storage: each starts from no battles, so rowids start again at 1.
+  beforeEach(async () => {
+    await env.DB.batch(["battle_archive", "battles", "pair_counts", "elo_snapshots", "battle_epochs"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+    const { objects } = await env.ARCHIVE.list();
+    if (objects.length) await env.ARCHIVE.delete(objects.map((o) => o.key));
+  });
+
+  it("moves whole segments of old battles to R2 and leaves the leaderboard, Elo from scratch, style's battles and the export as they were", async () => {
+    const battles: Battle[] = simulateBattles({ ar: 1200, bo: 1100, ce: 1000, du: 950 }, 25_000, 11);
+    for (let i = 0; i < battles.length; i += 10_000) await importLines(battles.slice(i, i + 10_000), `?importId=arch&offset=${i}`);
+    const before = await leaderboard("source=import&rounds=0");
+    const lines = await exported();
+    expect(lines).toHaveLength(25_000);
+
+    const pass = await archiveBattles(env.DB, env.ARCHIVE, DAYS);
+    // Two whole segments; the last 5,000 are less than one and stay in D1.
+    expect(pass).toEqual({ segments: 2, battles: 2 * SEGMENT_BATTLES, stopped: null });
+    expect(await count("SELECT count(*) AS n FROM battles")).toBe(5_000);
+    const segments = await env.DB.prepare("SELECT key, from_rowid AS fromRowid, to_rowid AS toRowid, battles FROM battle_archive ORDER BY to_rowid").all();
+    expect(segments.results).toEqual([
+      { key: "battles/000000000001-000000010000.jsonl.gz", fromRowid: 1, toRowid: 10_000, battles: 10_000 },
+      { key: "battles/000000010001-000000020000.jsonl.gz", fromRowid: 10_001, toRowid: 20_000, battles: 10_000 },
+    ]);
+    expect((await env.ARCHIVE.list({ prefix: "battles/" })).objects.map((o) => o.key)).toEqual(segments.results.map((s) => s.key));
+    const summary = await (await api("/battles/archive")).json();
+    expect(summary).toMatchObject({ afterDays: DAYS, bucketBound: true, segments: 2, battles: 20_000, throughRowid: 20_000 });
+
+    // The counters did not move, so the leaderboard is the same to the last digit.
+    expect(ratings(await leaderboard("source=import&rounds=0"))).toEqual(ratings(before));
+    // With no snapshot left, online Elo replays every battle, the archived ones from R2: FastChat's figures.
+    await env.DB.prepare("DELETE FROM elo_snapshots").run();
+    const replayed = await leaderboard("source=import&rounds=0");
+    const want = referenceElo(battles);
+    for (const row of replayed.rows) expect(row.elo!).toBeCloseTo(want[row.modelId], 6);
+    // Style control and the export read the same battles, in the same order.
+    let styled = 0;
+    for await (const page of sliceBattles(openDb(env.DB), env.ARCHIVE, { sources: ["import"], category: "", includeFlagged: true })) styled += page.length;
+    expect(styled).toBe(25_000);
+    expect(await exported()).toEqual(lines);
+  });
+
+  it("inserts nothing twice when an archived chunk is sent again, and keeps rowids rising past the archive", async () => {
+    const battles = simulateBattles({ x: 1000, y: 1000 }, 10_001, 3);
+    await importLines(battles.slice(0, 10_000), "?importId=again&offset=0");
+    await importLines(battles.slice(10_000), "?importId=again&offset=10000");
+    expect((await archiveBattles(env.DB, env.ARCHIVE, DAYS)).battles).toBe(10_000);
+
+    const resent = await importLines(battles.slice(0, 10_000), "?importId=again&offset=0");
+    expect(resent).toMatchObject({ accepted: 10_000, inserted: 0, alreadyImported: 10_000 });
+    const resentTail = await importLines(battles.slice(10_000), "?importId=again&offset=10000");
+    expect(resentTail).toMatchObject({ inserted: 0, alreadyImported: 1 });
+    expect(await count("SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''")).toBe(10_001);
+
+    // The one battle left in D1 goes (its counters with it); the next one still gets a rowid past the archive's.
+    await env.DB.prepare("DELETE FROM battles").run();
+    await importLines([{ model_a: "x", model_b: "y", winner: "tie", tstamp: 1_800_000_000 }], "?importId=after");
+    expect(await count("SELECT rowid AS n FROM battles WHERE import_id = 'after'")).toBe(10_001);
+    expect(await count("SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''")).toBe(10_001);
+  });
+
+  it("waits while a segment holds a battle inside the window, and archives nothing twice when rows change under it", async () => {
+    const now = Date.now();
+    const old = simulateBattles({ p: 1000, q: 1000 }, SEGMENT_BATTLES + 1, 5);
+    old[SEGMENT_BATTLES - 1].tstamp = (now - (DAYS + 1) * DAY_MS) / 1000 + 60; // a minute too young for the archive
+    await importLines(old.slice(0, 10_000), "?importId=young&offset=0");
+    await importLines(old.slice(10_000), "?importId=young&offset=10000");
+    expect(await archiveBattles(env.DB, env.ARCHIVE, DAYS, now)).toEqual({ segments: 0, battles: 0, stopped: null });
+    // An hour later it is old enough, but a withdrawal lands while the segment is being written: the segment
+    // is dropped, R2 and the archive's table keep nothing of it, and the next pass archives what is left.
+    const withdrawing = {
+      put: async (...args: Parameters<R2Bucket["put"]>) => {
+        await env.DB.prepare("DELETE FROM battles WHERE rowid = 5").run();
+        return env.ARCHIVE.put(...args);
+      },
+      delete: (keys: string) => env.ARCHIVE.delete(keys),
+    } as R2Bucket;
+    const later = now + 3_600_000;
+    expect(await archiveBattles(env.DB, withdrawing, DAYS, later)).toMatchObject({ segments: 0, battles: 0, stopped: expect.stringMatching(/deleted while/) });
+    expect(await count("SELECT count(*) AS n FROM battle_archive")).toBe(0);
+    expect((await env.ARCHIVE.list()).objects).toHaveLength(0);
+    expect(await count("SELECT count(*) AS n FROM battles")).toBe(SEGMENT_BATTLES);
+    // 10,000 left with the newest among them: one more battle makes a whole segment.
+    await importLines([{ model_a: "p", model_b: "q", winner: "tie", tstamp: 1_700_000_000 }], "?importId=young-more");
+    expect(await archiveBattles(env.DB, env.ARCHIVE, DAYS, later)).toEqual({ segments: 1, battles: SEGMENT_BATTLES, stopped: null });
+    expect(await count("SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''")).toBe(SEGMENT_BATTLES + 1);
+  });
+
+  it("answers 409 for a vote or a ranking older than the window, and changes nothing", async () => {
+    const detail = await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"]);
+    const id = detail.comparison.id;
+    const cast = await castVote(id, "left");
+    const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
+    await runInDurableObject(room, (instance: ComparisonRoom) => {
+      (instance as unknown as { record: ComparisonRecord }).record.votes[0].createdAt = Date.now() - (DAYS + 1) * DAY_MS;
+    });
+    const res = await api(`/votes/${cast.voteId}`, { method: "DELETE" });
+    expect(res.status).toBe(409);
+    expect(await errorOf(res)).toMatchObject({ code: "final", message: expect.stringMatching(/older than 30 days \(QUORUM_ARCHIVE_AFTER_DAYS\)/) });
+    expect(await count(`SELECT count(*) AS n FROM battles WHERE vote_id = '${cast.voteId}'`)).toBe(1);
+
+    const runId = await createRun({ question: "Name three primes.", models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }] });
+    await finished(runId);
+    const judged = await count(`SELECT count(*) AS n FROM battles WHERE run_id = '${runId}'`);
+    expect(judged).toBeGreaterThan(0);
+    await runInDurableObject(env.RUN_ROOM.get(env.RUN_ROOM.idFromName(runId)), (instance: RunRoom) => {
+      (instance as unknown as { record: RunRecord }).record.createdAt = Date.now() - (DAYS + 1) * DAY_MS;
+    });
+    const again = await api(`/runs/${runId}/evaluate`, { method: "POST" });
+    expect(again.status).toBe(409);
+    expect((await errorOf(again)).message).toMatch(/This run is older than 30 days/);
+    expect(await count(`SELECT count(*) AS n FROM battles WHERE run_id = '${runId}'`)).toBe(judged);
+  });
+
+  it("says what to set when archiving is asked for but off or unbound, and a pass with nothing old enough moves nothing", async () => {
+    const off = await app.request("/api/battles/archive", { method: "POST" }, { ...env, QUORUM_ARCHIVE_AFTER_DAYS: "" });
+    expect(off.status).toBe(409);
+    expect(await errorOf(off)).toMatchObject({ code: "archive_off", message: expect.stringMatching(/set QUORUM_ARCHIVE_AFTER_DAYS/) });
+    const unbound = await app.request("/api/battles/archive", { method: "POST" }, { ...env, ARCHIVE: undefined });
+    expect(unbound.status).toBe(409);
+    expect((await errorOf(unbound)).message).toMatch(/\[\[r2_buckets\]\] block of wrangler.toml/);
+    const recent = simulateBattles({ m: 1000, n: 1000 }, 10_001, 9, Date.now() / 1000 - 60);
+    await importLines(recent.slice(0, 10_000), "?importId=recent&offset=0");
+    await importLines(recent.slice(10_000), "?importId=recent&offset=10000");
+    const res = await api("/battles/archive", { method: "POST" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ segments: 0, battles: 0, stopped: null, throughRowid: 0 });
+    expect(await count("SELECT count(*) AS n FROM battles")).toBe(10_001);
+  });
+});

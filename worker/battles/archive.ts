@@ -1,0 +1,202 @@
+/**
+ * The battle archive (README, "Scaling"): with QUORUM_ARCHIVE_AFTER_DAYS set, battles older than that (and a
+ * day) move from D1 to R2, so D1 stops growing with every vote ever cast. They move in segments: the oldest
+ * remaining battles by rowid, up to SEGMENT_BATTLES, as gzipped JSON Lines of their D1 rows, with one row in
+ * `battle_archive` per segment. The counters, epochs and Elo snapshots stay as they were (migration 0008), so
+ * the leaderboard's counts don't change; what replays battles (online Elo from scratch, style control, the
+ * export) reads the archive's segments first and D1 after them.
+ *
+ * An archived battle is final. Withdrawing a vote or re-evaluating a run removes its battles from D1, which
+ * can't be done once they live in R2, so those are refused once the battles are older than the window
+ * (`isFinal`), a day before the archive may take them.
+ */
+import { arenaSettings } from "../arena/settings";
+import type { Slice } from "../db/leaderboard-queries";
+import type { Winner } from "../rating/battle-outcome";
+import type { BattleSource } from "../shared/arena";
+
+/** A battle as D1 holds it: its columns by name, and its rowid. */
+export interface ArchivedBattle {
+  rowid: number;
+  id: string;
+  source: BattleSource;
+  model_a: string;
+  model_b: string;
+  winner: Winner;
+  category: string | null;
+  tstamp: number;
+  flagged: number;
+  vote_id: string | null;
+  run_id: string | null;
+  reviewer_model_id: string | null;
+  import_id: string | null;
+  question_id: string | null;
+  judge: string | null;
+  turn: number | null;
+  anony: number | null;
+  language: string | null;
+  comparison_id: string | null;
+  conv_metadata: string | null;
+}
+
+export const SEGMENT_BATTLES = 10_000;
+/** Segments one pass writes at most: 200,000 battles per 10-minute cron, 333 a second. */
+const SEGMENTS_PER_PASS = 20;
+const DAY_MS = 86_400_000;
+
+/** Runs of line numbers, `[first, last]`, per import id: what a resent chunk must not insert again. */
+type ImportLines = Record<string, [number, number][]>;
+
+/** Whether battles from `atMs` can no longer be removed (withdrawn, re-evaluated): the archive may hold them. */
+export function isFinal(atMs: number, afterDays: number, now = Date.now()): boolean {
+  return afterDays > 0 && atMs < now - afterDays * DAY_MS;
+}
+
+export function finalMessage(afterDays: number, what: string): string {
+  return `${what} is older than ${afterDays} days (QUORUM_ARCHIVE_AFTER_DAYS), so its battles are final: they may already be archived and can't be taken back.`;
+}
+
+const pad = (n: number) => String(n).padStart(12, "0");
+
+async function gzip(text: string): Promise<ArrayBuffer> {
+  return new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+}
+
+export interface ArchivePass {
+  segments: number;
+  battles: number;
+  /** why the pass stopped early, when it did */
+  stopped: string | null;
+}
+
+/**
+ * Moves battles older than `afterDays` + 1 day to R2, oldest rowid first, a whole segment at a time, up to
+ * SEGMENTS_PER_PASS. A segment waits while any of its battles is still inside the window (an import of old
+ * battles behind newer votes waits for those) or is the newest battle, whose rowid keeps new rowids rising.
+ */
+export async function archiveBattles(d1: D1Database, bucket: R2Bucket, afterDays: number, now = Date.now()): Promise<ArchivePass> {
+  const cutoff = (now - (afterDays + 1) * DAY_MS) / 1000;
+  const pass: ArchivePass = { segments: 0, battles: 0, stopped: null };
+  const page = d1.prepare("SELECT rowid AS rowid, * FROM battles ORDER BY rowid LIMIT ?").bind(SEGMENT_BATTLES);
+  const newest = d1.prepare("SELECT max(rowid) AS n FROM battles");
+  while (pass.segments < SEGMENTS_PER_PASS) {
+    const [rows, top] = await d1.batch<ArchivedBattle | { n: number | null }>([page, newest]);
+    const last = (top.results[0] as { n: number | null }).n ?? 0;
+    const all = rows.results as ArchivedBattle[];
+    // Only whole segments: a quiet arena's few old battles stay in D1 rather than scatter over tiny objects.
+    if (all.length < SEGMENT_BATTLES || !all.every((b) => b.tstamp < cutoff && b.rowid < last)) break;
+    if (!(await writeSegment(d1, bucket, all, now))) {
+      pass.stopped = "battles were deleted while the segment was written; the next pass takes them";
+      break;
+    }
+    pass.segments++;
+    pass.battles += all.length;
+  }
+  return pass;
+}
+
+/** One archive pass with the configured window (the cron's, or the API's on request); null when archiving is off. */
+export async function archivePass(env: Env, now = Date.now()): Promise<ArchivePass | null> {
+  const { archiveAfterDays } = arenaSettings(env);
+  const bucket: R2Bucket | undefined = env.ARCHIVE;
+  return archiveAfterDays > 0 && bucket ? archiveBattles(env.DB, bucket, archiveAfterDays, now) : null;
+}
+
+/** Puts the segment in R2, then in one D1 transaction records it and removes its rows, if they are still exactly those. */
+async function writeSegment(d1: D1Database, bucket: R2Bucket, rows: ArchivedBattle[], now: number): Promise<boolean> {
+  const from = rows[0].rowid;
+  const to = rows[rows.length - 1].rowid;
+  const key = `battles/${pad(from)}-${pad(to)}.jsonl.gz`;
+  let minT = Infinity;
+  let maxT = -Infinity;
+  let rowids = 0;
+  const imports: ImportLines = {};
+  for (const r of rows) {
+    minT = Math.min(minT, r.tstamp);
+    maxT = Math.max(maxT, r.tstamp);
+    rowids += r.rowid;
+    if (r.import_id !== null) addLine(imports, r.import_id, Number(r.id.slice(r.id.lastIndexOf(":") + 1)));
+  }
+  await bucket.put(key, await gzip(rows.map((r) => JSON.stringify(r)).join("\n") + "\n"), {
+    httpMetadata: { contentType: "application/gzip" },
+    customMetadata: { fromRowid: String(from), toRowid: String(to), battles: String(rows.length) },
+  });
+  try {
+    await d1.batch([
+      d1.prepare("INSERT INTO archiving (`on`) VALUES (1)"),
+      // The count is NULL, which the column refuses, unless D1 still holds exactly these rows up to `to`: a
+      // withdrawal since the read fails the whole transaction instead of archiving a battle that is gone.
+      d1
+        .prepare(
+          `INSERT INTO battle_archive (key, from_rowid, to_rowid, battles, min_tstamp, max_tstamp, import_lines, archived_at)
+           SELECT ?1, ?2, ?3, CASE WHEN count(*) = ?4 AND sum(rowid) = ?5 THEN count(*) END, ?6, ?7, ?8, ?9 FROM battles WHERE rowid <= ?3`,
+        )
+        .bind(key, from, to, rows.length, rowids, minT, maxT, JSON.stringify(imports), now),
+      d1.prepare("DELETE FROM battles WHERE rowid <= ?").bind(to),
+      d1.prepare("DELETE FROM archiving"),
+    ]);
+    return true;
+  } catch (error) {
+    if (!String(error).includes("NOT NULL")) throw error;
+    await bucket.delete(key);
+    return false;
+  }
+}
+
+function addLine(imports: ImportLines, importId: string, line: number): void {
+  const runs = (imports[importId] ??= []);
+  const tail = runs.at(-1);
+  if (tail && line === tail[1] + 1) tail[1] = line;
+  else runs.push([line, line]);
+}
+
+/** The line numbers of an import already in the archive: lines a resent chunk must skip. */
+export async function archivedImportLines(d1: D1Database, importId: string): Promise<(line: number) => boolean> {
+  const path = `$.${JSON.stringify(importId)}`;
+  const { results } = await d1
+    .prepare("SELECT json_extract(import_lines, ?1) AS runs FROM battle_archive WHERE json_extract(import_lines, ?1) IS NOT NULL")
+    .bind(path)
+    .all<{ runs: string }>();
+  const runs = results.flatMap((r) => JSON.parse(r.runs) as [number, number][]);
+  return (line) => runs.some(([first, last]) => line >= first && line <= last);
+}
+
+export interface ArchiveSummary {
+  segments: number;
+  battles: number;
+  /** the battles D1 no longer holds have rowids up to this */
+  throughRowid: number;
+  oldest: number | null;
+  newest: number | null;
+}
+
+export async function archiveSummary(d1: D1Database): Promise<ArchiveSummary> {
+  const row = await d1
+    .prepare("SELECT count(*) AS segments, coalesce(sum(battles), 0) AS battles, coalesce(max(to_rowid), 0) AS throughRowid, min(min_tstamp) AS oldest, max(max_tstamp) AS newest FROM battle_archive")
+    .first<ArchiveSummary>();
+  return row!;
+}
+
+const inSlice = (b: ArchivedBattle, slice: Slice) =>
+  slice.sources.includes(b.source) && (slice.includeFlagged || !b.flagged) && (slice.category === "" || b.category === slice.category);
+
+/**
+ * The slice's archived battles with rowids after `after`, a segment at a time in rowid order, and the last
+ * rowid the archive covers: D1 holds the rest, after it. Nothing archived yet reads no R2 at all.
+ */
+export async function* archivedBattles(d1: D1Database, bucket: R2Bucket | undefined, slice: Slice, after: number): AsyncGenerator<ArchivedBattle[]> {
+  const { results } = await d1.prepare("SELECT key FROM battle_archive WHERE to_rowid > ? ORDER BY to_rowid").bind(after).all<{ key: string }>();
+  for (const { key } of results) {
+    const object = bucket ? await bucket.get(key) : null;
+    if (!object)
+      throw new Error(`The battle archive lists ${key}, but ${bucket ? "R2 has no such object" : "no ARCHIVE bucket is bound"}: restore the bucket, or its binding in wrangler.toml.`);
+    const text = await new Response(object.body.pipeThrough(new DecompressionStream("gzip"))).text();
+    const page: ArchivedBattle[] = [];
+    for (const line of text.split("\n")) {
+      if (!line) continue;
+      const b = JSON.parse(line) as ArchivedBattle;
+      if (b.rowid > after && inSlice(b, slice)) page.push(b);
+    }
+    yield page;
+  }
+}
