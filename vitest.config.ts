@@ -41,8 +41,8 @@ export default defineConfig({
                   QUORUM_RATE_VOTES: "100000",
                   // Tests write D1 directly too, which no isolate notices: every leaderboard read checks the data's version.
                   QUORUM_LEADERBOARD_STALE_MS: "0",
-                  // Nothing in the tests is 30 days old unless a test makes it so (test/integration/archive.test.ts).
-                  QUORUM_ARCHIVE_AFTER_DAYS: "30",
+                  // Nothing in the tests is 720 hours old unless a test makes it so (test/integration/archive.test.ts).
+                  QUORUM_ARCHIVE_AFTER_HOURS: "720",
                   QUORUM_PRICES: "openai-compatible:local-qwen=0:0,openai:priced-custom=1:2,broken-entry",
                 },
               },

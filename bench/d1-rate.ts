@@ -7,10 +7,11 @@
  */
 import { rm, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import type { BenchContext } from "./lib/context";
 import type { Row } from "./lib/report";
 import { fixed, p50, spread, thousands } from "./lib/stats";
-import { migrate, startWrangler, tempDir } from "./lib/wrangler";
+import { d1File, migrate, startWrangler, tempDir } from "./lib/wrangler";
 
 const TRIALS = 3;
 
@@ -50,6 +51,19 @@ database_id = "${id}"
   return file;
 }
 
+/** Bytes of each table with its indexes, from SQLite's dbstat on the local D1 file (workerd's SQLite has no dbstat). */
+function tableBytes(persistTo: string): Map<string, number> {
+  const db = new DatabaseSync(d1File(persistTo), { readOnly: true });
+  try {
+    const rows = db
+      .prepare("SELECT coalesce(m.tbl_name, s.name) AS tbl, sum(s.pgsize) AS bytes FROM dbstat s LEFT JOIN sqlite_schema m ON m.name = s.name GROUP BY tbl")
+      .all() as { tbl: string; bytes: number }[];
+    return new Map(rows.map((r) => [r.tbl, r.bytes]));
+  } finally {
+    db.close();
+  }
+}
+
 async function call<T>(url: string): Promise<T> {
   const res = await fetch(url, { method: "POST" });
   const text = await res.text();
@@ -65,13 +79,16 @@ export async function d1RateBench(ctx: BenchContext, name: string): Promise<Omit
   await migrate(persistTo, snap.config);
   const server = await startWrangler({ config: await config(snap.config, dir), persistTo, readyPath: "/health" });
   const results: { mode: Mode; hot: boolean; perSecond: number[]; statementsPerVote: number }[] = [];
-  let stored = { votes: 0, bytes: 0 };
+  let stored = { votes: 0, bytes: 0, battles: 0, modelVotes: 0 };
   try {
     // What a vote adds to the database file, indexes and counters included (1,000 comparisons' rows apart).
     await call(`${server.url}/setup?comparisons=1000&hot=0`);
     const sizeBefore = (await call<{ bytes: number }>(`${server.url}/size`)).bytes;
+    const tablesBefore = tableBytes(persistTo);
     await call(`${server.url}/write?votes=20000&loops=1&batch=100`);
-    stored = { votes: 20_000, bytes: (await call<{ bytes: number }>(`${server.url}/size`)).bytes - sizeBefore };
+    const tablesAfter = tableBytes(persistTo);
+    const grew = (table: string) => (tablesAfter.get(table) ?? 0) - (tablesBefore.get(table) ?? 0);
+    stored = { votes: 20_000, bytes: (await call<{ bytes: number }>(`${server.url}/size`)).bytes - sizeBefore, battles: grew("battles"), modelVotes: grew("model_votes") };
     for (const hot of [false, true]) {
       await call(`${server.url}/setup?comparisons=200&hot=${hot ? 1 : 0}`);
       await call(`${server.url}/write?votes=200&loops=1&batch=1`); // warm-up
@@ -105,7 +122,7 @@ export async function d1RateBench(ctx: BenchContext, name: string): Promise<Omit
         (r) =>
           `${r.hot ? "every vote on one pair of models (one hot pair_counts row)" : "votes spread over 50 models"} · ${r.mode.label}: ${spread(r.perSecond, (x) => `${thousands(x)}/s`)} (${thousands(r.mode.votes)} votes a trial, ${fixed(r.statementsPerVote, 2)} statements a vote)`,
       ),
-      `database file growth: ${thousands(stored.bytes / stored.votes)} bytes a vote (${thousands(stored.votes)} votes over 1,000 comparisons, with their indexes, battle and counters; the answers' text is in messages, written once per comparison)`,
+      `database file growth: ${thousands(stored.bytes / stored.votes)} bytes a vote (${thousands(stored.votes)} votes over 1,000 comparisons, with their indexes, battle and counters; the answers' text is in messages, written once per comparison); by SQLite's dbstat, the battles table with its indexes grew ${thousands(stored.battles / stored.votes)} bytes a vote and model_votes ${thousands(stored.modelVotes / stored.votes)}: the two the archive moves to R2`,
       "the bench's Worker (d1-rate-worker/) calls worker/db/arena-queries.ts as a ComparisonRoom does, against one local D1 (wrangler dev, miniflare's SQLite); timed from this process around one request per trial",
     ],
     problems: [],

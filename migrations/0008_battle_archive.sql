@@ -1,6 +1,7 @@
--- Hand-written (drizzle-kit knows no triggers). The battle archive: once QUORUM_ARCHIVE_AFTER_DAYS is set, the
+-- Hand-written (drizzle-kit knows no triggers). The battle archive: once QUORUM_ARCHIVE_AFTER_HOURS is set, the
 -- oldest battles move to R2 in segments, each a contiguous range of rowids from the first remaining one; D1 keeps
--- the counters and Elo snapshots they contributed to, and one row per segment here. Moving a battle out is not
+-- the counters and Elo snapshots they contributed to, and one row per segment here. The model_votes rows of the
+-- segment's human battles go with them (unless a judge's verdict on that comparison still needs its vote). Moving a battle out is not
 -- deleting it: while a row of `archiving` exists (only inside the archive's own transaction) the delete triggers
 -- leave the counters, epochs and Elo snapshots as they are.
 CREATE TABLE `battle_archive` (
@@ -8,6 +9,7 @@ CREATE TABLE `battle_archive` (
 	`from_rowid` integer NOT NULL,
 	`to_rowid` integer NOT NULL,
 	`battles` integer NOT NULL,
+	`model_votes` integer NOT NULL,
 	`min_tstamp` real NOT NULL,
 	`max_tstamp` real NOT NULL,
 	`import_lines` text NOT NULL,

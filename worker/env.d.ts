@@ -41,8 +41,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_TOPPER_MIN_APPEARANCES?: string;
   /** how long cached standings are served without asking D1 whether the data changed (default 1000; 0 checks on every read) */
   QUORUM_LEADERBOARD_STALE_MS?: string;
-  /** battles older than this many days (and a day) move to the ARCHIVE R2 bucket and become final (default 0: never) */
-  QUORUM_ARCHIVE_AFTER_DAYS?: string;
+  /** battles older than this many hours are final, and an hour later move to the ARCHIVE R2 bucket (default 0: never) */
+  QUORUM_ARCHIVE_AFTER_HOURS?: string;
 }
 
 declare global {

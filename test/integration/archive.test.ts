@@ -12,9 +12,9 @@ import { castVote, errorOf, leaderboard, readyComparison, type Standings } from 
 import { referenceElo, simulateBattles, type Battle } from "../helpers/arena-reference";
 import { api, createRun, finished } from "../helpers/runs";
 
-// vitest.config.ts sets QUORUM_ARCHIVE_AFTER_DAYS to 30 for every test file.
-const DAYS = 30;
-const DAY_MS = 86_400_000;
+// vitest.config.ts sets QUORUM_ARCHIVE_AFTER_HOURS to 720 (30 days) for every test file.
+const HOURS = 720;
+const HOUR_MS = 3_600_000;
 
 async function importLines(battles: unknown[], query: string) {
   const res = await api(`/battles/import${query}`, { method: "POST", body: battles.map((b) => JSON.stringify(b)).join("\n") });
@@ -41,7 +41,7 @@ describe("the battle archive", () => {
     const lines = await exported();
     expect(lines).toHaveLength(25_000);
 
-    const pass = await archiveBattles(env.DB, env.ARCHIVE, DAYS);
+    const pass = await archiveBattles(env.DB, env.ARCHIVE, HOURS);
     // Two whole segments; the last 5,000 are less than one and stay in D1.
     expect(pass).toEqual({ segments: 2, battles: 2 * SEGMENT_BATTLES, stopped: null });
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(5_000);
@@ -52,7 +52,7 @@ describe("the battle archive", () => {
     ]);
     expect((await env.ARCHIVE.list({ prefix: "battles/" })).objects.map((o) => o.key)).toEqual(segments.results.map((s) => s.key));
     const summary = await (await api("/battles/archive")).json();
-    expect(summary).toMatchObject({ afterDays: DAYS, bucketBound: true, segments: 2, battles: 20_000, throughRowid: 20_000 });
+    expect(summary).toMatchObject({ afterHours: HOURS, bucketBound: true, segments: 2, battles: 20_000, throughRowid: 20_000 });
 
     // The counters did not move, so the leaderboard is the same to the last digit.
     expect(ratings(await leaderboard("source=import&rounds=0"))).toEqual(ratings(before));
@@ -72,7 +72,7 @@ describe("the battle archive", () => {
     const battles = simulateBattles({ x: 1000, y: 1000 }, 10_001, 3);
     await importLines(battles.slice(0, 10_000), "?importId=again&offset=0");
     await importLines(battles.slice(10_000), "?importId=again&offset=10000");
-    expect((await archiveBattles(env.DB, env.ARCHIVE, DAYS)).battles).toBe(10_000);
+    expect((await archiveBattles(env.DB, env.ARCHIVE, HOURS)).battles).toBe(10_000);
 
     const resent = await importLines(battles.slice(0, 10_000), "?importId=again&offset=0");
     expect(resent).toMatchObject({ accepted: 10_000, inserted: 0, alreadyImported: 10_000 });
@@ -90,28 +90,53 @@ describe("the battle archive", () => {
   it("waits while a segment holds a battle inside the window, and archives nothing twice when rows change under it", async () => {
     const now = Date.now();
     const old = simulateBattles({ p: 1000, q: 1000 }, SEGMENT_BATTLES + 1, 5);
-    old[SEGMENT_BATTLES - 1].tstamp = (now - (DAYS + 1) * DAY_MS) / 1000 + 60; // a minute too young for the archive
+    old[SEGMENT_BATTLES - 1].tstamp = (now - (HOURS + 1) * HOUR_MS) / 1000 + 60; // a minute too young for the archive
     await importLines(old.slice(0, 10_000), "?importId=young&offset=0");
     await importLines(old.slice(10_000), "?importId=young&offset=10000");
-    expect(await archiveBattles(env.DB, env.ARCHIVE, DAYS, now)).toEqual({ segments: 0, battles: 0, stopped: null });
-    // An hour later it is old enough, but a withdrawal lands while the segment is being written: the segment
+    expect(await archiveBattles(env.DB, env.ARCHIVE, HOURS, now)).toEqual({ segments: 0, battles: 0, stopped: null });
+    // Two minutes later it is old enough, but a withdrawal lands while the segment is being written: the segment
     // is dropped, R2 and the archive's table keep nothing of it, and the next pass archives what is left.
     const withdrawing = {
       put: async (...args: Parameters<R2Bucket["put"]>) => {
         await env.DB.prepare("DELETE FROM battles WHERE rowid = 5").run();
         return env.ARCHIVE.put(...args);
       },
-      delete: (keys: string) => env.ARCHIVE.delete(keys),
+      delete: (keys: string | string[]) => env.ARCHIVE.delete(keys),
     } as R2Bucket;
-    const later = now + 3_600_000;
-    expect(await archiveBattles(env.DB, withdrawing, DAYS, later)).toMatchObject({ segments: 0, battles: 0, stopped: expect.stringMatching(/deleted while/) });
+    const later = now + 120_000;
+    expect(await archiveBattles(env.DB, withdrawing, HOURS, later)).toMatchObject({ segments: 0, battles: 0, stopped: expect.stringMatching(/deleted while/) });
     expect(await count("SELECT count(*) AS n FROM battle_archive")).toBe(0);
     expect((await env.ARCHIVE.list()).objects).toHaveLength(0);
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(SEGMENT_BATTLES);
     // 10,000 left with the newest among them: one more battle makes a whole segment.
     await importLines([{ model_a: "p", model_b: "q", winner: "tie", tstamp: 1_700_000_000 }], "?importId=young-more");
-    expect(await archiveBattles(env.DB, env.ARCHIVE, DAYS, later)).toEqual({ segments: 1, battles: SEGMENT_BATTLES, stopped: null });
+    expect(await archiveBattles(env.DB, env.ARCHIVE, HOURS, later)).toEqual({ segments: 1, battles: SEGMENT_BATTLES, stopped: null });
     expect(await count("SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''")).toBe(SEGMENT_BATTLES + 1);
+  });
+
+  it("takes the model_votes rows of archived votes along, but keeps those a judge's verdict still needs", async () => {
+    const plain = (await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id;
+    const judged = (await readyComparison(["openai:pool-gpt", "google:pool-gemini"])).comparison.id;
+    const gone = await castVote(plain, "tie");
+    await castVote(judged, "left");
+    await env.DB.prepare("INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)")
+      .bind(judged)
+      .run();
+    await env.DB.prepare("UPDATE battles SET tstamp = 1700000000 WHERE source = 'human'").run();
+    await importLines(simulateBattles({ s: 1000, t: 1000 }, SEGMENT_BATTLES - 1, 4), "?importId=with-votes");
+
+    expect(await archiveBattles(env.DB, env.ARCHIVE, HOURS)).toMatchObject({ segments: 1, battles: SEGMENT_BATTLES });
+    const votesOf = (id: string) => count(`SELECT count(*) AS n FROM model_votes WHERE comparison_id = '${id}'`);
+    expect(await votesOf(plain)).toBe(0);
+    expect(await votesOf(judged)).toBe(1);
+    const object = await env.ARCHIVE.get("model_votes/000000000001-000000010000.jsonl.gz");
+    const archived = (await new Response(object!.body.pipeThrough(new DecompressionStream("gzip"))).text()).trim().split("\n").map((l) => JSON.parse(l));
+    // A tie is two rows, one per model (seed 000).
+    expect(archived.map((r) => [r.vote_id, r.choice])).toEqual([
+      [gone.voteId, "tie"],
+      [gone.voteId, "tie"],
+    ]);
+    expect(await (await api("/battles/archive")).json()).toMatchObject({ battles: SEGMENT_BATTLES, modelVotes: 2 });
   });
 
   it("answers 409 for a vote or a ranking older than the window, and changes nothing", async () => {
@@ -120,11 +145,11 @@ describe("the battle archive", () => {
     const cast = await castVote(id, "left");
     const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
     await runInDurableObject(room, (instance: ComparisonRoom) => {
-      (instance as unknown as { record: ComparisonRecord }).record.votes[0].createdAt = Date.now() - (DAYS + 1) * DAY_MS;
+      (instance as unknown as { record: ComparisonRecord }).record.votes[0].createdAt = Date.now() - (HOURS + 1) * HOUR_MS;
     });
     const res = await api(`/votes/${cast.voteId}`, { method: "DELETE" });
     expect(res.status).toBe(409);
-    expect(await errorOf(res)).toMatchObject({ code: "final", message: expect.stringMatching(/older than 30 days \(QUORUM_ARCHIVE_AFTER_DAYS\)/) });
+    expect(await errorOf(res)).toMatchObject({ code: "final", message: expect.stringMatching(/older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\)/) });
     expect(await count(`SELECT count(*) AS n FROM battles WHERE vote_id = '${cast.voteId}'`)).toBe(1);
 
     const runId = await createRun({ question: "Name three primes.", models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }] });
@@ -132,18 +157,18 @@ describe("the battle archive", () => {
     const judged = await count(`SELECT count(*) AS n FROM battles WHERE run_id = '${runId}'`);
     expect(judged).toBeGreaterThan(0);
     await runInDurableObject(env.RUN_ROOM.get(env.RUN_ROOM.idFromName(runId)), (instance: RunRoom) => {
-      (instance as unknown as { record: RunRecord }).record.createdAt = Date.now() - (DAYS + 1) * DAY_MS;
+      (instance as unknown as { record: RunRecord }).record.createdAt = Date.now() - (HOURS + 1) * HOUR_MS;
     });
     const again = await api(`/runs/${runId}/evaluate`, { method: "POST" });
     expect(again.status).toBe(409);
-    expect((await errorOf(again)).message).toMatch(/This run is older than 30 days/);
+    expect((await errorOf(again)).message).toMatch(/This run is older than 720 hours/);
     expect(await count(`SELECT count(*) AS n FROM battles WHERE run_id = '${runId}'`)).toBe(judged);
   });
 
   it("says what to set when archiving is asked for but off or unbound, and a pass with nothing old enough moves nothing", async () => {
-    const off = await app.request("/api/battles/archive", { method: "POST" }, { ...env, QUORUM_ARCHIVE_AFTER_DAYS: "" });
+    const off = await app.request("/api/battles/archive", { method: "POST" }, { ...env, QUORUM_ARCHIVE_AFTER_HOURS: "" });
     expect(off.status).toBe(409);
-    expect(await errorOf(off)).toMatchObject({ code: "archive_off", message: expect.stringMatching(/set QUORUM_ARCHIVE_AFTER_DAYS/) });
+    expect(await errorOf(off)).toMatchObject({ code: "archive_off", message: expect.stringMatching(/set QUORUM_ARCHIVE_AFTER_HOURS/) });
     const unbound = await app.request("/api/battles/archive", { method: "POST" }, { ...env, ARCHIVE: undefined });
     expect(unbound.status).toBe(409);
     expect((await errorOf(unbound)).message).toMatch(/\[\[r2_buckets\]\] block of wrangler.toml/);

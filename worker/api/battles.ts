@@ -99,8 +99,8 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     return c.json({ importId, accepted: accepted.length, inserted, alreadyImported: accepted.length - inserted, rejected, errors }, 200);
   })
   .get("/archive", async (c) => {
-    const { archiveAfterDays } = arenaSettings(c.env);
-    return c.json({ afterDays: archiveAfterDays || null, bucketBound: !!c.env.ARCHIVE, ...(await archiveSummary(c.env.DB)) });
+    const { archiveAfterHours } = arenaSettings(c.env);
+    return c.json({ afterHours: archiveAfterHours || null, bucketBound: !!c.env.ARCHIVE, ...(await archiveSummary(c.env.DB)) });
   })
   // The cron runs a pass every 10 minutes; this runs one now.
   .post("/archive", async (c) => {
@@ -108,7 +108,7 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
       throw new ApiError(409, "archive_unbound", "No ARCHIVE bucket is bound: add the [[r2_buckets]] block of wrangler.toml back, then deploy again.");
     const pass = await archivePass(c.env);
     if (!pass)
-      throw new ApiError(409, "archive_off", "Archiving is off: set QUORUM_ARCHIVE_AFTER_DAYS to the days after which battles move to R2 (and become final).");
+      throw new ApiError(409, "archive_off", "Archiving is off: set QUORUM_ARCHIVE_AFTER_HOURS to the hours after which battles become final and move to R2.");
     return c.json({ ...pass, ...(await archiveSummary(c.env.DB)) });
   })
   .get("/export", validate("query", exportBattlesQuery), async (c) => {

@@ -15,7 +15,7 @@ export function arenaSettings(env: Env) {
     votesPerClient: whole(env.QUORUM_VOTES_PER_CLIENT, 5, 1),
     votesPerComparison: whole(env.QUORUM_VOTES_PER_COMPARISON, 20, 1),
     leaderboardStaleMs: whole(env.QUORUM_LEADERBOARD_STALE_MS, 1000, 0),
-    archiveAfterDays: whole(env.QUORUM_ARCHIVE_AFTER_DAYS, 0, 0),
+    archiveAfterHours: whole(env.QUORUM_ARCHIVE_AFTER_HOURS, 0, 0),
     judges: (env.QUORUM_JUDGES ?? "")
       .split(",")
       .map((s) => s.trim())

@@ -1,14 +1,15 @@
 /**
- * The battle archive (README, "Scaling"): with QUORUM_ARCHIVE_AFTER_DAYS set, battles older than that (and a
- * day) move from D1 to R2, so D1 stops growing with every vote ever cast. They move in segments: the oldest
- * remaining battles by rowid, up to SEGMENT_BATTLES, as gzipped JSON Lines of their D1 rows, with one row in
- * `battle_archive` per segment. The counters, epochs and Elo snapshots stay as they were (migration 0008), so
+ * The battle archive (README, "Scaling"): with QUORUM_ARCHIVE_AFTER_HOURS set, battles older than that (and an
+ * hour) move from D1 to R2, so D1 stops growing with every vote ever cast. They move in segments: the oldest
+ * remaining battles by rowid, SEGMENT_BATTLES at a time, as gzipped JSON Lines of their D1 rows, with one row in
+ * `battle_archive` per segment. The model_votes rows of its human battles go with them, to a sibling object,
+ * except on comparisons a judge has a verdict on (judge calibration reads their first vote). The counters, epochs and Elo snapshots stay as they were (migration 0008), so
  * the leaderboard's counts don't change; what replays battles (online Elo from scratch, style control, the
  * export) reads the archive's segments first and D1 after them.
  *
  * An archived battle is final. Withdrawing a vote or re-evaluating a run removes its battles from D1, which
  * can't be done once they live in R2, so those are refused once the battles are older than the window
- * (`isFinal`), a day before the archive may take them.
+ * (`isFinal`), an hour before the archive may take them.
  */
 import { arenaSettings } from "../arena/settings";
 import type { Slice } from "../db/leaderboard-queries";
@@ -42,18 +43,18 @@ export interface ArchivedBattle {
 export const SEGMENT_BATTLES = 10_000;
 /** Segments one pass writes at most: 200,000 battles per 10-minute cron, 333 a second. */
 const SEGMENTS_PER_PASS = 20;
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** Runs of line numbers, `[first, last]`, per import id: what a resent chunk must not insert again. */
 type ImportLines = Record<string, [number, number][]>;
 
 /** Whether battles from `atMs` can no longer be removed (withdrawn, re-evaluated): the archive may hold them. */
-export function isFinal(atMs: number, afterDays: number, now = Date.now()): boolean {
-  return afterDays > 0 && atMs < now - afterDays * DAY_MS;
+export function isFinal(atMs: number, afterHours: number, now = Date.now()): boolean {
+  return afterHours > 0 && atMs < now - afterHours * HOUR_MS;
 }
 
-export function finalMessage(afterDays: number, what: string): string {
-  return `${what} is older than ${afterDays} days (QUORUM_ARCHIVE_AFTER_DAYS), so its battles are final: they may already be archived and can't be taken back.`;
+export function finalMessage(afterHours: number, what: string): string {
+  return `${what} is older than ${afterHours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so its battles are final: they may already be archived and can't be taken back.`;
 }
 
 const pad = (n: number) => String(n).padStart(12, "0");
@@ -70,12 +71,12 @@ export interface ArchivePass {
 }
 
 /**
- * Moves battles older than `afterDays` + 1 day to R2, oldest rowid first, a whole segment at a time, up to
+ * Moves battles older than `afterHours` + 1 hour to R2, oldest rowid first, a whole segment at a time, up to
  * SEGMENTS_PER_PASS. A segment waits while any of its battles is still inside the window (an import of old
  * battles behind newer votes waits for those) or is the newest battle, whose rowid keeps new rowids rising.
  */
-export async function archiveBattles(d1: D1Database, bucket: R2Bucket, afterDays: number, now = Date.now()): Promise<ArchivePass> {
-  const cutoff = (now - (afterDays + 1) * DAY_MS) / 1000;
+export async function archiveBattles(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now()): Promise<ArchivePass> {
+  const cutoff = (now - (afterHours + 1) * HOUR_MS) / 1000;
   const pass: ArchivePass = { segments: 0, battles: 0, stopped: null };
   const page = d1.prepare("SELECT rowid AS rowid, * FROM battles ORDER BY rowid LIMIT ?").bind(SEGMENT_BATTLES);
   const newest = d1.prepare("SELECT max(rowid) AS n FROM battles");
@@ -97,16 +98,24 @@ export async function archiveBattles(d1: D1Database, bucket: R2Bucket, afterDays
 
 /** One archive pass with the configured window (the cron's, or the API's on request); null when archiving is off. */
 export async function archivePass(env: Env, now = Date.now()): Promise<ArchivePass | null> {
-  const { archiveAfterDays } = arenaSettings(env);
+  const { archiveAfterHours } = arenaSettings(env);
   const bucket: R2Bucket | undefined = env.ARCHIVE;
-  return archiveAfterDays > 0 && bucket ? archiveBattles(env.DB, bucket, archiveAfterDays, now) : null;
+  return archiveAfterHours > 0 && bucket ? archiveBattles(env.DB, bucket, archiveAfterHours, now) : null;
 }
+
+/** The model_votes rows of the human battles up to rowid ?1, but for comparisons with a judge's verdict. */
+const SEGMENT_VOTES = `model_votes WHERE vote_id IN (SELECT vote_id FROM battles WHERE rowid <= ?1 AND source = 'human')
+  AND comparison_id NOT IN (SELECT comparison_id FROM judge_verdicts)`;
+
+const jsonLines = (rows: object[]) => gzip(rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
 
 /** Puts the segment in R2, then in one D1 transaction records it and removes its rows, if they are still exactly those. */
 async function writeSegment(d1: D1Database, bucket: R2Bucket, rows: ArchivedBattle[], now: number): Promise<boolean> {
   const from = rows[0].rowid;
   const to = rows[rows.length - 1].rowid;
-  const key = `battles/${pad(from)}-${pad(to)}.jsonl.gz`;
+  const range = `${pad(from)}-${pad(to)}`;
+  const key = `battles/${range}.jsonl.gz`;
+  const votesKey = `model_votes/${range}.jsonl.gz`;
   let minT = Infinity;
   let maxT = -Infinity;
   let rowids = 0;
@@ -117,10 +126,10 @@ async function writeSegment(d1: D1Database, bucket: R2Bucket, rows: ArchivedBatt
     rowids += r.rowid;
     if (r.import_id !== null) addLine(imports, r.import_id, Number(r.id.slice(r.id.lastIndexOf(":") + 1)));
   }
-  await bucket.put(key, await gzip(rows.map((r) => JSON.stringify(r)).join("\n") + "\n"), {
-    httpMetadata: { contentType: "application/gzip" },
-    customMetadata: { fromRowid: String(from), toRowid: String(to), battles: String(rows.length) },
-  });
+  const { results: votes } = await d1.prepare(`SELECT * FROM ${SEGMENT_VOTES}`).bind(to).all();
+  const httpMetadata = { contentType: "application/gzip" };
+  await bucket.put(key, await jsonLines(rows), { httpMetadata, customMetadata: { fromRowid: String(from), toRowid: String(to), battles: String(rows.length) } });
+  if (votes.length) await bucket.put(votesKey, await jsonLines(votes), { httpMetadata, customMetadata: { battles: key, rows: String(votes.length) } });
   try {
     await d1.batch([
       d1.prepare("INSERT INTO archiving (`on`) VALUES (1)"),
@@ -128,17 +137,19 @@ async function writeSegment(d1: D1Database, bucket: R2Bucket, rows: ArchivedBatt
       // withdrawal since the read fails the whole transaction instead of archiving a battle that is gone.
       d1
         .prepare(
-          `INSERT INTO battle_archive (key, from_rowid, to_rowid, battles, min_tstamp, max_tstamp, import_lines, archived_at)
-           SELECT ?1, ?2, ?3, CASE WHEN count(*) = ?4 AND sum(rowid) = ?5 THEN count(*) END, ?6, ?7, ?8, ?9 FROM battles WHERE rowid <= ?3`,
+          `INSERT INTO battle_archive (key, from_rowid, to_rowid, battles, model_votes, min_tstamp, max_tstamp, import_lines, archived_at)
+           SELECT ?1, ?2, ?3, CASE WHEN count(*) = ?4 AND sum(rowid) = ?5 THEN count(*) END, ?6, ?7, ?8, ?9, ?10 FROM battles WHERE rowid <= ?3`,
         )
-        .bind(key, from, to, rows.length, rowids, minT, maxT, JSON.stringify(imports), now),
+        .bind(key, from, to, rows.length, rowids, votes.length, minT, maxT, JSON.stringify(imports), now),
+      // A judge's verdict that came since the read keeps its comparison's votes in D1 (and a copy in R2).
+      d1.prepare(`DELETE FROM ${SEGMENT_VOTES}`).bind(to),
       d1.prepare("DELETE FROM battles WHERE rowid <= ?").bind(to),
       d1.prepare("DELETE FROM archiving"),
     ]);
     return true;
   } catch (error) {
     if (!String(error).includes("NOT NULL")) throw error;
-    await bucket.delete(key);
+    await bucket.delete([key, votesKey]);
     return false;
   }
 }
@@ -164,6 +175,7 @@ export async function archivedImportLines(d1: D1Database, importId: string): Pro
 export interface ArchiveSummary {
   segments: number;
   battles: number;
+  modelVotes: number;
   /** the battles D1 no longer holds have rowids up to this */
   throughRowid: number;
   oldest: number | null;
@@ -172,7 +184,7 @@ export interface ArchiveSummary {
 
 export async function archiveSummary(d1: D1Database): Promise<ArchiveSummary> {
   const row = await d1
-    .prepare("SELECT count(*) AS segments, coalesce(sum(battles), 0) AS battles, coalesce(max(to_rowid), 0) AS throughRowid, min(min_tstamp) AS oldest, max(max_tstamp) AS newest FROM battle_archive")
+    .prepare("SELECT count(*) AS segments, coalesce(sum(battles), 0) AS battles, coalesce(sum(model_votes), 0) AS modelVotes, coalesce(max(to_rowid), 0) AS throughRowid, min(min_tstamp) AS oldest, max(max_tstamp) AS newest FROM battle_archive")
     .first<ArchiveSummary>();
   return row!;
 }

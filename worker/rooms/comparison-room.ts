@@ -252,8 +252,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (!r) return missing();
     const vote = r.votes.find((v) => v.voteId === voteId);
     if (!vote) return refuse("not_found", "No vote with this id on this comparison; it may have been withdrawn already.", 404);
-    const { archiveAfterDays } = arenaSettings(this.env);
-    if (isFinal(vote.createdAt, archiveAfterDays)) return refuse("final", finalMessage(archiveAfterDays, "This vote"));
+    const { archiveAfterHours } = arenaSettings(this.env);
+    if (isFinal(vote.createdAt, archiveAfterHours)) return refuse("final", finalMessage(archiveAfterHours, "This vote"));
     r.votes = r.votes.filter((v) => v !== vote);
     if (!r.votes.length) r.status = "ready";
     await withdrawVote(openDb(this.env.DB), r, voteId);

@@ -136,9 +136,9 @@ export class RunRoom extends Room<RunEventBody> {
 
   /** A ranking whose judge battles may be archived can't be replaced: its battles can no longer be taken out. */
   private finalRanking(): RoomResult | null {
-    const { archiveAfterDays } = arenaSettings(this.env);
+    const { archiveAfterHours } = arenaSettings(this.env);
     const r = this.record!;
-    return r.aggregation && isFinal(r.createdAt, archiveAfterDays) ? { ok: false, code: "conflict", message: finalMessage(archiveAfterDays, "This run") } : null;
+    return r.aggregation && isFinal(r.createdAt, archiveAfterHours) ? { ok: false, code: "conflict", message: finalMessage(archiveAfterHours, "This run") } : null;
   }
 
   /** Asks the failed (or the named) models again; evaluation follows when the run auto-evaluates. */
