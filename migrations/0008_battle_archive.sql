@@ -1,7 +1,9 @@
 -- Hand-written (drizzle-kit knows no triggers). The battle archive: once QUORUM_ARCHIVE_AFTER_HOURS is set, the
 -- oldest battles move to R2 in segments, each a contiguous range of rowids from the first remaining one; D1 keeps
 -- the counters and Elo snapshots they contributed to, and one row per segment here. The model_votes rows of the
--- segment's human battles go with them (unless a judge's verdict on that comparison still needs its vote). Moving a battle out is not
+-- segment's human battles go with them (unless a judge's verdict on that comparison still needs its vote). Old
+-- comparisons' messages (copies: each comparison's room keeps its conversation) move in chunks too; their costs
+-- stay in spend_entries, as a deleted message's do. Moving a battle out is not
 -- deleting it: while a row of `archiving` exists (only inside the archive's own transaction) the delete triggers
 -- leave the counters, epochs and Elo snapshots as they are.
 CREATE TABLE `battle_archive` (
@@ -17,6 +19,17 @@ CREATE TABLE `battle_archive` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `battle_archive_to` ON `battle_archive` (`to_rowid`);
+--> statement-breakpoint
+CREATE TABLE `conversation_archive` (
+	`key` text PRIMARY KEY NOT NULL,
+	`through_created_at` integer NOT NULL,
+	`through_id` text NOT NULL,
+	`comparisons` integer NOT NULL,
+	`messages` integer NOT NULL,
+	`archived_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `conversation_archive_through` ON `conversation_archive` (`through_created_at`, `through_id`);
 --> statement-breakpoint
 CREATE TABLE `archiving` (
 	`on` integer PRIMARY KEY NOT NULL

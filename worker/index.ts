@@ -37,13 +37,12 @@ app.notFound((c) => c.json(errorBody("not_found", `No API route ${c.req.method} 
 /** The typed shape of every route, for the web app's `hc` client. */
 export type AppType = typeof app;
 
-/**
- * The Hono app is the fetch handler (tests call its `request`). The cron ([triggers] in wrangler.toml) wakes
- * rooms whose unfinished work lost its alarm, and moves old battles to the archive when that is on.
- */
-const scheduled: ExportedHandlerScheduledHandler<Env> = (_controller, env, ctx) => {
-  ctx.waitUntil(sweepUnfinished(env));
-  ctx.waitUntil(archivePass(env));
+/** The cron of wrangler.toml's [triggers] that wakes rooms whose unfinished work lost its alarm; the other one archives. */
+export const SWEEP_CRON = "*/10 * * * *";
+
+/** The Hono app is the fetch handler (tests call its `request`); the crons sweep, or move old battles and messages to the archive when that is on. */
+const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env, ctx) => {
+  ctx.waitUntil(controller.cron === SWEEP_CRON ? sweepUnfinished(env) : archivePass(env));
 };
 
 export default Object.assign(app, { scheduled }) satisfies ExportedHandler<Env>;

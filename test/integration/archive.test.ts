@@ -1,6 +1,6 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { archiveBattles, SEGMENT_BATTLES } from "../../worker/battles/archive";
+import { archiveBattles, archiveConversations, SEGMENT_BATTLES } from "../../worker/battles/archive";
 import { openDb } from "../../worker/db/queries";
 import { sliceBattles } from "../../worker/db/style-queries";
 import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
@@ -8,6 +8,7 @@ import type { ComparisonRecord } from "../../worker/rooms/comparison-record";
 import type { RunRoom } from "../../worker/rooms/run-room";
 import type { RunRecord } from "../../worker/rooms/record";
 import app from "../../worker/index";
+
 import { castVote, errorOf, leaderboard, readyComparison, type Standings } from "../helpers/arena";
 import { referenceElo, simulateBattles, type Battle } from "../helpers/arena-reference";
 import { api, createRun, finished } from "../helpers/runs";
@@ -29,7 +30,7 @@ const ratings = (board: Standings) => board.rows.map((r) => ({ modelId: r.modelI
 describe("the battle archive", () => {
   // Tests in a file share storage: each starts from no battles, so rowids start again at 1.
   beforeEach(async () => {
-    await env.DB.batch(["battle_archive", "battles", "pair_counts", "elo_snapshots", "battle_epochs"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+    await env.DB.batch(["battle_archive", "conversation_archive", "battles", "pair_counts", "elo_snapshots", "battle_epochs"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
     const { objects } = await env.ARCHIVE.list();
     if (objects.length) await env.ARCHIVE.delete(objects.map((o) => o.key));
   });
@@ -72,7 +73,11 @@ describe("the battle archive", () => {
     const battles = simulateBattles({ x: 1000, y: 1000 }, 10_001, 3);
     await importLines(battles.slice(0, 10_000), "?importId=again&offset=0");
     await importLines(battles.slice(10_000), "?importId=again&offset=10000");
-    expect((await archiveBattles(env.DB, env.ARCHIVE, HOURS)).battles).toBe(10_000);
+    // The minute's cron runs the pass (the 10-minute one sweeps: test/integration/watchdog.test.ts).
+    const ctx = createExecutionContext();
+    app.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await (await api("/battles/archive")).json()).toMatchObject({ segments: 1, battles: 10_000, throughRowid: 10_000 });
 
     const resent = await importLines(battles.slice(0, 10_000), "?importId=again&offset=0");
     expect(resent).toMatchObject({ accepted: 10_000, inserted: 0, alreadyImported: 10_000 });
@@ -137,6 +142,41 @@ describe("the battle archive", () => {
       [gone.voteId, "tie"],
     ]);
     expect(await (await api("/battles/archive")).json()).toMatchObject({ battles: SEGMENT_BATTLES, modelVotes: 2 });
+    // Withdrawing it now finds nothing in D1, and says why it may be so.
+    const withdraw = await api(`/votes/${gone.voteId}`, { method: "DELETE" });
+    expect(withdraw.status).toBe(404);
+    expect((await errorOf(withdraw)).message).toMatch(/older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\) and archived, which makes it final/);
+  });
+
+  it("moves old comparisons' messages to R2 in whole chunks; the comparison still opens from its room, and their costs stay counted", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
+    const [a, b, c] = ids;
+    const old = Date.now() - (HOURS + 48) * HOUR_MS;
+    for (const table of ["comparisons SET created_at = ?1 WHERE id", "messages SET completed_at = ?1 WHERE completed_at IS NOT NULL AND comparison_id"])
+      await env.DB.prepare(`UPDATE ${table} IN (?2, ?3)`).bind(old, a, b).run();
+    const messagesOf = (id: string) => count(`SELECT count(*) AS n FROM messages WHERE comparison_id = '${id}'`);
+    const [na, nb, nc] = [await messagesOf(a), await messagesOf(b), await messagesOf(c)];
+    expect(na).toBeGreaterThanOrEqual(3); // the prompt and both sides' answers
+    // Two answers with usage each: their costs go to spend_entries, as a deleted answer's do.
+    expect(await count(`SELECT count(*) AS n FROM messages WHERE comparison_id = '${a}' AND role = 'assistant' AND coalesce(tokens_in, 0) + coalesce(tokens, 0) > 0`)).toBe(2);
+    const spendRows = await count("SELECT count(*) AS n FROM spend_entries");
+
+    expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisons: 2, messages: na + nb });
+    expect([await messagesOf(a), await messagesOf(b), await messagesOf(c)]).toEqual([0, 0, nc]);
+    expect(await count("SELECT count(*) AS n FROM spend_entries")).toBe(spendRows + 4);
+    const [{ key }] = (await env.ARCHIVE.list({ prefix: "messages/" })).objects;
+    const object = await env.ARCHIVE.get(key);
+    const lines = (await new Response(object!.body.pipeThrough(new DecompressionStream("gzip"))).text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(na + nb);
+    expect(new Set(lines.map((m) => m.comparison_id))).toEqual(new Set([a, b]));
+    expect(lines.find((m) => m.role === "user").content).toBe("Explain recursion in one paragraph.");
+    // The page reads the room, which kept the whole conversation.
+    const detail = await (await api(`/comparisons/${a}`)).json<{ turns: { prompt: string }[] }>();
+    expect(detail.turns.map((t) => t.prompt)).toEqual(["Explain recursion in one paragraph."]);
+    // One old comparison left is less than a chunk.
+    expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisons: 0, messages: 0 });
+    expect(await (await api("/battles/archive")).json()).toMatchObject({ conversations: 2, messages: na + nb });
   });
 
   it("answers 409 for a vote or a ranking older than the window, and changes nothing", async () => {
@@ -177,7 +217,10 @@ describe("the battle archive", () => {
     await importLines(recent.slice(10_000), "?importId=recent&offset=10000");
     const res = await api("/battles/archive", { method: "POST" });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ segments: 0, battles: 0, stopped: null, throughRowid: 0 });
+    expect(await res.json()).toEqual({
+      pass: { segments: 0, battles: 0, stopped: null, comparisons: 0, messages: 0 },
+      archive: { segments: 0, battles: 0, modelVotes: 0, conversations: 0, messages: 0, throughRowid: 0, oldest: null, newest: null },
+    });
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(10_001);
   });
 });

@@ -102,14 +102,14 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     const { archiveAfterHours } = arenaSettings(c.env);
     return c.json({ afterHours: archiveAfterHours || null, bucketBound: !!c.env.ARCHIVE, ...(await archiveSummary(c.env.DB)) });
   })
-  // The cron runs a pass every 10 minutes; this runs one now.
+  // A cron runs a pass every minute; this runs one now.
   .post("/archive", async (c) => {
     if (!c.env.ARCHIVE)
       throw new ApiError(409, "archive_unbound", "No ARCHIVE bucket is bound: add the [[r2_buckets]] block of wrangler.toml back, then deploy again.");
     const pass = await archivePass(c.env);
     if (!pass)
       throw new ApiError(409, "archive_off", "Archiving is off: set QUORUM_ARCHIVE_AFTER_HOURS to the hours after which battles become final and move to R2.");
-    return c.json({ ...pass, ...(await archiveSummary(c.env.DB)) });
+    return c.json({ pass, archive: await archiveSummary(c.env.DB) });
   })
   .get("/export", validate("query", exportBattlesQuery), async (c) => {
     const { source, includeFlagged } = c.req.valid("query");

@@ -3,7 +3,9 @@
  * hour) move from D1 to R2, so D1 stops growing with every vote ever cast. They move in segments: the oldest
  * remaining battles by rowid, SEGMENT_BATTLES at a time, as gzipped JSON Lines of their D1 rows, with one row in
  * `battle_archive` per segment. The model_votes rows of its human battles go with them, to a sibling object,
- * except on comparisons a judge has a verdict on (judge calibration reads their first vote). The counters, epochs and Elo snapshots stay as they were (migration 0008), so
+ * except on comparisons a judge has a verdict on (judge calibration reads their first vote). And old comparisons'
+ * messages go too, CONVERSATION_CHUNK comparisons at a time: D1's are copies (a comparison's page reads its
+ * room), and the cost of each answer stays counted (migration 0006's trigger keeps it in spend_entries). The counters, epochs and Elo snapshots stay as they were (migration 0008), so
  * the leaderboard's counts don't change; what replays battles (online Elo from scratch, style control, the
  * export) reads the archive's segments first and D1 after them.
  *
@@ -41,7 +43,7 @@ export interface ArchivedBattle {
 }
 
 export const SEGMENT_BATTLES = 10_000;
-/** Segments one pass writes at most: 200,000 battles per 10-minute cron, 333 a second. */
+/** Objects one pass writes at most of each kind: with a pass a minute, 3,333 battles and 333 comparisons a second. */
 const SEGMENTS_PER_PASS = 20;
 const HOUR_MS = 3_600_000;
 
@@ -97,10 +99,51 @@ export async function archiveBattles(d1: D1Database, bucket: R2Bucket, afterHour
 }
 
 /** One archive pass with the configured window (the cron's, or the API's on request); null when archiving is off. */
-export async function archivePass(env: Env, now = Date.now()): Promise<ArchivePass | null> {
+export async function archivePass(env: Env, now = Date.now()): Promise<(ArchivePass & ConversationPass) | null> {
   const { archiveAfterHours } = arenaSettings(env);
   const bucket: R2Bucket | undefined = env.ARCHIVE;
-  return archiveAfterHours > 0 && bucket ? archiveBattles(env.DB, bucket, archiveAfterHours, now) : null;
+  if (!(archiveAfterHours > 0 && bucket)) return null;
+  return { ...(await archiveBattles(env.DB, bucket, archiveAfterHours, now)), ...(await archiveConversations(env.DB, bucket, archiveAfterHours, now)) };
+}
+
+export const CONVERSATION_CHUNK = 1_000;
+
+export interface ConversationPass {
+  comparisons: number;
+  messages: number;
+}
+
+/**
+ * Moves the messages of comparisons created before the window (and an hour) to R2, oldest first, `chunk`
+ * comparisons to an object, whole chunks only, up to SEGMENTS_PER_PASS.
+ */
+export async function archiveConversations(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now(), chunk = CONVERSATION_CHUNK): Promise<ConversationPass> {
+  const cutoff = now - (afterHours + 1) * HOUR_MS;
+  const pass: ConversationPass = { comparisons: 0, messages: 0 };
+  for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
+    const done = await d1.prepare("SELECT through_created_at AS at, through_id AS id FROM conversation_archive ORDER BY through_created_at DESC, through_id DESC LIMIT 1").first<{ at: number; id: string }>();
+    const { results: ids } = await d1
+      .prepare("SELECT id, created_at AS at FROM comparisons WHERE created_at < ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) ORDER BY created_at, id LIMIT ?4")
+      .bind(cutoff, done?.at ?? -1, done?.id ?? "", chunk)
+      .all<{ id: string; at: number }>();
+    if (ids.length < chunk) break;
+    const list = JSON.stringify(ids.map((c) => c.id));
+    const { results: messages } = await d1.prepare("SELECT rowid AS rowid, * FROM messages WHERE comparison_id IN (SELECT value FROM json_each(?1)) AND (completed_at IS NULL OR completed_at < ?2)")
+      .bind(list, cutoff).all<{ rowid: number }>();
+    const last = ids[ids.length - 1];
+    const key = `messages/${last.at}-${last.id}.jsonl.gz`;
+    await bucket.put(key, await jsonLines(messages), { httpMetadata: { contentType: "application/gzip" }, customMetadata: { comparisons: String(ids.length) } });
+    await d1.batch([
+      d1
+        .prepare("INSERT INTO conversation_archive (key, through_created_at, through_id, comparisons, messages, archived_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(key, last.at, last.id, ids.length, messages.length, now),
+      // Only the rows read (and put in R2): a turn sent since stays in D1.
+      d1.prepare("DELETE FROM messages WHERE rowid IN (SELECT value FROM json_each(?))").bind(JSON.stringify(messages.map((m) => m.rowid))),
+    ]);
+    pass.comparisons += ids.length;
+    pass.messages += messages.length;
+  }
+  return pass;
 }
 
 /** The model_votes rows of the human battles up to rowid ?1, but for comparisons with a judge's verdict. */
@@ -176,6 +219,9 @@ export interface ArchiveSummary {
   segments: number;
   battles: number;
   modelVotes: number;
+  /** comparisons whose messages are in R2, and those messages */
+  conversations: number;
+  messages: number;
   /** the battles D1 no longer holds have rowids up to this */
   throughRowid: number;
   oldest: number | null;
@@ -183,10 +229,13 @@ export interface ArchiveSummary {
 }
 
 export async function archiveSummary(d1: D1Database): Promise<ArchiveSummary> {
-  const row = await d1
-    .prepare("SELECT count(*) AS segments, coalesce(sum(battles), 0) AS battles, coalesce(sum(model_votes), 0) AS modelVotes, coalesce(max(to_rowid), 0) AS throughRowid, min(min_tstamp) AS oldest, max(max_tstamp) AS newest FROM battle_archive")
-    .first<ArchiveSummary>();
-  return row!;
+  const [battles, conversations] = await d1.batch<Record<string, number | null>>([
+    d1.prepare(
+      "SELECT count(*) AS segments, coalesce(sum(battles), 0) AS battles, coalesce(sum(model_votes), 0) AS modelVotes, coalesce(max(to_rowid), 0) AS throughRowid, min(min_tstamp) AS oldest, max(max_tstamp) AS newest FROM battle_archive",
+    ),
+    d1.prepare("SELECT coalesce(sum(comparisons), 0) AS conversations, coalesce(sum(messages), 0) AS messages FROM conversation_archive"),
+  ]);
+  return { ...battles.results[0], ...conversations.results[0] } as unknown as ArchiveSummary;
 }
 
 const inSlice = (b: ArchivedBattle, slice: Slice) =>
