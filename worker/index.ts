@@ -5,7 +5,7 @@ import { access } from "./api/access";
 import { bodyCap } from "./api/body-cap";
 import { errorBody, onError } from "./api/errors";
 import { noteLocalWrite } from "./arena/standings";
-import { sweepUnfinished } from "./rooms/sweep";
+import { SWEEP_CRON, sweepUnfinished } from "./rooms/sweep";
 import { archivePass } from "./battles/archive";
 import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
 
@@ -36,9 +36,6 @@ app.notFound((c) => c.json(errorBody("not_found", `No API route ${c.req.method} 
 
 /** The typed shape of every route, for the web app's `hc` client. */
 export type AppType = typeof app;
-
-/** The cron of wrangler.toml's [triggers] that wakes rooms whose unfinished work lost its alarm; the other one archives. */
-export const SWEEP_CRON = "*/10 * * * *";
 
 /** The Hono app is the fetch handler (tests call its `request`); the crons sweep, or move old battles and messages to the archive when that is on. */
 const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env, ctx) => {

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { archiveBattles, archiveConversations, SEGMENT_BATTLES } from "../../worker/battles/archive";
+import { archiveBattles, archiveConversations, dropIdempotencyKeys, SEGMENT_BATTLES } from "../../worker/battles/archive";
 import { openDb } from "../../worker/db/queries";
 import { sliceBattles } from "../../worker/db/style-queries";
 import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
@@ -179,6 +179,19 @@ describe("the battle archive", () => {
     expect(await (await api("/battles/archive")).json()).toMatchObject({ conversations: 2, messages: na + nb });
   });
 
+  it("drops idempotency keys older than the window, oldest first, and keeps the rest", async () => {
+    const now = Date.now();
+    const insert = env.DB.prepare("INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, 'c', '{}', ?)");
+    await env.DB.batch([
+      insert.bind("old-1", now - (HOURS + 3) * HOUR_MS),
+      insert.bind("old-2", now - (HOURS + 2) * HOUR_MS),
+      insert.bind("young", now - HOURS * HOUR_MS),
+    ]);
+    expect(await dropIdempotencyKeys(env.DB, now - (HOURS + 1) * HOUR_MS)).toBe(2);
+    const left = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key IN ('old-1', 'old-2', 'young')").all();
+    expect(left.results).toEqual([{ key: "young" }]);
+  });
+
   it("answers 409 for a vote or a ranking older than the window, and changes nothing", async () => {
     const detail = await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"]);
     const id = detail.comparison.id;
@@ -218,7 +231,7 @@ describe("the battle archive", () => {
     const res = await api("/battles/archive", { method: "POST" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      pass: { segments: 0, battles: 0, stopped: null, comparisons: 0, messages: 0 },
+      pass: { segments: 0, battles: 0, stopped: null, comparisons: 0, messages: 0, idempotencyKeys: 0 },
       archive: { segments: 0, battles: 0, modelVotes: 0, conversations: 0, messages: 0, throughRowid: 0, oldest: null, newest: null },
     });
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(10_001);

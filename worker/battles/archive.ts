@@ -1,16 +1,19 @@
 /**
- * The battle archive (README, "Scaling"): with QUORUM_ARCHIVE_AFTER_HOURS set, battles older than that (and an
- * hour) move from D1 to R2, so D1 stops growing with every vote ever cast. They move in segments: the oldest
- * remaining battles by rowid, SEGMENT_BATTLES at a time, as gzipped JSON Lines of their D1 rows, with one row in
- * `battle_archive` per segment. The model_votes rows of its human battles go with them, to a sibling object,
- * except on comparisons a judge has a verdict on (judge calibration reads their first vote). And old comparisons'
- * messages go too, CONVERSATION_CHUNK comparisons at a time: D1's are copies (a comparison's page reads its
- * room), and the cost of each answer stays counted (migration 0006's trigger keeps it in spend_entries). The counters, epochs and Elo snapshots stay as they were (migration 0008), so
- * the leaderboard's counts don't change; what replays battles (online Elo from scratch, style control, the
- * export) reads the archive's segments first and D1 after them.
+ * The archive (README, "Scaling"): with QUORUM_ARCHIVE_AFTER_HOURS set, what D1 would otherwise keep forever
+ * moves to the ARCHIVE R2 bucket once it is older than that and an hour, as gzipped JSON Lines of the D1 rows:
+ *
+ * - battles, oldest rowid first, SEGMENT_BATTLES to a segment, one row in `battle_archive` each; with them the
+ *   model_votes rows of their human votes, to a sibling object, except on comparisons a judge has a verdict on
+ *   (judge calibration reads their first vote). The counters, epochs and Elo snapshots stay as they were
+ *   (migration 0008), so the leaderboard doesn't change; what replays battles (online Elo from scratch, style
+ *   control, the export) reads the segments first and D1 after them;
+ * - comparisons' messages, CONVERSATION_CHUNK comparisons to an object. D1's are copies (a comparison's page
+ *   reads its room), and each answer's cost stays counted (migration 0006's trigger keeps it in spend_entries).
+ *
+ * Idempotency keys that old are dropped, not archived: a request retried hours later is a new request.
  *
  * An archived battle is final. Withdrawing a vote or re-evaluating a run removes its battles from D1, which
- * can't be done once they live in R2, so those are refused once the battles are older than the window
+ * can't be done once they live in R2, so both are refused once the battles are older than the window
  * (`isFinal`), an hour before the archive may take them.
  */
 import { arenaSettings } from "../arena/settings";
@@ -59,6 +62,34 @@ export function finalMessage(afterHours: number, what: string): string {
   return `${what} is older than ${afterHours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so its battles are final: they may already be archived and can't be taken back.`;
 }
 
+/** One archive pass with the configured window (the cron's, or the API's on request); null when archiving is off. */
+export async function archivePass(env: Env, now = Date.now()): Promise<(ArchivePass & ConversationPass & { idempotencyKeys: number }) | null> {
+  const { archiveAfterHours } = arenaSettings(env);
+  const bucket: R2Bucket | undefined = env.ARCHIVE;
+  if (!(archiveAfterHours > 0 && bucket)) return null;
+  return {
+    ...(await archiveBattles(env.DB, bucket, archiveAfterHours, now)),
+    ...(await archiveConversations(env.DB, bucket, archiveAfterHours, now)),
+    idempotencyKeys: await dropIdempotencyKeys(env.DB, now - (archiveAfterHours + 1) * HOUR_MS),
+  };
+}
+
+const KEYS_PER_STATEMENT = 10_000;
+
+/** Deletes idempotency keys made before `cutoff`, oldest first (rowids follow time), up to SEGMENTS_PER_PASS statements. */
+export async function dropIdempotencyKeys(d1: D1Database, cutoff: number): Promise<number> {
+  const drop = d1
+    .prepare("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys ORDER BY rowid LIMIT ?1) AND created_at < ?2")
+    .bind(KEYS_PER_STATEMENT, cutoff);
+  let dropped = 0;
+  for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
+    const { meta } = await drop.run();
+    dropped += meta.changes;
+    if (meta.changes < KEYS_PER_STATEMENT) break;
+  }
+  return dropped;
+}
+
 const pad = (n: number) => String(n).padStart(12, "0");
 
 async function gzip(text: string): Promise<ArrayBuffer> {
@@ -94,54 +125,6 @@ export async function archiveBattles(d1: D1Database, bucket: R2Bucket, afterHour
     }
     pass.segments++;
     pass.battles += all.length;
-  }
-  return pass;
-}
-
-/** One archive pass with the configured window (the cron's, or the API's on request); null when archiving is off. */
-export async function archivePass(env: Env, now = Date.now()): Promise<(ArchivePass & ConversationPass) | null> {
-  const { archiveAfterHours } = arenaSettings(env);
-  const bucket: R2Bucket | undefined = env.ARCHIVE;
-  if (!(archiveAfterHours > 0 && bucket)) return null;
-  return { ...(await archiveBattles(env.DB, bucket, archiveAfterHours, now)), ...(await archiveConversations(env.DB, bucket, archiveAfterHours, now)) };
-}
-
-export const CONVERSATION_CHUNK = 1_000;
-
-export interface ConversationPass {
-  comparisons: number;
-  messages: number;
-}
-
-/**
- * Moves the messages of comparisons created before the window (and an hour) to R2, oldest first, `chunk`
- * comparisons to an object, whole chunks only, up to SEGMENTS_PER_PASS.
- */
-export async function archiveConversations(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now(), chunk = CONVERSATION_CHUNK): Promise<ConversationPass> {
-  const cutoff = now - (afterHours + 1) * HOUR_MS;
-  const pass: ConversationPass = { comparisons: 0, messages: 0 };
-  for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
-    const done = await d1.prepare("SELECT through_created_at AS at, through_id AS id FROM conversation_archive ORDER BY through_created_at DESC, through_id DESC LIMIT 1").first<{ at: number; id: string }>();
-    const { results: ids } = await d1
-      .prepare("SELECT id, created_at AS at FROM comparisons WHERE created_at < ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) ORDER BY created_at, id LIMIT ?4")
-      .bind(cutoff, done?.at ?? -1, done?.id ?? "", chunk)
-      .all<{ id: string; at: number }>();
-    if (ids.length < chunk) break;
-    const list = JSON.stringify(ids.map((c) => c.id));
-    const { results: messages } = await d1.prepare("SELECT rowid AS rowid, * FROM messages WHERE comparison_id IN (SELECT value FROM json_each(?1)) AND (completed_at IS NULL OR completed_at < ?2)")
-      .bind(list, cutoff).all<{ rowid: number }>();
-    const last = ids[ids.length - 1];
-    const key = `messages/${last.at}-${last.id}.jsonl.gz`;
-    await bucket.put(key, await jsonLines(messages), { httpMetadata: { contentType: "application/gzip" }, customMetadata: { comparisons: String(ids.length) } });
-    await d1.batch([
-      d1
-        .prepare("INSERT INTO conversation_archive (key, through_created_at, through_id, comparisons, messages, archived_at) VALUES (?, ?, ?, ?, ?, ?)")
-        .bind(key, last.at, last.id, ids.length, messages.length, now),
-      // Only the rows read (and put in R2): a turn sent since stays in D1.
-      d1.prepare("DELETE FROM messages WHERE rowid IN (SELECT value FROM json_each(?))").bind(JSON.stringify(messages.map((m) => m.rowid))),
-    ]);
-    pass.comparisons += ids.length;
-    pass.messages += messages.length;
   }
   return pass;
 }
@@ -204,6 +187,50 @@ function addLine(imports: ImportLines, importId: string, line: number): void {
   else runs.push([line, line]);
 }
 
+export const CONVERSATION_CHUNK = 1_000;
+
+export interface ConversationPass {
+  comparisons: number;
+  messages: number;
+}
+
+/**
+ * Moves the messages of comparisons created before the window (and an hour) to R2, oldest first, `chunk`
+ * comparisons to an object, whole chunks only, up to SEGMENTS_PER_PASS.
+ */
+export async function archiveConversations(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now(), chunk = CONVERSATION_CHUNK): Promise<ConversationPass> {
+  const cutoff = now - (afterHours + 1) * HOUR_MS;
+  const pass: ConversationPass = { comparisons: 0, messages: 0 };
+  for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
+    const done = await d1
+      .prepare("SELECT through_created_at AS at, through_id AS id FROM conversation_archive ORDER BY through_created_at DESC, through_id DESC LIMIT 1")
+      .first<{ at: number; id: string }>();
+    const { results: ids } = await d1
+      .prepare("SELECT id, created_at AS at FROM comparisons WHERE created_at < ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) ORDER BY created_at, id LIMIT ?4")
+      .bind(cutoff, done?.at ?? -1, done?.id ?? "", chunk)
+      .all<{ id: string; at: number }>();
+    if (ids.length < chunk) break;
+    const list = JSON.stringify(ids.map((c) => c.id));
+    const { results: messages } = await d1
+      .prepare("SELECT rowid AS rowid, * FROM messages WHERE comparison_id IN (SELECT value FROM json_each(?1)) AND (completed_at IS NULL OR completed_at < ?2)")
+      .bind(list, cutoff)
+      .all<{ rowid: number }>();
+    const last = ids[ids.length - 1];
+    const key = `messages/${last.at}-${last.id}.jsonl.gz`;
+    await bucket.put(key, await jsonLines(messages), { httpMetadata: { contentType: "application/gzip" }, customMetadata: { comparisons: String(ids.length) } });
+    await d1.batch([
+      d1
+        .prepare("INSERT INTO conversation_archive (key, through_created_at, through_id, comparisons, messages, archived_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(key, last.at, last.id, ids.length, messages.length, now),
+      // Only the rows read (and put in R2): a turn sent since stays in D1.
+      d1.prepare("DELETE FROM messages WHERE rowid IN (SELECT value FROM json_each(?))").bind(JSON.stringify(messages.map((m) => m.rowid))),
+    ]);
+    pass.comparisons += ids.length;
+    pass.messages += messages.length;
+  }
+  return pass;
+}
+
 /** The line numbers of an import already in the archive: lines a resent chunk must skip. */
 export async function archivedImportLines(d1: D1Database, importId: string): Promise<(line: number) => boolean> {
   const path = `$.${JSON.stringify(importId)}`;
@@ -242,8 +269,8 @@ const inSlice = (b: ArchivedBattle, slice: Slice) =>
   slice.sources.includes(b.source) && (slice.includeFlagged || !b.flagged) && (slice.category === "" || b.category === slice.category);
 
 /**
- * The slice's archived battles with rowids after `after`, a segment at a time in rowid order, and the last
- * rowid the archive covers: D1 holds the rest, after it. Nothing archived yet reads no R2 at all.
+ * The slice's archived battles with rowids after `after`, a segment at a time in rowid order; D1 holds every
+ * battle after the last segment. With nothing archived this is one small D1 query and no R2 read.
  */
 export async function* archivedBattles(d1: D1Database, bucket: R2Bucket | undefined, slice: Slice, after: number): AsyncGenerator<ArchivedBattle[]> {
   const { results } = await d1.prepare("SELECT key FROM battle_archive WHERE to_rowid > ? ORDER BY to_rowid").bind(after).all<{ key: string }>();

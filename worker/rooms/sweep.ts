@@ -7,6 +7,9 @@
 import { openDb } from "../db/queries";
 import { unfinishedIn } from "../db/sweep-queries";
 
+/** The cron of wrangler.toml's [triggers] that runs the sweep; the other one runs the archive (worker/index.ts). */
+export const SWEEP_CRON = "*/10 * * * *";
+
 /** younger than this, a run or comparison is left alone */
 export const SWEEP_AFTER_MS = 10 * 60_000;
 /** older than this, it is left alone too: the scan stays bounded by the created_at index */
