@@ -29,7 +29,7 @@ CREATE TABLE `conversation_archive` (
 	`archived_at` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX `conversation_archive_through` ON `conversation_archive` (`through_created_at`, `through_id`);
+CREATE UNIQUE INDEX `conversation_archive_through` ON `conversation_archive` (`through_created_at`, `through_id`);
 --> statement-breakpoint
 CREATE TABLE `archiving` (
 	`on` integer PRIMARY KEY NOT NULL

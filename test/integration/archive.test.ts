@@ -28,9 +28,9 @@ const exported = async () => (await (await api("/battles/export?source=import&in
 const ratings = (board: Standings) => board.rows.map((r) => ({ modelId: r.modelId, wins: r.wins, battles: r.battles, elo: r.elo, bt: r.bt }));
 
 describe("the battle archive", () => {
-  // Tests in a file share storage: each starts from no battles, so rowids start again at 1.
+  // Tests in a file share storage: each starts from no battles (so rowids start again at 1) and no comparisons.
   beforeEach(async () => {
-    await env.DB.batch(["battle_archive", "conversation_archive", "battles", "pair_counts", "elo_snapshots", "battle_epochs"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+    await env.DB.batch(["battle_archive", "conversation_archive", "battles", "pair_counts", "elo_snapshots", "battle_epochs", "judge_verdicts", "comparisons"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
     const { objects } = await env.ARCHIVE.list();
     if (objects.length) await env.ARCHIVE.delete(objects.map((o) => o.key));
   });
@@ -48,8 +48,8 @@ describe("the battle archive", () => {
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(5_000);
     const segments = await env.DB.prepare("SELECT key, from_rowid AS fromRowid, to_rowid AS toRowid, battles FROM battle_archive ORDER BY to_rowid").all();
     expect(segments.results).toEqual([
-      { key: "battles/000000000001-000000010000.jsonl.gz", fromRowid: 1, toRowid: 10_000, battles: 10_000 },
-      { key: "battles/000000010001-000000020000.jsonl.gz", fromRowid: 10_001, toRowid: 20_000, battles: 10_000 },
+      { key: expect.stringMatching(/^battles\/000000000001-000000010000\.[0-9a-f]{8}\.jsonl\.gz$/), fromRowid: 1, toRowid: 10_000, battles: 10_000 },
+      { key: expect.stringMatching(/^battles\/000000010001-000000020000\.[0-9a-f]{8}\.jsonl\.gz$/), fromRowid: 10_001, toRowid: 20_000, battles: 10_000 },
     ]);
     expect((await env.ARCHIVE.list({ prefix: "battles/" })).objects.map((o) => o.key)).toEqual(segments.results.map((s) => s.key));
     const summary = await (await api("/battles/archive")).json();
@@ -134,7 +134,9 @@ describe("the battle archive", () => {
     const votesOf = (id: string) => count(`SELECT count(*) AS n FROM model_votes WHERE comparison_id = '${id}'`);
     expect(await votesOf(plain)).toBe(0);
     expect(await votesOf(judged)).toBe(1);
-    const object = await env.ARCHIVE.get("model_votes/000000000001-000000010000.jsonl.gz");
+    const [{ key }] = (await env.ARCHIVE.list({ prefix: "model_votes/" })).objects;
+    expect(key).toMatch(/^model_votes\/000000000001-000000010000\./);
+    const object = await env.ARCHIVE.get(key);
     const archived = (await new Response(object!.body.pipeThrough(new DecompressionStream("gzip"))).text()).trim().split("\n").map((l) => JSON.parse(l));
     // A tie is two rows, one per model (seed 000).
     expect(archived.map((r) => [r.vote_id, r.choice])).toEqual([
@@ -177,6 +179,28 @@ describe("the battle archive", () => {
     // One old comparison left is less than a chunk.
     expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisons: 0, messages: 0 });
     expect(await (await api("/battles/archive")).json()).toMatchObject({ conversations: 2, messages: na + nb });
+  });
+
+  it("two passes at once archive each segment and chunk once, and the one that loses the race leaves nothing behind", async () => {
+    const battles = simulateBattles({ g: 1000, h: 1000 }, 20_001, 8);
+    for (let i = 0; i < battles.length; i += 10_000) await importLines(battles.slice(i, i + 10_000), `?importId=race&offset=${i}`);
+    const passes = await Promise.all([archiveBattles(env.DB, env.ARCHIVE, HOURS), archiveBattles(env.DB, env.ARCHIVE, HOURS)]);
+    // Both read the first segment; one transaction fails on it, and that pass stops.
+    expect(passes.map((p) => p.battles).sort()).toEqual([0, 20_000]);
+    expect(passes.filter((p) => p.stopped)).toHaveLength(1);
+    const listed = (await env.DB.prepare("SELECT key FROM battle_archive").all<{ key: string }>()).results.map((r) => r.key).sort();
+    expect(listed).toHaveLength(2);
+    expect((await env.ARCHIVE.list({ prefix: "battles/" })).objects.map((o) => o.key).sort()).toEqual(listed);
+    expect(await exported()).toHaveLength(20_001);
+
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
+    await env.DB.prepare("UPDATE comparisons SET created_at = ?1 WHERE id IN (?2, ?3)").bind(Date.now() - (HOURS + 48) * HOUR_MS, ...ids).run();
+    await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL AND comparison_id IN (?2, ?3)").bind(Date.now() - (HOURS + 48) * HOUR_MS, ...ids).run();
+    const chunks = await Promise.all([archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2), archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)]);
+    expect(chunks.map((c) => c.comparisons).sort()).toEqual([0, 2]);
+    expect(await count("SELECT count(*) AS n FROM conversation_archive")).toBe(1);
+    expect((await env.ARCHIVE.list({ prefix: "messages/" })).objects).toHaveLength(1);
   });
 
   it("drops idempotency keys older than the window, oldest first, and keeps the rest", async () => {

@@ -139,7 +139,7 @@ const jsonLines = (rows: object[]) => gzip(rows.map((r) => JSON.stringify(r)).jo
 async function writeSegment(d1: D1Database, bucket: R2Bucket, rows: ArchivedBattle[], now: number): Promise<boolean> {
   const from = rows[0].rowid;
   const to = rows[rows.length - 1].rowid;
-  const range = `${pad(from)}-${pad(to)}`;
+  const range = `${pad(from)}-${pad(to)}.${attemptId()}`;
   const key = `battles/${range}.jsonl.gz`;
   const votesKey = `model_votes/${range}.jsonl.gz`;
   let minT = Infinity;
@@ -174,11 +174,20 @@ async function writeSegment(d1: D1Database, bucket: R2Bucket, rows: ArchivedBatt
     ]);
     return true;
   } catch (error) {
-    if (!String(error).includes("NOT NULL")) throw error;
+    if (!isConflict(error)) throw error;
     await bucket.delete([key, votesKey]);
     return false;
   }
 }
+
+/**
+ * Each attempt writes objects of its own: two passes at once (a slow pass and the next minute's, or the cron
+ * and a POST) may read the same rows, and the one whose transaction fails deletes only what it wrote.
+ */
+const attemptId = () => crypto.randomUUID().slice(0, 8);
+
+/** A constraint the archive's own transaction relies on refused it: the rows changed, or another pass took them. */
+const isConflict = (error: unknown) => /NOT NULL|UNIQUE/.test(String(error));
 
 function addLine(imports: ImportLines, importId: string, line: number): void {
   const runs = (imports[importId] ??= []);
@@ -216,15 +225,22 @@ export async function archiveConversations(d1: D1Database, bucket: R2Bucket, aft
       .bind(list, cutoff)
       .all<{ rowid: number }>();
     const last = ids[ids.length - 1];
-    const key = `messages/${last.at}-${last.id}.jsonl.gz`;
+    const key = `messages/${last.at}-${last.id}.${attemptId()}.jsonl.gz`;
     await bucket.put(key, await jsonLines(messages), { httpMetadata: { contentType: "application/gzip" }, customMetadata: { comparisons: String(ids.length) } });
-    await d1.batch([
-      d1
-        .prepare("INSERT INTO conversation_archive (key, through_created_at, through_id, comparisons, messages, archived_at) VALUES (?, ?, ?, ?, ?, ?)")
-        .bind(key, last.at, last.id, ids.length, messages.length, now),
-      // Only the rows read (and put in R2): a turn sent since stays in D1.
-      d1.prepare("DELETE FROM messages WHERE rowid IN (SELECT value FROM json_each(?))").bind(JSON.stringify(messages.map((m) => m.rowid))),
-    ]);
+    try {
+      await d1.batch([
+        // Unique on where the chunk ends: a pass at the same time that took this chunk first fails this one.
+        d1
+          .prepare("INSERT INTO conversation_archive (key, through_created_at, through_id, comparisons, messages, archived_at) VALUES (?, ?, ?, ?, ?, ?)")
+          .bind(key, last.at, last.id, ids.length, messages.length, now),
+        // Only the rows read (and put in R2): a turn sent since stays in D1.
+        d1.prepare("DELETE FROM messages WHERE rowid IN (SELECT value FROM json_each(?))").bind(JSON.stringify(messages.map((m) => m.rowid))),
+      ]);
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      await bucket.delete(key);
+      break;
+    }
     pass.comparisons += ids.length;
     pass.messages += messages.length;
   }
