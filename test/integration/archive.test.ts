@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { archiveBattles, archiveConversations, dropIdempotencyKeys, SEGMENT_BATTLES } from "../../worker/battles/archive";
+import { archiveBattles, archiveConversations, dropIdempotencyKeys, readJsonLines, SEGMENT_BATTLES } from "../../worker/battles/archive";
 import { openDb } from "../../worker/db/queries";
 import { sliceBattles } from "../../worker/db/style-queries";
 import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
@@ -25,6 +25,13 @@ async function importLines(battles: unknown[], query: string) {
 
 const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
 const exported = async () => (await (await api("/battles/export?source=import&includeFlagged=true")).text()).trim().split("\n");
+/** The one object under `prefix` in the archive's bucket, and its rows. */
+async function onlyObject(prefix: string) {
+  const { objects } = await env.ARCHIVE.list({ prefix });
+  expect(objects).toHaveLength(1);
+  const [{ key }] = objects;
+  return { key, rows: await readJsonLines<Record<string, unknown>>((await env.ARCHIVE.get(key))!) };
+}
 const ratings = (board: Standings) => board.rows.map((r) => ({ modelId: r.modelId, wins: r.wins, battles: r.battles, elo: r.elo, bt: r.bt }));
 
 describe("the battle archive", () => {
@@ -134,10 +141,8 @@ describe("the battle archive", () => {
     const votesOf = (id: string) => count(`SELECT count(*) AS n FROM model_votes WHERE comparison_id = '${id}'`);
     expect(await votesOf(plain)).toBe(0);
     expect(await votesOf(judged)).toBe(1);
-    const [{ key }] = (await env.ARCHIVE.list({ prefix: "model_votes/" })).objects;
+    const { key, rows: archived } = await onlyObject("model_votes/");
     expect(key).toMatch(/^model_votes\/000000000001-000000010000\./);
-    const object = await env.ARCHIVE.get(key);
-    const archived = (await new Response(object!.body.pipeThrough(new DecompressionStream("gzip"))).text()).trim().split("\n").map((l) => JSON.parse(l));
     // A tie is two rows, one per model (seed 000).
     expect(archived.map((r) => [r.vote_id, r.choice])).toEqual([
       [gone.voteId, "tie"],
@@ -167,12 +172,10 @@ describe("the battle archive", () => {
     expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisons: 2, messages: na + nb });
     expect([await messagesOf(a), await messagesOf(b), await messagesOf(c)]).toEqual([0, 0, nc]);
     expect(await count("SELECT count(*) AS n FROM spend_entries")).toBe(spendRows + 4);
-    const [{ key }] = (await env.ARCHIVE.list({ prefix: "messages/" })).objects;
-    const object = await env.ARCHIVE.get(key);
-    const lines = (await new Response(object!.body.pipeThrough(new DecompressionStream("gzip"))).text()).trim().split("\n").map((l) => JSON.parse(l));
+    const { rows: lines } = await onlyObject("messages/");
     expect(lines).toHaveLength(na + nb);
     expect(new Set(lines.map((m) => m.comparison_id))).toEqual(new Set([a, b]));
-    expect(lines.find((m) => m.role === "user").content).toBe("Explain recursion in one paragraph.");
+    expect(lines.find((m) => m.role === "user")?.content).toBe("Explain recursion in one paragraph.");
     // The page reads the room, which kept the whole conversation.
     const detail = await (await api(`/comparisons/${a}`)).json<{ turns: { prompt: string }[] }>();
     expect(detail.turns.map((t) => t.prompt)).toEqual(["Explain recursion in one paragraph."]);

@@ -14,7 +14,7 @@
  *
  * An archived battle is final. Withdrawing a vote or re-evaluating a run removes its battles from D1, which
  * can't be done once they live in R2, so both are refused once the battles are older than the window
- * (`isFinal`), an hour before the archive may take them.
+ * (`finalReason`), an hour before the archive may take them.
  */
 import { arenaSettings } from "../arena/settings";
 import type { Slice } from "../db/leaderboard-queries";
@@ -53,14 +53,18 @@ const HOUR_MS = 3_600_000;
 /** Runs of line numbers, `[first, last]`, per import id: what a resent chunk must not insert again. */
 type ImportLines = Record<string, [number, number][]>;
 
-/** Whether battles from `atMs` can no longer be removed (withdrawn, re-evaluated): the archive may hold them. */
-export function isFinal(atMs: number, afterHours: number, now = Date.now()): boolean {
-  return afterHours > 0 && atMs < now - afterHours * HOUR_MS;
+/**
+ * Why battles from `atMs` can no longer be removed (withdrawn, re-evaluated), since the archive may hold them;
+ * null while they still can. `what` names the item in the message.
+ */
+export function finalReason(env: Env, atMs: number, what: string, now = Date.now()): string | null {
+  const { archiveAfterHours } = arenaSettings(env);
+  if (!(archiveAfterHours > 0 && atMs < now - archiveAfterHours * HOUR_MS)) return null;
+  return `${what} is older than ${archiveAfterHours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so its battles are final: they may already be archived and can't be taken back.`;
 }
 
-export function finalMessage(afterHours: number, what: string): string {
-  return `${what} is older than ${afterHours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so its battles are final: they may already be archived and can't be taken back.`;
-}
+/** What a pass may take: made before this (ms), older than the window by an hour. */
+const archiveCutoff = (afterHours: number, now: number) => now - (afterHours + 1) * HOUR_MS;
 
 /** One archive pass with the configured window (the cron's, or the API's on request); null when archiving is off. */
 export async function archivePass(env: Env, now = Date.now()): Promise<(ArchivePass & ConversationPass & { idempotencyKeys: number }) | null> {
@@ -70,7 +74,7 @@ export async function archivePass(env: Env, now = Date.now()): Promise<(ArchiveP
   return {
     ...(await archiveBattles(env.DB, bucket, archiveAfterHours, now)),
     ...(await archiveConversations(env.DB, bucket, archiveAfterHours, now)),
-    idempotencyKeys: await dropIdempotencyKeys(env.DB, now - (archiveAfterHours + 1) * HOUR_MS),
+    idempotencyKeys: await dropIdempotencyKeys(env.DB, archiveCutoff(archiveAfterHours, now)),
   };
 }
 
@@ -96,6 +100,15 @@ async function gzip(text: string): Promise<ArrayBuffer> {
   return new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
 }
 
+/** The rows of one of the archive's objects (gzipped JSON Lines). */
+export async function readJsonLines<T>(object: R2ObjectBody): Promise<T[]> {
+  const text = await new Response(object.body.pipeThrough(new DecompressionStream("gzip"))).text();
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
+}
+
 export interface ArchivePass {
   segments: number;
   battles: number;
@@ -109,7 +122,7 @@ export interface ArchivePass {
  * battles behind newer votes waits for those) or is the newest battle, whose rowid keeps new rowids rising.
  */
 export async function archiveBattles(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now()): Promise<ArchivePass> {
-  const cutoff = (now - (afterHours + 1) * HOUR_MS) / 1000;
+  const cutoff = archiveCutoff(afterHours, now) / 1000;
   const pass: ArchivePass = { segments: 0, battles: 0, stopped: null };
   const page = d1.prepare("SELECT rowid AS rowid, * FROM battles ORDER BY rowid LIMIT ?").bind(SEGMENT_BATTLES);
   const newest = d1.prepare("SELECT max(rowid) AS n FROM battles");
@@ -208,7 +221,7 @@ export interface ConversationPass {
  * comparisons to an object, whole chunks only, up to SEGMENTS_PER_PASS.
  */
 export async function archiveConversations(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now(), chunk = CONVERSATION_CHUNK): Promise<ConversationPass> {
-  const cutoff = now - (afterHours + 1) * HOUR_MS;
+  const cutoff = archiveCutoff(afterHours, now);
   const pass: ConversationPass = { comparisons: 0, messages: 0 };
   for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
     const done = await d1
@@ -294,13 +307,6 @@ export async function* archivedBattles(d1: D1Database, bucket: R2Bucket | undefi
     const object = bucket ? await bucket.get(key) : null;
     if (!object)
       throw new Error(`The battle archive lists ${key}, but ${bucket ? "R2 has no such object" : "no ARCHIVE bucket is bound"}: restore the bucket, or its binding in wrangler.toml.`);
-    const text = await new Response(object.body.pipeThrough(new DecompressionStream("gzip"))).text();
-    const page: ArchivedBattle[] = [];
-    for (const line of text.split("\n")) {
-      if (!line) continue;
-      const b = JSON.parse(line) as ArchivedBattle;
-      if (b.rowid > after && inSlice(b, slice)) page.push(b);
-    }
-    yield page;
+    yield (await readJsonLines<ArchivedBattle>(object)).filter((b) => b.rowid > after && inSlice(b, slice));
   }
 }

@@ -5,8 +5,7 @@
  */
 import { findIdempotencyKey, insertComparison, recordVote, saveJudgeVerdict, saveSide, saveTurnStart, withdrawVote } from "../db/arena-queries";
 import { openDb } from "../db/queries";
-import { arenaSettings } from "../arena/settings";
-import { finalMessage, isFinal } from "../battles/archive";
+import { finalReason } from "../battles/archive";
 import type { Winner } from "../rating/battle-outcome";
 import { winnersOf, SIDES, type ArenaParams, type ComparisonDetail, type ComparisonMode, type Side, type VoteChoice, type VoteFlag } from "../shared/arena";
 import type { ComparisonEventBody } from "../shared/events";
@@ -252,8 +251,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (!r) return missing();
     const vote = r.votes.find((v) => v.voteId === voteId);
     if (!vote) return refuse("not_found", "No vote with this id on this comparison; it may have been withdrawn already.", 404);
-    const { archiveAfterHours } = arenaSettings(this.env);
-    if (isFinal(vote.createdAt, archiveAfterHours)) return refuse("final", finalMessage(archiveAfterHours, "This vote"));
+    const final = finalReason(this.env, vote.createdAt, "This vote");
+    if (final) return refuse("final", final);
     r.votes = r.votes.filter((v) => v !== vote);
     if (!r.votes.length) r.status = "ready";
     await withdrawVote(openDb(this.env.DB), r, voteId);

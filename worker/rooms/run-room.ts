@@ -10,8 +10,7 @@ import { answerWrite, evaluationClears, openDb, reviewSetWrites, runInsertWrites
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { Room } from "./room";
-import { arenaSettings } from "../arena/settings";
-import { finalMessage, isFinal } from "../battles/archive";
+import { finalReason } from "../battles/archive";
 import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
 import { runAnswerPhase } from "./answer-phase";
 import { judgeBattles, runReviewPhase } from "./review-phase";
@@ -136,9 +135,9 @@ export class RunRoom extends Room<RunEventBody> {
 
   /** A ranking whose judge battles may be archived can't be replaced: its battles can no longer be taken out. */
   private finalRanking(): RoomResult | null {
-    const { archiveAfterHours } = arenaSettings(this.env);
     const r = this.record!;
-    return r.aggregation && isFinal(r.createdAt, archiveAfterHours) ? { ok: false, code: "conflict", message: finalMessage(archiveAfterHours, "This run") } : null;
+    const final = r.aggregation && finalReason(this.env, r.createdAt, "This run");
+    return final ? { ok: false, code: "conflict", message: final } : null;
   }
 
   /** Asks the failed (or the named) models again; evaluation follows when the run auto-evaluates. */
