@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { onError } from "../../worker/api/errors";
 import { clientIdOf, LEASE_MS, rateLimit, type LimitedAction } from "../../worker/api/rate-limit";
-import { RateLimiter } from "../../worker/rooms/rate-limiter";
+import { limiterFor, RateLimiter, SHARDS } from "../../worker/rooms/rate-limiter";
 import { errorOf, readyComparison } from "../helpers/arena";
 
 /** Just the limiter in front of an empty answer, so a test can send hundreds of requests cheaply. */
@@ -28,7 +28,6 @@ async function burst(action: LimitedAction, client: string, perMinute: number, c
   return statuses;
 }
 
-const limiter = (name: string) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(name));
 
 /** The limiter runs in this isolate, so a frozen Date holds its buckets still too: no refill unless a test moves the clock. */
 function freezeClock() {
@@ -45,22 +44,72 @@ describe("RateLimiter.take", () => {
   beforeEach(freezeClock);
 
   it("grants as many whole tokens as the bucket holds, at most the number asked, then refuses with the wait for one", async () => {
-    const stub = limiter("take-many");
-    expect(await stub.take("votes", 10, 4)).toEqual({ ok: true, granted: 4 });
-    expect(await stub.take("votes", 10, 4)).toEqual({ ok: true, granted: 4 });
-    expect(await stub.take("votes", 10, 4)).toEqual({ ok: true, granted: 2 });
-    expect(await stub.take("votes", 10, 4)).toEqual({ ok: false, retryAfterMs: 6_000 });
+    const stub = limiterFor(env, "take-many");
+    expect(await stub.take("take-many", "votes", 10, 4)).toEqual({ ok: true, granted: 4 });
+    expect(await stub.take("take-many", "votes", 10, 4)).toEqual({ ok: true, granted: 4 });
+    expect(await stub.take("take-many", "votes", 10, 4)).toEqual({ ok: true, granted: 2 });
+    expect(await stub.take("take-many", "votes", 10, 4)).toEqual({ ok: false, retryAfterMs: 6_000 });
     // 9 s at 10 a minute refills a token and a half: one whole token is granted, and half a token's wait remains
     vi.advanceTimersByTime(9_000);
-    expect(await stub.take("votes", 10, 4)).toEqual({ ok: true, granted: 1 });
-    expect(await stub.take("votes", 10, 4)).toEqual({ ok: false, retryAfterMs: 3_000 });
+    expect(await stub.take("take-many", "votes", 10, 4)).toEqual({ ok: true, granted: 1 });
+    expect(await stub.take("take-many", "votes", 10, 4)).toEqual({ ok: false, retryAfterMs: 3_000 });
   });
 
   it("takes one token when asked for none in particular, as before", async () => {
-    const stub = limiter("take-one");
-    expect(await stub.take("runs", 2)).toEqual({ ok: true, granted: 1 });
-    expect(await stub.take("runs", 2)).toEqual({ ok: true, granted: 1 });
-    expect(await stub.take("runs", 2)).toEqual({ ok: false, retryAfterMs: 30_000 });
+    const stub = limiterFor(env, "take-one");
+    expect(await stub.take("take-one", "runs", 2)).toEqual({ ok: true, granted: 1 });
+    expect(await stub.take("take-one", "runs", 2)).toEqual({ ok: true, granted: 1 });
+    expect(await stub.take("take-one", "runs", 2)).toEqual({ ok: false, retryAfterMs: 30_000 });
+  });
+});
+
+describe("limiter shards", () => {
+  beforeEach(freezeClock);
+
+  /** Client ids in the order tried until two land on the same shard. */
+  function twoOnOneShard(): [string, string] {
+    const seen = new Map<string, string>();
+    for (let i = 0; ; i++) {
+      const client = `client:shared-${i}`;
+      const shard = limiterFor(env, client).id.toString();
+      const other = seen.get(shard);
+      if (other) return [other, client];
+      seen.set(shard, client);
+    }
+  }
+
+  it("spreads clients over all SHARDS limiters, none with more than twice its share", () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 3_200; i++) {
+      const shard = limiterFor(env, `client:spread-${i}`).id.toString();
+      counts.set(shard, (counts.get(shard) ?? 0) + 1);
+    }
+    expect(counts.size).toBe(SHARDS);
+    expect(Math.max(...counts.values())).toBeLessThanOrEqual(2 * (3_200 / SHARDS));
+  });
+
+  it("keeps a bucket per client on a shared limiter: one client's empty bucket leaves the other's full", async () => {
+    const [first, second] = twoOnOneShard();
+    const stub = limiterFor(env, first);
+    expect(await stub.take(first, "votes", 3, 3)).toEqual({ ok: true, granted: 3 });
+    expect(await stub.take(first, "votes", 3)).toEqual({ ok: false, retryAfterMs: 20_000 });
+    expect(await stub.take(second, "votes", 3, 3)).toEqual({ ok: true, granted: 3 });
+  });
+
+  it("drops a bucket a minute after its last use, when it is full again anyway, and keeps the ones used since", async () => {
+    const [idle, busy] = twoOnOneShard();
+    const stub = limiterFor(env, idle);
+    expect(await stub.take(idle, "runs", 1)).toEqual({ ok: true, granted: 1 });
+    expect(await stub.take(busy, "runs", 1)).toEqual({ ok: true, granted: 1 });
+    vi.advanceTimersByTime(59_999);
+    expect(await stub.take(busy, "runs", 1)).toEqual({ ok: false, retryAfterMs: 1 });
+    expect(await stub.holds(idle, "runs")).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(await stub.take(busy, "votes", 1)).toEqual({ ok: true, granted: 1 });
+    expect(await stub.holds(idle, "runs")).toBe(false);
+    expect(await stub.holds(busy, "runs")).toBe(true);
+    // the idle client's bucket comes back full, as it would have been
+    expect(await stub.take(idle, "runs", 1)).toEqual({ ok: true, granted: 1 });
   });
 });
 
@@ -83,7 +132,7 @@ describe("leased tokens in the Worker", () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect(await burst("votes", "busy", 600, 21)).toEqual(Array(21).fill(204));
     // the first request takes one; the second, within the lease window, takes 600 / 60 = 10 and spends one of them
-    expect(take.mock.calls).toEqual([["votes", 600, 1], ["votes", 600, 10], ["votes", 600, 10]]);
+    expect(take.mock.calls).toEqual([["client:busy", "votes", 600, 1], ["client:busy", "votes", 600, 10], ["client:busy", "votes", 600, 10]]);
   });
 
   it("never asks for more than one token at a time for a client that isn't busy", async () => {
@@ -92,23 +141,23 @@ describe("leased tokens in the Worker", () => {
       expect((await send("votes", "unhurried", 600)).status).toBe(204);
       vi.advanceTimersByTime(LEASE_MS);
     }
-    expect(take.mock.calls).toEqual([["votes", 600, 1], ["votes", 600, 1], ["votes", 600, 1]]);
+    expect(take.mock.calls).toEqual([["client:unhurried", "votes", 600, 1], ["client:unhurried", "votes", 600, 1], ["client:unhurried", "votes", 600, 1]]);
   });
 
   it("lets leased tokens expire unspent: after LEASE_MS the client asks the limiter again, and the unspent ones are gone from the bucket", async () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect(await burst("votes", "expiring", 600, 5)).toEqual(Array(5).fill(204));
-    expect(take.mock.calls).toEqual([["votes", 600, 1], ["votes", 600, 10]]);
+    expect(take.mock.calls).toEqual([["client:expiring", "votes", 600, 1], ["client:expiring", "votes", 600, 10]]);
     vi.advanceTimersByTime(LEASE_MS / 2);
     expect((await send("votes", "expiring", 600)).status).toBe(204);
     expect(take).toHaveBeenCalledTimes(2);
     vi.advanceTimersByTime(LEASE_MS / 2);
     expect((await send("votes", "expiring", 600)).status).toBe(204);
     // still busy (the last request was half a second ago), but the lease is over: ten more are taken
-    expect(take.mock.calls.slice(2)).toEqual([["votes", 600, 10]]);
+    expect(take.mock.calls.slice(2)).toEqual([["client:expiring", "votes", 600, 10]]);
     // 7 requests served, 21 tokens taken: after two seconds' refill (20) the bucket holds 600 − 21 + 20
     vi.advanceTimersByTime(LEASE_MS);
-    expect(await limiter("client:expiring").take("votes", 600, 600)).toEqual({ ok: true, granted: 599 });
+    expect(await limiterFor(env, "client:expiring").take("client:expiring", "votes", 600, 600)).toEqual({ ok: true, granted: 599 });
   });
 
   it("keeps separate leases for separate clients and separate actions", async () => {
@@ -118,7 +167,7 @@ describe("leased tokens in the Worker", () => {
     expect((await send("comparisons", "leaser", 600)).status).toBe(204);
     expect((await send("votes", "leaser", 600)).status).toBe(204);
     // the other client and the other action each ask for their own first token; the leaser's vote spends its lease
-    expect(take.mock.calls).toEqual([["votes", 600, 1], ["comparisons", 600, 1]]);
+    expect(take.mock.calls).toEqual([["client:other-client", "votes", 600, 1], ["client:leaser", "comparisons", 600, 1]]);
   });
 
   it("drops a lease when the configured limit changes rather than spending it under the new one", async () => {
@@ -126,7 +175,7 @@ describe("leased tokens in the Worker", () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect((await send("votes", "reconfigured", 1_200)).status).toBe(204);
     expect((await send("votes", "reconfigured", 1_200)).status).toBe(204);
-    expect(take.mock.calls).toEqual([["votes", 1_200, 1], ["votes", 1_200, 20]]);
+    expect(take.mock.calls).toEqual([["client:reconfigured", "votes", 1_200, 1], ["client:reconfigured", "votes", 1_200, 20]]);
   });
 });
 

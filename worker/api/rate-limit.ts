@@ -1,13 +1,14 @@
 /**
  * Per-client limits on what spends money or moves ratings: 429 with Retry-After past them.
  *
- * Each client's RateLimiter holds the buckets; asking it costs an RPC per request. To spare a busy client
+ * The client's RateLimiter shard holds the buckets; asking it costs an RPC per request. To spare a busy client
  * most of them, this isolate keeps a lease per (client, action): when the client's previous request came
  * within LEASE_MS, it takes up to a second's refill at once and spends the spare tokens here, for LEASE_MS.
  * Every token spent was taken from the bucket first, so no client passes its limit; leased tokens left
  * unspent expire with the lease and are lost, so a burst that stops may be held to slightly less.
  */
 import type { Context } from "hono";
+import { limiterFor } from "../rooms/rate-limiter";
 import { ApiError } from "./errors";
 
 export type LimitedAction = "runs" | "comparisons" | "votes";
@@ -56,8 +57,7 @@ export async function rateLimit(c: Context<{ Bindings: Env }>, action: LimitedAc
     lease.tokens -= 1;
     return;
   }
-  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(clientId));
-  const taken = await limiter.take(action, perMinute, busy ? Math.max(1, Math.floor(perMinute / 60)) : 1);
+  const taken = await limiterFor(c.env, clientId).take(clientId, action, perMinute, busy ? Math.max(1, Math.floor(perMinute / 60)) : 1);
   if (taken.ok) {
     // A lease dropped while we waited (the limit changed, or too many clients) takes no spare tokens: they are lost, never overspent.
     if (taken.granted > 1 && leases.get(key) === lease) {
