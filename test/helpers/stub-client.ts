@@ -50,7 +50,8 @@ export async function waitForHeld(stubUrl: string, key: string, count = 1, timeo
   await poll(() => heldCount(stubUrl, key), (held) => held >= count, timeoutMs, `${count} call(s) held on "${key}"`);
 }
 
-async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+/** Reads until `done` holds of what it read (every 10 ms); throws after `timeoutMs`, saying what it waited for. */
+export async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -1,6 +1,7 @@
 /** Drives a room's watchdog without waiting out a real deadline: move the deadline into the past, then fire the alarm. */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { STEP_WATCH_KEY, type StepWatch } from "../../worker/rooms/room";
+import { poll } from "./stub-client";
 
 /** Makes the step under way overdue, as if its whole allowance had passed; returns the deadline it had. */
 export async function passDeadline(room: DurableObjectStub): Promise<StepWatch> {
@@ -18,4 +19,10 @@ export async function passDeadline(room: DurableObjectStub): Promise<StepWatch> 
  */
 export function fireAlarm(room: DurableObjectStub): Promise<boolean> {
   return runDurableObjectAlarm(room);
+}
+
+/** Waits until the room drives no step: the one under way ended, done or failed. */
+export async function waitForStepEnd(room: DurableObjectStub, timeoutMs = 15_000): Promise<void> {
+  const driving = () => runInDurableObject(room, (instance) => (instance as unknown as { running: unknown }).running !== null);
+  await poll(driving, (busy) => !busy, timeoutMs, "the room's step to end");
 }

@@ -1,10 +1,12 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { callsFor, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
+import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
 import { api } from "../helpers/runs";
+import { fireAlarm, passDeadline, waitForStepEnd } from "../helpers/watchdog";
 import { castVote, createComparison, errorOf, getComparison, openComparisonSocket, readyComparison, roomTables, settled, vote } from "../helpers/arena";
 
 const stub = inject("stubUrl");
+const comparisonRoom = (id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
 
 /** Every word that would give a side away: ids, names, display names, makers. */
 function mentionsAny(payload: unknown, words: string[]): string[] {
@@ -211,5 +213,45 @@ describe("a comparison room that restarts", () => {
     expect(await callsFor(stub, "restart-held")).toHaveLength(2);
     const rows = await env.DB.prepare("SELECT side, role, content FROM messages WHERE comparison_id = ? AND role = 'assistant' ORDER BY side").bind(id).all();
     expect(rows.results.map((r) => r.content).sort()).toEqual(texts);
+  });
+});
+
+describe("the comparison's D1 row", () => {
+  it("is written while both sides are asked; a side settles only once it is there, so a failed write leaves the turn to the watchdog's resume", async () => {
+    // D1 refuses this comparison's row until the trigger goes
+    await env.DB.prepare(
+      "CREATE TRIGGER refuse_listing BEFORE INSERT ON comparisons WHEN NEW.prompt = 'Listed later?' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+    ).run();
+    let id: string;
+    try {
+      await scriptModel(stub, "listing-a", [{ text: "Left, first." }, { text: "Left answer." }]);
+      await scriptModel(stub, "listing-b", [{ text: "Right, first." }, { text: "Right answer." }]);
+      const created = await createComparison({ prompt: "Listed later?", models: ["openai:listing-a", "anthropic:listing-b"] });
+      id = created.id;
+      expect(created.status).toBe("answering");
+      // the room answers for the comparison before D1 holds it
+      expect((await getComparison(id)).comparison.id).toBe(id);
+      await waitForCalls(stub, "listing-a", 1);
+      await waitForCalls(stub, "listing-b", 1);
+      await waitForStepEnd(comparisonRoom(id));
+      // both answers came back and the step ended, but without the row neither side settled
+      expect(await callsFor(stub, "listing-a")).toHaveLength(1);
+      expect(await callsFor(stub, "listing-b")).toHaveLength(1);
+      const unsettled = await getComparison(id);
+      expect([unsettled.turns[0].left.status, unsettled.turns[0].right.status]).toEqual(["streaming", "streaming"]);
+      expect(await env.DB.prepare("SELECT count(*) AS n FROM comparisons WHERE id = ?").bind(id).first("n")).toBe(0);
+    } finally {
+      await env.DB.prepare("DROP TRIGGER refuse_listing").run();
+    }
+    const room = comparisonRoom(id);
+    await passDeadline(room);
+    expect(await fireAlarm(room)).toBe(true);
+    const done = await settled(id);
+    expect(done.comparison.status).toBe("ready");
+    expect(await env.DB.prepare("SELECT status, prompt FROM comparisons WHERE id = ?").bind(id).first()).toEqual({ status: "ready", prompt: "Listed later?" });
+    // the answers of the resume, the second each model gave
+    const answers = await env.DB.prepare("SELECT content FROM messages WHERE comparison_id = ? AND role = 'assistant'").bind(id).all();
+    expect(answers.results.map((r) => r.content).sort()).toEqual(["Left answer.", "Right answer."]);
+    expect(await castVote(id, "left")).toMatchObject({ choice: "left" });
   });
 });

@@ -43,9 +43,11 @@ async function ensureAffordable(c: Context<{ Bindings: Env }>, id: string, estim
   await checkDayCap(c, estimate(found));
 }
 
-/** The comparison as clients may see it: blind until its first vote (the room decides). */
+/**
+ * The comparison as clients may see it: blind until its first vote (the room decides). The room answers for
+ * its existence: its D1 row is written a moment after the POST that created it answered.
+ */
 export async function comparisonDetail(env: Env, id: string) {
-  await ensureComparison(env, id);
   const detail = await comparisonRoom(env, id).detail();
   if (!detail) throw notFound("Comparison");
   return detail;

@@ -141,4 +141,6 @@ export interface ComparisonRecord {
   /** judges to ask once the first vote is in (QUORUM_JUDGES or the request's own) */
   autoJudges: string[];
   judges: JudgeRecord[];
+  /** true from the start until the comparison's D1 row is written, alongside the first turn's calls; absent in records kept before it existed (written at once then) */
+  unlisted?: boolean;
 }

@@ -109,8 +109,9 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       revealedAt: null,
       votes: [],
       judges: [],
+      // Its D1 row is written by the first step, while both sides are already being asked (see `list`).
+      unlisted: true,
     };
-    await insertComparison(openDb(this.env.DB), record);
     this.record = record;
     this.save();
     await this.ctx.storage.setAlarm(Date.now());
@@ -273,7 +274,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   }
 
   protected hasWork() {
-    return this.sidesToAnswer().length > 0 || this.judgesToAsk().length > 0;
+    return this.record?.unlisted === true || this.sidesToAnswer().length > 0 || this.judgesToAsk().length > 0;
   }
 
   private sidesToAnswer(): Side[] {
@@ -295,6 +296,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   protected async stopStuck(reason: string) {
     const r = this.record!;
     const turn = r.turns.at(-1)!;
+    await this.list();
     for (const side of this.sidesToAnswer()) {
       const s = turn[side];
       Object.assign(s, { status: "failed", error: reason, errorKind: "watchdog", truncated: s.text.trim().length > 0 });
@@ -315,9 +317,26 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   protected async step(generation: number) {
     const r = this.record!;
     const turn = r.turns.at(-1)!;
-    await Promise.all(this.sidesToAnswer().map((side) => this.answerSide(generation, turn, side)));
+    const listed = this.list();
+    // Every side runs to its end before a failure counts, so a step that fails leaves no call behind.
+    const ended = await Promise.allSettled([...this.sidesToAnswer().map((side) => this.answerSide(generation, turn, side, listed)), listed]);
+    const failed = ended.find((e) => e.status === "rejected");
+    if (failed) throw failed.reason;
     if (this.current(generation)) await Promise.all(this.judgesToAsk().map((j) => this.askJudge(generation, j)));
     if (this.current(generation) && !this.hasWork()) await this.ctx.storage.deleteAlarm();
+  }
+
+  /**
+   * Writes the comparison's D1 row (with the first turn's prompt) once. The POST that created the comparison
+   * doesn't wait for it: it runs while both sides are being asked, and each side waits for it before it
+   * settles, so every later D1 write (a side, a vote) finds the row there.
+   */
+  private async list(): Promise<void> {
+    const r = this.record!;
+    if (!r.unlisted) return;
+    await insertComparison(openDb(this.env.DB), r);
+    // Kept with the record's next save (a side settling): written again after a restart, the row is left as it is.
+    delete r.unlisted;
   }
 
   private async addJudges(judges: string[]) {
@@ -381,7 +400,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     this.emit({ type: "judge.completed", judge: judgeView(j), panel: panelOf(r) });
   }
 
-  private async answerSide(generation: number, turn: TurnRecord, side: Side) {
+  private async answerSide(generation: number, turn: TurnRecord, side: Side, listed: Promise<void>) {
     const r = this.record!;
     const s = turn[side];
     const modelId = r.models[side];
@@ -402,6 +421,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
         },
       },
     );
+    // Settled only once the row is in D1: should writing it fail, the side is still unsettled when the step runs again.
+    await listed;
     if (!this.current(generation)) return;
     if (reply.ok) {
       const gen = reply.generation;
