@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { archiveBattles, archiveConversations, dropIdempotencyKeys, readJsonLines, SEGMENT_BATTLES } from "../../worker/battles/archive";
+import { archiveBattles, archiveComparisons, archiveConversations, dropIdempotencyKeys, readJsonLines, SEGMENT_BATTLES } from "../../worker/battles/archive";
 import { openDb } from "../../worker/db/queries";
 import { sliceBattles } from "../../worker/db/style-queries";
 import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
@@ -37,7 +37,7 @@ const ratings = (board: Standings) => board.rows.map((r) => ({ modelId: r.modelI
 describe("the battle archive", () => {
   // Tests in a file share storage: each starts from no battles (so rowids start again at 1) and no comparisons.
   beforeEach(async () => {
-    await env.DB.batch(["battle_archive", "conversation_archive", "battles", "pair_counts", "elo_snapshots", "battle_epochs", "judge_verdicts", "comparisons"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+    await env.DB.batch(["battle_archive", "conversation_archive", "comparison_archive", "battles", "pair_counts", "elo_snapshots", "battle_epochs", "judge_verdicts", "comparisons"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
     const { objects } = await env.ARCHIVE.list();
     if (objects.length) await env.ARCHIVE.delete(objects.map((o) => o.key));
   });
@@ -184,6 +184,71 @@ describe("the battle archive", () => {
     expect(await (await api("/battles/archive")).json()).toMatchObject({ conversations: 2, messages: na + nb });
   });
 
+  it("moves closed comparisons' rows to R2 once nothing in D1 refers to them; their rooms still answer for them and take nothing more", async () => {
+    const ready = async () => (await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id;
+    const [voted, unvoted, judged, shared] = [await ready(), await ready(), await ready(), await ready()];
+    const young = await ready();
+    await castVote(voted, "left");
+    await castVote(judged, "right");
+    await env.DB.prepare("INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)")
+      .bind(judged)
+      .run();
+    expect((await api(`/comparisons/${shared}/share`, { method: "POST" })).status).toBe(201);
+    // Four comparisons from before the window, their answers and votes too; the rooms agree on when they began.
+    const old = Date.now() - (HOURS + 48) * HOUR_MS;
+    const four = [voted, unvoted, judged, shared];
+    await env.DB.prepare("UPDATE comparisons SET created_at = ?1 WHERE id IN (SELECT value FROM json_each(?2))").bind(old, JSON.stringify(four)).run();
+    await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL").bind(old).run();
+    await env.DB.prepare("UPDATE battles SET tstamp = ?1 WHERE source = 'human'").bind(old / 1000).run();
+    for (const id of four)
+      await runInDurableObject(env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id)), (instance: ComparisonRoom) => {
+        (instance as unknown as { record: ComparisonRecord }).record.createdAt = old;
+      });
+    const appearances = async () => (await env.DB.prepare("SELECT category, model_id, appearances FROM model_appearances ORDER BY category, model_id").all()).results;
+    const counted = await appearances();
+
+    // Nothing moves while a comparison still has its messages or votes in D1.
+    expect(await archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisonRows: 0 });
+    await importLines(simulateBattles({ s: 1000, t: 1000 }, SEGMENT_BATTLES - 1, 4), "?importId=with-comparisons");
+    expect(await archiveBattles(env.DB, env.ARCHIVE, HOURS)).toMatchObject({ segments: 1 });
+    expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 4)).toMatchObject({ comparisons: 4 });
+    // Two passes at once: the one whose transaction finds the rows gone writes nothing.
+    const passes = await Promise.all([archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2), archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)]);
+    expect(passes.map((p) => p.comparisonRows).sort()).toEqual([0, 2]);
+    // The judged one keeps its row (and vote) for judge calibration, the shared one for its link, the young one for its window.
+    const left = (await env.DB.prepare("SELECT id FROM comparisons").all<{ id: string }>()).results.map((r) => r.id).sort();
+    expect(left).toEqual([judged, shared, young].sort());
+    const { rows } = await onlyObject("comparisons/");
+    expect(rows.map((r) => r.id).sort()).toEqual([voted, unvoted].sort());
+    expect(rows[0]).toMatchObject({ prompt: "Explain recursion in one paragraph.", model1_id: expect.any(String), created_at: old });
+    expect(await count("SELECT count(*) AS n FROM comparison_archive")).toBe(1);
+    expect(await (await api("/battles/archive")).json()).toMatchObject({ comparisonRows: 2 });
+    // Appearances stay counted, and the history list shows what D1 holds.
+    expect(await appearances()).toEqual(counted);
+    const history = await (await api("/comparisons?limit=50")).json<{ items: { id: string }[] }>();
+    expect(history.items.map((i) => i.id).sort()).toEqual(left);
+
+    // The page opens from the room; a vote, a turn, a retry or a judge is refused, and writes nothing.
+    const page = await api(`/comparisons/${voted}`);
+    expect(page.status).toBe(200);
+    expect((await page.json<{ turns: { prompt: string }[] }>()).turns[0].prompt).toBe("Explain recursion in one paragraph.");
+    const closed = { code: "closed", message: expect.stringMatching(/^This comparison is older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\), so it is closed: .*Start a new round\.$/) };
+    for (const [path, body] of [
+      [`/comparisons/${voted}/votes`, { choice: "right" }],
+      [`/comparisons/${unvoted}/votes`, { choice: "tie" }],
+      [`/comparisons/${unvoted}/messages`, { content: "And again?" }],
+      [`/comparisons/${unvoted}/judge`, { judges: ["google:pool-gemini"] }],
+      [`/comparisons/${voted}/retry`, undefined],
+    ] as const) {
+      const res = await api(path, { method: "POST", ...(body ? { json: body } : {}) });
+      expect([path, res.status]).toEqual([path, 409]);
+      expect(await errorOf(res)).toEqual(closed);
+    }
+    expect(await count(`SELECT count(*) AS n FROM model_votes WHERE comparison_id IN ('${voted}', '${unvoted}')`)).toBe(0);
+    // A share link for an archived comparison still works: the room holds what it shows.
+    expect((await api(`/comparisons/${unvoted}/share`, { method: "POST" })).status).toBe(201);
+  });
+
   it("two passes at once archive each segment and chunk once, and the one that loses the race leaves nothing behind", async () => {
     const battles = simulateBattles({ g: 1000, h: 1000 }, 20_001, 8);
     for (let i = 0; i < battles.length; i += 10_000) await importLines(battles.slice(i, i + 10_000), `?importId=race&offset=${i}`);
@@ -258,8 +323,8 @@ describe("the battle archive", () => {
     const res = await api("/battles/archive", { method: "POST" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      pass: { segments: 0, battles: 0, stopped: null, comparisons: 0, messages: 0, idempotencyKeys: 0 },
-      archive: { segments: 0, battles: 0, modelVotes: 0, conversations: 0, messages: 0, throughRowid: 0, oldest: null, newest: null },
+      pass: { segments: 0, battles: 0, stopped: null, comparisons: 0, messages: 0, comparisonRows: 0, idempotencyKeys: 0 },
+      archive: { segments: 0, battles: 0, modelVotes: 0, conversations: 0, messages: 0, comparisonRows: 0, throughRowid: 0, oldest: null, newest: null },
     });
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(10_001);
   });

@@ -30,9 +30,9 @@ async function burst(action: LimitedAction, client: string, perMinute: number, c
 
 
 /** The limiter runs in this isolate, so a frozen Date holds its buckets still too: no refill unless a test moves the clock. */
-function freezeClock() {
+function freezeClock(at = new Date("2030-01-01T00:00:00Z")) {
   vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date("2030-01-01T00:00:00Z"));
+  vi.setSystemTime(at);
 }
 
 afterEach(() => {
@@ -41,7 +41,7 @@ afterEach(() => {
 });
 
 describe("RateLimiter.take", () => {
-  beforeEach(freezeClock);
+  beforeEach(() => freezeClock());
 
   it("grants as many whole tokens as the bucket holds, at most the number asked, then refuses with the wait for one", async () => {
     const stub = limiterFor(env, "take-many");
@@ -64,7 +64,7 @@ describe("RateLimiter.take", () => {
 });
 
 describe("limiter shards", () => {
-  beforeEach(freezeClock);
+  beforeEach(() => freezeClock());
 
   /** Client ids in the order tried until two land on the same shard. */
   function twoOnOneShard(): [string, string] {
@@ -114,7 +114,7 @@ describe("limiter shards", () => {
 });
 
 describe("leased tokens in the Worker", () => {
-  beforeEach(freezeClock);
+  beforeEach(() => freezeClock());
 
   it.each(["runs", "comparisons", "votes"] as const)("a client sending %s back to back is refused exactly past its perMinute, with the same 429", async (action) => {
     expect(await burst(action, `back-to-back-${action}`, 600, 600)).toEqual(Array(600).fill(204));
@@ -182,7 +182,8 @@ describe("leased tokens in the Worker", () => {
 describe("votes through the API", () => {
   it("accepts exactly QUORUM_RATE_VOTES votes from a client voting back to back, then answers 429", async () => {
     const { comparison } = await readyComparison(["openai:lease-a", "anthropic:lease-b"]);
-    freezeClock();
+    // at the comparison's own time: years later it would be closed (QUORUM_ARCHIVE_AFTER_HOURS) to new votes
+    freezeClock(new Date());
     const take = vi.spyOn(RateLimiter.prototype, "take");
     const post = async () => {
       const ctx = createExecutionContext();

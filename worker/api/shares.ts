@@ -5,7 +5,6 @@
  * never the token, so a leaked database opens no link; the token is shown once, at creation.
  */
 import { Hono } from "hono";
-import { comparisonExists } from "../db/arena-queries";
 import { openDb, runStatusOf } from "../db/queries";
 import { insertShare, liveShareByHash, liveSharesOf, revokeShare, type ShareKind, type ShareRow } from "../db/share-queries";
 import { SHARE_HEADER } from "../rooms/room";
@@ -32,9 +31,9 @@ export async function hashToken(token: string): Promise<string> {
 
 const WHAT: Record<ShareKind, string> = { run: "Run", comparison: "Comparison" };
 
+/** A run by its D1 row; a comparison by its room, which holds it from its first moment to after its row is archived. */
 async function itemExists(env: Env, kind: ShareKind, id: string): Promise<boolean> {
-  const db = openDb(env.DB);
-  return kind === "run" ? (await runStatusOf(db, id)) !== null : comparisonExists(db, id);
+  return kind === "run" ? (await runStatusOf(openDb(env.DB), id)) !== null : (await comparisonRoom(env, id).detail()) !== null;
 }
 
 const roomOf = (env: Env, share: ShareRow) =>

@@ -10,11 +10,16 @@
  * - comparisons' messages, CONVERSATION_CHUNK comparisons to an object. D1's are copies (a comparison's page
  *   reads its room), and each answer's cost stays counted (migration 0006's trigger keeps it in spend_entries).
  *
+ * - comparison rows, COMPARISON_CHUNK to an object, once nothing in D1 refers to them any more: their messages
+ *   and votes moved, no judge's verdict and no share link. The rooms answer for them from then on (their pages
+ *   open as before); the history list shows what D1 holds. Counters stay (migration 0009).
+ *
  * Idempotency keys that old are dropped, not archived: a request retried hours later is a new request.
  *
  * An archived battle is final. Withdrawing a vote or re-evaluating a run removes its battles from D1, which
  * can't be done once they live in R2, so both are refused once the battles are older than the window
- * (`finalReason`), an hour before the archive may take them.
+ * (`finalReason`), an hour before the archive may take them. A comparison that old is closed (`closedReason`):
+ * it takes no vote, turn, retry or judge, each of which would write to a row that may be gone.
  */
 import { arenaSettings } from "../arena/settings";
 import type { Slice } from "../db/leaderboard-queries";
@@ -58,22 +63,40 @@ type ImportLines = Record<string, [number, number][]>;
  * null while they still can. `what` names the item in the message.
  */
 export function finalReason(env: Env, atMs: number, what: string, now = Date.now()): string | null {
+  const hours = pastWindow(env, atMs, now);
+  return hours === null ? null : `${what} is older than ${hours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so its battles are final: they may already be archived and can't be taken back.`;
+}
+
+/** Why a comparison created at `createdAtMs` takes nothing more (it may already be archived); null while it does. */
+export function closedReason(env: Env, createdAtMs: number, now = Date.now()): string | null {
+  const hours = pastWindow(env, createdAtMs, now);
+  return hours === null
+    ? null
+    : `This comparison is older than ${hours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so it is closed: it takes no more votes, turns, retries or judges, since it may already be archived. Start a new round.`;
+}
+
+/** The window in hours when archiving is on and `atMs` is before it; null otherwise. */
+function pastWindow(env: Env, atMs: number, now: number): number | null {
   const { archiveAfterHours } = arenaSettings(env);
-  if (!(archiveAfterHours > 0 && atMs < now - archiveAfterHours * HOUR_MS)) return null;
-  return `${what} is older than ${archiveAfterHours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so its battles are final: they may already be archived and can't be taken back.`;
+  return archiveAfterHours > 0 && atMs < now - archiveAfterHours * HOUR_MS ? archiveAfterHours : null;
 }
 
 /** What a pass may take: made before this (ms), older than the window by an hour. */
 const archiveCutoff = (afterHours: number, now: number) => now - (afterHours + 1) * HOUR_MS;
 
 /** One archive pass with the configured window (the cron's, or the API's on request); null when archiving is off. */
-export async function archivePass(env: Env, now = Date.now()): Promise<(ArchivePass & ConversationPass & { idempotencyKeys: number }) | null> {
+export async function archivePass(
+  env: Env,
+  now = Date.now(),
+): Promise<(ArchivePass & ConversationPass & ComparisonRowsPass & { idempotencyKeys: number }) | null> {
   const { archiveAfterHours } = arenaSettings(env);
   const bucket: R2Bucket | undefined = env.ARCHIVE;
   if (!(archiveAfterHours > 0 && bucket)) return null;
+  // In this order: a comparison's row may go only once its votes (with their battles) and messages have.
   return {
     ...(await archiveBattles(env.DB, bucket, archiveAfterHours, now)),
     ...(await archiveConversations(env.DB, bucket, archiveAfterHours, now)),
+    ...(await archiveComparisons(env.DB, bucket, archiveAfterHours, now)),
     idempotencyKeys: await dropIdempotencyKeys(env.DB, archiveCutoff(archiveAfterHours, now)),
   };
 }
@@ -260,6 +283,62 @@ export async function archiveConversations(d1: D1Database, bucket: R2Bucket, aft
   return pass;
 }
 
+export const COMPARISON_CHUNK = 1_000;
+
+export interface ComparisonRowsPass {
+  comparisonRows: number;
+}
+
+/**
+ * A closed comparison nothing in D1 refers to any more: its messages and votes moved, no judge's verdict (judge
+ * calibration reads its vote) and no share link (the link's row goes with its item). Those kept are read again by
+ * each pass; judged and shared comparisons stay for good.
+ */
+const MOVABLE = `c.status IN ('ready', 'voted', 'failed')
+  AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.comparison_id = c.id)
+  AND NOT EXISTS (SELECT 1 FROM model_votes v WHERE v.comparison_id = c.id)
+  AND NOT EXISTS (SELECT 1 FROM judge_verdicts j WHERE j.comparison_id = c.id)
+  AND NOT EXISTS (SELECT 1 FROM shares s WHERE s.kind = 'comparison' AND s.item_id = c.id)`;
+
+/**
+ * Moves the rows of closed comparisons created before the window (and an hour) that nothing refers to any more,
+ * oldest first, `chunk` to an object, whole chunks only, up to SEGMENTS_PER_PASS.
+ */
+export async function archiveComparisons(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now(), chunk = COMPARISON_CHUNK): Promise<ComparisonRowsPass> {
+  const cutoff = archiveCutoff(afterHours, now);
+  const pass: ComparisonRowsPass = { comparisonRows: 0 };
+  const page = d1.prepare(`SELECT c.* FROM comparisons c WHERE c.created_at < ?1 AND ${MOVABLE} ORDER BY c.created_at, c.id LIMIT ?2`).bind(cutoff, chunk);
+  for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
+    const { results: rows } = await page.all<{ id: string; created_at: number }>();
+    if (rows.length < chunk) break;
+    const [first, last] = [rows[0], rows[rows.length - 1]];
+    const key = `comparisons/${first.created_at}-${last.created_at}.${attemptId()}.jsonl.gz`;
+    await bucket.put(key, await jsonLines(rows), { httpMetadata: { contentType: "application/gzip" }, customMetadata: { comparisons: String(rows.length) } });
+    const ids = JSON.stringify(rows.map((r) => r.id));
+    try {
+      await d1.batch([
+        d1.prepare("INSERT INTO archiving (`on`) VALUES (1)"),
+        // NULL, which the column refuses, unless every row read is still there and still movable (a share link
+        // made since, or the same chunk taken by another pass, fails the whole transaction).
+        d1
+          .prepare(
+            `INSERT INTO comparison_archive (key, comparisons, first_created_at, last_created_at, archived_at)
+             SELECT ?1, CASE WHEN count(*) = ?2 THEN count(*) END, ?3, ?4, ?5 FROM comparisons c WHERE c.id IN (SELECT value FROM json_each(?6)) AND ${MOVABLE}`,
+          )
+          .bind(key, rows.length, first.created_at, last.created_at, now, ids),
+        d1.prepare("DELETE FROM comparisons WHERE id IN (SELECT value FROM json_each(?))").bind(ids),
+        d1.prepare("DELETE FROM archiving"),
+      ]);
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      await bucket.delete(key);
+      break;
+    }
+    pass.comparisonRows += rows.length;
+  }
+  return pass;
+}
+
 /** The line numbers of an import already in the archive: lines a resent chunk must skip. */
 export async function archivedImportLines(d1: D1Database, importId: string): Promise<(line: number) => boolean> {
   const path = `$.${JSON.stringify(importId)}`;
@@ -278,6 +357,8 @@ export interface ArchiveSummary {
   /** comparisons whose messages are in R2, and those messages */
   conversations: number;
   messages: number;
+  /** comparisons whose D1 row is in R2 */
+  comparisonRows: number;
   /** the battles D1 no longer holds have rowids up to this */
   throughRowid: number;
   oldest: number | null;
@@ -285,13 +366,14 @@ export interface ArchiveSummary {
 }
 
 export async function archiveSummary(d1: D1Database): Promise<ArchiveSummary> {
-  const [battles, conversations] = await d1.batch<Record<string, number | null>>([
+  const [battles, conversations, comparisons] = await d1.batch<Record<string, number | null>>([
     d1.prepare(
       "SELECT count(*) AS segments, coalesce(sum(battles), 0) AS battles, coalesce(sum(model_votes), 0) AS modelVotes, coalesce(max(to_rowid), 0) AS throughRowid, min(min_tstamp) AS oldest, max(max_tstamp) AS newest FROM battle_archive",
     ),
     d1.prepare("SELECT coalesce(sum(comparisons), 0) AS conversations, coalesce(sum(messages), 0) AS messages FROM conversation_archive"),
+    d1.prepare("SELECT coalesce(sum(comparisons), 0) AS comparisonRows FROM comparison_archive"),
   ]);
-  return { ...battles.results[0], ...conversations.results[0] } as unknown as ArchiveSummary;
+  return { ...battles.results[0], ...conversations.results[0], ...comparisons.results[0] } as unknown as ArchiveSummary;
 }
 
 const inSlice = (b: ArchivedBattle, slice: Slice) =>

@@ -177,10 +177,6 @@ export async function comparisonOfVote(db: Db, voteId: string): Promise<string |
   return row?.id ?? null;
 }
 
-export async function comparisonExists(db: Db, id: string): Promise<boolean> {
-  return !!(await db.select({ id: schema.comparisons.id }).from(schema.comparisons).where(eq(schema.comparisons.id, id)).get());
-}
-
 /** Newest first; the cursor is `createdAt:id` of the last item of the previous page. */
 export async function listComparisons(db: Db, limit: number, cursor?: { createdAt: number; id: string }) {
   const c = schema.comparisons;

@@ -5,7 +5,7 @@
  */
 import { findIdempotencyKey, insertComparison, recordVote, saveJudgeVerdict, saveSide, saveTurnStart, withdrawVote } from "../db/arena-queries";
 import { openDb } from "../db/queries";
-import { finalReason } from "../battles/archive";
+import { closedReason, finalReason } from "../battles/archive";
 import type { Winner } from "../rating/battle-outcome";
 import { winnersOf, SIDES, type ArenaParams, type ComparisonDetail, type ComparisonMode, type Side, type VoteChoice, type VoteFlag } from "../shared/arena";
 import type { ComparisonEventBody } from "../shared/events";
@@ -126,6 +126,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   async sendMessage(content: string, redactions: Redactions = {}): Promise<Outcome<{ id: string; status: string; turn: number }>> {
     const r = this.record;
     if (!r) return missing();
+    const closed = this.closed();
+    if (closed) return closed;
     if (r.revealedAt !== null) return refuse("voted", "This comparison has a vote, so it takes no new turns. Start a new round to keep chatting.");
     if (r.status !== "ready") return refuse("not_ready", "Both sides must finish the current turn before the next one; retry a failed side first.");
     if (r.turns.length >= r.maxTurns) return refuse("too_many_turns", `This comparison has reached its ${r.maxTurns} turns. Vote, or start a new round.`);
@@ -148,6 +150,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   async retry(): Promise<Outcome<{ id: string; status: string }>> {
     const r = this.record;
     if (!r) return missing();
+    const closed = this.closed();
+    if (closed) return closed;
     const turn = r.turns.at(-1)!;
     const failed = SIDES.filter((side) => turn[side].status === "failed");
     if (!failed.length) return refuse("nothing_to_retry", "No side of the latest turn failed, so there is nothing to retry.");
@@ -181,6 +185,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       const prior = await findIdempotencyKey(db, cast.idempotencyKey);
       if (prior) return this.replay(prior.comparisonId, prior.response as VoteResponse, cast.choice);
     }
+    const closed = this.closed();
+    if (closed) return closed;
     if (r.status === "answering" || r.status === "pending")
       return refuse("not_ready", "Both sides must finish answering before you vote. Wait for the latest turn to end.");
     if (r.status === "failed") return refuse("side_failed", "A side failed in the latest turn, so there is nothing fair to vote on. Retry that side, or start a new round.");
@@ -237,6 +243,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   async requestJudges(judges: string[]): Promise<Outcome<{ accepted: true }>> {
     const r = this.record;
     if (!r) return missing();
+    const closed = this.closed();
+    if (closed) return closed;
     if (r.status !== "ready" && r.status !== "voted")
       return refuse("not_ready", "Both sides must finish answering before judges can compare them.");
     await this.addJudges(judges);
@@ -453,6 +461,12 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     r.status = statuses.every((s) => s === "done") ? "ready" : "failed";
     if (r.status === "ready") r.bothAnsweredAt = Date.now();
     return r.status;
+  }
+
+  /** A comparison past the archive's window takes nothing that writes to its D1 row, which may be gone. */
+  private closed(): Refusal | null {
+    const reason = closedReason(this.env, this.record!.createdAt);
+    return reason ? refuse("closed", reason) : null;
   }
 
   private flagsFor(cast: CastVote, now: number): VoteFlag[] {
