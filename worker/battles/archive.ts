@@ -8,8 +8,7 @@
  *   (migration 0008), so the leaderboard doesn't change; what replays battles (online Elo from scratch, style
  *   control, the export) reads the segments first and D1 after them;
  * - comparisons' messages, CONVERSATION_CHUNK comparisons to an object. D1's are copies (a comparison's page
- *   reads its room), and each answer's cost stays counted (migration 0006's trigger keeps it in spend_entries).
- *
+ *   reads its room), and each answer's cost stays counted (migration 0006's trigger keeps it in spend_entries);
  * - comparison rows, COMPARISON_CHUNK to an object, once nothing in D1 refers to them any more: their messages
  *   and votes moved, no judge's verdict and no share link. The rooms answer for them from then on (their pages
  *   open as before); the history list shows what D1 holds. Counters stay (migration 0009).
