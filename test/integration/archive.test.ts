@@ -223,10 +223,10 @@ describe("the battle archive", () => {
     expect(rows[0]).toMatchObject({ prompt: "Explain recursion in one paragraph.", model1_id: expect.any(String), created_at: old });
     expect(await count("SELECT count(*) AS n FROM comparison_archive")).toBe(1);
     expect(await (await api("/battles/archive")).json()).toMatchObject({ comparisonRows: 2 });
-    // Appearances stay counted, and the history list shows what D1 holds.
+    // Appearances stay counted, and the history list still shows all five.
     expect(await appearances()).toEqual(counted);
     const history = await (await api("/comparisons?limit=50")).json<{ items: { id: string }[] }>();
-    expect(history.items.map((i) => i.id).sort()).toEqual(left);
+    expect(history.items.map((i) => i.id).sort()).toEqual([...four, young].sort());
 
     // The page opens from the room; a vote, a turn, a retry or a judge is refused, and writes nothing.
     const page = await api(`/comparisons/${voted}`);
@@ -247,6 +247,41 @@ describe("the battle archive", () => {
     expect(await count(`SELECT count(*) AS n FROM model_votes WHERE comparison_id IN ('${voted}', '${unvoted}')`)).toBe(0);
     // A share link for an archived comparison still works: the room holds what it shows.
     expect((await api(`/comparisons/${unvoted}/share`, { method: "POST" })).status).toBe(201);
+  });
+
+  it("pages the history list newest first across D1 and archived objects that overlap in time, each comparison once", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
+    const young = (await readyComparison(["openai:pool-gpt", "google:pool-gemini"])).comparison.id;
+    const old = Date.now() - (HOURS + 48) * HOUR_MS;
+    for (const [i, id] of ids.entries()) await env.DB.prepare("UPDATE comparisons SET created_at = ? WHERE id = ?").bind(old + i * 1_000, id).run();
+    await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL").bind(old).run();
+    expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 6)).toMatchObject({ comparisons: 6 });
+    // A verdict holds the second oldest back while the others move in pairs; once it is gone, it moves with the newest.
+    const verdict = env.DB.prepare("INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)");
+    await verdict.bind(ids[1]).run();
+    expect(await archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisonRows: 4 });
+    await env.DB.prepare("DELETE FROM judge_verdicts").run();
+    expect(await archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisonRows: 2 });
+    const objects = await env.DB.prepare("SELECT first_created_at AS first, last_created_at AS last FROM comparison_archive ORDER BY first_created_at").all();
+    expect(objects.results).toEqual([
+      { first: old, last: old + 2_000 },
+      { first: old + 1_000, last: old + 5_000 },
+      { first: old + 3_000, last: old + 4_000 },
+    ]);
+    expect(await count("SELECT count(*) AS n FROM comparisons")).toBe(1);
+
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await api(`/comparisons?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(res.status).toBe(200);
+      const page: { items: { id: string; createdAt: number; prompt: string; blind: boolean; reveal: unknown }[]; nextCursor: string | null } = await res.json();
+      pages.push(page.items.map((i) => i.id));
+      for (const item of page.items.filter((i) => i.id !== young)) expect(item).toMatchObject({ prompt: "Explain recursion in one paragraph.", blind: true, reveal: null });
+      cursor = page.nextCursor;
+    } while (cursor && pages.length < 10);
+    expect(pages).toEqual([[young, ids[5]], [ids[4], ids[3]], [ids[2], ids[1]], [ids[0]]]);
   });
 
   it("two passes at once archive each segment and chunk once, and the one that loses the race leaves nothing behind", async () => {

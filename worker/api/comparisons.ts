@@ -1,6 +1,6 @@
 /** /api/comparisons: validate, then hand the comparison to its ComparisonRoom. */
 import { Hono, type Context } from "hono";
-import { listComparisons } from "../db/arena-queries";
+import { comparisonHistory } from "../arena/history";
 import { openDb } from "../db/queries";
 import { choosePair, NoPairError } from "../arena/choose-pair";
 import { arenaSettings } from "../arena/settings";
@@ -88,7 +88,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
   })
   .get("/", validate("query", listComparisonsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
-    const { rows, nextCursor } = await listComparisons(openDb(c.env.DB), limit, parseCursor(cursor));
+    const { rows, nextCursor } = await comparisonHistory(openDb(c.env.DB), c.env.DB, c.env.ARCHIVE, limit, parseCursor(cursor));
     const items = rows.map((r) => {
       const shown = !r.blind || r.revealedAt !== null;
       const named = (modelId: string) => ({ modelId, displayName: displayName(modelId) });

@@ -11,7 +11,7 @@
  *   reads its room), and each answer's cost stays counted (migration 0006's trigger keeps it in spend_entries);
  * - comparison rows, COMPARISON_CHUNK to an object, once nothing in D1 refers to them any more: their messages
  *   and votes moved, no judge's verdict and no share link. The rooms answer for them from then on (their pages
- *   open as before); the history list shows what D1 holds. Counters stay (migration 0009).
+ *   open as before); the history list reads the objects too (arena/history.ts). Counters stay (migration 0009).
  *
  * Idempotency keys that old are dropped, not archived: a request retried hours later is a new request.
  *

@@ -188,5 +188,6 @@ export async function listComparisons(db: Db, limit: number, cursor?: { createdA
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { rows: page, nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null };
+  // `extra`: the first row of the next page, for a caller that merges this list with another (arena/history.ts)
+  return { rows: page, nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null, extra: rows.at(limit) };
 }
