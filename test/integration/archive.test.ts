@@ -8,6 +8,7 @@ import type { ComparisonRecord } from "../../worker/rooms/comparison-record";
 import type { RunRoom } from "../../worker/rooms/run-room";
 import type { RunRecord } from "../../worker/rooms/record";
 import app from "../../worker/index";
+import { comparisonRoom } from "../../worker/api/comparisons";
 
 import { castVote, errorOf, leaderboard, readyComparison, type Standings } from "../helpers/arena";
 import { referenceElo, simulateBattles, type Battle } from "../helpers/arena-reference";
@@ -201,7 +202,7 @@ describe("the battle archive", () => {
     await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL").bind(old).run();
     await env.DB.prepare("UPDATE battles SET tstamp = ?1 WHERE source = 'human'").bind(old / 1000).run();
     for (const id of four)
-      await runInDurableObject(env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id)), (instance: ComparisonRoom) => {
+      await runInDurableObject(comparisonRoom(env, id), (instance: ComparisonRoom) => {
         (instance as unknown as { record: ComparisonRecord }).record.createdAt = old;
       });
     const appearances = async () => (await env.DB.prepare("SELECT category, model_id, appearances FROM model_appearances ORDER BY category, model_id").all()).results;

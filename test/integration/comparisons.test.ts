@@ -3,10 +3,10 @@ import { describe, expect, inject, it } from "vitest";
 import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
 import { api } from "../helpers/runs";
 import { fireAlarm, passDeadline, waitForStepEnd } from "../helpers/watchdog";
+import { comparisonRoom } from "../../worker/api/comparisons";
 import { castVote, createComparison, errorOf, getComparison, openComparisonSocket, readyComparison, roomTables, settled, vote } from "../helpers/arena";
 
 const stub = inject("stubUrl");
-const comparisonRoom = (id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
 
 /** Every word that would give a side away: ids, names, display names, makers. */
 function mentionsAny(payload: unknown, words: string[]): string[] {
@@ -233,7 +233,7 @@ describe("the comparison's D1 row", () => {
       expect((await getComparison(id)).comparison.id).toBe(id);
       await waitForCalls(stub, "listing-a", 1);
       await waitForCalls(stub, "listing-b", 1);
-      await waitForStepEnd(comparisonRoom(id));
+      await waitForStepEnd(comparisonRoom(env, id));
       // both answers came back and the step ended, but without the row neither side settled
       expect(await callsFor(stub, "listing-a")).toHaveLength(1);
       expect(await callsFor(stub, "listing-b")).toHaveLength(1);
@@ -243,7 +243,7 @@ describe("the comparison's D1 row", () => {
     } finally {
       await env.DB.prepare("DROP TRIGGER refuse_listing").run();
     }
-    const room = comparisonRoom(id);
+    const room = comparisonRoom(env, id);
     await passDeadline(room);
     expect(await fireAlarm(room)).toBe(true);
     const done = await settled(id);

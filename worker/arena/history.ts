@@ -7,7 +7,7 @@
 import { listComparisons } from "../db/arena-queries";
 import type { Db } from "../db/queries";
 import type * as schema from "../db/schema";
-import { readJsonLines } from "../battles/archive";
+import { readListedObject } from "../battles/archive";
 import type { ComparisonMode, ComparisonStatus } from "../shared/arena";
 
 export type HistoryRow = Pick<
@@ -36,20 +36,19 @@ const before = (row: HistoryRow, cursor: Cursor | undefined) =>
   !cursor || row.createdAt < cursor.createdAt || (row.createdAt === cursor.createdAt && row.id < cursor.id);
 
 export async function comparisonHistory(db: Db, d1: D1Database, bucket: R2Bucket | undefined, limit: number, cursor?: Cursor) {
-  const listed = await listComparisons(db, limit, cursor);
-  const { results: objects } = await d1
-    .prepare("SELECT key, last_created_at AS last FROM comparison_archive WHERE first_created_at <= ?1 ORDER BY last_created_at DESC")
-    .bind(cursor?.createdAt ?? Number.MAX_SAFE_INTEGER)
-    .all<{ key: string; last: number }>();
+  const [listed, { results: objects }] = await Promise.all([
+    listComparisons(db, limit, cursor),
+    d1
+      .prepare("SELECT key, last_created_at AS last FROM comparison_archive WHERE first_created_at <= ?1 ORDER BY last_created_at DESC")
+      .bind(cursor?.createdAt ?? Number.MAX_SAFE_INTEGER)
+      .all<{ key: string; last: number }>(),
+  ]);
   if (!objects.length) return listed;
   // D1's first limit + 1 and the archive's rows together hold the page and whether another follows.
   let rows: HistoryRow[] = listed.extra ? [...listed.rows, listed.extra] : listed.rows;
   for (const { key, last } of objects) {
     if (rows.length > limit && last < rows[limit].createdAt) break;
-    const object = bucket ? await bucket.get(key) : null;
-    if (!object)
-      throw new Error(`The comparison archive lists ${key}, but ${bucket ? "R2 has no such object" : "no ARCHIVE bucket is bound"}: restore the bucket, or its binding in wrangler.toml.`);
-    const archived = (await readJsonLines<ArchivedComparison>(object)).map(fromArchive).filter((row) => before(row, cursor));
+    const archived = (await readListedObject<ArchivedComparison>(bucket, key, "comparison archive")).map(fromArchive).filter((row) => before(row, cursor));
     rows = [...rows, ...archived].sort(newerFirst).slice(0, limit + 1);
   }
   const page = rows.slice(0, limit);

@@ -131,6 +131,14 @@ export async function readJsonLines<T>(object: R2ObjectBody): Promise<T[]> {
     .map((line) => JSON.parse(line) as T);
 }
 
+/** The rows of the object at `key`, which `what` (a table of the archive) lists; an error that says what to do when it is gone. */
+export async function readListedObject<T>(bucket: R2Bucket | undefined, key: string, what: string): Promise<T[]> {
+  const object = bucket ? await bucket.get(key) : null;
+  if (!object)
+    throw new Error(`The ${what} lists ${key}, but ${bucket ? "R2 has no such object" : "no ARCHIVE bucket is bound"}: restore the bucket, or its binding in wrangler.toml.`);
+  return readJsonLines<T>(object);
+}
+
 export interface ArchivePass {
   segments: number;
   battles: number;
@@ -384,10 +392,6 @@ const inSlice = (b: ArchivedBattle, slice: Slice) =>
  */
 export async function* archivedBattles(d1: D1Database, bucket: R2Bucket | undefined, slice: Slice, after: number): AsyncGenerator<ArchivedBattle[]> {
   const { results } = await d1.prepare("SELECT key FROM battle_archive WHERE to_rowid > ? ORDER BY to_rowid").bind(after).all<{ key: string }>();
-  for (const { key } of results) {
-    const object = bucket ? await bucket.get(key) : null;
-    if (!object)
-      throw new Error(`The battle archive lists ${key}, but ${bucket ? "R2 has no such object" : "no ARCHIVE bucket is bound"}: restore the bucket, or its binding in wrangler.toml.`);
-    yield (await readJsonLines<ArchivedBattle>(object)).filter((b) => b.rowid > after && inSlice(b, slice));
-  }
+  for (const { key } of results)
+    yield (await readListedObject<ArchivedBattle>(bucket, key, "battle archive")).filter((b) => b.rowid > after && inSlice(b, slice));
 }
