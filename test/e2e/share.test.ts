@@ -55,6 +55,8 @@ describeInBrowser("share links in a real browser", () => {
     const { id } = await post("/runs", { question: "Is a hot dog a sandwich?", models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }] });
     const owner = await ownerAt(`/runs/${id}`);
     await owner.page.locator("table.ranking tbody tr").nth(2).waitFor({ timeout: DONE_WAIT });
+    // The ranking shows before the run ends, and the names only once it has: read the page as the visitor will see it.
+    await owner.page.getByTestId("run-status").getByText("Done").waitFor({ timeout: DONE_WAIT });
     const winner = await readableText(owner.page.getByTestId("winner"));
     const ranking = await owner.page.locator("table.ranking tbody tr").allInnerTexts();
     const titles = await owner.page.locator(".answer-card h3").allInnerTexts();
