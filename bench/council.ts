@@ -58,7 +58,8 @@ interface Trial {
   marks: Record<string, number>;
 }
 
-async function oneRun(url: string, models: string[], concurrency: number): Promise<Trial> {
+async function oneRun(stub: BenchStub, url: string, models: string[], concurrency: number): Promise<Trial> {
+  const watch = stub.watch();
   const t0 = performance.now();
   const created = await postJson<{ id: string }>(`${url}/api/runs`, {
     question: "Why is the sky blue?",
@@ -78,21 +79,29 @@ async function oneRun(url: string, models: string[], concurrency: number): Promi
     if (failed) throw new Error(`${failed} answer(s) did not succeed`);
     if (of("review.completed").length !== models.length) throw new Error(`expected ${models.length} reviews, saw ${of("review.completed").length}`);
     const latencies = (type: string) => of(type).map((r) => Number(r.event.latencyMs));
+    const calls = (kind: string) => watch.calls.filter((c) => c.kind === kind);
+    const first = (xs: number[]) => Math.min(...xs) - t0;
+    const last = (xs: number[]) => Math.max(...xs) - t0;
     return {
       wallMs: end.at - t0,
       answerLatency: latencies("answer.completed"),
       reviewLatency: latencies("review.completed"),
       marks: {
         "POST answered": postMs,
+        "first answer request at the stub": first(calls("answer").map((c) => c.arrived)),
         "first answer.started": at(of("answer.started")[0]),
+        "last answer sent by the stub": last(calls("answer").map((c) => c.ended)),
         "last answer.completed": at(of("answer.completed").at(-1)),
         "run.status reviewing": at(events.received.find((r) => r.event.type === "run.status" && r.event.status === "reviewing")),
+        "first review request at the stub": first(calls("review").map((c) => c.arrived)),
         "first review.started": at(of("review.started")[0]),
+        "last review sent by the stub": last(calls("review").map((c) => c.ended)),
         "last review.completed": at(of("review.completed").at(-1)),
         "run.completed": end.at - t0,
       },
     };
   } finally {
+    watch.stop();
     events.close();
   }
 }
@@ -107,10 +116,10 @@ export async function councilBench(ctx: BenchContext, name: string, models: numb
   const direct = await directCallTimes(stub, "council-direct", labels);
   const ideal = waves * (direct.answerMs + direct.reviewMs);
 
-  await oneRun(server.url, ids, concurrency); // warm-up: first run wakes the Worker and its SDK code
+  await oneRun(stub, server.url, ids, concurrency); // warm-up: first run wakes the Worker and its SDK code
   const trials: Trial[] = [];
-  for (let i = 0; i < TRIALS; i++) trials.push(await oneRun(server.url, ids, concurrency));
-  const profiled = await ctx.profile(server, () => oneRun(server.url, ids, concurrency));
+  for (let i = 0; i < TRIALS; i++) trials.push(await oneRun(stub, server.url, ids, concurrency));
+  const profiled = await ctx.profile(server, () => oneRun(stub, server.url, ids, concurrency));
   const ratios = trials.map((t) => t.wallMs / ideal);
   const target = 1.05;
   const marks = Object.keys(trials[0].marks).map((k) => `${k} ${ms(p50(trials.map((t) => t.marks[k])))}`);

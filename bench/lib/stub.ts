@@ -30,6 +30,8 @@ class BenchState extends StubState {
   readonly counts = new Map<string, number>();
   /** set synchronously before each `respond`, which takes its step before its first await */
   kind: "answer" | "review" | "models" = "answer";
+  /** each request's kind, for the watch list */
+  readonly lastKind = new WeakMap<IncomingMessage, "answer" | "review" | "models">();
 
   override nextStep(model: string): Step {
     const p = this.profiles.get(model) ?? this.profiles.get("*");
@@ -50,13 +52,29 @@ export interface BenchStub {
   /** when the chunk carrying this marker was written to its socket (performance.now()) */
   sentAt(marker: string): number | undefined;
   calls(model: string): number;
+  /** Notes every provider call from now until `stop()`: when its request arrived and its response ended. */
+  watch(): { calls: WatchedCall[]; stop(): void };
   close(): Promise<void>;
+}
+
+export interface WatchedCall {
+  kind: "answer" | "review" | "models";
+  /** performance.now() when the request's head arrived, and when the last byte of the response was handed over */
+  arrived: number;
+  ended: number;
 }
 
 export async function startBenchStub(): Promise<BenchStub> {
   const state = new BenchState();
   const sent = new Map<string, number>();
+  let watching: WatchedCall[] | null = null;
   const server = createServer({ noDelay: true }, (req, res) => {
+    const arrived = performance.now();
+    const watched = watching;
+    if (watched)
+      res.once("finish", () => {
+        if (res.statusCode < 300) watched.push({ kind: state.lastKind.get(req) ?? "models", arrived, ended: performance.now() });
+      });
     handle(state, sent, req, res).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: `stub failure: ${String(err)}` } });
       else res.destroy();
@@ -73,6 +91,11 @@ export async function startBenchStub(): Promise<BenchStub> {
     setProfile: (model, profile) => void state.profiles.set(model, profile),
     sentAt: (marker) => sent.get(marker),
     calls: (model) => state.counts.get(model) ?? 0,
+    watch: () => {
+      const calls: WatchedCall[] = [];
+      watching = calls;
+      return { calls, stop: () => void (watching === calls && (watching = null)) };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -91,6 +114,7 @@ async function handle(state: BenchState, sent: Map<string, number>, req: Incomin
     const call = vendor.parse(request);
     if (!call) continue;
     state.kind = call.kind;
+    state.lastKind.set(req, call.kind);
     return respond(state, vendor, call, request, res);
   }
   sendJson(res, 404, { error: { message: `the bench stub does not serve ${method} ${url.pathname}` } });
