@@ -1,5 +1,6 @@
 /** A WebSocket of live events, opened through the Worker as a client would, every frame checked against the shared union. */
-import { SELF } from "cloudflare:test";
+import { runInDurableObject, SELF } from "cloudflare:test";
+import { DELTA_MARK_KEY } from "../../worker/rooms/event-log";
 
 export const BASE = "http://127.0.0.1";
 
@@ -52,4 +53,15 @@ export async function openEventSocket<E extends { type: string; seq: number }>(p
     waitFor: (type, match = () => true, timeoutMs) => until((e) => e.type === type && match(e as never), `${type} event`, timeoutMs) as never,
     close: () => ws.close(1000, "done"),
   };
+}
+
+/** What a room keeps in its own storage: its stored events, oldest first (deltas never are), and the mark above trailing deltas. */
+export function storedLog(room: DurableObjectStub): Promise<{ events: { type: string; seq: number; [k: string]: unknown }[]; deltaMark: number | undefined }> {
+  return runInDurableObject(room, (_instance, state) => ({
+    events: state.storage.sql
+      .exec<{ body: string }>("SELECT body FROM events ORDER BY seq")
+      .toArray()
+      .map((r) => JSON.parse(r.body) as { type: string; seq: number }),
+    deltaMark: state.storage.kv.get<number>(DELTA_MARK_KEY),
+  }));
 }

@@ -2,6 +2,7 @@ import { abortAllDurableObjects, env, evictDurableObject } from "cloudflare:test
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 import { api, createRun, finished, finishedAgain, getRun, openSocket } from "../helpers/runs";
+import { storedLog } from "../helpers/sockets";
 
 const stub = inject("stubUrl");
 const roomOf = (id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
@@ -35,6 +36,31 @@ describe("live events", () => {
     resumed.close();
     expect(resumed.events.map((e) => e.seq)).toEqual(full.events.filter((e) => e.seq > cut).map((e) => e.seq));
     expect(resumed.events).toEqual(full.events.filter((e) => e.seq > cut));
+  });
+
+  it("stores no delta, and a room restarted mid-stream numbers on above every delta a client saw", async () => {
+    await scriptModel(stub, "delta-cut", [{ text: "one two three four five six seven eight nine", chunkDelayMs: 30_000 }, { text: "Answered after the restart." }]);
+    const id = await createRun({ question: "Numbers after a restart?", models: [{ id: "openai:delta-cut" }] });
+    const socket = await openSocket(id, 0);
+    const delta = await socket.waitFor("answer.delta");
+    socket.close();
+    expect((await storedLog(roomOf(id))).deltaMark).toBeGreaterThanOrEqual(delta.seq);
+
+    await abortAllDurableObjects();
+    const detail = await finished(id);
+    expect(detail.answers[0].text).toBe("Answered after the restart.");
+    // The deltas went with the old instance: a replay from one of them would have a gap, so the client gets a snapshot.
+    const resumed = await openSocket(id, delta.seq);
+    const first = await resumed.until(() => true, "a first message");
+    resumed.close();
+    expect(first.type).toBe("snapshot");
+    expect(first.seq).toBeGreaterThan(delta.seq);
+
+    const stored = await storedLog(roomOf(id));
+    const types = stored.events.map((e) => e.type);
+    expect(types).toContain("answer.completed");
+    expect(types.filter((t) => t.endsWith(".delta"))).toEqual([]);
+    expect(stored.deltaMark).toBeUndefined();
   });
 
   it("sends a snapshot when asked for events it never had", async () => {

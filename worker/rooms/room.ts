@@ -32,6 +32,9 @@ interface Running {
   done: Promise<void>;
 }
 
+/** A chunk of streamed text (answer.delta, side.delta, synthesis.delta): the log keeps these in memory only. */
+const isDelta = (event: { type: string }) => event.type.endsWith(".delta");
+
 /** Set by the Worker (api/shares.ts) on an upgrade that came through a share link: the link's id. */
 export const SHARE_HEADER = "X-Quorum-Share";
 const shareTag = (shareId: string) => `share:${shareId}`;
@@ -46,7 +49,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.log = new EventLog<Body | WatchdogEventBody>(ctx.storage.sql);
+    this.log = new EventLog<Body | WatchdogEventBody>(ctx.storage, isDelta);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
