@@ -11,6 +11,7 @@ import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
 export { RateLimiter } from "./rooms/rate-limiter";
+export { VoteWriter } from "./rooms/vote-writer";
 export { RunRoom } from "./rooms/run-room";
 export { StyleRoom } from "./rooms/style-room";
 

@@ -4,7 +4,7 @@
  * is the same transaction a ComparisonRoom commits (model_votes rows, the battle, the triggers' counters), and
  * nothing else runs: no route, no room, no rate limiter. Bound to the same D1 database as Quorum's Worker.
  */
-import { insertComparison, recordVote, voteStatements, type VoteWrite } from "../../worker/db/arena-queries";
+import { insertComparison, recordVote, voteRows, voteStatements, type VoteWrite } from "../../worker/db/arena-queries";
 import { openDb } from "../../worker/db/queries";
 import type { ComparisonRecord, VoteRecord } from "../../worker/db/records";
 import { winnersOf, type VoteChoice } from "../../worker/shared/arena";
@@ -107,7 +107,7 @@ export default {
               statements += write.vote.rows.length + (write.statusChanged ? 2 : 1);
               await recordVote(db, r, write);
             } else {
-              const all = Array.from({ length: take }, () => nextVote()).flatMap(({ r, write }) => voteStatements(env.DB, r, write));
+              const all = Array.from({ length: take }, () => nextVote()).flatMap(({ r, write }) => voteStatements(env.DB, voteRows(r, write)));
               statements += all.length;
               await env.DB.batch(all);
             }

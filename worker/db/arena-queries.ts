@@ -77,52 +77,72 @@ export interface VoteWrite {
   statusChanged?: boolean;
 }
 
+/** Values D1 binds to one statement. */
+type Bindings = (string | number | null)[];
+
+/**
+ * A vote as the values of its statements, plain enough to send to a VoteWriter: the comparison's new status
+ * (null when its row already holds it), the idempotency key, the model_votes rows and the battle.
+ */
+export interface VoteRows {
+  status: Bindings | null;
+  idempotency: Bindings | null;
+  modelVotes: Bindings[];
+  battle: Bindings;
+}
+
 /** The vote's rows, its battle, its idempotency key and the comparison's new status: one transaction. */
 export async function recordVote(db: Db, r: ComparisonRecord, write: VoteWrite): Promise<void> {
   // A key taken by another request fails the whole batch, so nothing of this vote is written twice.
-  await db.$client.batch(voteStatements(db.$client, r, write));
+  await db.$client.batch(voteStatements(db.$client, voteRows(r, write)));
+}
+
+/** The values of a vote's statements; the values are encoded as drizzle's schema does (json columns as JSON text, booleans as 0/1). */
+export function voteRows(r: ComparisonRecord, { vote, battle, idempotency, statusChanged = true }: VoteWrite): VoteRows {
+  return {
+    // The first vote reveals the comparison and sets it voted; later ones leave its row as it is.
+    status: statusChanged ? [r.status, r.revealedAt, r.id] : null,
+    idempotency: idempotency ? [idempotency.key, r.id, JSON.stringify(idempotency.response), vote.createdAt] : null,
+    modelVotes: vote.rows.map((row) => [row.id, row.comparisonId, row.voteId, row.choice, row.winnerModelId, vote.clientId, row.createdAt, row.flags === null ? null : JSON.stringify(row.flags)]),
+    battle: [
+      `vote:${vote.voteId}`,
+      r.models.left,
+      r.models.right,
+      battle.winner,
+      r.category,
+      vote.createdAt / 1000,
+      battle.flagged ? 1 : 0,
+      vote.voteId,
+      r.id,
+      battle.turn,
+      r.blind ? 1 : 0,
+      JSON.stringify(styleOf(r)),
+    ],
+  };
 }
 
 /**
- * recordVote's statements (also for callers that write several votes in one batch: bench/d1-rate.ts). Plain
- * prepared statements, not drizzle's builder: this runs on every vote. The values are encoded as drizzle's
- * schema does (json columns as JSON text, booleans as 0/1); columns left out take their defaults.
+ * A vote's statements (also for callers that write several votes in one batch: VoteWriter, bench/d1-rate.ts).
+ * Plain prepared statements, not drizzle's builder: this runs on every vote. Columns left out take their defaults.
  */
-export function voteStatements(d1: D1Database, r: ComparisonRecord, { vote, battle, idempotency, statusChanged = true }: VoteWrite): D1PreparedStatement[] {
+export function voteStatements(d1: D1Database, rows: VoteRows): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
-  // The first vote reveals the comparison and sets it voted; later ones leave its row as it is.
-  if (statusChanged) out.push(d1.prepare("UPDATE comparisons SET status = ?, revealed_at = ? WHERE id = ?").bind(r.status, r.revealedAt, r.id));
-  if (idempotency)
-    out.push(
-      d1.prepare("INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, ?, ?, ?)").bind(idempotency.key, r.id, JSON.stringify(idempotency.response), vote.createdAt),
-    );
-  for (const row of vote.rows)
+  if (rows.status) out.push(d1.prepare("UPDATE comparisons SET status = ?, revealed_at = ? WHERE id = ?").bind(...rows.status));
+  if (rows.idempotency) out.push(d1.prepare("INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, ?, ?, ?)").bind(...rows.idempotency));
+  for (const row of rows.modelVotes)
     out.push(
       d1
         .prepare(
           "INSERT INTO model_votes (id, comparison_id, vote_id, choice, winner_model_id, client_id, created_at, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
         )
-        .bind(row.id, row.comparisonId, row.voteId, row.choice, row.winnerModelId, vote.clientId, row.createdAt, row.flags === null ? null : JSON.stringify(row.flags)),
+        .bind(...row),
     );
   out.push(
     d1
       .prepare(
         "INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp, flagged, vote_id, comparison_id, turn, anony, conv_metadata) VALUES (?, 'human', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
       )
-      .bind(
-        `vote:${vote.voteId}`,
-        r.models.left,
-        r.models.right,
-        battle.winner,
-        r.category,
-        vote.createdAt / 1000,
-        battle.flagged ? 1 : 0,
-        vote.voteId,
-        r.id,
-        battle.turn,
-        r.blind ? 1 : 0,
-        JSON.stringify(styleOf(r)),
-      ),
+      .bind(...rows.battle),
   );
   return out;
 }

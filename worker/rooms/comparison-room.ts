@@ -3,7 +3,8 @@
  * settings, in parallel, streamed; every turn is persisted before it is announced; votes on one
  * comparison are serialised here, so flags and idempotency are decided on a consistent state.
  */
-import { findIdempotencyKey, insertComparison, recordVote, saveJudgeVerdict, saveSide, saveTurnStart, withdrawVote } from "../db/arena-queries";
+import { findIdempotencyKey, insertComparison, saveJudgeVerdict, saveSide, saveTurnStart, voteRows, withdrawVote } from "../db/arena-queries";
+import { voteWriterFor } from "./vote-writer";
 import { openDb } from "../db/queries";
 import { closedReason, finalReason } from "../battles/archive";
 import type { Winner } from "../rating/battle-outcome";
@@ -215,12 +216,15 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const response: VoteResponse = { comparisonId: r.id, voteId, choice: cast.choice, rows, reveal: revealOf(r), flags };
     const statusChanged = r.status !== before.status || r.revealedAt !== before.revealedAt;
     try {
-      await recordVote(db, r, {
-        vote,
-        battle: { winner: WINNER_OF[cast.choice], flagged: flags.length > 0, turn: r.turns.length },
-        idempotency: cast.idempotencyKey ? { key: cast.idempotencyKey, response } : null,
-        statusChanged,
-      });
+      // Through the shard's writer, which commits the votes arriving together in one transaction.
+      await voteWriterFor(this.env, r.id).write(
+        voteRows(r, {
+          vote,
+          battle: { winner: WINNER_OF[cast.choice], flagged: flags.length > 0, turn: r.turns.length },
+          idempotency: cast.idempotencyKey ? { key: cast.idempotencyKey, response } : null,
+          statusChanged,
+        }),
+      );
     } catch (err) {
       Object.assign(r, before);
       // Another request took the same key a moment ago (on another comparison: this room serialises its own).
