@@ -55,13 +55,17 @@ export async function openEventSocket<E extends { type: string; seq: number }>(p
   };
 }
 
-/** What a room keeps in its own storage: its stored events, oldest first (deltas never are), and the mark above trailing deltas. */
-export function storedLog(room: DurableObjectStub): Promise<{ events: { type: string; seq: number; [k: string]: unknown }[]; deltaMark: number | undefined }> {
-  return runInDurableObject(room, (_instance, state) => ({
-    events: state.storage.sql
-      .exec<{ body: string }>("SELECT body FROM events ORDER BY seq")
-      .toArray()
-      .map((r) => JSON.parse(r.body) as { type: string; seq: number }),
-    deltaMark: state.storage.kv.get<number>(DELTA_MARK_KEY),
-  }));
+type StoredEvent = { type: string; seq: number; [k: string]: unknown };
+
+/** The events a room's storage holds, oldest first (deltas never are); call inside the room (runInDurableObject). */
+export function storedEvents(storage: DurableObjectStorage): StoredEvent[] {
+  return storage.sql
+    .exec<{ body: string }>("SELECT body FROM events ORDER BY seq")
+    .toArray()
+    .map((r) => JSON.parse(r.body) as StoredEvent);
+}
+
+/** What a room keeps in its own storage: its stored events and the mark above trailing deltas. */
+export function storedLog(room: DurableObjectStub): Promise<{ events: StoredEvent[]; deltaMark: number | undefined }> {
+  return runInDurableObject(room, (_instance, state) => ({ events: storedEvents(state.storage), deltaMark: state.storage.kv.get<number>(DELTA_MARK_KEY) }));
 }

@@ -1,6 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DELTA_MARK_KEY, EventLog, KEPT_DELTAS } from "../../worker/rooms/event-log";
+import { storedEvents } from "../helpers/sockets";
 
 type Body = { type: string; n?: number };
 const isDelta = (e: Body) => e.type.endsWith(".delta");
@@ -15,7 +16,7 @@ function withLog<T>(name: string, work: (log: EventLog<Body>, reopen: () => Even
 }
 
 const seqs = (messages: string[] | null) => messages?.map((m) => (JSON.parse(m) as { seq: number }).seq) ?? null;
-const storedTypes = (storage: DurableObjectStorage) => storage.sql.exec<{ body: string }>("SELECT body FROM events ORDER BY seq").toArray().map((r) => (JSON.parse(r.body) as Body).type);
+const storedTypes = (storage: DurableObjectStorage) => storedEvents(storage).map((e) => e.type);
 
 describe("the event log", () => {
   it("numbers deltas with everything else, replays them from memory without a gap, and stores only the rest", async () => {

@@ -9,6 +9,7 @@
  * never served more than the bucket gives.
  */
 import { DurableObject } from "cloudflare:workers";
+import { shardName } from "./shard";
 
 interface Bucket {
   tokens: number;
@@ -26,11 +27,9 @@ export const SHARDS = 32;
 /** Whatever its limit, an empty bucket is full again a minute later: one untouched that long is dropped, since a missing bucket is a full one. */
 const REFILL_MS = 60_000;
 
-/** The limiter that holds `client`'s buckets: FNV-1a of the id, modulo SHARDS. */
+/** The limiter that holds `client`'s buckets. */
 export function limiterFor(env: Env, client: string): DurableObjectStub<RateLimiter> {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < client.length; i++) hash = Math.imul(hash ^ client.charCodeAt(i), 0x01000193);
-  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`shard:${(hash >>> 0) % SHARDS}`));
+  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(shardName(client, SHARDS)));
 }
 
 export class RateLimiter extends DurableObject<Env> {

@@ -13,6 +13,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { voteStatements, type VoteRows } from "../db/arena-queries";
+import { shardName } from "./shard";
 
 /** Votes per transaction at most: 5 statements each at most, under D1's per-call limits. */
 const MAX_VOTES = 20;
@@ -23,11 +24,9 @@ const MAX_VOTES = 20;
  */
 export const WRITER_SHARDS = 4;
 
-/** The writer for votes on comparison `id`: FNV-1a of the id, modulo WRITER_SHARDS. */
+/** The writer for votes on comparison `id`. */
 export function voteWriterFor(env: Env, id: string): DurableObjectStub<VoteWriter> {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return env.VOTE_WRITER.get(env.VOTE_WRITER.idFromName(`shard:${(hash >>> 0) % WRITER_SHARDS}`));
+  return env.VOTE_WRITER.get(env.VOTE_WRITER.idFromName(shardName(id, WRITER_SHARDS)));
 }
 
 interface Pending {
