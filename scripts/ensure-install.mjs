@@ -1,4 +1,4 @@
-// Runs before `npm start` and `npm test`, on whatever Node the machine has (20 is enough):
+// Runs before every npm script a user starts from a fresh clone (start, test, deploy, import, stub, bench), on whatever Node the machine has (20 is enough):
 // installs the dependencies when node_modules is missing or older than the lockfile.
 // After it, npm puts node_modules/.bin first on PATH, so the scripts run on the pinned Node 24.
 import { spawnSync } from "node:child_process";
