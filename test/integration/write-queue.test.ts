@@ -4,28 +4,27 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { openDb, type Db, type Write } from "../../worker/db/queries";
 import * as schema from "../../worker/db/schema";
+import { insertRows, type Write } from "../../worker/db/statements";
 import { WriteQueue } from "../../worker/rooms/write-queue";
 
 let next = 0;
 
 /** A queue on D1 that notes each batch it sends (its statements' count) and wakes whoever waits for one. */
 function watchedQueue() {
-  const db = openDb(env.DB);
   const batches: number[] = [];
   let wake: (() => void) | null = null;
-  const watched = new Proxy(db, {
-    get(target, key, receiver) {
-      if (key !== "batch") return Reflect.get(target, key, receiver);
+  const watched = new Proxy(env.DB, {
+    get(target, key) {
+      if (key !== "batch") return Reflect.get(target, key, target);
       return async (writes: Write[]) => {
         batches.push(writes.length);
-        const result = await target.batch(writes as [Write, ...Write[]]);
+        const result = await target.batch(writes);
         wake?.();
         return result;
       };
     },
-  }) as Db;
+  });
   const nextBatch = (what: string) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no batch within 5 s: ${what}`)), 5_000);
@@ -34,11 +33,11 @@ function watchedQueue() {
         resolve();
       };
     });
-  return { db, queue: new WriteQueue(watched, () => []), batches, nextBatch };
+  return { queue: new WriteQueue(watched, () => []), batches, nextBatch };
 }
 
-function spend(db: Db, modelId: string): Write {
-  return db.insert(schema.spendEntries).values({ kind: "answer", modelId, tokensIn: 1, tokensOut: 1, costUsd: 0, completedAt: Date.now() });
+function spend(modelId: string): Write {
+  return insertRows(env.DB, schema.spendEntries, [{ kind: "answer", modelId, tokensIn: 1, tokensOut: 1, costUsd: 0, completedAt: Date.now() }])[0];
 }
 
 async function stored(modelId: string): Promise<number> {
@@ -48,31 +47,31 @@ async function stored(modelId: string): Promise<number> {
 
 describe("the room's D1 write queue", () => {
   it("sends writes queued in the same moment as one batch, at once when flushed", async () => {
-    const { db, queue, batches } = watchedQueue();
+    const { queue, batches } = watchedQueue();
     const model = `wq-flush-${++next}`;
-    queue.push(spend(db, model));
-    queue.push(spend(db, model), spend(db, model));
+    queue.push(spend(model));
+    queue.push(spend(model), spend(model));
     await queue.flush();
     expect(batches).toEqual([3]);
     expect(await stored(model)).toBe(3);
   });
 
   it("sends queued writes by itself when nobody flushes", async () => {
-    const { db, queue, batches, nextBatch } = watchedQueue();
+    const { queue, batches, nextBatch } = watchedQueue();
     const model = `wq-timer-${++next}`;
     const sent = nextBatch("writes queued without a flush");
-    queue.push(spend(db, model), spend(db, model));
+    queue.push(spend(model), spend(model));
     await sent;
     expect(batches).toEqual([2]);
     expect(await stored(model)).toBe(2);
   });
 
   it("takes writes queued while a batch is under way into the next batch", async () => {
-    const { db, queue, batches } = watchedQueue();
+    const { queue, batches } = watchedQueue();
     const model = `wq-next-${++next}`;
-    queue.push(spend(db, model));
+    queue.push(spend(model));
     const first = queue.flush();
-    queue.push(spend(db, model), spend(db, model));
+    queue.push(spend(model), spend(model));
     await first;
     await queue.flush();
     expect(batches).toEqual([1, 2]);
@@ -80,9 +79,9 @@ describe("the room's D1 write queue", () => {
   });
 
   it("drops unsent writes when the room is deleted", async () => {
-    const { db, queue, batches } = watchedQueue();
+    const { queue, batches } = watchedQueue();
     const model = `wq-discard-${++next}`;
-    queue.push(spend(db, model));
+    queue.push(spend(model));
     queue.discard();
     await queue.flush();
     expect(batches).toEqual([]);

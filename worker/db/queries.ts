@@ -1,10 +1,10 @@
 /** The D1 side of a council run: every write is an upsert keyed by a deterministic id, so replaying a step writes nothing twice. */
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { AggregationView, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "./records";
 import * as schema from "./schema";
+import { insertRows, type Write } from "./statements";
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
@@ -17,58 +17,28 @@ export function openDb(d1: D1Database): Db {
   return db;
 }
 
-/** One statement of a D1 batch, built now (its values fixed when built) and run when the batch runs. */
-export type Write = BatchItem<"sqlite">;
-
-/** Runs `writes` as one D1 batch (one transaction, in order); nothing to run is no call at all. */
-export async function runWrites(db: Db, writes: Write[]): Promise<void> {
-  if (writes.length) await db.batch(writes as [Write, ...Write[]]);
-}
-
-/** D1 takes at most 100 bound parameters per statement: rows of `columns` values each, as many as fit. */
-function chunkRows<T>(rows: T[], columns: number): T[][] {
-  const size = Math.max(1, Math.floor(100 / columns));
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}
-
-export async function insertRun(db: Db, r: RunRecord): Promise<void> {
-  await runWrites(db, runInsertWrites(db, r));
-}
-
-/** The run's row and its answers' rows, each left alone when it is there already. */
-export function runInsertWrites(db: Db, r: RunRecord): Write[] {
-  return [
-    db
-      .insert(schema.runs)
-      .values({
-        id: r.id,
-        createdAt: r.createdAt,
-        updatedAt: r.createdAt,
-        question: r.question,
-        settings: { ...r.settings, models: r.models },
-        status: r.status,
-        error: r.error,
-      })
-      .onConflictDoNothing(),
-    ...r.answers.map((a) => db.insert(schema.answers).values(answerRow(r.id, a)).onConflictDoNothing()),
-  ];
+/**
+ * The run's row and its answers' rows, each left alone when it is there already. Writes are plain D1
+ * statements (./statements): the rooms build them on the thread that relays their events.
+ */
+export function runInsertWrites(d1: D1Database, r: RunRecord): Write[] {
+  const run = { id: r.id, createdAt: r.createdAt, updatedAt: r.createdAt, question: r.question, settings: { ...r.settings, models: r.models }, status: r.status, error: r.error };
+  return [...insertRows(d1, schema.runs, [run], "ignore"), ...insertRows(d1, schema.answers, r.answers.map((a) => answerRow(r.id, a)), "ignore")];
 }
 
 /**
  * Everything the run's record says, written over whatever D1 holds: for a room that can't tell which of its
  * queued writes landed (a failed batch, or an instance that died with writes under way). Idempotent.
  */
-export function wholeRunWrites(db: Db, r: RunRecord, battles: JudgeBattle[]): Write[] {
+export function wholeRunWrites(d1: D1Database, r: RunRecord, battles: JudgeBattle[]): Write[] {
   return [
-    ...runInsertWrites(db, r),
-    ...r.answers.map((a) => answerWrite(db, r.id, a)),
-    ...evaluationClears(db, r.id),
-    ...r.reviewSets.flatMap((s) => reviewSetWrites(db, r.id, s)),
-    ...(r.aggregation ? aggregationWrites(db, r.id, r.aggregation, battles, r.status) : []),
-    ...(r.synthesis ? [synthesisWrite(db, r.id, r.synthesis)] : []),
-    runStatusWrite(db, r.id, r.status, r.error),
+    ...runInsertWrites(d1, r),
+    ...r.answers.map((a) => answerWrite(d1, r.id, a)),
+    ...evaluationClears(d1, r.id),
+    ...r.reviewSets.flatMap((s) => reviewSetWrites(d1, r.id, s)),
+    ...(r.aggregation ? aggregationWrites(d1, r.id, r.aggregation, battles, r.status) : []),
+    ...(r.synthesis ? [synthesisWrite(d1, r.id, r.synthesis)] : []),
+    runStatusWrite(d1, r.id, r.status, r.error),
   ];
 }
 
@@ -79,52 +49,34 @@ function answerRow(runId: string, a: AnswerRecord) {
   return { ...a, runId, completedAt: ended(a.status) ? Date.now() : null };
 }
 
-export const runStatusWrite = (db: Db, id: string, status: RunStatus, error: string | null): Write =>
-  db.update(schema.runs).set({ status, error, updatedAt: Date.now() }).where(eq(schema.runs.id, id));
+const SET_RUN_STATUS = "UPDATE runs SET status = ?, error = ?, updated_at = ? WHERE id = ?";
 
-export async function updateRunStatus(db: Db, id: string, status: RunStatus, error: string | null): Promise<void> {
-  await runStatusWrite(db, id, status, error);
-}
+export const runStatusWrite = (d1: D1Database, id: string, status: RunStatus, error: string | null): Write =>
+  d1.prepare(SET_RUN_STATUS).bind(status, error, Date.now(), id);
 
-export function answerWrite(db: Db, runId: string, a: AnswerRecord): Write {
-  const row = answerRow(runId, a);
-  return db.insert(schema.answers).values(row).onConflictDoUpdate({ target: schema.answers.id, set: row });
-}
-
-export async function saveAnswer(db: Db, runId: string, a: AnswerRecord): Promise<void> {
-  await answerWrite(db, runId, a);
+export function answerWrite(d1: D1Database, runId: string, a: AnswerRecord): Write {
+  return insertRows(d1, schema.answers, [answerRow(runId, a)], { update: ["id"] })[0];
 }
 
 /** Deletes whatever an earlier evaluation of this run wrote: review sets, reviews, aggregation and judge battles. */
-export const evaluationClears = (db: Db, runId: string): Write[] => [
-  db.delete(schema.reviews).where(eq(schema.reviews.runId, runId)),
-  db.delete(schema.reviewSets).where(eq(schema.reviewSets.runId, runId)),
-  db.delete(schema.aggregations).where(eq(schema.aggregations.runId, runId)),
-  db.delete(schema.battles).where(and(eq(schema.battles.source, "judge"), eq(schema.battles.runId, runId))),
-];
-
-export async function clearEvaluation(db: Db, runId: string): Promise<void> {
-  await runWrites(db, evaluationClears(db, runId));
-}
+export const evaluationClears = (d1: D1Database, runId: string): Write[] =>
+  [
+    "DELETE FROM reviews WHERE run_id = ?",
+    "DELETE FROM review_sets WHERE run_id = ?",
+    "DELETE FROM aggregations WHERE run_id = ?",
+    "DELETE FROM battles WHERE source = 'judge' AND run_id = ?",
+  ].map((text) => d1.prepare(text).bind(runId));
 
 /** A review set and its reviews, replacing what an earlier attempt wrote; the reviews go in as few statements as fit. */
-export function reviewSetWrites(db: Db, runId: string, s: ReviewSetRecord): Write[] {
-  const { reviews, ...set } = s;
-  const row = { ...set, runId, completedAt: ended(s.status) ? Date.now() : null };
-  const rows = reviews.map((v) => ({ ...v, runId, reviewSetId: s.id, reviewerModelId: s.reviewerModelId }));
+export function reviewSetWrites(d1: D1Database, runId: string, s: ReviewSetRecord): Write[] {
+  const row = { ...s, runId, completedAt: ended(s.status) ? Date.now() : null };
+  const reviews = s.reviews.map((v) => ({ ...v, runId, reviewSetId: s.id, reviewerModelId: s.reviewerModelId }));
   return [
-    db.insert(schema.reviewSets).values(row).onConflictDoUpdate({ target: schema.reviewSets.id, set: row }),
-    db.delete(schema.reviews).where(eq(schema.reviews.reviewSetId, s.id)),
-    ...chunkRows(rows, REVIEW_COLUMNS).map((chunk) => db.insert(schema.reviews).values(chunk)),
+    ...insertRows(d1, schema.reviewSets, [row], { update: ["id"] }),
+    // By run too: reviews are indexed by run, so this reads the run's reviews rather than every review there is.
+    d1.prepare("DELETE FROM reviews WHERE run_id = ? AND review_set_id = ?").bind(runId, s.id),
+    ...insertRows(d1, schema.reviews, reviews),
   ];
-}
-
-/** Bound values per row of `reviews` / judge `battles` in a multi-row insert, at most (a column is bound or null). */
-const REVIEW_COLUMNS = Object.keys(schema.reviews).length;
-const BATTLE_COLUMNS = Object.keys(schema.battles).length;
-
-export async function saveReviewSet(db: Db, runId: string, s: ReviewSetRecord): Promise<void> {
-  await runWrites(db, reviewSetWrites(db, runId, s));
 }
 
 export interface JudgeBattle {
@@ -136,20 +88,15 @@ export interface JudgeBattle {
 }
 
 /** The aggregation, the final status and the judge battles (as few statements as fit), for one transaction. */
-export function aggregationWrites(db: Db, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Write[] {
+export function aggregationWrites(d1: D1Database, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Write[] {
   const now = Date.now();
   const row = { runId, finalRanking: agg.finalRanking, voteBreakdown: agg.voteBreakdown, methodVersion: agg.methodVersion, createdAt: now };
   const rows = battles.map((b) => ({ ...b, source: "judge" as const, runId, tstamp: now / 1000, judge: b.reviewerModelId }));
   return [
-    db.insert(schema.aggregations).values(row).onConflictDoUpdate({ target: schema.aggregations.runId, set: row }),
-    ...chunkRows(rows, BATTLE_COLUMNS).map((chunk) => db.insert(schema.battles).values(chunk).onConflictDoNothing()),
-    db.update(schema.runs).set({ status, error: null, updatedAt: now }).where(eq(schema.runs.id, runId)),
+    ...insertRows(d1, schema.aggregations, [row], { update: ["runId"] }),
+    ...insertRows(d1, schema.battles, rows, "ignore"),
+    d1.prepare(SET_RUN_STATUS).bind(status, null, now, runId),
   ];
-}
-
-/** Stores the aggregation, the final status and the judge battles in one transaction. */
-export async function saveAggregation(db: Db, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Promise<void> {
-  await runWrites(db, aggregationWrites(db, runId, agg, battles, status));
 }
 
 export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | null> {
@@ -220,13 +167,8 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
   };
 }
 
-export function synthesisWrite(db: Db, runId: string, s: SynthesisRecord): Write {
-  const row = { ...s, runId, completedAt: ended(s.status) ? Date.now() : null };
-  return db.insert(schema.syntheses).values(row).onConflictDoUpdate({ target: schema.syntheses.runId, set: row });
-}
-
-export async function saveSynthesis(db: Db, runId: string, s: SynthesisRecord): Promise<void> {
-  await synthesisWrite(db, runId, s);
+export function synthesisWrite(d1: D1Database, runId: string, s: SynthesisRecord): Write {
+  return insertRows(d1, schema.syntheses, [{ ...s, runId, completedAt: ended(s.status) ? Date.now() : null }], { update: ["runId"] })[0];
 }
 
 export async function deleteRun(db: Db, id: string): Promise<boolean> {

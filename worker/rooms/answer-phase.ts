@@ -60,7 +60,7 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     Object.assign(answer, { status: "failed", error: reply.error, latencyMs: reply.latencyMs, truncated: answer.text.trim().length > 0 });
   }
   ctx.save();
-  ctx.write(answerWrite(ctx.db, ctx.record.id, answer));
+  ctx.write(answerWrite(ctx.env.DB, ctx.record.id, answer));
   logCall(ctx.env, {
     run: ctx.record.id,
     step: "answer",

@@ -1,4 +1,5 @@
-import type { Db, Write } from "../db/queries";
+import type { Db } from "../db/queries";
+import type { Write } from "../db/statements";
 import type { RunEventBody } from "../shared/events";
 import type { RetryPolicy } from "./limits";
 import type { RunRecord } from "./record";

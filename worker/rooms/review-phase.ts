@@ -22,7 +22,7 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
   const r = ctx.record;
   const answered = r.answers.filter((a) => a.status === "done");
   if (r.reviewSets.length === 0) {
-    ctx.write(...evaluationClears(ctx.db, r.id));
+    ctx.write(...evaluationClears(ctx.env.DB, r.id));
     // A lone answer has nobody else to judge it unless reviewers may rank their own.
     const reviewers = answered.length > 1 || r.settings.selfReview === "downweight" ? answered : [];
     const weights = r.settings.reviewerWeights === "calibrated" ? reviewerWeights(reviewers.map((a) => a.modelId), calibrate(await calibrationRows(ctx.db))) : null;
@@ -49,7 +49,7 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
   });
   if (r.settings.reviewerWeights === "calibrated")
     aggregation.voteBreakdown.calibration = Object.fromEntries(r.reviewSets.map((s) => [s.id, s.calibration ?? null]));
-  ctx.write(...aggregationWrites(ctx.db, r.id, aggregation, judgeBattles(r), r.synthesis ? "synthesizing" : "done"));
+  ctx.write(...aggregationWrites(ctx.env.DB, r.id, aggregation, judgeBattles(r), r.synthesis ? "synthesizing" : "done"));
   r.aggregation = aggregation;
   ctx.save();
   ctx.emit({ type: "aggregation.completed", aggregation });
@@ -121,7 +121,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
       reviews: review.reviews.map((v) => ({ id: `${set.id}-${v.label}`, targetAnswerId: idOf.get(v.label)!, scores: v.scores, critique: v.critique })),
     });
     ctx.save();
-    ctx.write(...reviewSetWrites(ctx.db, r.id, set));
+    ctx.write(...reviewSetWrites(ctx.env.DB, r.id, set));
     logCall(ctx.env, { run: r.id, step: "review", model: set.reviewerModelId, status: "done", latencyMs: set.latencyMs, attempts: set.attempts });
     ctx.emit({
       type: "review.completed",
@@ -142,7 +142,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
     Object.assign(set, { status: "failed", error: message, latencyMs: Date.now() - started });
     if (tokensIn || tokensOut) Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut) });
     ctx.save();
-    ctx.write(...reviewSetWrites(ctx.db, r.id, set));
+    ctx.write(...reviewSetWrites(ctx.env.DB, r.id, set));
     logCall(ctx.env, { run: r.id, step: "review", model: set.reviewerModelId, status: "failed", latencyMs: set.latencyMs, attempts: set.attempts, error: message });
     const { rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd } = set;
     ctx.emit({ type: "review.failed", ...who(), error: message, rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd });

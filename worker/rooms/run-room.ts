@@ -36,8 +36,7 @@ export class RunRoom extends Room<RunEventBody> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const db = openDb(env.DB);
-    this.d1 = new WriteQueue(db, () => (this.record ? wholeRunWrites(db, this.record, judgeBattles(this.record)) : []));
+    this.d1 = new WriteQueue(env.DB, () => (this.record ? wholeRunWrites(env.DB, this.record, judgeBattles(this.record)) : []));
     ctx.blockConcurrencyWhile(async () => {
       this.record = ctx.storage.kv.get<RunRecord>(RECORD_KEY) ?? null;
       if (this.record && !isTerminal(this.record.status)) {
@@ -69,10 +68,10 @@ export class RunRoom extends Room<RunEventBody> {
       aggregation: null,
       synthesis: init.settings.synthesis ? newSynthesis(init.settings.synthesis.modelId) : null,
     };
-    const db = openDb(this.env.DB);
+    const d1 = this.env.DB;
     this.record = record;
     this.save();
-    this.d1.push(...runInsertWrites(db, record), ...(record.synthesis ? [synthesisWrite(db, record.id, record.synthesis)] : []));
+    this.d1.push(...runInsertWrites(d1, record), ...(record.synthesis ? [synthesisWrite(d1, record.id, record.synthesis)] : []));
     // The first calls may start while the run's rows are still being written: whatever they write queues behind them.
     await this.ctx.storage.setAlarm(Date.now());
     try {
@@ -95,19 +94,19 @@ export class RunRoom extends Room<RunEventBody> {
     if (!r) return notFound();
     if (isTerminal(r.status)) return { ok: false, code: "conflict", message: `The run is already ${r.status}; there is nothing to cancel.` };
     this.newGeneration();
-    const db = openDb(this.env.DB);
+    const d1 = this.env.DB;
     const cancelled = { status: "cancelled", error: "Cancelled before it finished." } as const;
     for (const a of r.answers.filter((a) => a.status === "pending" || a.status === "streaming")) {
       Object.assign(a, cancelled);
-      this.d1.push(answerWrite(db, r.id, a));
+      this.d1.push(answerWrite(d1, r.id, a));
     }
     for (const s of r.reviewSets.filter((s) => s.status === "pending" || s.status === "running")) {
       Object.assign(s, cancelled);
-      this.d1.push(...reviewSetWrites(db, r.id, s));
+      this.d1.push(...reviewSetWrites(d1, r.id, s));
     }
     if (r.synthesis && (r.synthesis.status === "pending" || r.synthesis.status === "streaming")) {
       Object.assign(r.synthesis, cancelled);
-      this.d1.push(synthesisWrite(db, r.id, r.synthesis));
+      this.d1.push(synthesisWrite(d1, r.id, r.synthesis));
     }
     await this.ctx.storage.deleteAlarm();
     await this.finish("cancelled", null);
@@ -152,12 +151,12 @@ export class RunRoom extends Room<RunEventBody> {
     const final = this.finalRanking();
     if (final) return final;
     this.newGeneration();
-    const db = openDb(this.env.DB);
+    const d1 = this.env.DB;
     // The old ranking no longer describes the answers: it goes now, not when the next one is ready.
-    this.d1.push(...evaluationClears(db, r.id));
+    this.d1.push(...evaluationClears(d1, r.id));
     for (const a of chosen) {
       Object.assign(a, newAnswer(a.id, a.label, a.modelId, a.params));
-      this.d1.push(answerWrite(db, r.id, a));
+      this.d1.push(answerWrite(d1, r.id, a));
     }
     r.reviewSets = [];
     r.aggregation = null;
@@ -230,7 +229,7 @@ export class RunRoom extends Room<RunEventBody> {
     const r = this.record!;
     if (!r.synthesis) return;
     r.synthesis = newSynthesis(r.synthesis.modelId);
-    this.d1.push(synthesisWrite(openDb(this.env.DB), r.id, r.synthesis));
+    this.d1.push(synthesisWrite(this.env.DB, r.id, r.synthesis));
   }
 
   private phaseContext(generation: number): PhaseContext {
@@ -260,7 +259,7 @@ export class RunRoom extends Room<RunEventBody> {
     r.status = status;
     r.error = null;
     this.save();
-    if (writeD1) this.d1.push(runStatusWrite(openDb(this.env.DB), r.id, status, null));
+    if (writeD1) this.d1.push(runStatusWrite(this.env.DB, r.id, status, null));
     this.emit({ type: "run.status", status });
   }
 
@@ -273,7 +272,7 @@ export class RunRoom extends Room<RunEventBody> {
     const before = { status: r.status, error: r.error };
     r.status = status;
     r.error = error;
-    if (!aggregated) this.d1.push(runStatusWrite(openDb(this.env.DB), r.id, status, error));
+    if (!aggregated) this.d1.push(runStatusWrite(this.env.DB, r.id, status, error));
     try {
       await this.d1.flush();
     } catch (err) {
@@ -309,19 +308,19 @@ export class RunRoom extends Room<RunEventBody> {
    */
   protected async stopStuck(reason: string, generation: number) {
     const r = this.record!;
-    const db = openDb(this.env.DB);
+    const d1 = this.env.DB;
     const modelId = (id: string) => (isBlind(r) ? null : id);
     const stuck = <T extends { status: string }>(items: T[], live: string[]) => items.filter((x) => live.includes(x.status));
     for (const a of stuck(r.answers, ["pending", "streaming"])) {
       Object.assign(a, { status: "failed", error: reason, truncated: a.text.trim().length > 0 });
       this.save();
-      this.d1.push(answerWrite(db, r.id, a));
+      this.d1.push(answerWrite(d1, r.id, a));
       this.emit({ type: "answer.failed", answerId: a.id, label: a.label, modelId: modelId(a.modelId), error: reason, text: a.text, latencyMs: a.latencyMs ?? 0 });
     }
     for (const s of stuck(r.reviewSets, ["pending", "running"])) {
       Object.assign(s, { status: "failed", error: reason });
       this.save();
-      this.d1.push(...reviewSetWrites(db, r.id, s));
+      this.d1.push(...reviewSetWrites(d1, r.id, s));
       const reviewerLabel = r.answers.find((a) => a.id === s.reviewerAnswerId)?.label ?? null;
       const { rawOutput, latencyMs, tokensIn, tokensOut, costUsd } = s;
       this.emit({ type: "review.failed", reviewSetId: s.id, reviewerLabel, reviewerModelId: modelId(s.reviewerModelId), error: reason, rawOutput, latencyMs, tokensIn, tokensOut, costUsd });
@@ -330,7 +329,7 @@ export class RunRoom extends Room<RunEventBody> {
     if (synthesis && (synthesis.status === "pending" || synthesis.status === "streaming")) {
       Object.assign(synthesis, { status: "failed", error: reason, truncated: synthesis.text.trim().length > 0 });
       this.save();
-      this.d1.push(synthesisWrite(db, r.id, synthesis));
+      this.d1.push(synthesisWrite(d1, r.id, synthesis));
       this.emit({ type: "synthesis.failed", error: reason, text: synthesis.text, latencyMs: synthesis.latencyMs ?? 0 });
     }
     if (r.status === "reviewing" && r.reviewSets.length) {

@@ -39,7 +39,7 @@ export async function runSynthesisPhase(ctx: PhaseContext): Promise<void> {
     Object.assign(s, { status: "done", text: gen.text, latencyMs: reply.latencyMs, tokensIn: gen.tokensIn, tokensOut: gen.tokensOut, costUsd: reply.costUsd, truncated: gen.truncated, error: null });
   } else Object.assign(s, { status: "failed", error: reply.error, latencyMs: reply.latencyMs, truncated: s.text.trim().length > 0 });
   ctx.save();
-  ctx.write(synthesisWrite(ctx.db, r.id, s));
+  ctx.write(synthesisWrite(ctx.env.DB, r.id, s));
   logCall(ctx.env, { run: r.id, step: "synthesis", model: s.modelId, status: reply.ok ? "done" : "failed", latencyMs: s.latencyMs, attempts: reply.attempts, error: reply.ok ? undefined : reply.error });
   if (reply.ok)
     ctx.emit({ type: "synthesis.completed", text: s.text, latencyMs: s.latencyMs!, tokensIn: s.tokensIn, tokensOut: s.tokensOut, costUsd: s.costUsd, truncated: s.truncated });

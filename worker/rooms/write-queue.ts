@@ -11,7 +11,7 @@
  * the room's whole state again (every write is an upsert or a delete keyed by the room's own ids, so this
  * repeats nothing), and so is a room whose previous instance may have died with writes still queued.
  */
-import { runWrites, type Db, type Write } from "../db/queries";
+import { runWrites, type Write } from "../db/statements";
 
 /** How long the first queued write waits for company before its batch starts (unless someone flushes). */
 const COALESCE_MS = 25;
@@ -24,7 +24,7 @@ export class WriteQueue {
 
   /** `everything` writes the room's whole state, for repairing D1 after a failed batch. */
   constructor(
-    private readonly db: Db,
+    private readonly d1: D1Database,
     private readonly everything: () => Write[],
   ) {}
 
@@ -42,7 +42,7 @@ export class WriteQueue {
     if (this.failure === null) return;
     this.failure = null;
     try {
-      await runWrites(this.db, this.everything());
+      await runWrites(this.d1, this.everything());
     } catch (err) {
       this.failure = err;
       throw err;
@@ -73,7 +73,7 @@ export class WriteQueue {
         const batch = this.queued;
         this.queued = [];
         try {
-          await runWrites(this.db, batch);
+          await runWrites(this.d1, batch);
         } catch (err) {
           // Later batches still run; the next flush writes the whole state again.
           this.failure ??= err;
