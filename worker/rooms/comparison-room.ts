@@ -115,7 +115,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     };
     this.record = record;
     this.save();
-    await this.ctx.storage.setAlarm(Date.now());
+    this.startWork();
     return { ok: true, id: record.id, status: record.status };
   }
 
@@ -143,7 +143,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     await saveTurnStart(openDb(this.env.DB), r, turn.turn, content);
     this.emit({ type: "turn.started", turn: turn.turn, prompt: content });
     this.emit({ type: "comparison.status", status: r.status });
-    await this.ctx.storage.setAlarm(Date.now());
+    this.startWork();
     return { ok: true, id: r.id, status: r.status, turn: turn.turn };
   }
 
@@ -160,7 +160,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     r.status = "answering";
     this.save();
     this.emit({ type: "comparison.status", status: r.status });
-    await this.ctx.storage.setAlarm(Date.now());
+    this.startWork();
     return { ok: true, id: r.id, status: r.status };
   }
 

@@ -26,6 +26,8 @@ export interface StepWatch {
 export const STEP_WATCH_KEY = "watchdog";
 
 const DEFAULT_WATCHDOG_SLACK_MS = 30_000;
+/** How long after a step started by `startWork` fails it is tried again: the runtime's first retry of an alarm that threw. */
+const RETRY_MS = 2_000;
 
 interface Running {
   generation: number;
@@ -132,6 +134,18 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
     }
   }
 
+  /**
+   * Starts the next step now, in this request, rather than when an alarm set for it is delivered: that
+   * delivery is a round through the runtime's alarm scheduler, and a council run's first provider call
+   * waited for it. The alarm set here stays until the step moves it to its own deadline, so work lost with
+   * this instance is still picked up. A step that fails is tried again by the alarm after RETRY_MS, as the
+   * runtime retries an alarm handler that threw (and from then on it does).
+   */
+  protected startWork(): void {
+    void this.ctx.storage.setAlarm(Date.now());
+    this.alarm().catch(() => this.ctx.storage.setAlarm(Date.now() + RETRY_MS));
+  }
+
   /** The cron sweep's nudge: unfinished work with no alarm (a lost one) gets one now. True when it did. */
   async poke(): Promise<boolean> {
     if (!this.exists() || !this.hasWork() || this.running) return false;
@@ -145,7 +159,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
     const allowanceMs = this.stepBudgetMs() + this.watchdogSlackMs();
     const watch: StepWatch = { deadline: Date.now() + allowanceMs, allowanceMs, resumes };
     this.ctx.storage.kv.put(STEP_WATCH_KEY, watch);
-    await this.ctx.storage.setAlarm(watch.deadline);
+    void this.ctx.storage.setAlarm(watch.deadline);
     const generation = this.generation;
     const run: Running = { generation, done: this.step(generation) };
     this.running = run;

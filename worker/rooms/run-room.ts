@@ -73,7 +73,7 @@ export class RunRoom extends Room<RunEventBody> {
     this.save();
     this.d1.push(...runInsertWrites(d1, record), ...(record.synthesis ? [synthesisWrite(d1, record.id, record.synthesis)] : []));
     // The first calls may start while the run's rows are still being written: whatever they write queues behind them.
-    await this.ctx.storage.setAlarm(Date.now());
+    this.startWork();
     try {
       // The route answers once D1 knows the run (every other route looks it up there).
       await this.d1.flush();
@@ -128,7 +128,7 @@ export class RunRoom extends Room<RunEventBody> {
     this.resetSynthesis();
     this.setStatus("reviewing");
     await this.d1.flush();
-    await this.ctx.storage.setAlarm(Date.now());
+    this.startWork();
     return { ok: true, id: r.id, status: r.status };
   }
 
@@ -163,7 +163,7 @@ export class RunRoom extends Room<RunEventBody> {
     this.resetSynthesis();
     this.setStatus("answering");
     await this.d1.flush();
-    await this.ctx.storage.setAlarm(Date.now());
+    this.startWork();
     return { ok: true, id: r.id, status: r.status };
   }
 
