@@ -1,5 +1,6 @@
-// Runs before every npm script a user starts from a fresh clone (start, test, deploy, import, stub, bench), on whatever Node the machine has (20 is enough):
-// installs the dependencies when node_modules is missing or older than the lockfile.
+// Runs before every npm script a user may start from a fresh clone (start, test, deploy, import, stub,
+// bench), on whatever Node the machine has (20 is enough): installs the dependencies when node_modules is
+// missing or older than the lockfile.
 // After it, npm puts node_modules/.bin first on PATH, so the scripts run on the pinned Node 24.
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
