@@ -143,7 +143,12 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
    */
   protected startWork(): void {
     void this.ctx.storage.setAlarm(Date.now());
-    this.alarm().catch(() => this.ctx.storage.setAlarm(Date.now() + RETRY_MS));
+    this.alarm().catch((err: unknown) => {
+      // What the runtime logs of an alarm handler that threw (errors here never hold a key).
+      const e = err instanceof Error ? err : new Error(String(err));
+      console.error(`step failed, tried again in ${RETRY_MS / 1000} s:`, e.name, e.message.slice(0, 200));
+      return this.ctx.storage.setAlarm(Date.now() + RETRY_MS);
+    });
   }
 
   /** The cron sweep's nudge: unfinished work with no alarm (a lost one) gets one now. True when it did. */
