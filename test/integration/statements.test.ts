@@ -1,12 +1,14 @@
 /**
  * The hand-built write statements against the real D1 and migrations: rows read back through drizzle exactly
  * as written (JSON and boolean columns encoded as the schema says), many rows split to fit D1's 100 bound
- * values, an upsert overwrites, "ignore" keeps, and a column left out takes its default.
+ * values, an upsert overwrites, "ignore" keeps, and a column left out takes its default; a run's judge
+ * battles and review sets, written twice, are stored once.
  */
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { openDb } from "../../worker/db/queries";
+import { aggregationWrites, openDb, reviewSetWrites } from "../../worker/db/queries";
+import type { ReviewSetRecord } from "../../worker/db/records";
 import * as schema from "../../worker/db/schema";
 import { insertRows, runWrites } from "../../worker/db/statements";
 
@@ -77,5 +79,77 @@ describe("write statements", () => {
     await expect(runWrites(env.DB, batch)).rejects.toThrow(/UNIQUE constraint failed/);
     const labels = await openDb(env.DB).select({ label: schema.answers.label }).from(schema.answers).where(eq(schema.answers.runId, runId));
     expect(labels).toEqual([{ label: "A" }]);
+  });
+
+  it("writes a run's judge battles in one statement, each column as the battle says, counted once however often written", async () => {
+    const runId = await newRun();
+    const battles = Array.from({ length: 12 }, (_, i) => ({
+      id: `${runId}-b${i}`,
+      modelA: `stmt-${runId}-${i}`,
+      modelB: `stmt-${runId}-${i + 1}`,
+      winner: i % 2 ? ("model_b" as const) : ("model_a" as const),
+      reviewerModelId: `stmt-reviewer-${i % 3}`,
+    }));
+    const aggregation = { finalRanking: [], voteBreakdown: {}, methodVersion: "test" } as never;
+    const writes = aggregationWrites(env.DB, runId, aggregation, battles, "done");
+    expect(writes).toHaveLength(3);
+    await runWrites(env.DB, writes);
+    await runWrites(env.DB, aggregationWrites(env.DB, runId, aggregation, battles, "done"));
+
+    const rows = await env.DB.prepare(
+      "SELECT id, source, model_a, model_b, winner, reviewer_model_id, judge, run_id, flagged, category FROM battles WHERE run_id = ? ORDER BY rowid",
+    )
+      .bind(runId)
+      .all();
+    expect(rows.results).toEqual(
+      battles.map((b) => ({
+        id: b.id,
+        source: "judge",
+        model_a: b.modelA,
+        model_b: b.modelB,
+        winner: b.winner,
+        reviewer_model_id: b.reviewerModelId,
+        judge: b.reviewerModelId,
+        run_id: runId,
+        flagged: 0,
+        category: null,
+      })),
+    );
+    const counted = await env.DB.prepare("SELECT sum(lo_wins + hi_wins + ties + both_bad) AS n FROM pair_counts WHERE source = 'judge' AND category = '' AND model_lo LIKE ?")
+      .bind(`stmt-${runId}-%`)
+      .first("n");
+    expect(counted).toBe(12);
+    expect(await env.DB.prepare("SELECT status FROM runs WHERE id = ?").bind(runId).first("status")).toBe("done");
+  });
+
+  it("rewrites a review set and its reviews in place, leaving one row per review", async () => {
+    const runId = await newRun();
+    await runWrites(env.DB, insertRows(env.DB, schema.answers, ["A", "B", "C"].map((label) => answer(runId, label))));
+    const set = (critique: string): ReviewSetRecord => ({
+      id: `${runId}-rA`,
+      reviewerModelId: "demo:concise",
+      reviewerAnswerId: `${runId}-A`,
+      status: "done",
+      ranking: ["B", "C"],
+      confidence: 0.5,
+      weight: 1,
+      rawOutput: "{}",
+      error: null,
+      latencyMs: 5,
+      tokensIn: 1,
+      tokensOut: 2,
+      costUsd: 0,
+      attempts: 1,
+      shownOrder: ["C", "B"],
+      reviews: ["B", "C"].map((label) => ({ id: `${runId}-rA-${label}`, targetAnswerId: `${runId}-${label}`, scores: { correctness: 4, completeness: 3, clarity: 5, helpfulness: 4, safety: 5, overall: 4 }, critique })),
+    });
+    await runWrites(env.DB, reviewSetWrites(env.DB, runId, set("first")));
+    await runWrites(env.DB, reviewSetWrites(env.DB, runId, set("second")));
+    const reviews = await openDb(env.DB).select().from(schema.reviews).where(eq(schema.reviews.runId, runId)).orderBy(schema.reviews.id);
+    expect(reviews.map((v) => [v.targetAnswerId, v.critique, v.scores.clarity])).toEqual([
+      [`${runId}-B`, "second", 5],
+      [`${runId}-C`, "second", 5],
+    ]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM review_sets WHERE run_id = ?").bind(runId).first("n")).toBe(1);
   });
 });

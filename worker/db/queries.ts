@@ -67,16 +67,15 @@ export const evaluationClears = (d1: D1Database, runId: string): Write[] =>
     "DELETE FROM battles WHERE source = 'judge' AND run_id = ?",
   ].map((text) => d1.prepare(text).bind(runId));
 
-/** A review set and its reviews, replacing what an earlier attempt wrote; the reviews go in as few statements as fit. */
+/**
+ * A review set and its reviews, over whatever an earlier write of them left. A review's id is its set's and
+ * the label it judged, and a set judges the same labels for as long as its evaluation stands (a new one
+ * clears them all first), so upserting the reviews leaves none behind.
+ */
 export function reviewSetWrites(d1: D1Database, runId: string, s: ReviewSetRecord): Write[] {
   const row = { ...s, runId, completedAt: ended(s.status) ? Date.now() : null };
   const reviews = s.reviews.map((v) => ({ ...v, runId, reviewSetId: s.id, reviewerModelId: s.reviewerModelId }));
-  return [
-    ...insertRows(d1, schema.reviewSets, [row], { update: ["id"] }),
-    // By run too: reviews are indexed by run, so this reads the run's reviews rather than every review there is.
-    d1.prepare("DELETE FROM reviews WHERE run_id = ? AND review_set_id = ?").bind(runId, s.id),
-    ...insertRows(d1, schema.reviews, reviews),
-  ];
+  return [...insertRows(d1, schema.reviewSets, [row], { update: ["id"] }), ...insertRows(d1, schema.reviews, reviews, { update: ["id"] })];
 }
 
 export interface JudgeBattle {
@@ -87,14 +86,19 @@ export interface JudgeBattle {
   reviewerModelId: string;
 }
 
-/** The aggregation, the final status and the judge battles (as few statements as fit), for one transaction. */
+/** A run's judge battles, one statement however many: the rows travel as one JSON array (the import does the same). */
+const INSERT_JUDGE_BATTLES = `INSERT INTO battles (id, source, model_a, model_b, winner, reviewer_model_id, judge, run_id, tstamp)
+  SELECT value ->> 0, 'judge', value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 4, ?1, ?2 FROM json_each(?3) WHERE true
+  ON CONFLICT DO NOTHING`;
+
+/** The aggregation, the final status and the judge battles, for one transaction. */
 export function aggregationWrites(d1: D1Database, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Write[] {
   const now = Date.now();
   const row = { runId, finalRanking: agg.finalRanking, voteBreakdown: agg.voteBreakdown, methodVersion: agg.methodVersion, createdAt: now };
-  const rows = battles.map((b) => ({ ...b, source: "judge" as const, runId, tstamp: now / 1000, judge: b.reviewerModelId }));
+  const rows = JSON.stringify(battles.map((b) => [b.id, b.modelA, b.modelB, b.winner, b.reviewerModelId]));
   return [
     ...insertRows(d1, schema.aggregations, [row], { update: ["runId"] }),
-    ...insertRows(d1, schema.battles, rows, "ignore"),
+    ...(battles.length ? [d1.prepare(INSERT_JUDGE_BATTLES).bind(runId, now / 1000, rows)] : []),
     d1.prepare(SET_RUN_STATUS).bind(status, null, now, runId),
   ];
 }
