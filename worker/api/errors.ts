@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HTTPException } from "hono/http-exception";
+import { logError } from "../rooms/log";
 
 export class ApiError extends Error {
   constructor(
@@ -26,7 +27,6 @@ export function onError(err: Error, c: Context) {
     const status = err.status as ContentfulStatusCode;
     return c.json(errorBody(status === 400 ? "bad_request" : "http_error", err.message || "Bad request."), status);
   }
-  // Unexpected: log the shape, not the content, so no question, answer or key ends up in logs.
-  console.error("unhandled error", err.name, err.message.slice(0, 200));
+  logError("unhandled error", err);
   return c.json(errorBody("internal", "Something went wrong on the server. Try again; if it keeps happening, check the wrangler output."), 500);
 }

@@ -1,7 +1,9 @@
 /**
- * One line per provider call that ended, for the terminal running `wrangler dev` (or `wrangler tail`).
- * It names the model but never the label, so a blind run stays blind in the log too; errors are
- * the adapters' messages, which never hold a key; questions and answers are never logged.
+ * What Quorum logs, for the terminal running `wrangler dev` (or `wrangler tail`): one line per provider call
+ * that ended, and unexpected errors by their shape.
+ *
+ * A call's line names the model but never the label, so a blind run stays blind in the log too; its
+ * error is the adapter's message, which never holds a key; questions and answers are never logged.
  */
 export interface CallLog {
   /** the run or comparison id */
@@ -17,4 +19,10 @@ export interface CallLog {
 export function logCall(env: { QUORUM_LOG?: string }, entry: CallLog): void {
   if (env.QUORUM_LOG === "off") return;
   console.log(JSON.stringify({ at: new Date().toISOString(), ...entry }));
+}
+
+/** An unexpected error by its shape only (its name, the start of its message), so no question, answer or key ends up in logs. */
+export function logError(what: string, err: unknown): void {
+  const e = err instanceof Error ? err : new Error(String(err));
+  console.error(what, e.name, e.message.slice(0, 200));
 }

@@ -14,6 +14,7 @@ import type { WatchdogEventBody } from "../shared/events";
 import { SOCKET_PROTOCOL } from "../shared/socket-protocol";
 import { EventLog } from "./event-log";
 import { formatMs, type RetryPolicy } from "./limits";
+import { logError } from "./log";
 
 /** The step under way: its deadline, the whole allowance it was given, and how often the watchdog resumed it. */
 export interface StepWatch {
@@ -144,9 +145,8 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
   protected startWork(): void {
     void this.ctx.storage.setAlarm(Date.now());
     this.alarm().catch((err: unknown) => {
-      // What the runtime logs of an alarm handler that threw (errors here never hold a key).
-      const e = err instanceof Error ? err : new Error(String(err));
-      console.error(`step failed, tried again in ${RETRY_MS / 1000} s:`, e.name, e.message.slice(0, 200));
+      // Logged as the runtime logs an alarm handler that threw.
+      logError(`step failed, tried again in ${RETRY_MS / 1000} s:`, err);
       return this.ctx.storage.setAlarm(Date.now() + RETRY_MS);
     });
   }
