@@ -17,13 +17,23 @@ export function openDb(d1: D1Database): Db {
   return db;
 }
 
+/** A run record's row in `runs`. */
+const runRow = (r: RunRecord) => ({
+  id: r.id,
+  createdAt: r.createdAt,
+  updatedAt: r.createdAt,
+  question: r.question,
+  settings: { ...r.settings, models: r.models },
+  status: r.status,
+  error: r.error,
+});
+
 /**
  * The run's row and its answers' rows, each left alone when it is there already. Writes are plain D1
  * statements (./statements): the rooms build them on the thread that relays their events.
  */
 export function runInsertWrites(d1: D1Database, r: RunRecord): Write[] {
-  const run = { id: r.id, createdAt: r.createdAt, updatedAt: r.createdAt, question: r.question, settings: { ...r.settings, models: r.models }, status: r.status, error: r.error };
-  return [...insertRows(d1, schema.runs, [run], "ignore"), ...insertRows(d1, schema.answers, r.answers.map((a) => answerRow(r.id, a)), "ignore")];
+  return [...insertRows(d1, schema.runs, [runRow(r)], "ignore"), ...insertRows(d1, schema.answers, r.answers.map((a) => answerRow(r.id, a)), "ignore")];
 }
 
 /**
@@ -32,8 +42,9 @@ export function runInsertWrites(d1: D1Database, r: RunRecord): Write[] {
  */
 export function wholeRunWrites(d1: D1Database, r: RunRecord, battles: JudgeBattle[]): Write[] {
   return [
-    ...runInsertWrites(d1, r),
-    ...r.answers.map((a) => answerWrite(d1, r.id, a)),
+    // The row if it is missing (its status is set last); the answers as the record has them.
+    ...insertRows(d1, schema.runs, [runRow(r)], "ignore"),
+    ...insertRows(d1, schema.answers, r.answers.map((a) => answerRow(r.id, a)), { update: ["id"] }),
     ...evaluationClears(d1, r.id),
     ...r.reviewSets.flatMap((s) => reviewSetWrites(d1, r.id, s)),
     ...(r.aggregation ? aggregationWrites(d1, r.id, r.aggregation, battles, r.status) : []),
