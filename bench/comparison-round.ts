@@ -1,8 +1,10 @@
 /**
  * An arena round as a person plays it, 16 at a time: POST the prompt, watch both sides stream over the
  * comparison's WebSocket until both have answered, vote. The ideal is the slower side's own stub latency.
- * The same rounds against the bench's relay Worker (no Durable Object, storage, D1 or SDK) give the floor
- * that `wrangler dev` itself puts under them, in the same run.
+ * The same rounds against the bench's relay Worker give, in the same run, the floor that `wrangler dev`
+ * itself puts under them (no Durable Object, storage, D1 or SDK), and that floor with one Durable Object per
+ * round storing what a comparison room must (the round, each side, the vote) before it says so: what
+ * remains above the second is Quorum's own.
  */
 import OpenAI from "openai";
 import { openEvents, postJson } from "./lib/client";
@@ -11,6 +13,7 @@ import { startRelay, stubTarget } from "./lib/relay";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, p95, pool, spread } from "./lib/stats";
 import type { BenchStub } from "./lib/stub";
+import type { Server } from "./lib/wrangler";
 import { coresUsed, cpuDuring } from "./lib/processes";
 
 const CONCURRENT = 16;
@@ -22,23 +25,28 @@ const FAST = { delayMs: 50, chunkDelayMs: 15, text: TEXT };
 const CHOICES = ["left", "right", "tie", "both-bad"] as const;
 const MODELS = ["round-fast", "round-slow"];
 
-/** Where a round's three steps go: Quorum's comparison API, or the relay Worker's round of the same shape. */
+/** Where a round's three steps go: Quorum's comparison API, or one of the relay Worker's rounds of the same shape. */
 interface Arena {
   create: string;
+  body(prompt: string): object;
   socket(id: string): string;
   votes(id: string): string;
 }
 
 const quorumArena = (url: string): Arena => ({
   create: `${url}/api/comparisons`,
+  body: (prompt) => ({ prompt, models: MODELS.map((m) => `openai:${m}`) }),
   socket: (id) => `${url}/api/comparisons/${id}/ws?since=0`,
   votes: (id) => `${url}/api/comparisons/${id}/votes`,
 });
 
-const relayArena = (url: string, stubUrl: string): Arena => ({
-  create: `${url}/round`,
-  socket: (id) => `${url}/round/${id}/ws?${stubTarget(stubUrl)}${MODELS.map((m) => `&model=${m}`).join("")}`,
-  votes: (id) => `${url}/round/${id}/votes`,
+/** The relay Worker's round: no Durable Object (`/round`), or one per round (`/room`). */
+const relayArena = (url: string, stubUrl: string, kind: "round" | "room"): Arena => ({
+  create: `${url}/${kind}`,
+  body: (prompt) => ({ prompt, target: `${stubUrl}/v1/chat/completions`, models: MODELS }),
+  // /round streams from the socket's request, /room from the POST's body
+  socket: (id) => (kind === "round" ? `${url}/round/${id}/ws?${stubTarget(stubUrl)}${MODELS.map((m) => `&model=${m}`).join("")}` : `${url}/room/${id}/ws`),
+  votes: (id) => `${url}/${kind}/${id}/votes`,
 });
 
 async function streamedMs(stub: BenchStub, model: string, trials = 7): Promise<number[]> {
@@ -55,7 +63,7 @@ async function streamedMs(stub: BenchStub, model: string, trials = 7): Promise<n
 
 async function round(arena: Arena, i: number): Promise<{ ms: number; created: number; ready: number }> {
   const t0 = performance.now();
-  const created = await postJson<{ id: string }>(arena.create, { prompt: `Round ${i}: explain recursion.`, models: MODELS.map((m) => `openai:${m}`) });
+  const created = await postJson<{ id: string }>(arena.create, arena.body(`Round ${i}: explain recursion.`));
   if (created.status !== 201) throw new Error(`POST ${arena.create} answered ${created.status}: ${JSON.stringify(created.body)}`);
   const t1 = performance.now();
   const events = await openEvents(arena.socket(created.body.id));
@@ -72,17 +80,33 @@ async function round(arena: Arena, i: number): Promise<{ ms: number; created: nu
   return { ms: performance.now() - t0, created: t1 - t0, ready };
 }
 
-/** The same pool of rounds, after the same warm-up, against the relay Worker; CPU measured as for Quorum. */
-async function relayFloor(ctx: BenchContext, stub: BenchStub) {
+type Measured = Awaited<ReturnType<typeof measure>>;
+
+/** ROUNDS rounds, CONCURRENT at a time, after a warm-up batch; the server's CPU measured while they run. */
+async function measure(server: Server, arena: Arena) {
+  await pool(CONCURRENT, CONCURRENT, (i) => round(arena, -1 - i));
+  const { value: rounds, seconds, cpu } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(arena, i)));
+  return { rounds, seconds, cpu };
+}
+
+/** The same pools against the relay Worker: without a Durable Object, then with one per round. */
+async function relayFloors(ctx: BenchContext, stub: BenchStub): Promise<{ bare: Measured; room: Measured }> {
   const relay = await startRelay(ctx);
   try {
-    const arena = relayArena(relay.url, stub.url);
-    await pool(CONCURRENT, CONCURRENT, (i) => round(arena, -1 - i)); // warm-up
-    const { value: rounds, seconds, cpu } = await cpuDuring(relay.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(arena, i)));
-    return { rounds, seconds, cpu };
+    const bare = await measure(relay, relayArena(relay.url, stub.url, "round"));
+    const room = await measure(relay, relayArena(relay.url, stub.url, "room"));
+    return { bare, room };
   } finally {
     await relay.stop();
   }
+}
+
+/** A floor's lines: its round time as a multiple of the ideal, where its time goes, the cores it used. */
+function floorDetails(what: string, m: Measured, ideal: number): string[] {
+  const roundMs = m.rounds.map((r) => r.ms);
+  return [
+    `${what}: round ${spread(roundMs, (x) => ms(x))}, i.e. ${fixed(p50(roundMs) / ideal, 3)}× ideal (p50) · ${fixed(p95(roundMs) / ideal, 3)}× (p95); POST answered after ${spread(m.rounds.map((r) => r.created), (x) => ms(x))}; both sides ready after ${spread(m.rounds.map((r) => r.ready), (x) => ms(x))}; vote ${spread(m.rounds.map((r) => r.ms - r.ready), (x) => ms(x))}; cores used (${fixed(m.seconds, 1)} s): ${coresUsed(m.cpu, m.seconds)}`,
+  ];
 }
 
 export async function comparisonRoundBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
@@ -94,13 +118,12 @@ export async function comparisonRoundBench(ctx: BenchContext, name: string): Pro
   const ideal = p50(slow);
 
   const quorum = quorumArena(server.url);
-  await pool(CONCURRENT, CONCURRENT, (i) => round(quorum, -1 - i)); // warm-up
-  const { value: rounds, seconds, cpu } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(quorum, i)));
-  const floor = await relayFloor(ctx, stub);
+  const { rounds, seconds, cpu } = await measure(server, quorum);
+  const floor = await relayFloors(ctx, stub);
   const profiled = await ctx.profile(server, () => pool(CONCURRENT, CONCURRENT, (i) => round(quorum, 1000 + i)));
   const roundMs = rounds.map((r) => r.ms);
   const ratios = roundMs.map((x) => x / ideal);
-  const floorMs = floor.rounds.map((r) => r.ms);
+  const share = (m: Measured) => ms(p50(roundMs) - p50(m.rounds.map((r) => r.ms)));
   const target = 1.1;
   return {
     name,
@@ -115,10 +138,9 @@ export async function comparisonRoundBench(ctx: BenchContext, name: string): Pro
       `POST /api/comparisons answered after ${spread(rounds.map((r) => r.created), (x) => ms(x))}; both sides ready (WebSocket) after ${spread(rounds.map((r) => r.ready), (x) => ms(x))}`,
       `vote (ready → 201): ${spread(rounds.map((r) => r.ms - r.ready), (x) => ms(x))}`,
       `cores used while the ${ROUNDS} rounds ran (${fixed(seconds, 1)} s): ${coresUsed(cpu, seconds)}`,
-      `floor under wrangler dev (the bench's relay Worker, the same pool: POST /round → WebSocket streaming both stub sides → POST vote; no Durable Object, storage, D1 or SDK): round ${spread(floorMs, (x) => ms(x))}, i.e. ${fixed(p50(floorMs) / ideal, 3)}× ideal (p50) · ${fixed(p95(floorMs) / ideal, 3)}× (p95)`,
-      `floor: POST /round answered after ${spread(floor.rounds.map((r) => r.created), (x) => ms(x))}; both sides ready after ${spread(floor.rounds.map((r) => r.ready), (x) => ms(x))}; vote ${spread(floor.rounds.map((r) => r.ms - r.ready), (x) => ms(x))}`,
-      `cores used while the floor's ${ROUNDS} rounds ran (${fixed(floor.seconds, 1)} s): ${coresUsed(floor.cpu, floor.seconds)}`,
-      `Quorum's own share (round p50 − floor round p50): ${ms(p50(roundMs) - p50(floorMs))}`,
+      ...floorDetails("floor under wrangler dev (the bench's relay Worker, the same pool: POST /round → WebSocket streaming both stub sides → POST vote; no Durable Object, storage, D1 or SDK)", floor.bare, ideal),
+      ...floorDetails("floor with a Durable Object per round (POST /room: the round stored before the 201; the room streams both sides to hibernatable sockets and stores each as it ends; the vote stored before its 201; no D1, SDK, event log or rate limit)", floor.room, ideal),
+      `Quorum's own share: ${share(floor.bare)} over the floor (round p50 − floor round p50), ${share(floor.room)} over the floor with a Durable Object per round`,
       ...profiled,
       `direct streams: slow side ${spread(slow, (x) => ms(x))}; fast side ${spread(fast, (x) => ms(x))}`,
     ],

@@ -1,6 +1,7 @@
 /**
- * The bench's relay Worker (relay-worker/) under a `wrangler dev` of its own: bound to nothing, it measures
- * the floor that `wrangler dev` itself puts under a live event (/relay) or an arena round (/round).
+ * The bench's relay Worker (relay-worker/) under a `wrangler dev` of its own: it measures the floor that
+ * `wrangler dev` itself puts under a live event (/relay) or an arena round (/round, and /room with a
+ * Durable Object per round, its only binding).
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -15,7 +16,21 @@ export async function startRelay(ctx: BenchContext): Promise<Server> {
   const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(await readFile(snap.config, "utf8"))?.[1] ?? "2026-11-01";
   const config = path.join(dir, "relay-wrangler.toml");
   const main = path.join(import.meta.dirname, "../relay-worker/worker.ts");
-  await writeFile(config, `name = "quorum-bench-relay"\nmain = "${main}"\ncompatibility_date = "${date}"\n`);
+  await writeFile(
+    config,
+    [
+      `name = "quorum-bench-relay"`,
+      `main = "${main}"`,
+      `compatibility_date = "${date}"`,
+      `[[durable_objects.bindings]]`,
+      `name = "ROUND_ROOM"`,
+      `class_name = "RoundRoom"`,
+      `[[migrations]]`,
+      `tag = "v1"`,
+      `new_sqlite_classes = ["RoundRoom"]`,
+      "",
+    ].join("\n"),
+  );
   return startWrangler({ config, persistTo: path.join(dir, "state"), readyPath: "/health" });
 }
 

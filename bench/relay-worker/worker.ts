@@ -1,12 +1,17 @@
 /**
- * A diagnostic Worker of the bench's own, bound to nothing: no Durable Object, no storage, no D1, no SDK —
- * the floor that `wrangler dev` itself puts under what Quorum does.
+ * A diagnostic Worker of the bench's own: the floor that `wrangler dev` itself puts under what Quorum does.
+ * No D1, no SDK, no rate limits; only /room touches a Durable Object.
  * - /relay (WebSocket): fetches one streamed completion from the stub and relays every chunk it reads
  *   (live-latency).
  * - /round: an arena round of the same shape as Quorum's — POST /round → 201 {id}; GET /round/:id/ws
  *   (WebSocket) streams both sides from the stub at once, one message per chunk read, then "ready";
  *   POST /round/:id/votes → 201 (comparison-round).
+ * - /room: the same round with what one Durable Object per comparison costs the runtime, and nothing of
+ *   Quorum's: a RoundRoom (SQLite storage) per round stores the round before the POST's 201, streams both
+ *   sides from the stub itself to hibernatable sockets, stores each side's text as it ends, and stores the
+ *   vote before its 201 (comparison-round).
  */
+import { DurableObject } from "cloudflare:workers";
 
 interface Ctx {
   waitUntil(promise: Promise<unknown>): void;
@@ -71,10 +76,65 @@ function roundSocket(url: URL, ctx: Ctx): Response {
   });
 }
 
+interface RoomEnv {
+  ROUND_ROOM: DurableObjectNamespace<RoundRoom>;
+}
+
+interface RoomStart {
+  prompt: string;
+  target: string;
+  models: string[];
+}
+
+/** One round's Durable Object: durable at the start, at each side's end and at the vote, as a comparison room is. */
+export class RoundRoom extends DurableObject<RoomEnv> {
+  private ready = false;
+
+  async start(round: RoomStart): Promise<void> {
+    this.ctx.storage.kv.put("round", round);
+    let seq = 0;
+    const send = (event: object) => {
+      const message = JSON.stringify({ ...event, seq: ++seq });
+      for (const ws of this.ctx.getWebSockets()) ws.send(message);
+    };
+    const sides = round.models.map(async (model, side) => {
+      let text = "";
+      await stream(round.target, model, (chunk) => {
+        text += chunk;
+        send({ type: "side.delta", side, text: chunk });
+      });
+      this.ctx.storage.kv.put(`side:${side}`, text);
+      send({ type: "side.completed", side });
+    });
+    void Promise.all(sides).then(
+      () => {
+        this.ready = true;
+        send({ type: "comparison.status", status: "ready" });
+      },
+      (err: unknown) => send({ type: "comparison.status", status: "failed", error: String(err) }),
+    );
+  }
+
+  async fetch(): Promise<Response> {
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1]);
+    if (this.ready) pair[1].send(JSON.stringify({ type: "comparison.status", seq: 0, status: "ready" }));
+    return new Response(null, { status: 101, webSocket: pair[0] } as ResponseInit);
+  }
+
+  async vote(choice: string): Promise<string> {
+    const voteId = crypto.randomUUID();
+    this.ctx.storage.kv.put(`vote:${voteId}`, choice);
+    return voteId;
+  }
+}
+
+const roomOf = (env: RoomEnv, id: string) => env.ROUND_ROOM.get(env.ROUND_ROOM.idFromName(id));
+
 const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 export default {
-  async fetch(request: Request, _env: unknown, ctx: Ctx): Promise<Response> {
+  async fetch(request: Request, env: RoomEnv, ctx: Ctx): Promise<Response> {
     const url = new URL(request.url);
     const upgrade = request.headers.get("Upgrade") === "websocket";
     if (url.pathname === "/health") return new Response("ok");
@@ -87,6 +147,18 @@ export default {
     if (/^\/round\/[^/]+\/votes$/.test(url.pathname) && request.method === "POST") {
       await request.json();
       return json({ voteId: crypto.randomUUID() }, 201);
+    }
+    if (url.pathname === "/room" && request.method === "POST") {
+      const body = (await request.json()) as { prompt: string; target: string; models: string[] };
+      const id = crypto.randomUUID();
+      await roomOf(env, id).start(body);
+      return json({ id }, 201);
+    }
+    const room = /^\/room\/([^/]+)\/(ws|votes)$/.exec(url.pathname);
+    if (room && room[2] === "ws" && upgrade) return roomOf(env, room[1]).fetch(request);
+    if (room && room[2] === "votes" && request.method === "POST") {
+      const { choice } = (await request.json()) as { choice: string };
+      return json({ voteId: await roomOf(env, room[1]).vote(choice) }, 201);
     }
     return new Response("not found", { status: 404 });
   },
