@@ -101,12 +101,10 @@ async function relayFloors(ctx: BenchContext, stub: BenchStub): Promise<{ bare: 
   }
 }
 
-/** A floor's lines: its round time as a multiple of the ideal, where its time goes, the cores it used. */
-function floorDetails(what: string, m: Measured, ideal: number): string[] {
+/** A floor's line: its round time as a multiple of the ideal, where its time goes, the cores it used. */
+function floorLine(what: string, m: Measured, ideal: number): string {
   const roundMs = m.rounds.map((r) => r.ms);
-  return [
-    `${what}: round ${spread(roundMs, (x) => ms(x))}, i.e. ${fixed(p50(roundMs) / ideal, 3)}× ideal (p50) · ${fixed(p95(roundMs) / ideal, 3)}× (p95); POST answered after ${spread(m.rounds.map((r) => r.created), (x) => ms(x))}; both sides ready after ${spread(m.rounds.map((r) => r.ready), (x) => ms(x))}; vote ${spread(m.rounds.map((r) => r.ms - r.ready), (x) => ms(x))}; cores used (${fixed(m.seconds, 1)} s): ${coresUsed(m.cpu, m.seconds)}`,
-  ];
+  return `${what}: round ${spread(roundMs, (x) => ms(x))}, i.e. ${fixed(p50(roundMs) / ideal, 3)}× ideal (p50) · ${fixed(p95(roundMs) / ideal, 3)}× (p95); POST answered after ${spread(m.rounds.map((r) => r.created), (x) => ms(x))}; both sides ready after ${spread(m.rounds.map((r) => r.ready), (x) => ms(x))}; vote ${spread(m.rounds.map((r) => r.ms - r.ready), (x) => ms(x))}; cores used (${fixed(m.seconds, 1)} s): ${coresUsed(m.cpu, m.seconds)}`;
 }
 
 export async function comparisonRoundBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
@@ -138,8 +136,8 @@ export async function comparisonRoundBench(ctx: BenchContext, name: string): Pro
       `POST /api/comparisons answered after ${spread(rounds.map((r) => r.created), (x) => ms(x))}; both sides ready (WebSocket) after ${spread(rounds.map((r) => r.ready), (x) => ms(x))}`,
       `vote (ready → 201): ${spread(rounds.map((r) => r.ms - r.ready), (x) => ms(x))}`,
       `cores used while the ${ROUNDS} rounds ran (${fixed(seconds, 1)} s): ${coresUsed(cpu, seconds)}`,
-      ...floorDetails("floor under wrangler dev (the bench's relay Worker, the same pool: POST /round → WebSocket streaming both stub sides → POST vote; no Durable Object, storage, D1 or SDK)", floor.bare, ideal),
-      ...floorDetails("floor with a Durable Object per round (POST /room: the round stored before the 201; the room streams both sides to hibernatable sockets and stores each as it ends; the vote stored before its 201; no D1, SDK, event log or rate limit)", floor.room, ideal),
+      floorLine("floor under wrangler dev (the bench's relay Worker, the same pool: POST /round → WebSocket streaming both stub sides → POST vote; no Durable Object, storage, D1 or SDK)", floor.bare, ideal),
+      floorLine("floor with a Durable Object per round (POST /room: the round stored before the 201; the room streams both sides to hibernatable sockets and stores each as it ends; the vote stored before its 201; no D1, SDK, event log or rate limit)", floor.room, ideal),
       `Quorum's own share: ${share(floor.bare)} over the floor (round p50 − floor round p50), ${share(floor.room)} over the floor with a Durable Object per round`,
       ...profiled,
       `direct streams: slow side ${spread(slow, (x) => ms(x))}; fast side ${spread(fast, (x) => ms(x))}`,
