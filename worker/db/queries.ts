@@ -4,7 +4,7 @@ import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { AggregationView, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "./records";
 import * as schema from "./schema";
-import { insertRows, type Write } from "./statements";
+import { insertRows, type OnConflict, type Write } from "./statements";
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
@@ -29,12 +29,16 @@ const runRow = (r: RunRecord) => ({
 });
 
 /**
- * The run's row and its answers' rows, each left alone when it is there already. Writes are plain D1
- * statements (./statements): the rooms build them on the thread that relays their events.
+ * The run's row, left alone when it is there already (its status is set by its own writes), and its answers'
+ * rows, left alone too or written over as `answers` says. Writes are plain D1 statements (./statements): the
+ * rooms build them on the thread that relays their events.
  */
-export function runInsertWrites(d1: D1Database, r: RunRecord): Write[] {
-  return [...insertRows(d1, schema.runs, [runRow(r)], "ignore"), ...insertRows(d1, schema.answers, r.answers.map((a) => answerRow(r.id, a)), "ignore")];
+function runRows(d1: D1Database, r: RunRecord, answers: OnConflict<typeof schema.answers>): Write[] {
+  return [...insertRows(d1, schema.runs, [runRow(r)], "ignore"), ...insertRows(d1, schema.answers, r.answers.map((a) => answerRow(r.id, a)), answers)];
 }
+
+/** The run's row and its answers' rows, each left alone when it is there already. */
+export const runInsertWrites = (d1: D1Database, r: RunRecord): Write[] => runRows(d1, r, "ignore");
 
 /**
  * Everything the run's record says, written over whatever D1 holds: for a room that can't tell which of its
@@ -43,8 +47,7 @@ export function runInsertWrites(d1: D1Database, r: RunRecord): Write[] {
 export function wholeRunWrites(d1: D1Database, r: RunRecord, battles: JudgeBattle[]): Write[] {
   return [
     // The row if it is missing (its status is set last); the answers as the record has them.
-    ...insertRows(d1, schema.runs, [runRow(r)], "ignore"),
-    ...insertRows(d1, schema.answers, r.answers.map((a) => answerRow(r.id, a)), { update: ["id"] }),
+    ...runRows(d1, r, { update: ["id"] }),
     ...evaluationClears(d1, r.id),
     ...r.reviewSets.flatMap((s) => reviewSetWrites(d1, r.id, s)),
     ...(r.aggregation ? aggregationWrites(d1, r.id, r.aggregation, battles, r.status) : []),
