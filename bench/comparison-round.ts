@@ -1,6 +1,8 @@
 /**
  * An arena round as a person plays it, 16 at a time: POST the prompt, watch both sides stream over the
  * comparison's WebSocket until both have answered, vote. The ideal is the slower side's own stub latency.
+ * The 16 lanes start a sixteenth of the ideal apart, as people's rounds would, and keep going from a warm
+ * server; the same rounds with every lane starting at once (so every step arrives in a burst) are printed too.
  * The same rounds against the bench's relay Worker give, in the same run, the floor that `wrangler dev`
  * itself puts under them (no Durable Object, storage, D1 or SDK), and that floor with one Durable Object per
  * round storing what a comparison room must (the round, each side, the vote) before it says so: what
@@ -17,7 +19,9 @@ import type { Server } from "./lib/wrangler";
 import { coresUsed, cpuDuring } from "./lib/processes";
 
 const CONCURRENT = 16;
-const ROUNDS = 64;
+const ROUNDS = 192;
+/** Rounds run before measuring: the first few dozen on a fresh server still run cold code (64 rounds after 16 ran ≈ 60 ms slower at p50 than later ones, and the first third after 64 still up to 80 ms). */
+const WARMUP = 128;
 const TEXT = Array.from({ length: 27 }, (_, i) => `word${i}`).join(" ");
 /** 9 chunks: the slow side takes 100 + 8 × 25 = 300 ms, the fast one 50 + 8 × 15 = 170 ms */
 const SLOW = { delayMs: 100, chunkDelayMs: 25, text: TEXT };
@@ -82,24 +86,39 @@ async function round(arena: Arena, i: number): Promise<{ ms: number; created: nu
 
 type Measured = Awaited<ReturnType<typeof measure>>;
 
-/** ROUNDS rounds, CONCURRENT at a time, after a warm-up batch; the server's CPU measured while they run. */
-async function measure(server: Server, arena: Arena) {
-  await pool(CONCURRENT, CONCURRENT, (i) => round(arena, -1 - i));
-  const { value: rounds, seconds, cpu } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(arena, i)));
-  return { rounds, seconds, cpu };
+/**
+ * After WARMUP rounds, ROUNDS rounds with the lanes' first starts spread over one ideal, as people's would be
+ * (the figure; the server's CPU measured while they run); then ROUNDS more with every lane starting at once.
+ * Rounds all take about the ideal, so lanes started together stay in lockstep: every step of every round
+ * reaches the server in a burst of CONCURRENT.
+ */
+async function measure(server: Server, arena: Arena, ideal: number) {
+  const staggerMs = ideal / CONCURRENT;
+  await pool(WARMUP, CONCURRENT, (i) => round(arena, -1 - i), staggerMs);
+  const { value: rounds, seconds, cpu } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(arena, i), staggerMs));
+  const lockstep = await pool(ROUNDS, CONCURRENT, (i) => round(arena, ROUNDS + i));
+  return { rounds, seconds, cpu, lockstep };
 }
 
 /** The same pools against the relay Worker: without a Durable Object, then with one per round. */
-async function relayFloors(ctx: BenchContext, stub: BenchStub): Promise<{ bare: Measured; room: Measured }> {
+async function relayFloors(ctx: BenchContext, stub: BenchStub, ideal: number): Promise<{ bare: Measured; room: Measured }> {
   const relay = await startRelay(ctx);
   try {
-    const bare = await measure(relay, relayArena(relay.url, stub.url, "round"));
-    const room = await measure(relay, relayArena(relay.url, stub.url, "room"));
+    const bare = await measure(relay, relayArena(relay.url, stub.url, "round"), ideal);
+    const room = await measure(relay, relayArena(relay.url, stub.url, "room"), ideal);
     return { bare, room };
   } finally {
     await relay.stop();
   }
 }
+
+/** The p50 of each third of `values`: how far the same pool drifts while it runs. */
+const thirds = (values: number[]) => [0, 1, 2].map((k) => p50(values.slice((k * values.length) / 3, ((k + 1) * values.length) / 3)));
+
+const lockstepLine = (rounds: Measured["lockstep"], ideal: number) => {
+  const roundMs = rounds.map((r) => r.ms);
+  return `${ms(p50(roundMs))} (${fixed(p50(roundMs) / ideal, 3)}×), p95 ${ms(p95(roundMs))}`;
+};
 
 /** A floor's line: its round time as a multiple of the ideal, where its time goes, the cores it used. */
 function floorLine(what: string, m: Measured, ideal: number): string {
@@ -116,8 +135,8 @@ export async function comparisonRoundBench(ctx: BenchContext, name: string): Pro
   const ideal = p50(slow);
 
   const quorum = quorumArena(server.url);
-  const { rounds, seconds, cpu } = await measure(server, quorum);
-  const floor = await relayFloors(ctx, stub);
+  const { rounds, seconds, cpu, lockstep } = await measure(server, quorum, ideal);
+  const floor = await relayFloors(ctx, stub, ideal);
   const profiled = await ctx.profile(server, () => pool(CONCURRENT, CONCURRENT, (i) => round(quorum, 1000 + i)));
   const roundMs = rounds.map((r) => r.ms);
   const ratios = roundMs.map((x) => x / ideal);
@@ -131,13 +150,14 @@ export async function comparisonRoundBench(ctx: BenchContext, name: string): Pro
     target: `≤ ${target} × ideal`,
     verdict: p50(ratios) <= target ? "met" : "MISSED",
     details: [
-      `${ROUNDS} rounds, ${CONCURRENT} in flight at any time, after a warm-up batch of ${CONCURRENT}`,
+      `${ROUNDS} rounds, ${CONCURRENT} in flight at any time, the lanes' first starts ${ms(ideal / CONCURRENT)} apart, after ${WARMUP} warm-up rounds (the floors' pools the same); round p50 of each third, in start order: ${thirds(roundMs).map((x) => ms(x)).join(", ")}`,
       `round time (POST sent → vote's 201 received): ${spread(roundMs, (x) => ms(x))}`,
       `POST /api/comparisons answered after ${spread(rounds.map((r) => r.created), (x) => ms(x))}; both sides ready (WebSocket) after ${spread(rounds.map((r) => r.ready), (x) => ms(x))}`,
       `vote (ready → 201): ${spread(rounds.map((r) => r.ms - r.ready), (x) => ms(x))}`,
       `cores used while the ${ROUNDS} rounds ran (${fixed(seconds, 1)} s): ${coresUsed(cpu, seconds)}`,
       floorLine("floor under wrangler dev (the bench's relay Worker, the same pool: POST /round → WebSocket streaming both stub sides → POST vote; no Durable Object, storage, D1 or SDK)", floor.bare, ideal),
       floorLine("floor with a Durable Object per round (POST /room: the round stored before the 201; the room streams both sides to hibernatable sockets and stores each as it ends; the vote stored before its 201; no D1, SDK, event log or rate limit)", floor.room, ideal),
+      `in lockstep (${ROUNDS} more rounds, every lane started at once, so each step arrives in a burst of ${CONCURRENT}): Quorum round p50 ${lockstepLine(lockstep, ideal)}; floor ${lockstepLine(floor.bare.lockstep, ideal)}; floor with a Durable Object per round ${lockstepLine(floor.room.lockstep, ideal)}`,
       `Quorum's own share: ${share(floor.bare)} over the floor (round p50 − floor round p50), ${share(floor.room)} over the floor with a Durable Object per round`,
       ...profiled,
       `direct streams: slow side ${spread(slow, (x) => ms(x))}; fast side ${spread(fast, (x) => ms(x))}`,

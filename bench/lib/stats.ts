@@ -30,16 +30,20 @@ export function spread(values: readonly number[], f: (x: number) => string = (x)
 
 export const sleep = (msec: number) => new Promise<void>((resolve) => setTimeout(resolve, msec));
 
-/** Runs `task(i)` for i in 0…count-1 with at most `limit` in flight. */
-export async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+/**
+ * Runs `task(i)` for i in 0…count-1 with at most `limit` in flight. With `staggerMs`, the k-th of the
+ * `limit` lanes starts k × staggerMs late, so lanes whose tasks all take about as long don't stay in lockstep.
+ */
+export async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>, staggerMs = 0): Promise<T[]> {
   const out = new Array<T>(count);
   let next = 0;
-  const worker = async () => {
+  const worker = async (lane: number) => {
+    if (staggerMs > 0 && lane > 0) await sleep(lane * staggerMs);
     while (next < count) {
       const i = next++;
       out[i] = await task(i);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, (_, lane) => worker(lane)));
   return out;
 }
