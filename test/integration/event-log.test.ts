@@ -22,15 +22,50 @@ describe("the event log", () => {
   it("numbers deltas with everything else, replays them from memory without a gap, and stores only the rest", async () => {
     const result = await withLog("replay", (log, _reopen, storage) => {
       for (const type of ["answer.started", "answer.delta", "answer.delta", "answer.delta", "answer.completed"]) log.append({ type });
-      return { all: seqs(log.after(0)), tail: seqs(log.after(2)), none: log.after(5), ahead: log.after(6), stored: storedTypes(storage), mark: storage.kv.get(DELTA_MARK_KEY) };
+      const mark = storage.kv.get(DELTA_MARK_KEY);
+      log.settle();
+      return { all: seqs(log.after(0)), tail: seqs(log.after(2)), none: log.after(5), ahead: log.after(6), stored: storedTypes(storage), mark, settled: storage.kv.get(DELTA_MARK_KEY) };
     });
     expect(result.all).toEqual([1, 2, 3, 4, 5]);
     expect(result.tail).toEqual([3, 4, 5]);
     expect(result.none).toEqual([]);
     expect(result.ahead).toBeNull();
     expect(result.stored).toEqual(["answer.started", "answer.completed"]);
-    // the stored event after the deltas is the highest number: no mark is left
-    expect(result.mark).toBeUndefined();
+    // the first delta reserved a block; the stored event after it leaves the block for any delta still to come
+    expect(result.mark).toBe(2 + 255);
+    // settled once the last number is a stored event's
+    expect(result.settled).toBeUndefined();
+  });
+
+  it("reserves a block when a step begins and settles it when the step ends, with no write of the mark between", async () => {
+    const result = await withLog("step", (log, reopen, storage) => {
+      log.append({ type: "run.status" });
+      log.reserve();
+      const reserved = storage.kv.get<number>(DELTA_MARK_KEY);
+      const marks: (number | undefined)[] = [];
+      // two streams: one ends (stored) while the other still sends chunks
+      for (const type of ["answer.started", "answer.started", "answer.delta", "answer.delta", "answer.completed", "answer.delta", "answer.completed"]) {
+        log.append({ type });
+        marks.push(storage.kv.get<number>(DELTA_MARK_KEY));
+      }
+      const restarted = reopen().lastSeq;
+      log.append({ type: "answer.delta" });
+      log.settle();
+      const afterDelta = storage.kv.get<number>(DELTA_MARK_KEY);
+      log.append({ type: "run.completed" });
+      log.settle();
+      return { reserved, marks, restarted, afterDelta, settled: storage.kv.get(DELTA_MARK_KEY), next: reopen().lastSeq, last: log.lastSeq };
+    });
+    // the block starts after the last number handed out (1) and stands, untouched, while the streams run
+    expect(result.reserved).toBe(2 + 255);
+    expect(result.marks).toEqual(Array(7).fill(2 + 255));
+    // an instance started meanwhile numbers above the block
+    expect(result.restarted).toBe(2 + 255);
+    // a step can't settle while the last number went to a delta: a new instance must not hand it out again
+    expect(result.afterDelta).toBe(2 + 255);
+    // after a stored event it can: the mark goes, and a new instance goes on from that event exactly
+    expect(result.settled).toBeUndefined();
+    expect(result.next).toBe(result.last);
   });
 
   it("starts a new instance above every delta the last one numbered, and refuses replays it can't make whole", async () => {

@@ -13,7 +13,10 @@
  * A replay must be gapless (clients close a socket that skips a number and ask again from where they
  * are), so one that would miss a delta this instance no longer holds is refused and the client gets a
  * snapshot. A new instance must never hand out a number a client may already have seen from the last
- * one, so while deltas trail the last stored event a mark above them is stored, a block at a time.
+ * one, so while deltas may come a mark above them is stored, a block at a time. The room reserves a block
+ * when a step begins and settles the mark when it ends, each with a write that step makes anyway; a stored
+ * event leaves the mark alone. Deleted at every stored event, it was put back by the next chunk of a
+ * stream still running, one commit more each time (six answers ending one after another: five).
  */
 
 const TABLE = "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)";
@@ -34,8 +37,10 @@ export class EventLog<Body extends { type: string }> {
   private made: boolean;
   /** this instance's deltas, in order */
   private deltas: Kept[] = [];
-  /** the stored mark, or 0 when the last event handed out was stored */
+  /** the stored mark, or 0 when none is stored */
   private mark: number;
+  /** whether the last number handed out is a stored event's (a new instance can go on from it exactly) */
+  private lastStored: boolean;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -45,6 +50,7 @@ export class EventLog<Body extends { type: string }> {
     this.made = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").toArray().length > 0;
     if (this.made) this.seq = sql.exec<{ last: number | null }>("SELECT max(seq) AS last FROM events").one().last ?? 0;
     this.mark = storage.kv.get<number>(DELTA_MARK_KEY) ?? 0;
+    this.lastStored = this.seq >= this.mark;
     this.seq = Math.max(this.seq, this.mark);
   }
 
@@ -56,10 +62,8 @@ export class EventLog<Body extends { type: string }> {
   append(body: Body): string {
     const json = JSON.stringify({ ...body, seq: ++this.seq });
     if (this.isDelta(body)) {
-      if (this.seq > this.mark) {
-        this.mark = this.seq + MARK_BLOCK - 1;
-        this.storage.kv.put(DELTA_MARK_KEY, this.mark);
-      }
+      this.lastStored = false;
+      if (this.seq > this.mark) this.reserveFrom(this.seq);
       this.deltas.push({ seq: this.seq, json });
       if (this.deltas.length > KEPT_DELTAS) this.deltas = this.deltas.slice(KEPT_DELTAS / 2);
       return json;
@@ -69,12 +73,31 @@ export class EventLog<Body extends { type: string }> {
       this.made = true;
     }
     this.storage.sql.exec("INSERT INTO events (seq, body) VALUES (?, ?)", this.seq, json);
-    // A stored event is now the highest number: no mark is needed above it.
-    if (this.mark) {
-      this.storage.kv.delete(DELTA_MARK_KEY);
-      this.mark = 0;
-    }
+    this.lastStored = true;
+    // A mark this event reached has nothing left to cover.
+    if (this.mark && this.seq >= this.mark) this.dropMark();
     return json;
+  }
+
+  /** Deltas may come now (a step begins): a block above the last number is reserved, unless one already is. */
+  reserve(): void {
+    if (this.mark <= this.seq) this.reserveFrom(this.seq + 1);
+  }
+
+  /** No deltas come for now (a step ended): once the last number handed out is a stored event's, the mark goes. */
+  settle(): void {
+    if (this.mark && this.lastStored) this.dropMark();
+  }
+
+  /** Numbers from `first` on, a block of them, may go to deltas without another write. */
+  private reserveFrom(first: number): void {
+    this.mark = first + MARK_BLOCK - 1;
+    this.storage.kv.put(DELTA_MARK_KEY, this.mark);
+  }
+
+  private dropMark(): void {
+    this.storage.kv.delete(DELTA_MARK_KEY);
+    this.mark = 0;
   }
 
   /** Serialized events after `seq`, every one of them, or null when the log can't fill that gap (the client needs a snapshot). */
@@ -98,6 +121,7 @@ export class EventLog<Body extends { type: string }> {
     this.made = false;
     this.seq = 0;
     this.mark = 0;
+    this.lastStored = true;
     this.deltas = [];
   }
 }

@@ -126,7 +126,10 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
       const deadline = this.stepWatch()?.deadline ?? Number.POSITIVE_INFINITY;
       if (await settlesWithin(run.done, deadline - Date.now())) {
         // A step that ended on its own made progress: the next one gets a resume of its own.
-        if (run.generation === this.generation) this.ctx.storage.kv.delete(STEP_WATCH_KEY);
+        if (run.generation === this.generation) {
+          this.ctx.storage.kv.delete(STEP_WATCH_KEY);
+          this.log.settle();
+        }
         return;
       }
       // Another alarm (a test's, or one after a restart) may have dealt with it meanwhile.
@@ -165,6 +168,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
     const watch: StepWatch = { deadline: Date.now() + allowanceMs, allowanceMs, resumes };
     this.ctx.storage.kv.put(STEP_WATCH_KEY, watch);
     void this.ctx.storage.setAlarm(watch.deadline);
+    this.log.reserve();
     const generation = this.generation;
     const run: Running = { generation, done: this.step(generation) };
     this.running = run;
