@@ -445,11 +445,11 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     // The status this side's ending settles, announced after its own event: the other side may end while
     // this one is still writing, and its status must not overtake this side's completion.
     const settled = this.settle(turn);
-    // D1 first, then the room's own storage: a storage write holds back every outgoing call until it is
-    // committed, so saved first it would have made the two commits wait one after the other.
-    const written = saveSide(openDb(this.env.DB), r, turn.turn, side, s);
+    // D1 first, then the room's own storage, with the events that announce the side: a storage write holds
+    // back every outgoing call until it is committed, so saved first it would have made D1 wait for it, and
+    // saved while D1 writes it would have been a commit of its own.
+    await saveSide(openDb(this.env.DB), r, turn.turn, side, s);
     this.save();
-    await written;
     logCall(this.env, { run: r.id, step: "side", model: modelId, status: reply.ok ? "done" : "failed", latencyMs: s.latencyMs, attempts: s.attempts, error: s.error });
     if (reply.ok)
       this.emit({ type: "side.completed", side, turn: turn.turn, text: s.text, latencyMs: s.latencyMs!, tokensIn: s.tokensIn, tokensOut: s.tokensOut, truncated: s.truncated });
