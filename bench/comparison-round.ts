@@ -11,7 +11,7 @@
 import OpenAI from "openai";
 import { openEvents, postJson } from "./lib/client";
 import type { BenchContext } from "./lib/context";
-import { startRelay, stubTarget } from "./lib/relay";
+import { startRelay, stubCompletions, stubTarget } from "./lib/relay";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, p95, pool, spread } from "./lib/stats";
 import type { BenchStub } from "./lib/stub";
@@ -47,7 +47,7 @@ const quorumArena = (url: string): Arena => ({
 /** The relay Worker's round: no Durable Object (`/round`), or one per round (`/room`). */
 const relayArena = (url: string, stubUrl: string, kind: "round" | "room"): Arena => ({
   create: `${url}/${kind}`,
-  body: (prompt) => ({ prompt, target: `${stubUrl}/v1/chat/completions`, models: MODELS }),
+  body: (prompt) => ({ prompt, target: stubCompletions(stubUrl), models: MODELS }),
   // /round streams from the socket's request, /room from the POST's body
   socket: (id) => (kind === "round" ? `${url}/round/${id}/ws?${stubTarget(stubUrl)}${MODELS.map((m) => `&model=${m}`).join("")}` : `${url}/room/${id}/ws`),
   votes: (id) => `${url}/${kind}/${id}/votes`,

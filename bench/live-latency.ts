@@ -5,7 +5,7 @@
  */
 import { openEvents, postJson } from "./lib/client";
 import type { BenchContext } from "./lib/context";
-import { startRelay, stubTarget } from "./lib/relay";
+import { startRelay, stubCompletions, stubTarget } from "./lib/relay";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, p95, sleep, spread } from "./lib/stats";
 import { markedText, markersIn, type BenchStub } from "./lib/stub";
@@ -24,7 +24,7 @@ const liveProfile = {
 /** Latency of each marked chunk from the stub's write to this process reading it over a direct HTTP stream. */
 async function directSamples(stub: BenchStub, model: string, streams: number): Promise<number[]> {
   const one = async () => {
-    const res = await fetch(`${stub.url}/v1/chat/completions`, {
+    const res = await fetch(stubCompletions(stub.url), {
       method: "POST",
       headers: { "content-type": "application/json", authorization: "Bearer sk-bench-openai" },
       body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),

@@ -34,7 +34,10 @@ export async function startRelay(ctx: BenchContext): Promise<Server> {
   return startWrangler({ config, persistTo: path.join(dir, "state"), readyPath: "/health" });
 }
 
-/** The relay's query string that points it at the stub's OpenAI-style streaming endpoint. */
+/** The stub's OpenAI-style streaming endpoint: what the relay's rounds stream from, and the direct baseline reads. */
+export const stubCompletions = (stubUrl: string): string => `${stubUrl}/v1/chat/completions`;
+
+/** The relay's query string that points it at the stub's streaming endpoint. */
 export function stubTarget(stubUrl: string): string {
-  return `target=${encodeURIComponent(`${stubUrl}/v1/chat/completions`)}`;
+  return `target=${encodeURIComponent(stubCompletions(stubUrl))}`;
 }
