@@ -27,6 +27,9 @@ export default defineConfig({
                   OPENAI_COMPATIBLE_BASE_URL: `${stub}/compat/v1`,
                   OPENAI_COMPATIBLE_API_KEY: "",
                   OPENAI_COMPATIBLE_MODELS: "local-llama,local-qwen",
+                  // As `npm start` serves: on loopback only. Tests play many clients from one machine, each its own X-Client-Id.
+                  QUORUM_LISTEN: "127.0.0.1",
+                  QUORUM_TRUST_CLIENT_ID: "true",
                   QUORUM_DEMO_DELAY_MS: "1",
                   QUORUM_RETRY_BASE_MS: "5",
                   QUORUM_LOG: "off",

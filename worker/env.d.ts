@@ -14,6 +14,10 @@ interface QuorumVars extends ProviderVars {
   QUORUM_REDACT?: string;
   /** the access token every /api route asks for; required when reached from another machine */
   APP_TOKEN?: string;
+  /** the address `wrangler dev` listens on, set by `npm start` (never by hand, never deployed): a loopback one is the only proof of a local client */
+  QUORUM_LISTEN?: string;
+  /** "true" lets X-Client-Id name a client of its own within its address, for tests and benches that play many clients from one machine */
+  QUORUM_TRUST_CLIENT_ID?: string;
   /** first backoff step in ms for transient provider errors (default 500) */
   QUORUM_RETRY_BASE_MS?: string;
   /** attempts per provider call for transient errors, the first included (default 4) */

@@ -1,5 +1,5 @@
 /**
- * `wrangler dev` as the browser tests and the bench run it: 127.0.0.1 only, a free port and inspector port,
+ * `wrangler dev` as the browser tests and the bench run it: 127.0.0.1 unless told otherwise, a free port and inspector port,
  * its own state folder (`--persist-to`), only the variables given (`--env-file /dev/null` keeps the
  * developer's .dev.vars and .env out), in a process group of its own that is stopped by its pid, never by name.
  */
@@ -58,6 +58,8 @@ export async function migrate(persistTo: string, config?: string): Promise<void>
 
 export interface DevOptions {
   persistTo: string;
+  /** the address to listen on (127.0.0.1); the Worker is told it as `npm start` tells it (QUORUM_LISTEN) */
+  ip?: string;
   vars?: Record<string, string>;
   /** a wrangler.toml other than the project's own */
   config?: string;
@@ -105,7 +107,7 @@ async function launchOnce(opts: DevOptions): Promise<DevServer> {
     "dev",
     ...(opts.config ? ["--config", opts.config] : []),
     "--ip",
-    "127.0.0.1",
+    opts.ip ?? "127.0.0.1",
     "--port",
     String(port),
     "--inspector-port",
@@ -117,7 +119,7 @@ async function launchOnce(opts: DevOptions): Promise<DevServer> {
     "--show-interactive-dev-session=false",
     "--log-level",
     opts.logLevel ?? "info",
-    ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ...Object.entries({ QUORUM_LISTEN: opts.ip ?? "127.0.0.1", ...opts.vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
   const start = opts.spawn ?? ((command, args, spawnOpts) => spawn(command, args, { ...spawnOpts, detached: true }));
   const child = start(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
-import { isLocalRequest } from "../../worker/api/access";
+import { isLoopback, localRefusal } from "../../worker/api/access";
 import { tokenProtocol } from "../../worker/shared/socket-protocol";
 import { api, createRun } from "../helpers/runs";
 import { errorOf } from "../helpers/arena";
@@ -12,6 +12,14 @@ const TOKEN = "s3cret-token_0123";
 async function withToken(url: string, init: RequestInit = {}): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await worker.fetch(new Request(url, init), { ...env, APP_TOKEN: TOKEN }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** The Worker without APP_TOKEN, told (as `npm start` tells it) that it listens on `listen` ("" for deployed). */
+async function asListening(listen: string, url: string, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(url, init), { ...env, QUORUM_LISTEN: listen, APP_TOKEN: "" }, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -44,22 +52,50 @@ describe("access control", () => {
     ok.webSocket!.close(1000, "done");
   });
 
-  it("refuses every API call from another machine when no APP_TOKEN is set, saying how to set one", async () => {
+  it("without APP_TOKEN, a Quorum deployed or started without a known listener refuses every API call, saying how to set one", async () => {
     const res = await SELF.fetch("https://quorum.example.com/api/health");
     expect(res.status).toBe(403);
-    expect((await errorOf(res)).message).toMatch(/wrangler secret put APP_TOKEN/);
-    const spoofed = await SELF.fetch("http://localhost/api/health", { headers: { "CF-Connecting-IP": "203.0.113.9" } });
-    expect(spoofed.status).toBe(403);
-    expect((await SELF.fetch("http://localhost/api/health")).status).toBe(200);
+    const deployed = await asListening("", "http://localhost/api/health", { headers: { "CF-Connecting-IP": "127.0.0.1" } });
+    expect(deployed.status).toBe(403);
+    expect((await errorOf(deployed)).message).toMatch(/wrangler secret put APP_TOKEN/);
   });
 
-  it("knows which requests are local", () => {
-    expect(isLocalRequest(new URL("http://127.0.0.1:8787/api"), "127.0.0.1")).toBe(true);
-    expect(isLocalRequest(new URL("http://localhost:8787/api"), "::1")).toBe(true);
-    expect(isLocalRequest(new URL("http://[::1]:8787/api"), undefined)).toBe(true);
-    expect(isLocalRequest(new URL("http://192.168.1.20:8787/api"), "192.168.1.30")).toBe(false);
-    expect(isLocalRequest(new URL("http://localhost/api"), "192.168.1.30")).toBe(false);
-    expect(isLocalRequest(new URL("https://quorum.workers.dev/api"), "198.51.100.4")).toBe(false);
+  it("without APP_TOKEN, a loopback listener serves loopback names whatever CF-Connecting-IP says, and no other name", async () => {
+    expect((await SELF.fetch("http://localhost/api/health")).status).toBe(200);
+    // Only this machine can reach a loopback listener, so a client-sent address says nothing either way.
+    expect((await SELF.fetch("http://127.0.0.1/api/health", { headers: { "CF-Connecting-IP": "203.0.113.9" } })).status).toBe(200);
+    // A page that reached us under its own name (DNS rebinding) is not this Quorum's page.
+    const rebound = await SELF.fetch("http://evil.example/api/health");
+    expect(rebound.status).toBe(403);
+    expect((await errorOf(rebound)).message).toMatch(/open it at http:\/\/localhost/);
+  });
+
+  it("without APP_TOKEN, a listener other machines can reach refuses every call, forged local headers included", async () => {
+    for (const listen of ["0.0.0.0", "::", "192.0.2.10"]) {
+      const forged = await asListening(listen, "http://localhost:8787/api/health", { headers: { Host: "localhost", "CF-Connecting-IP": "127.0.0.1" } });
+      expect(forged.status).toBe(403);
+      const body = await errorOf(forged);
+      expect(body.code).toBe("app_token_required");
+      expect(body.message).toContain(`listens on ${listen}`);
+      expect(body.message).toMatch(/APP_TOKEN in \.dev\.vars/);
+      const socket = await asListening(listen, "http://127.0.0.1:8787/api/comparisons/x/ws", { headers: { Upgrade: "websocket", "CF-Connecting-IP": "::1" } });
+      expect(socket.status).toBe(403);
+    }
+    // With a token it serves the token's holder, wherever it listens.
+    const ctx = createExecutionContext();
+    const held = await worker.fetch(new Request("http://192.0.2.10:8787/api/health", { headers: { Authorization: `Bearer ${TOKEN}` } }), { ...env, QUORUM_LISTEN: "0.0.0.0", APP_TOKEN: TOKEN }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(held.status).toBe(200);
+  });
+
+  it("knows loopback names and which listeners need a token", () => {
+    for (const host of ["localhost", "app.localhost", "127.0.0.1", "127.8.9.10", "::1", "[::1]", "LOCALHOST"]) expect(isLoopback(host)).toBe(true);
+    for (const host of ["0.0.0.0", "::", "192.168.1.20", "localhost.evil.example", "128.0.0.1", "quorum.workers.dev"]) expect(isLoopback(host)).toBe(false);
+    expect(localRefusal(new URL("http://localhost:8787/api"), "127.0.0.1")).toBeNull();
+    expect(localRefusal(new URL("http://[::1]:8787/api"), "::1")).toBeNull();
+    expect(localRefusal(new URL("http://localhost:8787/api"), "0.0.0.0")).toMatch(/listens on 0\.0\.0\.0/);
+    expect(localRefusal(new URL("http://192.168.1.20:8787/api"), "127.0.0.1")).toMatch(/reached as 192\.168\.1\.20/);
+    expect(localRefusal(new URL("https://quorum.workers.dev/api"), undefined)).toMatch(/wrangler secret put APP_TOKEN/);
   });
 });
 

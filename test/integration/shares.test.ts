@@ -45,7 +45,7 @@ async function finishedRun(question: string): Promise<string> {
 /** The Worker as deployed, reached at `url`, with APP_TOKEN set to `appToken` ("" for none). */
 async function deployed(url: string, init: RequestInit, appToken: string): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(url, init), { ...env, APP_TOKEN: appToken }, ctx);
+  const res = await worker.fetch(new Request(url, init), { ...env, APP_TOKEN: appToken, QUORUM_LISTEN: "" }, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }

@@ -5,6 +5,12 @@
  * open door to the owner's keys). State-changing requests and socket upgrades from another site's page are
  * refused, since every tab can reach localhost. A share link's routes are the one exception to the token and
  * the host rule (never to the cross-site one).
+ *
+ * "This machine" is decided from what no client can forge. Under `wrangler dev` a client may send its own
+ * CF-Connecting-IP (the local proxy fills it in only when absent) and its own Host, so neither proves
+ * anything: what does is the address the server listens on, which `npm start` hands the Worker as
+ * QUORUM_LISTEN. A loopback listener can only be reached from this machine; any other listener needs the
+ * token. Deployed, QUORUM_LISTEN is unset and the host is never a loopback name, so the token is required.
  */
 import { createMiddleware } from "hono/factory";
 import { TOKEN_PROTOCOL_PREFIX } from "../shared/socket-protocol";
@@ -15,15 +21,24 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** A share link's two routes (api/shares.ts): its token is the whole permission, so they need neither APP_TOKEN nor this machine. */
 const SHARED_ROUTE = /^\/api\/shared\/[A-Za-z0-9_-]+(?:\/ws)?$/;
 
-function isLoopbackAddress(address: string): boolean {
-  return address === "::1" || address === "127.0.0.1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
+/** A loopback name or address: `localhost` (and `*.localhost`), 127.0.0.0/8, ::1. */
+export function isLoopback(host: string): boolean {
+  const h = host.trim().toLowerCase();
+  return LOOPBACK_HOSTS.has(h) || h.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(h) || h === "::ffff:127.0.0.1";
 }
 
-/** The request came to a loopback name from a loopback address (when the runtime says which). */
-export function isLocalRequest(url: URL, clientIp: string | undefined): boolean {
-  const host = url.hostname.toLowerCase();
-  const loopbackHost = LOOPBACK_HOSTS.has(host) || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host);
-  return loopbackHost && (clientIp === undefined || clientIp === "" || isLoopbackAddress(clientIp));
+/** Why this Quorum can't serve without a token, or null when it may: `listen` is QUORUM_LISTEN. */
+export function localRefusal(url: URL, listen: string | undefined): string | null {
+  const listener = listen?.trim();
+  if (!listener)
+    return "This Quorum has no access token and doesn't know it is reachable from this machine only, so it refuses every API call (your provider keys would be open to anyone). Run it with `npm start` (which listens on 127.0.0.1), or set an access token: `npx wrangler secret put APP_TOKEN` when deployed, APP_TOKEN in .dev.vars locally; then enter it in the page.";
+  if (!isLoopback(listener))
+    return `This Quorum listens on ${listener}, where other machines can reach it, and has no access token, so it refuses every API call (your provider keys would be open to anyone). Set APP_TOKEN in .dev.vars and restart, then enter it in the page; or run \`npm start\` without HOST to serve this machine only.`;
+  // The listener is loopback, so the client is on this machine; a name other than a loopback one means a page
+  // reached us through DNS rebinding, and is refused too.
+  if (!isLoopback(url.hostname))
+    return `This Quorum serves this machine only and was reached as ${url.hostname}: open it at http://localhost:${url.port || "8787"}, or set an APP_TOKEN to serve other names.`;
+  return null;
 }
 
 function bearer(header: string | undefined): string | null {
@@ -63,14 +78,8 @@ export const access = createMiddleware<{ Bindings: Env }>(async (c, next) => {
 
   const token = c.env.APP_TOKEN?.trim();
   if (!token) {
-    if (isLocalRequest(url, c.req.header("CF-Connecting-IP"))) return next();
-    return c.json(
-      errorBody(
-        "app_token_required",
-        "This Quorum is reached from another machine and has no access token, so it refuses every API call (your provider keys would be open to anyone). Set one with `npx wrangler secret put APP_TOKEN` (or APP_TOKEN in .dev.vars), then enter it in the page.",
-      ),
-      403,
-    );
+    const refusal = localRefusal(url, c.env.QUORUM_LISTEN);
+    return refusal === null ? next() : c.json(errorBody("app_token_required", refusal), 403);
   }
   const given = upgrade ? (socketToken(c.req.header("Sec-WebSocket-Protocol")) ?? bearer(c.req.header("Authorization"))) : bearer(c.req.header("Authorization"));
   if (given !== null && (await sameSecret(given, token))) return next();
