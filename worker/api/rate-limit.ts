@@ -35,11 +35,19 @@ interface Lease {
 /** In insertion order, least recently seen first. */
 const leases = new Map<string, Lease>();
 
-/** Who is calling: the client's own id, else a hash of its address (never the address itself). */
+/**
+ * Who is calling, from what the server knows and the client can't choose: deployed, the address Cloudflare
+ * reports (hashed, never kept as it is); under `wrangler dev` (QUORUM_LISTEN set), where any header is the
+ * client's own, one client `local`. X-Client-Id never widens that: only with QUORUM_TRUST_CLIENT_ID (tests and
+ * benches playing many clients) does it name a client of its own within its address.
+ */
 export async function clientIdOf(c: Context<{ Bindings: Env }>): Promise<string> {
-  const given = c.req.header("X-Client-Id")?.trim();
-  if (given) return `client:${given.slice(0, 200)}`;
-  const ip = c.req.header("CF-Connecting-IP") ?? "local";
+  const address = c.env.QUORUM_LISTEN?.trim() ? "local" : await hashedAddress(c.req.header("CF-Connecting-IP") ?? "unknown");
+  const given = c.env.QUORUM_TRUST_CLIENT_ID === "true" ? c.req.header("X-Client-Id")?.trim() : undefined;
+  return given ? `${address}/client:${given.slice(0, 200)}` : address;
+}
+
+async function hashedAddress(ip: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`quorum-client:${ip}`));
   return `ip:${[...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
