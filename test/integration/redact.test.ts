@@ -100,6 +100,61 @@ describe("redact mode, QUORUM_REDACT", () => {
     expect(JSON.parse(stored!.params).redactions).toEqual({ "api key": 2, email: 1, "bearer token": 1 });
   });
 
+  it("masks the secrets an adversarial test pasted, whole, split or hidden, in every text of a comparison and a run", async () => {
+    // Each line is one secret as a person would paste it; `parts` are what must not reach a provider or D1.
+    const stripe = "sk_live_51H8xQzLkP3vR7tY2mN9bC4dF6gJ1hK0";
+    const npm = "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    const pasted: { line: string; parts: string[] }[] = [
+      { line: `stripe ${stripe}`, parts: [stripe.slice(8)] },
+      { line: "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", parts: ["dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJzdWIiOiIxMjM0NTY3ODkwIn0"] },
+      { line: "DATABASE_URL=postgres://app_user:Zk82xQpL@db.internal:5432/prod", parts: ["Zk82xQpL"] },
+      { line: "HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh", parts: ["AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"] },
+      { line: "oauth ya29.a0AfH6SMBx3kPq9ZrT7uVwXy1234567890abcdEFGH", parts: ["a0AfH6SMBx3kPq9ZrT7uVwXy1234567890abcdEFGH"] },
+      { line: `npm ${npm}`, parts: [npm.slice(4)] },
+      { line: 'curl -H "Authorization: Basic YWRtaW46czNjcmV0UGE1NQ==" https://admin:s3cretPa55@example.com/', parts: ["YWRtaW46czNjcmV0UGE1NQ", "s3cretPa55"] },
+      { line: "webhook https://hooks.slack.com/services/T0123ABCD/B0456EFGH/aBcDeFgHiJkLmNoPqRsTuVwX", parts: ["aBcDeFgHiJkLmNoPqRsTuVwX"] },
+      { line: "and my password is Tr0ub4dor&3, the pw is hunter22", parts: ["Tr0ub4dor&3", "hunter22"] },
+      { line: `split ${stripe.slice(0, 22)} ${stripe.slice(22)}`, parts: [stripe.slice(8, 22), stripe.slice(22)] },
+      { line: `hidden ${npm.slice(0, 14)}\u200B${npm.slice(14)}`, parts: [npm.slice(4, 14), npm.slice(14)] },
+    ];
+    const parts = pasted.flatMap((p) => p.parts);
+    const leaks = (text: string) => parts.filter((part) => text.includes(part));
+    const prompt = ["Why does my deploy fail? It has these lines:", ...pasted.map((p) => p.line)].join("\n");
+
+    const res = await post(
+      "/comparisons",
+      { prompt, category: `billing ${stripe}`, models: ["openai:leak-left", "anthropic:leak-right"], params: { systemPrompt: pasted[9]!.line } },
+      true,
+    );
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { id: string; redactions: Record<string, number> };
+    expect(created.redactions).toEqual({ "api key": 8, token: 2, password: 5 });
+    await settled(created.id);
+    const follow = await post(`/comparisons/${created.id}/messages`, { content: pasted[10]!.line }, true);
+    expect(follow.status).toBe(202);
+    const detail = await secondTurnAnswered(created.id);
+    expect(detail.comparison.category).toBe("billing [redacted: api key]");
+    expect(detail.turns[0]!.prompt).toContain("DATABASE_URL=postgres://app_user:[redacted: password]@db.internal:5432/prod");
+    expect(detail.turns[1]!.prompt).toBe("hidden [redacted: api key]");
+    for (const model of ["leak-left", "leak-right"]) {
+      const sent = await bodiesOf(model);
+      expect(sent).toContain("Why does my deploy fail?");
+      expect(leaks(sent)).toEqual([]);
+    }
+    const stored = await env.DB.prepare("SELECT prompt, category, params FROM comparisons WHERE id = ?").bind(created.id).first<{ prompt: string; category: string; params: string }>();
+    const messages = await env.DB.prepare("SELECT content FROM messages WHERE comparison_id = ?").bind(created.id).all<{ content: string }>();
+    expect(leaks(stored!.prompt + stored!.category + stored!.params + messages.results.map((m) => m.content).join())).toEqual([]);
+
+    const run = await post("/runs", { question: prompt, models: [{ id: "openai:leak-run", params: { systemPrompt: pasted[10]!.line } }], settings: { autoEvaluate: false, systemPrompt: pasted[8]!.line } }, true);
+    expect(run.status).toBe(201);
+    const ran = (await run.json()) as { id: string; redactions: Record<string, number> };
+    expect(ran.redactions).toEqual({ "api key": 7, token: 2, password: 7 });
+    await finished(ran.id);
+    expect(leaks(await bodiesOf("leak-run"))).toEqual([]);
+    const row = await env.DB.prepare("SELECT question, settings FROM runs WHERE id = ?").bind(ran.id).first<{ question: string; settings: string }>();
+    expect(leaks(row!.question + row!.settings)).toEqual([]);
+  });
+
   it("changes nothing when it is off", async () => {
     await scriptModel(stub, "plain-gpt", [{}]);
     const res = await post("/runs", runBody("plain-gpt"), false);

@@ -51,7 +51,7 @@ export async function comparisonDetail(env: Env, id: string) {
 
 export const comparisonsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createComparisonInput), async (c) => {
-    const redacted = redactMode(c.env) ? redactComparison(c.req.valid("json")) : null;
+    const redacted = redactMode(c.env) ? await redactComparison(c.req.valid("json")) : null;
     const input = redacted?.input ?? c.req.valid("json");
     await rateLimit(c, "comparisons", await clientIdOf(c));
     if (input.models) checkModels(c.env, input.models);
@@ -107,7 +107,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
   })
   .get("/:id", async (c) => c.json(await comparisonDetail(c.env, c.req.param("id"))))
   .post("/:id/messages", validate("json", comparisonMessageInput), async (c) => {
-    const redacted = redactMode(c.env) ? redactMessage(c.req.valid("json").content) : null;
+    const redacted = redactMode(c.env) ? await redactMessage(c.req.valid("json").content) : null;
     const content = redacted?.content ?? c.req.valid("json").content;
     await ensureAffordable(c, c.req.param("id"), (found) => estimateTurn(c.env, found, content));
     const sent = unwrap(await comparisonRoom(c.env, c.req.param("id")).sendMessage(content, redacted?.redactions));

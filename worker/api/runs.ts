@@ -51,7 +51,7 @@ async function checkSpend(c: Context<{ Bindings: Env }>, input: CreateRunInput) 
 
 export const runsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createRunInput), async (c) => {
-    const redacted = redactMode(c.env) ? redactRun(c.req.valid("json")) : null;
+    const redacted = redactMode(c.env) ? await redactRun(c.req.valid("json")) : null;
     const input = redacted?.input ?? c.req.valid("json");
     checkModels(c.env, [...input.models.map((m) => m.id), ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : [])]);
     await checkSpend(c, input);
