@@ -76,15 +76,17 @@ function asReport(body: unknown): Report | null {
   return { accepted, rejected, errors: list.filter((e): e is ItemError => typeof e?.line === "number" && typeof e?.message === "string") };
 }
 
-async function serverMessage(res: Response): Promise<string> {
+/** The server's error message and details, or the raw start of a body that isn't our error shape (a proxy's HTML page, say). */
+async function serverError(res: Response): Promise<{ message: string; details: unknown }> {
   const text = await res.text().catch(() => "");
   try {
-    const message: unknown = JSON.parse(text)?.error?.message;
-    if (typeof message === "string") return message;
+    const error: unknown = JSON.parse(text)?.error;
+    if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string")
+      return { message: (error as { message: string }).message, details: (error as { details?: unknown }).details };
   } catch {
-    // Not our error shape (a proxy's HTML page, say): fall through to the raw start of the body.
+    // not JSON: fall through
   }
-  return text.slice(0, 200).replace(/\s+/g, " ").trim() || res.statusText;
+  return { message: text.slice(0, 200).replace(/\s+/g, " ").trim() || res.statusText, details: undefined };
 }
 
 function retryAfterMs(header: string | null): number | null {
@@ -127,7 +129,10 @@ async function postChunk(offset: number, lines: string[]): Promise<Report> {
         if (report === null) throw new Stop(`the server's answer to ${range(offset, lines.length)} is not an import report — is ${opts.url} a Quorum server?`);
         return report;
       }
-      const message = await serverMessage(res);
+      const { message, details } = await serverError(res);
+      // A chunk none of whose lines is a battle (422) is rejected whole, with the same report: the import goes on.
+      const rejectedWhole = res.status === 422 ? asReport(details) : null;
+      if (rejectedWhole) return rejectedWhole;
       if (res.status !== 429 && res.status < 500) throw new Stop(`the server refused ${range(offset, lines.length)} (HTTP ${res.status}): ${refusal(res.status, message, lines.length)}`);
       why = `HTTP ${res.status}: ${message}`;
       wait = retryAfterMs(res.headers.get("retry-after")) ?? wait;

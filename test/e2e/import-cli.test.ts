@@ -47,7 +47,10 @@ function battle(i: number): Record<string, unknown> {
 function answerLikeQuorum(request: Received): Answer {
   const parsed = request.lines.map((text, k) => parseItem({ line: request.offset + k + 1, text }));
   const errors = parsed.flatMap((p) => (p.error === undefined ? [] : [{ line: p.line, message: p.error }]));
-  return { status: 200, body: { importId: request.importId, accepted: parsed.length - errors.length, rejected: errors.length, errors } };
+  const report = { importId: request.importId, accepted: parsed.length - errors.length, rejected: errors.length, errors };
+  // As worker/api/battles.ts answers a request none of whose lines is a battle: a 422 carrying the report.
+  if (report.accepted === 0) return { status: 422, body: { error: { code: "nothing_imported", message: "nothing was imported", details: report } } };
+  return { status: 200, body: report };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -232,6 +235,17 @@ describe("npm run import", () => {
     ]);
     expect(stdout).toMatch(/accepted {2}4\n {2}rejected {2}2\n/);
     expect(stdout).toMatch(/item 2: not valid JSON: [^\n]*control character[^\n]*\n {4}item 4: the item is empty: two commas in a row, or a comma right after \[\n/);
+  });
+
+  it("counts a chunk the server refuses whole (422, no line a battle) as rejected lines and goes on with the next", async () => {
+    const file = path.join(dir, "bad-middle.jsonl");
+    const bad = (i: number) => JSON.stringify({ ...battle(i), winner: "left" });
+    await writeFile(file, [battle(1), battle(2), bad(3), bad(4), battle(5), battle(6)].map((b) => (typeof b === "string" ? b : JSON.stringify(b))).join("\n") + "\n");
+    const { code, stdout, stderr } = await runCli([file, "--url", url, "--chunk", "2"]);
+    expect(code, stderr).toBe(0);
+    expect(chunksByOffset().map((c) => c.offset)).toEqual([0, 2, 4]);
+    expect(stdout).toMatch(/accepted {2}4\n {2}rejected {2}2\n/);
+    expect(stdout).toContain("item 3: winner must be one of");
   });
 
   it("exits non-zero when nothing was accepted", async () => {

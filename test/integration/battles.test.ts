@@ -51,6 +51,23 @@ describe("importing Chatbot Arena battle logs", () => {
     ]);
   });
 
+  it("answers a body none of whose lines is a battle with a 422 carrying the line errors, and writes nothing", async () => {
+    const res = await importBody("garbage", "?importId=garbage");
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { error: { code: string; message: string; details: ImportReport } };
+    expect(body.error.code).toBe("nothing_imported");
+    expect(body.error.message).toMatch(/^The one line of this import is not a battle, so nothing was imported \(line 1: not valid JSON: .+\)\. Fix the lines listed in details\.errors and send them again\.$/);
+    expect(body.error.details).toMatchObject({ importId: "garbage", accepted: 0, inserted: 0, rejected: 1, errors: [{ line: 1 }] });
+
+    const two = await importBody(['{"model_a":"a"}', JSON.stringify({ model_a: "nul\u0000a", model_b: "b", winner: "tie", tstamp: 1 })].join("\n"), "?importId=no-good-line");
+    expect(two.status).toBe(422);
+    const details = ((await two.json()) as { error: { message: string; details: ImportReport } }).error;
+    expect(details.message).toMatch(/^All 2 lines of this import are not a battle/);
+    expect(details.details.errors.map((e) => e.message)).toEqual(["model_b is missing", "model_a must not contain control or invisible characters; found U+0000"]);
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM battles WHERE import_id IN ('garbage', 'no-good-line')").first<{ n: number }>();
+    expect(count!.n).toBe(0);
+  });
+
   it("takes a JSON array as well as JSON Lines", async () => {
     const array = JSON.stringify([
       { model_a: "arr-a", model_b: "arr-b", winner: "model_b", tstamp: 1 },

@@ -83,8 +83,10 @@ describe("making and revoking share links", () => {
     expect(revoked.status).toBe(200);
     expect(await revoked.json()).toEqual({ id: first.id, kind: "run", itemId: id, createdAt: first.createdAt, revoked: true });
     expect((await sharesOf("runs", id)).map((s) => s.id)).toEqual([second.id]);
-    // a retried revoke gets the same answer; an unknown link is a 404
-    expect((await api(`/shares/${first.id}`, { method: "DELETE" })).status).toBe(200);
+    // revoking it again is a 404 that says it was already revoked; so is an unknown link
+    const again = await api(`/shares/${first.id}`, { method: "DELETE" });
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ error: { code: "not_found", message: "This share link was already revoked; it opens nothing. Make a new one with Share if you need it again." } });
     const unknown = await api(`/shares/${crypto.randomUUID()}`, { method: "DELETE" });
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe("not_found");

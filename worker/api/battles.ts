@@ -23,6 +23,17 @@ function tooLarge(what: string): ApiError {
   );
 }
 
+function nothingImported(report: { rejected: number; errors: { line: number; message: string }[] }): ApiError {
+  const first = report.errors[0];
+  const lines = report.rejected === 1 ? "The one line" : `All ${report.rejected.toLocaleString("en")} lines`;
+  return new ApiError(
+    422,
+    "nothing_imported",
+    `${lines} of this import ${report.rejected === 1 ? "is" : "are"} not a battle, so nothing was imported${first ? ` (line ${first.line}: ${first.message})` : ""}. Fix the lines listed in details.errors and send them again.`,
+    report,
+  );
+}
+
 /** Reads and parses the whole body (bounded), so a refused request has written nothing. */
 async function readBattles(body: ReadableStream<Uint8Array> | null, offset: number, maxLines: number) {
   const splitter = new BattleSplitter();
@@ -96,7 +107,10 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     // Lines of this import the archive already holds are not in D1 to conflict with: they are left out here.
     const archived = await archivedImportLines(c.env.DB, importId);
     const inserted = await insertImportedBattles(openDb(c.env.DB), importId, accepted.filter((a) => !archived(a.line)));
-    return c.json({ importId, accepted: accepted.length, inserted, alreadyImported: accepted.length - inserted, rejected, errors }, 200);
+    const report = { importId, accepted: accepted.length, inserted, alreadyImported: accepted.length - inserted, rejected, errors };
+    // Nothing accepted is a failure `curl -f` and scripts must see; the report rides along as the details.
+    if (!accepted.length) throw nothingImported(report);
+    return c.json(report, 200);
   })
   .get("/archive", async (c) => {
     const { archiveAfterHours } = arenaSettings(c.env);

@@ -64,10 +64,12 @@ export const comparisonSharesApi = shareRoutes("comparison");
 
 /** `DELETE /api/shares/:shareId`: the link stops working at once, for sockets already open through it too. */
 export const sharesApi = new Hono<{ Bindings: Env }>().delete("/:shareId", async (c) => {
-  const share = await revokeShare(openDb(c.env.DB), c.req.param("shareId"), Date.now());
-  if (!share) throw notFound("Share link");
-  await roomOf(c.env, share).closeShared(share.id);
-  return c.json({ ...listed(share), revoked: true as const });
+  const revoked = await revokeShare(openDb(c.env.DB), c.req.param("shareId"), Date.now());
+  if (!revoked) throw notFound("Share link");
+  // Closed again on a repeat, in case the first call stopped between D1 and the room.
+  await roomOf(c.env, revoked.share).closeShared(revoked.share.id);
+  if (!revoked.revokedNow) throw new ApiError(404, "not_found", "This share link was already revoked; it opens nothing. Make a new one with Share if you need it again.");
+  return c.json({ ...listed(revoked.share), revoked: true as const });
 });
 
 const deadLink = () => notFound("Share link");

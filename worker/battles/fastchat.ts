@@ -3,6 +3,7 @@
  * reverse. Pure, so the Worker, the import CLI and tests share one set of rules and one set of messages.
  */
 import { WINNERS, type Winner } from "../rating/battle-outcome";
+import { controlCharacterIn } from "../shared/requests";
 
 export interface ImportedBattle {
   modelA: string;
@@ -51,6 +52,8 @@ function name(obj: Record<string, unknown>, key: string): string {
   // Names are kept exactly as given, so " gpt-4" and "gpt-4" would silently become two models.
   if (value !== value.trim()) throw new Invalid(`${key} must not start or end with whitespace; got ${describeValue(value)}`);
   if (value.length > MAX_NAME_CHARS) throw new Invalid(`${key} must be at most ${MAX_NAME_CHARS} characters; got ${value.length}`);
+  const control = controlCharacterIn(value);
+  if (control) throw new Invalid(`${key} must not contain control or invisible characters; found ${control}`);
   return value;
 }
 
@@ -59,6 +62,8 @@ function optionalString(obj: Record<string, unknown>, key: string): string | nul
   if (value === undefined || value === null) return null;
   if (typeof value !== "string") throw new Invalid(`${key} must be a string; got ${describeValue(value)}`);
   if (value.length > MAX_NAME_CHARS) throw new Invalid(`${key} must be at most ${MAX_NAME_CHARS} characters; got ${value.length}`);
+  const control = controlCharacterIn(value);
+  if (control) throw new Invalid(`${key} must not contain control or invisible characters; found ${control}`);
   return value;
 }
 

@@ -39,14 +39,17 @@ export async function liveSharesOf(db: Db, kind: ShareKind, itemId: string): Pro
 }
 
 /**
- * Revokes a link and returns it, or null when no link has this id. Revoking a revoked link changes
- * nothing and returns it again, so a retried DELETE gets the same answer.
+ * Revokes a link: the link and whether this call revoked it (false: it was revoked before), or null when
+ * no link has this id.
  */
-export async function revokeShare(db: Db, id: string, at: number): Promise<ShareRow | null> {
-  await db
+export async function revokeShare(db: Db, id: string, at: number): Promise<{ share: ShareRow; revokedNow: boolean } | null> {
+  const revoked = await db
     .update(schema.shares)
     .set({ revokedAt: at })
-    .where(and(eq(schema.shares.id, id), isNull(schema.shares.revokedAt)));
+    .where(and(eq(schema.shares.id, id), isNull(schema.shares.revokedAt)))
+    .returning(columns)
+    .get();
+  if (revoked) return { share: revoked, revokedNow: true };
   const row = await db.select(columns).from(schema.shares).where(eq(schema.shares.id, id)).get();
-  return row ?? null;
+  return row ? { share: row, revokedNow: false } : null;
 }

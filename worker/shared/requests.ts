@@ -2,11 +2,26 @@
 import { z } from "zod";
 import { COMPARISON_MODES, VOTE_CHOICES } from "./arena";
 
+/** Control and invisible characters (NUL, line breaks, zero-width spaces…), which no model name holds. */
+const CONTROL_CHARACTER = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** The first control or invisible character in `s`, as `U+0000`, or null when there is none. */
+export function controlCharacterIn(s: string): string | null {
+  const found = CONTROL_CHARACTER.exec(s)?.[0];
+  return found === undefined ? null : `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+const noControlCharacter = (what: string) => (s: string, ctx: z.RefinementCtx) => {
+  const found = controlCharacterIn(s);
+  if (found) ctx.addIssue({ code: "custom", message: `${what} holds a control or invisible character (${found}); type it again without it` });
+};
+
 export const modelId = z
   .string()
   .trim()
   .min(3)
   .max(200)
+  .superRefine(noControlCharacter("a model id"))
   .refine((s) => /^[a-z-]+:\S/.test(s), { message: "a model id looks like provider:model-name, e.g. openai:gpt-4o-mini" });
 
 export const modelParamsInput = z
@@ -108,7 +123,7 @@ export const leaderboardQuery = z.object({
   minAppearances: z.coerce.number().int().min(1).max(1_000_000_000).default(1),
   order: z.enum(["bt", "elo", "trueskill", "winRate"]).default("bt"),
   includeFlagged: flag.default(false),
-  anchor: z.string().trim().min(1).max(200).optional(),
+  anchor: z.string().trim().min(1).max(200).superRefine(noControlCharacter("the anchor model")).optional(),
   anchorRating: z.coerce.number().min(-100_000).max(100_000).optional(),
   rounds: z.coerce.number().int().min(0).max(1000).default(100),
   /** ratings with style held equal (Chatbot Arena's style control), fitted in the background */
