@@ -8,6 +8,7 @@ import { openDb } from "../db/queries";
 import { arenaSettings } from "../arena/settings";
 import type { BattleSource } from "../shared/arena";
 import { exportBattlesQuery, importQuery } from "../shared/requests";
+import { discardRest } from "./body-cap";
 import { ApiError } from "./errors";
 import { validate } from "./validate";
 
@@ -34,6 +35,8 @@ function nothingImported(report: { rejected: number; errors: { line: number; mes
   );
 }
 
+const bodyTooLarge = () => tooLarge(`This request's body is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`);
+
 /** Reads and parses the whole body (bounded), so a refused request has written nothing. */
 async function readBattles(body: ReadableStream<Uint8Array> | null, offset: number, maxLines: number) {
   const splitter = new BattleSplitter();
@@ -56,15 +59,18 @@ async function readBattles(body: ReadableStream<Uint8Array> | null, offset: numb
   };
   if (body) {
     const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > MAX_IMPORT_BYTES) {
-        await reader.cancel();
-        throw tooLarge(`This request's body is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.byteLength;
+        if (bytes > MAX_IMPORT_BYTES) throw bodyTooLarge();
+        take(splitter.push(decoder.decode(value, { stream: true })));
       }
-      take(splitter.push(decoder.decode(value, { stream: true })));
+    } catch (err) {
+      // Refused midway: the rest is read and dropped, so the client, still sending, gets the 413 rather than a reset.
+      await discardRest(reader);
+      throw err;
     }
   }
   take(splitter.push(decoder.decode()));
@@ -102,6 +108,8 @@ function cleanLine(r: ExportedRow): string {
 export const battlesApi = new Hono<{ Bindings: Env }>()
   .post("/import", validate("query", importQuery), async (c) => {
     const { importId = crypto.randomUUID(), offset } = c.req.valid("query");
+    // A body declared too large is refused unread.
+    if (Number(c.req.header("Content-Length") ?? 0) > MAX_IMPORT_BYTES) throw bodyTooLarge();
     const { accepted, rejected, errors } = await readBattles(c.req.raw.body, offset, arenaSettings(c.env).importMaxLines);
     if (!accepted.length && !rejected) throw new ApiError(400, "empty_import", "The body holds no battles: send a JSON array or JSON Lines of Chatbot Arena clean battles.");
     // Lines of this import the archive already holds are not in D1 to conflict with: they are left out here.

@@ -2,16 +2,56 @@
  * Request bodies: JSON only, and at most 1 MiB (the longest question is 50,000 characters). The battle
  * import reads its own, larger body as it streams and sets its own limit.
  */
-import { bodyLimit } from "hono/body-limit";
+import type { Context, Next } from "hono";
 import { createMiddleware } from "hono/factory";
 import { errorBody } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const limit = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: (c) => c.json(errorBody("too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KB. Send a shorter question, prompt or message.`), 413),
-});
+/** How much more of a body refused midway is read and dropped before the connection is given up. */
+const DISCARD_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads the rest of a body refused midway and drops it. A Worker that stops reading (or cancels) a body
+ * its client is still sending has the connection reset under it, and clients such as Node's fetch then
+ * report ECONNRESET instead of the 413; one far past any sensible size is cut off all the same.
+ */
+export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    bytes += value.byteLength;
+    if (bytes > DISCARD_MAX_BYTES) return reader.cancel();
+  }
+}
+
+const tooLarge = (c: Context) =>
+  c.json(errorBody("too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KB. Send a shorter question, prompt or message.`), 413);
+
+/** Hono's bodyLimit, but a streamed body refused midway is read to its end (see discardRest). */
+async function limit(c: Context, next: Next) {
+  const raw = c.req.raw;
+  if (!raw.body) return next();
+  if (raw.headers.has("Content-Length") && !raw.headers.has("Transfer-Encoding")) return Number(raw.headers.get("Content-Length")) > MAX_BODY_BYTES ? tooLarge(c) : next();
+  const reader = raw.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await discardRest(reader);
+      return tooLarge(c);
+    }
+    parts.push(value);
+  }
+  const body = new Uint8Array(size);
+  parts.reduce((at, part) => (body.set(part, at), at + part.byteLength), 0);
+  c.req.raw = new Request(raw, { body });
+  return next();
+}
 
 /** The media types Hono's validator parses as JSON; anything else (application/json-seq too) is a 415, never read as `{}`. */
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
