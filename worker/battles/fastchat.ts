@@ -62,8 +62,6 @@ function optionalString(obj: Record<string, unknown>, key: string): string | nul
   if (value === undefined || value === null) return null;
   if (typeof value !== "string") throw new Invalid(`${key} must be a string; got ${describeValue(value)}`);
   if (value.length > MAX_NAME_CHARS) throw new Invalid(`${key} must be at most ${MAX_NAME_CHARS} characters; got ${value.length}`);
-  const control = controlCharacterIn(value);
-  if (control) throw new Invalid(`${key} must not contain control or invisible characters; found ${control}`);
   return value;
 }
 
