@@ -63,7 +63,7 @@ const rules = (): Rule[] =>
       kind: "password",
       // `Authorization: Basic <base64 of user:password>`
       pattern: /\bBasic\s+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg,
-      accept: (value) => /\d|[A-Z].*[a-z]|[a-z].*[A-Z]/.test(value),
+      accept: (value) => /\d/.test(value) || (/[A-Z]/.test(value) && /[a-z]/.test(value)),
     },
     {
       kind: "api key",
@@ -91,7 +91,7 @@ const rules = (): Rule[] =>
       kind: "password",
       // A password written out: `password: …`, `DB_PASSWORD=…`, `my pw is …`, `the passphrase for prod is "…"`.
       pattern:
-        /(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:password|passwd|passphrase|passcode|pwd|pw)(?![A-Za-z0-9])(?:\s+(?:for|of|to|on)(?:\s+[\w.@-]{1,40}){1,3})?["']?(?:\s*(?:[:=]|=>|->)\s*|\s+(?:is|was|=)\s*[:=]?\s*)(?:"(?<dq>[^"\n]{1,200})"|'(?<sq>[^'\n]{1,200})'|`(?<bq>[^`\n]{1,200})`|(?<bare>[^\s"'`]{1,200}?))(?=[.,;:)]*(?:\s|$))/dgi,
+        /(?<![A-Za-z0-9])(?:[A-Za-z0-9]{1,30}[_-]){0,4}(?:password|passwd|passphrase|passcode|pwd|pw)(?![A-Za-z0-9])(?:\s+(?:for|of|to|on)(?:\s+[\w.@-]{1,40}){1,3})?["']?(?:\s*(?:[:=]|=>|->)\s*|\s+(?:is|was|=)\s*[:=]?\s*)(?:"(?<dq>[^"\n]{1,200})"|'(?<sq>[^'\n]{1,200})'|`(?<bq>[^`\n]{1,200})`|(?<bare>[^\s"'`]{1,200}?))(?=[.,;:)]*(?:\s|$))/dgi,
       accept: (value, g) => isPasswordLike(value, g.bare === undefined),
     },
     {
