@@ -13,11 +13,11 @@ import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
 import { connectRoom, requireUpgrade } from "./sockets";
 import { validate } from "./validate";
-import { estimateComparison, estimateJudges, estimateRetry, estimateTurn } from "../arena/estimate";
-import type { RunEstimate } from "../council/estimate";
-import { comparisonForEstimate, type ComparisonForEstimate } from "../db/spend-queries";
+import { estimateComparison, estimateJudges, estimateRetry, estimateTurn, poolPrices } from "../arena/estimate";
+import type { Price, RunEstimate } from "../council/estimate";
+import { blindPricesOf, comparisonForEstimate, type ComparisonForEstimate } from "../db/spend-queries";
 import { redactComparison, redactMessage, redactMode } from "./redaction";
-import { checkDayCap, checkRunCap } from "./spend";
+import { releaseSpend, reserveSpend, utcDay, workMs } from "./spend";
 
 export const comparisonRoom = (env: Env, id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
 
@@ -28,15 +28,51 @@ export function unwrap<O extends Outcome<object>>(outcome: O): Omit<Extract<O, {
   return rest;
 }
 
+/** The longest a comparison's calls may take: both sides at once, then judges (two orders, each maybe asked twice). */
+const comparisonCallsMs = (timeoutMs: number) => 5 * timeoutMs;
+
 /**
- * With QUORUM_MAX_DAY_USD set, checks that what this request could cost fits in what is left of the day;
- * refused before the room calls anyone. Whether the comparison exists is the room's to say: one D1 doesn't
- * hold (created a moment ago, or archived) is one whose room refuses anything that would cost.
+ * Sets aside the most this request on a comparison could cost (QUORUM_MAX_RUN_USD counts everything the
+ * comparison ever spent), then hands it to the room; a request the room refuses gives its hold back.
+ * Whether the comparison exists is the room's to say: one D1 doesn't hold (archived) is one whose room
+ * refuses anything that would cost.
  */
-async function ensureAffordable(c: Context<{ Bindings: Env }>, id: string, estimate: (found: ComparisonForEstimate) => RunEstimate) {
-  if (!c.env.QUORUM_MAX_DAY_USD?.trim()) return;
-  const found = await comparisonForEstimate(openDb(c.env.DB), id);
-  if (found) await checkDayCap(c, estimate(found));
+async function withSpend<R extends { ok: boolean }>(
+  c: Context<{ Bindings: Env }>,
+  id: string,
+  estimate: (found: ComparisonForEstimate, blind: Price | null) => RunEstimate,
+  act: (holdId: string | undefined) => PromiseLike<R>,
+): Promise<R> {
+  const db = openDb(c.env.DB);
+  const found = await comparisonForEstimate(db, id);
+  if (!found) return act(undefined);
+  const blind = found.hidden ? ((await blindPricesOf(db, id)) ?? poolPrices(c.env, [found.models.left, found.models.right]).price) : null;
+  const holdId = await reserveSpend(c, {
+    itemId: id,
+    what: "comparison",
+    estimate: estimate(found, blind),
+    hidden: found.hidden,
+    blindPrices: blind,
+    workMs: workMs(c.env, comparisonCallsMs(arenaSettings(c.env).timeoutMs)),
+  });
+  let outcome: R;
+  try {
+    outcome = await act(holdId);
+  } catch (err) {
+    await releaseSpend(c.env, holdId);
+    throw err;
+  }
+  if (!outcome.ok) await releaseSpend(c.env, holdId);
+  return outcome;
+}
+
+/**
+ * A blind comparison's work is set aside at the highest prices of the models its pair could have been:
+ * the two asked for (the client knows them, just not their sides), or the pool a sampled pair came from.
+ * With a cap set, every model of that pool must have a price, whichever two were drawn.
+ */
+function blindPricing(env: Env, blind: boolean, candidates: string[]): { price: Price; unpriced: string[] } | null {
+  return blind ? poolPrices(env, candidates) : null;
 }
 
 /**
@@ -65,12 +101,21 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       throw err;
     }
     const autoJudges = input.judges ?? settings.judges;
-    const estimate = estimateComparison(c.env, { models: chosen.models, prompt: input.prompt, params: input.params ?? {}, judges: autoJudges });
-    checkRunCap(c.env, estimate, "comparison");
-    await checkDayCap(c, estimate);
+    const blind = blindPricing(c.env, input.blind, chosen.candidates);
+    const estimate = estimateComparison(c.env, { models: chosen.models, prompt: input.prompt, params: input.params ?? {}, judges: autoJudges, blind: blind?.price ?? null });
     const id = crypto.randomUUID();
-    const started = unwrap(
-      await comparisonRoom(c.env, id).start({
+    const holdId = await reserveSpend(c, {
+      itemId: id,
+      what: "comparison",
+      estimate: blind ? { ...estimate, unpriced: [...new Set([...blind.unpriced, ...estimate.unpriced])] } : estimate,
+      hidden: input.blind,
+      blindPrices: blind?.price ?? null,
+      // Automatic judges are asked after the vote, whenever it comes: their part stays set aside until then, today at least.
+      workMs: Math.max(workMs(c.env, comparisonCallsMs(settings.timeoutMs)), autoJudges.length ? utcDay().resetsAt - Date.now() : 0),
+    });
+    let outcome;
+    try {
+      outcome = await comparisonRoom(c.env, id).start({
         id,
         prompt: input.prompt,
         models: chosen.models,
@@ -82,8 +127,13 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
         maxTurns: settings.maxTurns,
         timeoutMs: settings.timeoutMs,
         autoJudges,
-      }),
-    );
+        holdId,
+      });
+    } catch (err) {
+      await releaseSpend(c.env, holdId);
+      throw err;
+    }
+    const started = unwrap(outcome);
     return c.json({ ...started, mode: chosen.mode, modeNote: chosen.modeNote, ...(redacted ? { redactions: redacted.redactions } : {}) }, 201);
   })
   .get("/", validate("query", listComparisonsQuery), async (c) => {
@@ -109,19 +159,19 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
   .post("/:id/messages", validate("json", comparisonMessageInput), async (c) => {
     const redacted = redactMode(c.env) ? await redactMessage(c.req.valid("json").content) : null;
     const content = redacted?.content ?? c.req.valid("json").content;
-    await ensureAffordable(c, c.req.param("id"), (found) => estimateTurn(c.env, found, content));
-    const sent = unwrap(await comparisonRoom(c.env, c.req.param("id")).sendMessage(content, redacted?.redactions));
+    const id = c.req.param("id");
+    const sent = unwrap(await withSpend(c, id, (found, blind) => estimateTurn(c.env, found, blind, content), async (holdId) => await comparisonRoom(c.env, id).sendMessage(content, redacted?.redactions, holdId)));
     return c.json(redacted ? { ...sent, redactions: redacted.redactions } : sent, 202);
   })
   .post("/:id/retry", async (c) => {
-    await ensureAffordable(c, c.req.param("id"), (found) => estimateRetry(c.env, found));
-    return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).retry()), 202);
+    const id = c.req.param("id");
+    return c.json(unwrap(await withSpend(c, id, (found, blind) => estimateRetry(c.env, found, blind), async (holdId) => await comparisonRoom(c.env, id).retry(holdId))), 202);
   })
   .post("/:id/judge", validate("json", judgeInput), async (c) => {
     const { judges } = c.req.valid("json");
-    await ensureAffordable(c, c.req.param("id"), (found) => estimateJudges(c.env, found, judges));
+    const id = c.req.param("id");
     checkModels(c.env, judges);
-    return c.json(unwrap(await comparisonRoom(c.env, c.req.param("id")).requestJudges(judges)), 202);
+    return c.json(unwrap(await withSpend(c, id, (found) => estimateJudges(c.env, found, judges), async (holdId) => await comparisonRoom(c.env, id).requestJudges(judges, holdId))), 202);
   })
   .post("/:id/votes", validate("json", voteInput), async (c) => {
     const id = c.req.param("id");

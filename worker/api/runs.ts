@@ -4,10 +4,9 @@ import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/q
 import { exportJson, exportMarkdown } from "../council/export";
 import type { RoomResult } from "../rooms/run-room";
 import { displayName, isTerminal, toRunDetail } from "../rooms/record";
-import { estimateRunCost } from "../council/estimate";
+import { estimateAnswerRetry, estimateEvaluation, estimateRunCost, type RunEstimate } from "../council/estimate";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import type { RunDetail } from "../shared/run";
-import type { CreateRunInput } from "../shared/requests";
 import { ApiError, notFound } from "./errors";
 import { checkModels } from "./check-models";
 import { parseCursor } from "./paging";
@@ -15,7 +14,8 @@ import { clientIdOf, rateLimit } from "./rate-limit";
 import { connectRoom, requireUpgrade } from "./sockets";
 import { validate } from "./validate";
 import { redactMode, redactRun } from "./redaction";
-import { checkDayCap, checkRunCap } from "./spend";
+import { releaseSpend, reserveSpend, workMs } from "./spend";
+import type { RunSettings } from "../shared/run";
 
 const room = (env: Env, id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
 
@@ -42,11 +42,29 @@ function unwrap(result: RoomResult) {
   throw new ApiError(result.code === "not_found" ? 404 : 409, result.code, result.message);
 }
 
-/** The spend caps: a run whose most it could cost passes QUORUM_MAX_RUN_USD, or today's QUORUM_MAX_DAY_USD, is refused before any call. */
-async function checkSpend(c: Context<{ Bindings: Env }>, input: CreateRunInput) {
-  const estimate = estimateRunCost(c.env, input);
-  checkRunCap(c.env, estimate, "run");
-  await checkDayCap(c, estimate);
+/** The longest a run's calls may take: its answers, then its reviews (each maybe asked twice), then its synthesis. */
+function runCallsMs(settings: RunSettings, models: number): number {
+  const waves = Math.max(1, Math.ceil(models / Math.max(1, settings.concurrency)));
+  return (3 * waves + 1) * settings.timeoutMs;
+}
+
+/**
+ * Sets aside the most an ended run's new request could cost (QUORUM_MAX_RUN_USD counts everything the run
+ * ever spent), then hands the request to the room; a request the room refuses gives its hold back.
+ */
+async function withSpend(c: Context<{ Bindings: Env }>, id: string, estimate: (run: NonNullable<Awaited<ReturnType<typeof loadRunRecord>>>) => RunEstimate, act: (holdId: string) => Promise<RoomResult>) {
+  const run = await loadRunRecord(openDb(c.env.DB), id);
+  if (!run) throw notFound("Run");
+  const holdId = await reserveSpend(c, { itemId: id, what: "run", estimate: estimate(run), hidden: false, blindPrices: null, workMs: workMs(c.env, runCallsMs(run.settings, run.answers.length)) });
+  let result: RoomResult;
+  try {
+    result = await act(holdId);
+  } catch (err) {
+    await releaseSpend(c.env, holdId);
+    throw err;
+  }
+  if (!result.ok) await releaseSpend(c.env, holdId);
+  return unwrap(result);
 }
 
 export const runsApi = new Hono<{ Bindings: Env }>()
@@ -54,11 +72,25 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     const redacted = redactMode(c.env) ? await redactRun(c.req.valid("json")) : null;
     const input = redacted?.input ?? c.req.valid("json");
     checkModels(c.env, [...input.models.map((m) => m.id), ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : [])]);
-    await checkSpend(c, input);
     await rateLimit(c, "runs", await clientIdOf(c));
     const id = crypto.randomUUID();
+    // A blind run's total, over labels whose tokens are shown, would say which model wrote which: it shows at the run's end.
+    const holdId = await reserveSpend(c, {
+      itemId: id,
+      what: "run",
+      estimate: estimateRunCost(c.env, input),
+      hidden: input.settings.blind,
+      blindPrices: null,
+      workMs: workMs(c.env, runCallsMs(input.settings, input.models.length)),
+    });
     const settings = redacted ? { ...input.settings, redactions: redacted.redactions } : input.settings;
-    const started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings }));
+    let started;
+    try {
+      started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings, holdId }));
+    } catch (err) {
+      await releaseSpend(c.env, holdId);
+      throw err;
+    }
     return c.json(redacted ? { ...started, redactions: redacted.redactions } : started, 201);
   })
   .get("/", validate("query", listRunsQuery), async (c) => {
@@ -92,15 +124,13 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     return c.json(unwrap(await room(c.env, c.req.param("id")).cancel()));
   })
   .post("/:id/evaluate", async (c) => {
-    await ensureRun(c.env, c.req.param("id"));
-    await checkDayCap(c);
-    return c.json(unwrap(await room(c.env, c.req.param("id")).evaluate()), 202);
+    const id = c.req.param("id");
+    return c.json(await withSpend(c, id, (run) => estimateEvaluation(c.env, run), (holdId) => room(c.env, id).evaluate(holdId)), 202);
   })
   .post("/:id/answers", validate("json", retryAnswersInput), async (c) => {
-    await ensureRun(c.env, c.req.param("id"));
-    await checkDayCap(c);
+    const id = c.req.param("id");
     const { modelIds } = c.req.valid("json");
-    return c.json(unwrap(await room(c.env, c.req.param("id")).retryAnswers(modelIds)), 202);
+    return c.json(await withSpend(c, id, (run) => estimateAnswerRetry(c.env, run, modelIds), (holdId) => room(c.env, id).retryAnswers(modelIds, holdId)), 202);
   })
   .get("/:id/export", validate("query", exportQuery), async (c) => {
     const detail = await runDetail(c.env, c.req.param("id"));

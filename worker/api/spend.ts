@@ -1,15 +1,20 @@
 /**
- * The spend caps: QUORUM_MAX_DAY_USD (everything spent since 00:00 UTC, runs and comparisons together) and
- * QUORUM_MAX_RUN_USD (the most one run or comparison could cost). Both refuse work before any provider call.
+ * The spend caps: QUORUM_MAX_DAY_USD (everything spent or set aside since 00:00 UTC, runs and comparisons
+ * together) and QUORUM_MAX_RUN_USD (everything one run or comparison ever spends: its answers, reviews,
+ * retries, syntheses, turns and judges). Every request that may call a provider sets its most it could cost
+ * aside first (a hold, worker/db/spend-queries.ts), in one conditional D1 statement, and is refused when
+ * that would pass a cap; its room settles the hold when the work ends. Refusals and figures name no model
+ * and no side: blind work is set aside at prices that don't depend on its pair.
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
-import type { RunEstimate } from "../council/estimate";
+import type { Price, RunEstimate } from "../council/estimate";
 import { openDb } from "../db/queries";
-import { spendSince } from "../db/spend-queries";
+import { daySpend, itemSpend, releaseHold, reserve, type Hold } from "../db/spend-queries";
 import { ApiError } from "./errors";
 
 const DAY_MS = 86_400_000;
+const DEFAULT_WATCHDOG_SLACK_MS = 30_000;
 
 /** 00:00 UTC of the day `now` falls in, and of the next. */
 export function utcDay(now = Date.now()) {
@@ -25,47 +30,114 @@ function usdSetting(raw: string | undefined): number | null {
 
 const usd = (n: number) => `$${n.toFixed(n >= 1 ? 2 : 4)}`;
 
-const unknownNote = (e: RunEstimate) => (e.unpriced.length ? ` (${e.unpriced.join(", ")} left out: no known price)` : "");
+export interface SpendRequest {
+  /** the run or comparison the work belongs to */
+  itemId: string;
+  what: "run" | "comparison";
+  estimate: RunEstimate;
+  /** blind work not yet revealed: set aside at `blindPrices`, shown at that amount until the reveal */
+  hidden: boolean;
+  blindPrices: Price | null;
+  /** the longest the work may go on, its watchdog's one resume included: the hold expires after it */
+  workMs: number;
+}
 
-/** QUORUM_MAX_RUN_USD for one run or comparison: a 400, since the same request would be refused again tomorrow. */
-export function checkRunCap(env: Env, estimate: RunEstimate, what: "run" | "comparison") {
-  const cap = usdSetting(env.QUORUM_MAX_RUN_USD);
-  if (cap === null || estimate.usd <= cap) return;
-  throw new ApiError(
+/** How long a room's step may overrun before its watchdog steps in (QUORUM_WATCHDOG_SLACK_MS, as rooms/room.ts reads it). */
+export function watchdogSlackMs(env: Env): number {
+  const ms = Number(env.QUORUM_WATCHDOG_SLACK_MS ?? DEFAULT_WATCHDOG_SLACK_MS);
+  return Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCHDOG_SLACK_MS;
+}
+
+/** Work whose calls may take `callsMs` at most: twice that (the watchdog resumes a step once), its slack, and a minute's margin. */
+export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + watchdogSlackMs(env)) + 60_000;
+
+/**
+ * Sets the request's most it could cost aside, or refuses it: a 400 when a cap is set and a model has no
+ * known price, or when the run's or comparison's own cap would be passed; a 429 when the day's would.
+ * Returns the hold's id, for the room that does the work to settle.
+ */
+export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequest): Promise<string> {
+  const caps = { dayCap: usdSetting(c.env.QUORUM_MAX_DAY_USD), itemCap: usdSetting(c.env.QUORUM_MAX_RUN_USD) };
+  if ((caps.dayCap !== null || caps.itemCap !== null) && req.estimate.unpriced.length) throw unpricedRefusal(req.estimate.unpriced);
+  const now = Date.now();
+  const day = utcDay(now);
+  const hold: Hold = {
+    id: crypto.randomUUID(),
+    itemId: req.itemId,
+    day: day.start,
+    usd: req.estimate.usd,
+    hidden: req.hidden,
+    blindPrices: req.blindPrices,
+    createdAt: now,
+    expiresAt: now + req.workMs,
+  };
+  const db = openDb(c.env.DB);
+  if (await reserve(db, hold, caps)) return hold.id;
+  // Refused: say which cap, with the same figures GET /api/spend shows (they read a moment later, so may differ a little).
+  const item = await itemSpend(db, req.itemId, now);
+  const itemUsed = item.spentUsd + item.reservedUsd;
+  if (caps.itemCap !== null && itemUsed + req.estimate.usd > caps.itemCap) {
+    const why =
+      itemUsed > 0
+        ? `This request could cost up to ${usd(req.estimate.usd)}, and this ${req.what} has already spent or set aside ${usd(itemUsed)} of its QUORUM_MAX_RUN_USD ($${caps.itemCap}).`
+        : `This ${req.what} could cost up to $${req.estimate.usd.toFixed(4)}, more than QUORUM_MAX_RUN_USD ($${caps.itemCap}).`;
+    throw new ApiError(400, "over_budget", `${why} Pick fewer or cheaper models, set a lower max tokens, or raise the cap.`, {
+      estimateUsd: req.estimate.usd,
+      capUsd: caps.itemCap,
+      spentUsd: item.spentUsd,
+      reservedUsd: item.reservedUsd,
+    });
+  }
+  throw await dayCapRefusal(c, caps.dayCap ?? 0, req.estimate.usd);
+}
+
+/** The hold of a request its room refused: nothing started, so nothing stays set aside. */
+export async function releaseSpend(env: Env, holdId: string): Promise<void> {
+  await releaseHold(openDb(env.DB), holdId);
+}
+
+function unpricedRefusal(unpriced: string[]): ApiError {
+  const example = `${unpriced[0]}=0.5:1.5`;
+  return new ApiError(
     400,
-    "over_budget",
-    `This ${what} could cost up to $${estimate.usd.toFixed(4)}${unknownNote(estimate)}, more than QUORUM_MAX_RUN_USD ($${cap}). Pick fewer or cheaper models, set a lower max tokens, or raise the cap.`,
-    { estimateUsd: estimate.usd, capUsd: cap, unpriced: estimate.unpriced },
+    "unpriced_model",
+    `No known price for ${unpriced.join(", ")}, so a spend cap (QUORUM_MAX_RUN_USD or QUORUM_MAX_DAY_USD) can't hold for ${unpriced.length === 1 ? "it" : "them"}. ` +
+      `Price ${unpriced.length === 1 ? "it" : "each"} in QUORUM_PRICES as id=input:output US dollars per million tokens (e.g. QUORUM_PRICES=${example}; 0:0 for a free local model), restart, and try again, or pick priced models.`,
+    { unpriced },
   );
 }
 
 /**
- * QUORUM_MAX_DAY_USD: refused when the day has already spent the cap, or when this request's most it could
- * cost would take it past. A 429 with Retry-After: the limit is a rate (money per UTC day), and the
- * same request may pass once the day turns; 402 is reserved in HTTP and clients treat it unpredictably.
+ * QUORUM_MAX_DAY_USD: a 429 with Retry-After, since the limit is a rate (money per UTC day) and the same
+ * request may pass once the day turns; 402 is reserved in HTTP and clients treat it unpredictably.
  */
-export async function checkDayCap(c: Context<{ Bindings: Env }>, estimate: RunEstimate = { usd: 0, unpriced: [] }): Promise<void> {
-  const cap = usdSetting(c.env.QUORUM_MAX_DAY_USD);
-  if (cap === null) return;
+async function dayCapRefusal(c: Context<{ Bindings: Env }>, cap: number, estimateUsd: number): Promise<ApiError> {
   const day = utcDay();
-  const spent = await spendSince(openDb(c.env.DB), day.start);
-  if (spent.usd < cap && spent.usd + estimate.usd <= cap) return;
+  const spent = await daySpend(openDb(c.env.DB), day.start);
+  const used = spent.spentUsd + spent.reservedUsd;
   const resets = new Date(day.resetsAt).toISOString().replace(".000Z", "Z");
   const why =
-    spent.usd >= cap
-      ? `Today's spend has reached QUORUM_MAX_DAY_USD: ${usd(spent.usd)} of ${usd(cap)} spent since 00:00 UTC.`
-      : `This could cost up to ${usd(estimate.usd)}${unknownNote(estimate)}, and ${usd(spent.usd)} of today's ${usd(cap)} (QUORUM_MAX_DAY_USD) is already spent.`;
+    used >= cap
+      ? `Today's spend has reached QUORUM_MAX_DAY_USD: ${usd(used)} of ${usd(cap)} spent or set aside since 00:00 UTC.`
+      : `This could cost up to ${usd(estimateUsd)}, and ${usd(used)} of today's ${usd(cap)} (QUORUM_MAX_DAY_USD) is already spent or set aside for work under way.`;
   c.header("Retry-After", String(Math.ceil((day.resetsAt - Date.now()) / 1000)));
-  throw new ApiError(
+  return new ApiError(
     429,
     "day_cap",
-    `${why} The cap resets at 00:00 UTC (${resets}). To go on today, raise QUORUM_MAX_DAY_USD in .dev.vars (or the Worker's secrets) and restart, or pick cheaper models or a lower max tokens.`,
-    { spentUsd: spent.usd, capUsd: cap, estimateUsd: estimate.usd, unknownCostCalls: spent.unknownCostCalls, resetsAt: day.resetsAt },
+    `${why} The cap resets at 00:00 UTC (${resets}). To go on today, wait for work under way to finish, raise QUORUM_MAX_DAY_USD in .dev.vars (or the Worker's secrets) and restart, or pick cheaper models or a lower max tokens.`,
+    { spentUsd: spent.spentUsd, reservedUsd: spent.reservedUsd, capUsd: cap, estimateUsd, unknownCostCalls: spent.unknownCostCalls, resetsAt: day.resetsAt },
   );
 }
 
 export const spendApi = new Hono<{ Bindings: Env }>().get("/", async (c) => {
   const day = utcDay();
-  const spent = await spendSince(openDb(c.env.DB), day.start);
-  return c.json({ day: day.day, spentUsd: spent.usd, capUsd: usdSetting(c.env.QUORUM_MAX_DAY_USD), unknownCostCalls: spent.unknownCostCalls, resetsAt: day.resetsAt });
+  const spent = await daySpend(openDb(c.env.DB), day.start);
+  return c.json({
+    day: day.day,
+    spentUsd: spent.spentUsd,
+    reservedUsd: spent.reservedUsd,
+    capUsd: usdSetting(c.env.QUORUM_MAX_DAY_USD),
+    unknownCostCalls: spent.unknownCostCalls,
+    resetsAt: day.resetsAt,
+  });
 });

@@ -12,6 +12,8 @@ export interface ChosenPair {
   models: { left: string; right: string };
   mode: ComparisonMode;
   modeNote: string | null;
+  /** every model the pair could have been drawn from: the two asked for, or the pool */
+  candidates: string[];
 }
 
 export class NoPairError extends Error {}
@@ -36,7 +38,7 @@ export async function choosePair(
 ): Promise<ChosenPair> {
   if (request.models) {
     const [a, b] = request.models;
-    return { models: shuffleSides([a, b], random), mode: "manual", modeNote: null };
+    return { models: shuffleSides([a, b], random), mode: "manual", modeNote: null, candidates: [a, b] };
   }
   const pool = (await arenaPool(env)).filter((id) => {
     const parsed = parseModelId(id);
@@ -50,9 +52,9 @@ export async function choosePair(
   const evidence = evidenceFrom(standings, pairs);
   if (request.mode === "topper") {
     const leader = standings.rows.find((r) => r.bt !== null && r.appearances >= topperMinAppearances && pool.includes(r.modelId));
-    if (leader) return { models: shuffleSides(drawPair(pool, evidence, random, leader.modelId), random), mode: "topper", modeNote: null };
+    if (leader) return { models: shuffleSides(drawPair(pool, evidence, random, leader.modelId), random), mode: "topper", modeNote: null, candidates: pool };
     const note = `No model in the pool has ${topperMinAppearances} appearances with a rating yet, so this pair was sampled instead of pitting the leader.`;
-    return { models: shuffleSides(drawPair(pool, evidence, random), random), mode: "sampled", modeNote: note };
+    return { models: shuffleSides(drawPair(pool, evidence, random), random), mode: "sampled", modeNote: note, candidates: pool };
   }
-  return { models: shuffleSides(drawPair(pool, evidence, random), random), mode: "sampled", modeNote: null };
+  return { models: shuffleSides(drawPair(pool, evidence, random), random), mode: "sampled", modeNote: null, candidates: pool };
 }

@@ -120,12 +120,18 @@ export function aggregationWrites(d1: D1Database, runId: string, agg: Aggregatio
 export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | null> {
   const run = await db.query.runs.findFirst({ where: eq(schema.runs.id, id) });
   if (!run) return null;
-  const [answers, sets, reviews, agg, synthesis] = await db.batch([
+  const e = schema.spendEntries;
+  const [answers, sets, reviews, agg, synthesis, earlier] = await db.batch([
     db.select().from(schema.answers).where(eq(schema.answers.runId, id)).orderBy(schema.answers.label),
     db.select().from(schema.reviewSets).where(eq(schema.reviewSets.runId, id)),
     db.select().from(schema.reviews).where(eq(schema.reviews.runId, id)),
     db.select().from(schema.aggregations).where(eq(schema.aggregations.runId, id)),
     db.select().from(schema.syntheses).where(eq(schema.syntheses.runId, id)),
+    // Calls replaced by a retry or a new evaluation, kept by migrations/0010's triggers.
+    db
+      .select({ n: sql<number>`count(*)`, tokensIn: sql<number | null>`sum(${e.tokensIn})`, tokensOut: sql<number | null>`sum(${e.tokensOut})`, costUsd: sql<number | null>`sum(${e.costUsd})` })
+      .from(e)
+      .where(eq(e.itemId, id)),
   ]);
   const { models, ...settings } = run.settings;
   const labelOf = (answerId: string | null) => answers.find((a) => a.id === answerId)?.label ?? "";
@@ -149,6 +155,7 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
       })),
     aggregation: agg[0] ? { finalRanking: agg[0].finalRanking, voteBreakdown: agg[0].voteBreakdown, methodVersion: agg[0].methodVersion } : null,
     synthesis: synthesis[0] ? (({ runId: _run, completedAt: _at, ...rest }) => rest)(synthesis[0]) : null,
+    ...(earlier[0]?.n ? { earlier: { tokensIn: earlier[0].tokensIn, tokensOut: earlier[0].tokensOut, costUsd: earlier[0].costUsd } } : {}),
   };
 }
 
@@ -162,8 +169,11 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
       status: schema.runs.status,
       settings: schema.runs.settings,
       finalRanking: schema.aggregations.finalRanking,
+      // Everything the run paid for: calls replaced by a retry or a new evaluation are in spend_entries.
       costUsd: sql<number | null>`(SELECT sum(c) FROM (SELECT cost_usd AS c FROM answers WHERE run_id = ${schema.runs.id}
-        UNION ALL SELECT cost_usd FROM review_sets WHERE run_id = ${schema.runs.id}))`,
+        UNION ALL SELECT cost_usd FROM review_sets WHERE run_id = ${schema.runs.id}
+        UNION ALL SELECT cost_usd FROM syntheses WHERE run_id = ${schema.runs.id}
+        UNION ALL SELECT cost_usd FROM spend_entries WHERE item_id = ${schema.runs.id}))`,
       unknownCostModels: sql<number>`(SELECT count(DISTINCT m) FROM (
         SELECT model_id AS m FROM answers WHERE run_id = ${schema.runs.id} AND cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0
         UNION SELECT reviewer_model_id FROM review_sets WHERE run_id = ${schema.runs.id} AND cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0))`,

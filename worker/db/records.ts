@@ -13,6 +13,14 @@ export interface CallUsage {
   costUsd: number | null;
 }
 
+/** Tokens and cost of calls added up; costUsd null while none of them has a known price. */
+export type Meter = Pick<CallUsage, "tokensIn" | "tokensOut" | "costUsd">;
+
+export function addMeters(meters: Meter[]): Meter {
+  const sum = (pick: (m: Meter) => number | null) => meters.reduce<number | null>((n, m) => (pick(m) === null ? n : (n ?? 0) + pick(m)!), null);
+  return { tokensIn: sum((m) => m.tokensIn), tokensOut: sum((m) => m.tokensOut), costUsd: sum((m) => m.costUsd) };
+}
+
 export interface AnswerRecord extends CallUsage {
   id: string;
   label: string;
@@ -73,6 +81,10 @@ export interface RunRecord {
   aggregation: AggregationView | null;
   /** null when the run asked for no synthesis */
   synthesis: SynthesisRecord | null;
+  /** calls whose results were replaced (an earlier evaluation, a retried answer or synthesis): paid for all the same */
+  earlier?: Meter;
+  /** ids of the money set aside for work under way (api/spend.ts), settled when the run ends; absent in older records */
+  holds?: string[];
 }
 
 export interface SideRecord {
@@ -141,6 +153,10 @@ export interface ComparisonRecord {
   /** judges to ask once the first vote is in (QUORUM_JUDGES or the request's own) */
   autoJudges: string[];
   judges: JudgeRecord[];
+  /** what its judges' calls cost (they have no row of their own in the record); absent in older records */
+  judgeSpend?: { costUsd: number; unknownCostCalls: number };
+  /** ids of the money set aside for work asked for and not yet settled (api/spend.ts); absent in older records */
+  holds?: string[];
   /** true from the start until the comparison's D1 row is written, alongside the first turn's calls; absent in records kept before it existed (written at once then) */
   unlisted?: boolean;
 }

@@ -326,11 +326,41 @@ export const spendEntries = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     kind: text("kind").$type<"judge" | "answer" | "review" | "synthesis" | "side">().notNull(),
+    /** the run or comparison that paid for the call (null for entries kept before it was recorded) */
+    itemId: text("item_id"),
     modelId: text("model_id").notNull(),
     tokensIn: integer("tokens_in"),
     tokensOut: integer("tokens_out"),
     costUsd: real("cost_usd"),
     completedAt: integer("completed_at").notNull(),
   },
-  (t) => [index("spend_entries_completed_at").on(t.completedAt)],
+  (t) => [index("spend_entries_completed_at").on(t.completedAt), index("spend_entries_item").on(t.itemId)],
+);
+
+/**
+ * Money set aside for accepted work until it settles (worker/api/spend.ts): one row per request that may
+ * call a provider. A hold counts against its UTC day's cap and its run's or comparison's own cap while it
+ * is open and unexpired; once settled, the calls' own rows count instead. A hidden hold (blind work) keeps
+ * counting at its reserved amount, and the item's own calls stay out of every figure, until the item is
+ * revealed (a blind comparison's first vote, a blind run's end): so no figure moves by a blind side's price.
+ */
+export const spendHolds = sqliteTable(
+  "spend_holds",
+  {
+    id: text("id").primaryKey(),
+    itemId: text("item_id").notNull(),
+    /** 00:00 UTC of the day whose cap it counts against (ms) */
+    day: integer("day").notNull(),
+    usd: real("usd").notNull(),
+    hidden: integer("hidden", { mode: "boolean" }).notNull(),
+    /** the per-million prices blind work of this item is reserved at (the pool's highest), kept for its later requests */
+    blindPriceIn: real("blind_price_in"),
+    blindPriceOut: real("blind_price_out"),
+    createdAt: integer("created_at").notNull(),
+    /** an open hold stops counting here, so a room that died with it open doesn't hold the money for good */
+    expiresAt: integer("expires_at").notNull(),
+    settledAt: integer("settled_at"),
+    revealedAt: integer("revealed_at"),
+  },
+  (t) => [index("spend_holds_day").on(t.day), index("spend_holds_item").on(t.itemId)],
 );

@@ -1,30 +1,142 @@
-/** What the day has spent, read from where each call's cost is kept, and what a comparison's next call reads. */
+/**
+ * What the day and each run or comparison have spent and set aside, and the one statement that sets money
+ * aside for a request only when it fits under the caps. Figures never show a blind item's own calls before
+ * it is revealed: only its holds, whose amounts don't depend on which model is on which side.
+ */
 import { eq, sql } from "drizzle-orm";
-import type { ArenaParams } from "../shared/arena";
+import type { ArenaParams, ComparisonMode } from "../shared/arena";
 import type { Db } from "./queries";
 import * as schema from "./schema";
 
-export interface DaySpend {
-  /** US dollars of the calls with a known price */
-  usd: number;
-  /** calls that used tokens but have no price, left out of `usd` */
+/** What counts against a cap: calls paid for and shown, and money set aside for work not yet shown. */
+export interface Spend {
+  /** US dollars of the calls with a known price, blind work not yet revealed left out */
+  spentUsd: number;
+  /** US dollars set aside for work under way, and for blind work until it is revealed */
+  reservedUsd: number;
+}
+
+export interface DaySpend extends Spend {
+  /** calls that used tokens but have no price, left out of `spentUsd` */
   unknownCostCalls: number;
 }
 
 /**
- * Spend of every call that ended at or after `since` (ms): council answers, reviews and syntheses, arena
- * sides, and spend_entries (judge calls, and the calls of rows deleted since).
+ * A hold of blind work not yet revealed. A run's end marks its holds revealed; a comparison is revealed by
+ * its first vote, whose batch sets `comparisons.revealed_at`, so that is read rather than copied.
  */
-export async function spendSince(db: Db, since: number): Promise<DaySpend> {
-  const row = await db.get<{ usd: number | null; unknown: number | null }>(sql`
-    SELECT sum(cost_usd) AS usd, sum(cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0) AS unknown FROM (
-      SELECT cost_usd, tokens_in, tokens_out FROM answers WHERE completed_at >= ${since}
-      UNION ALL SELECT cost_usd, tokens_in, tokens_out FROM review_sets WHERE completed_at >= ${since}
-      UNION ALL SELECT cost_usd, tokens_in, tokens_out FROM syntheses WHERE completed_at >= ${since}
-      UNION ALL SELECT cost_usd, tokens_in, tokens AS tokens_out FROM messages WHERE completed_at >= ${since} AND role = 'assistant'
-      UNION ALL SELECT cost_usd, tokens_in, tokens_out FROM spend_entries WHERE completed_at >= ${since}
-    )`);
-  return { usd: row?.usd ?? 0, unknownCostCalls: row?.unknown ?? 0 };
+const hiddenHold = (h: string) =>
+  `(${h}.hidden = 1 AND ${h}.revealed_at IS NULL AND NOT EXISTS (SELECT 1 FROM comparisons rc WHERE rc.id = ${h}.item_id AND rc.revealed_at IS NOT NULL))`;
+
+/** An item (run or comparison) with a hold not yet revealed: its own calls stay out of every figure. */
+const hiddenItem = (item: string) => `EXISTS (SELECT 1 FROM spend_holds hh WHERE hh.item_id = ${item} AND ${hiddenHold("hh")})`;
+
+/** A hold that counts: open and unexpired, or blind work not yet revealed (at its reserved amount). */
+const countingHold = (now: string) => `((h.settled_at IS NULL AND h.expires_at > ${now}) OR ${hiddenHold("h")})`;
+
+/** Every paid call that ended at or after `since`, with the item that paid for it. */
+const callsSince = (since: string) => `
+  SELECT run_id AS item, cost_usd, tokens_in, tokens_out FROM answers WHERE completed_at >= ${since}
+  UNION ALL SELECT run_id, cost_usd, tokens_in, tokens_out FROM review_sets WHERE completed_at >= ${since}
+  UNION ALL SELECT run_id, cost_usd, tokens_in, tokens_out FROM syntheses WHERE completed_at >= ${since}
+  UNION ALL SELECT comparison_id, cost_usd, tokens_in, tokens FROM messages WHERE completed_at >= ${since} AND role = 'assistant'
+  UNION ALL SELECT item_id, cost_usd, tokens_in, tokens_out FROM spend_entries WHERE completed_at >= ${since}`;
+
+/** Every paid call of one item. */
+const callsOf = (item: string) => `
+  SELECT cost_usd FROM answers WHERE run_id = ${item}
+  UNION ALL SELECT cost_usd FROM review_sets WHERE run_id = ${item}
+  UNION ALL SELECT cost_usd FROM syntheses WHERE run_id = ${item}
+  UNION ALL SELECT cost_usd FROM messages WHERE comparison_id = ${item} AND role = 'assistant'
+  UNION ALL SELECT cost_usd FROM spend_entries WHERE item_id = ${item}`;
+
+const daySpentSql = (start: string) =>
+  `(SELECT coalesce(sum(cost_usd), 0) FROM (${callsSince(start)}) WHERE item IS NULL OR NOT ${hiddenItem("item")})`;
+const dayUnknownSql = (start: string) =>
+  `(SELECT count(*) FROM (${callsSince(start)}) WHERE cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0 AND (item IS NULL OR NOT ${hiddenItem("item")}))`;
+const dayReservedSql = (day: string, now: string) => `(SELECT coalesce(sum(h.usd), 0) FROM spend_holds h WHERE h.day = ${day} AND ${countingHold(now)})`;
+const itemSpentSql = (item: string) => `(SELECT CASE WHEN ${hiddenItem(item)} THEN 0 ELSE (SELECT coalesce(sum(cost_usd), 0) FROM (${callsOf(item)})) END)`;
+const itemReservedSql = (item: string, now: string) => `(SELECT coalesce(sum(h.usd), 0) FROM spend_holds h WHERE h.item_id = ${item} AND ${countingHold(now)})`;
+
+/** The day's figures: `day` is 00:00 UTC of it (ms). */
+export async function daySpend(db: Db, day: number, now = Date.now()): Promise<DaySpend> {
+  const row = await db.$client
+    .prepare(`SELECT ${daySpentSql("?1")} AS spent, ${dayReservedSql("?1", "?2")} AS reserved, ${dayUnknownSql("?1")} AS unknown`)
+    .bind(day, now)
+    .first<{ spent: number; reserved: number; unknown: number }>();
+  return { spentUsd: row?.spent ?? 0, reservedUsd: row?.reserved ?? 0, unknownCostCalls: row?.unknown ?? 0 };
+}
+
+/** One run's or comparison's figures, everything it ever spent included. */
+export async function itemSpend(db: Db, itemId: string, now = Date.now()): Promise<Spend> {
+  const row = await db.$client
+    .prepare(`SELECT ${itemSpentSql("?1")} AS spent, ${itemReservedSql("?1", "?2")} AS reserved`)
+    .bind(itemId, now)
+    .first<{ spent: number; reserved: number }>();
+  return { spentUsd: row?.spent ?? 0, reservedUsd: row?.reserved ?? 0 };
+}
+
+export interface Hold {
+  id: string;
+  itemId: string;
+  day: number;
+  usd: number;
+  hidden: boolean;
+  blindPrices: { priceIn: number; priceOut: number } | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Sets `hold` aside only if the day's figure plus it stays within `dayCap` and the item's figure plus it
+ * within `itemCap` (null: no such cap). One statement, its condition evaluated by D1 as it inserts, so
+ * requests arriving together can't all pass a check made before any of them was counted. True when set aside.
+ */
+export async function reserve(db: Db, hold: Hold, caps: { dayCap: number | null; itemCap: number | null }): Promise<boolean> {
+  const result = await db.$client
+    .prepare(
+      `INSERT INTO spend_holds (id, item_id, day, usd, hidden, blind_price_in, blind_price_out, created_at, expires_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+       WHERE (?10 IS NULL OR ${daySpentSql("?3")} + ${dayReservedSql("?3", "?8")} + ?4 <= ?10)
+         AND (?11 IS NULL OR ${itemSpentSql("?2")} + ${itemReservedSql("?2", "?8")} + ?4 <= ?11)`,
+    )
+    .bind(
+      hold.id,
+      hold.itemId,
+      hold.day,
+      hold.usd,
+      hold.hidden ? 1 : 0,
+      hold.blindPrices?.priceIn ?? null,
+      hold.blindPrices?.priceOut ?? null,
+      hold.createdAt,
+      hold.expiresAt,
+      caps.dayCap,
+      caps.itemCap,
+    )
+    .run();
+  return result.meta.changes === 1;
+}
+
+/** A hold whose request the room refused: nothing was started, so nothing is set aside. */
+export async function releaseHold(db: Db, id: string): Promise<void> {
+  await db.$client.prepare("DELETE FROM spend_holds WHERE id = ?").bind(id).run();
+}
+
+/** The work these holds covered has ended: from now on its calls' own rows count (once revealed). */
+export const settleHoldsWrite = (d1: D1Database, ids: string[], now = Date.now()): D1PreparedStatement =>
+  d1.prepare("UPDATE spend_holds SET settled_at = ?1 WHERE settled_at IS NULL AND id IN (SELECT value FROM json_each(?2))").bind(now, JSON.stringify(ids));
+
+/** A blind run ended: its calls show at their cost from now on. */
+export const revealHoldsWrite = (d1: D1Database, itemId: string, now = Date.now()): D1PreparedStatement =>
+  d1.prepare("UPDATE spend_holds SET revealed_at = ?1 WHERE item_id = ?2 AND hidden = 1 AND revealed_at IS NULL").bind(now, itemId);
+
+/** The prices an item's blind work was first reserved at, so its later requests are reserved alike. */
+export async function blindPricesOf(db: Db, itemId: string): Promise<{ priceIn: number; priceOut: number } | null> {
+  const row = await db.$client
+    .prepare("SELECT blind_price_in AS priceIn, blind_price_out AS priceOut FROM spend_holds WHERE item_id = ? AND blind_price_in IS NOT NULL ORDER BY created_at LIMIT 1")
+    .bind(itemId)
+    .first<{ priceIn: number; priceOut: number }>();
+  return row ?? null;
 }
 
 export async function insertSpendEntry(db: Db, entry: typeof schema.spendEntries.$inferInsert): Promise<void> {
@@ -34,6 +146,9 @@ export async function insertSpendEntry(db: Db, entry: typeof schema.spendEntries
 export interface ComparisonForEstimate {
   models: { left: string; right: string };
   params: ArenaParams;
+  mode: ComparisonMode;
+  /** blind and not yet voted on: its work is reserved at prices that don't depend on its pair */
+  hidden: boolean;
   /** characters of every prompt so far, and of each side's replies */
   promptChars: number;
   sideChars: { left: number; right: number };
@@ -53,6 +168,8 @@ export async function comparisonForEstimate(db: Db, id: string): Promise<Compari
   return {
     models: { left: c.model1Id, right: c.model2Id },
     params: c.params ?? {},
+    mode: c.mode,
+    hidden: c.blind && c.revealedAt === null,
     promptChars: chars("left", "user"),
     sideChars: { left: chars("left", "assistant"), right: chars("right", "assistant") },
   };

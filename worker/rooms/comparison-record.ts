@@ -69,6 +69,17 @@ export function toComparisonDetail(r: ComparisonRecord): ComparisonDetail {
     votes: r.votes.map(voteView),
     judges: r.revealedAt === null ? null : r.judges.map(judgeView),
     panel: r.revealedAt === null ? null : panelOf(r),
+    totals: isHidden(r) ? null : totalsOf(r),
+  };
+}
+
+/** Every paid call so far: each turn's sides as they stand (a retried side's failed call is not billed) and every judge. */
+function totalsOf(r: ComparisonRecord): { costUsd: number; unknownCostCalls: number } {
+  const sides = r.turns.flatMap((t) => [t.left, t.right]).filter((s) => (s.tokensIn ?? 0) + (s.tokensOut ?? 0) > 0);
+  const judges = r.judgeSpend ?? { costUsd: 0, unknownCostCalls: 0 };
+  return {
+    costUsd: sides.reduce((n, s) => n + (s.costUsd ?? 0), judges.costUsd),
+    unknownCostCalls: sides.filter((s) => s.costUsd === null || s.costUsd === undefined).length + judges.unknownCostCalls,
   };
 }
 

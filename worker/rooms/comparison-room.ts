@@ -19,7 +19,7 @@ import { logCall } from "./log";
 import { streamReply } from "./reply";
 import { Room } from "./room";
 import { askStructured, type Usage } from "./structured-call";
-import { insertSpendEntry } from "../db/spend-queries";
+import { insertSpendEntry, settleHoldsWrite } from "../db/spend-queries";
 import { costOf } from "../providers/pricing";
 import { addRedactions, redactionCount, type Redactions } from "../shared/redact";
 import {
@@ -49,6 +49,8 @@ export interface StartComparison {
   maxTurns: number;
   timeoutMs: number;
   autoJudges: string[];
+  /** the money set aside for the comparison's calls (api/spend.ts) */
+  holdId?: string;
 }
 
 export interface CastVote {
@@ -101,8 +103,10 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
 
   async start(init: StartComparison): Promise<Outcome<{ id: string; status: string }>> {
     if (this.record) return { ok: true, id: this.record.id, status: this.record.status };
+    const { holdId, ...rest } = init;
     const record: ComparisonRecord = {
-      ...init,
+      ...rest,
+      holds: holdId ? [holdId] : [],
       createdAt: Date.now(),
       status: "answering",
       turns: [{ turn: 1, prompt: init.prompt, left: newSide(), right: newSide() }],
@@ -124,7 +128,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   }
 
   /** The next turn, sent to both sides with each side's own history. */
-  async sendMessage(content: string, redactions: Redactions = {}): Promise<Outcome<{ id: string; status: string; turn: number }>> {
+  async sendMessage(content: string, redactions: Redactions = {}, holdId?: string): Promise<Outcome<{ id: string; status: string; turn: number }>> {
     const r = this.record;
     if (!r) return missing();
     const closed = this.closed();
@@ -139,6 +143,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (redactionCount(redactions)) r.params = { ...r.params, redactions: addRedactions(r.params.redactions ?? {}, redactions) };
     r.status = "answering";
     r.bothAnsweredAt = null;
+    this.takeHold(holdId);
     this.save();
     await saveTurnStart(openDb(this.env.DB), r, turn.turn, content);
     this.emit({ type: "turn.started", turn: turn.turn, prompt: content });
@@ -148,7 +153,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   }
 
   /** Asks a side that failed in the latest turn again. */
-  async retry(): Promise<Outcome<{ id: string; status: string }>> {
+  async retry(holdId?: string): Promise<Outcome<{ id: string; status: string }>> {
     const r = this.record;
     if (!r) return missing();
     const closed = this.closed();
@@ -158,6 +163,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (!failed.length) return refuse("nothing_to_retry", "No side of the latest turn failed, so there is nothing to retry.");
     for (const side of failed) turn[side] = newSide();
     r.status = "answering";
+    this.takeHold(holdId);
     this.save();
     this.emit({ type: "comparison.status", status: r.status });
     this.startWork();
@@ -244,14 +250,18 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
    * Asks judges to compare the two sides. A judge that is one of the two models is left out without a
    * word, so the answer gives nothing away; verdicts stay hidden until the first vote.
    */
-  async requestJudges(judges: string[]): Promise<Outcome<{ accepted: true }>> {
+  async requestJudges(judges: string[], holdId?: string): Promise<Outcome<{ accepted: true }>> {
     const r = this.record;
     if (!r) return missing();
     const closed = this.closed();
     if (closed) return closed;
     if (r.status !== "ready" && r.status !== "voted")
       return refuse("not_ready", "Both sides must finish answering before judges can compare them.");
+    // Set aside in full even when a judge is one of the sides and is left out, so the figures don't say so.
+    this.takeHold(holdId);
+    this.save();
     await this.addJudges(judges);
+    if (!this.hasWork()) await this.settleHolds();
     return { ok: true, accepted: true };
   }
 
@@ -323,6 +333,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       this.save();
       if (r.revealedAt !== null) await this.announceJudge(j);
     }
+    await this.settleHolds();
     await this.ctx.storage.deleteAlarm();
   }
 
@@ -335,7 +346,28 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const failed = ended.find((e) => e.status === "rejected");
     if (failed) throw failed.reason;
     if (this.current(generation)) await Promise.all(this.judgesToAsk().map((j) => this.askJudge(generation, j)));
-    if (this.current(generation) && !this.hasWork()) await this.ctx.storage.deleteAlarm();
+    if (this.current(generation) && !this.hasWork()) {
+      await this.settleHolds();
+      await this.ctx.storage.deleteAlarm();
+    }
+  }
+
+  /** Money set aside for a request this room accepted: settled once the work it asked for has ended. */
+  private takeHold(holdId: string | undefined) {
+    if (holdId) (this.record!.holds ??= []).push(holdId);
+  }
+
+  /**
+   * The work set aside for has ended: its calls' rows count from now on (a blind comparison's once it is
+   * voted on). Automatic judges are asked after the first vote, so until then their part stays set aside.
+   */
+  private async settleHolds() {
+    const r = this.record!;
+    const ids = r.holds ?? [];
+    if (!ids.length || (r.autoJudges.length && r.revealedAt === null)) return;
+    await settleHoldsWrite(this.env.DB, ids).run();
+    r.holds = (r.holds ?? []).filter((id) => !ids.includes(id));
+    this.save();
   }
 
   /**
@@ -392,7 +424,11 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const tokensOut = usages.reduce<number | null>((n, u) => (u.tokensOut === null ? n : (n ?? 0) + u.tokensOut), null);
     if (!tokensIn && !tokensOut) return;
     const costUsd = costOf(this.env, modelId, tokensIn ?? 0, tokensOut ?? 0);
-    await insertSpendEntry(openDb(this.env.DB), { kind: "judge", modelId, tokensIn, tokensOut, costUsd, completedAt: Date.now() });
+    const r = this.record!;
+    const spent = r.judgeSpend ?? { costUsd: 0, unknownCostCalls: 0 };
+    r.judgeSpend = { costUsd: spent.costUsd + (costUsd ?? 0), unknownCostCalls: spent.unknownCostCalls + (costUsd === null ? 1 : 0) };
+    this.save();
+    await insertSpendEntry(openDb(this.env.DB), { kind: "judge", itemId: this.record!.id, modelId, tokensIn, tokensOut, costUsd, completedAt: Date.now() });
   }
 
   /** Once names are out, judges may be shown too: write the finished ones and ask the automatic panel. */
@@ -400,6 +436,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const r = this.record!;
     for (const j of r.judges.filter((x) => x.status === "done" || x.status === "failed")) await this.announceJudge(j);
     if (!r.judges.length && r.autoJudges.length) await this.addJudges(r.autoJudges);
+    if (!this.hasWork()) await this.settleHolds();
   }
 
   private async announceJudge(j: JudgeRecord) {

@@ -79,6 +79,12 @@ export function toRunDetail(r: RunRecord): RunDetail {
       finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
     },
     synthesis: r.synthesis && { ...r.synthesis, displayName: displayName(r.synthesis.modelId) },
-    totals: runTotals([...r.answers, ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) })), ...(r.synthesis ? [r.synthesis] : [])]),
+    totals: runTotals([
+      ...r.answers,
+      ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) })),
+      ...(r.synthesis ? [r.synthesis] : []),
+      ...(r.earlier ? [r.earlier] : []),
+    ]),
+    earlier: r.earlier ?? null,
   };
 }

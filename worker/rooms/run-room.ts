@@ -12,17 +12,21 @@ import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/r
 import { Room } from "./room";
 import { finalReason } from "../battles/archive";
 import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
+import { addMeters, type Meter } from "../db/records";
 import { runAnswerPhase } from "./answer-phase";
 import { judgeBattles, runReviewPhase } from "./review-phase";
 import { runSynthesisPhase } from "./synthesis-phase";
 import type { PhaseContext } from "./phase-context";
 import { WriteQueue } from "./write-queue";
+import { revealHoldsWrite, settleHoldsWrite } from "../db/spend-queries";
 
 export interface StartRun {
   id: string;
   question: string;
   models: { id: string; params?: ModelParams }[];
   settings: RunSettings;
+  /** the money set aside for the run's calls (api/spend.ts), settled when the run ends */
+  holdId?: string;
 }
 
 export type RoomResult = { ok: true; id: string; status: RunStatus } | { ok: false; code: "not_found" | "conflict"; message: string };
@@ -67,6 +71,7 @@ export class RunRoom extends Room<RunEventBody> {
       reviewSets: [],
       aggregation: null,
       synthesis: init.settings.synthesis ? newSynthesis(init.settings.synthesis.modelId) : null,
+      holds: init.holdId ? [init.holdId] : [],
     };
     const d1 = this.env.DB;
     this.record = record;
@@ -114,7 +119,7 @@ export class RunRoom extends Room<RunEventBody> {
   }
 
   /** Starts (or restarts) cross-review and aggregation over the answers that succeeded. */
-  async evaluate(): Promise<RoomResult> {
+  async evaluate(holdId?: string): Promise<RoomResult> {
     const r = this.record;
     if (!r) return notFound();
     if (r.status === "answering" || r.status === "reviewing" || r.status === "pending")
@@ -123,6 +128,8 @@ export class RunRoom extends Room<RunEventBody> {
     const final = this.finalRanking();
     if (final) return final;
     this.newGeneration();
+    this.takeHold(holdId);
+    this.keepEarlier(r.reviewSets);
     r.reviewSets = [];
     r.aggregation = null;
     this.resetSynthesis();
@@ -140,7 +147,7 @@ export class RunRoom extends Room<RunEventBody> {
   }
 
   /** Asks the failed (or the named) models again; evaluation follows when the run auto-evaluates. */
-  async retryAnswers(modelIds?: string[]): Promise<RoomResult> {
+  async retryAnswers(modelIds?: string[], holdId?: string): Promise<RoomResult> {
     const r = this.record;
     if (!r) return notFound();
     if (!isTerminal(r.status)) return { ok: false, code: "conflict", message: `The run is still ${r.status}; wait until it ends, or cancel it first.` };
@@ -151,9 +158,11 @@ export class RunRoom extends Room<RunEventBody> {
     const final = this.finalRanking();
     if (final) return final;
     this.newGeneration();
+    this.takeHold(holdId);
     const d1 = this.env.DB;
     // The old ranking no longer describes the answers: it goes now, not when the next one is ready.
     this.d1.push(...evaluationClears(d1, r.id));
+    this.keepEarlier([...chosen, ...r.reviewSets]);
     for (const a of chosen) {
       Object.assign(a, newAnswer(a.id, a.label, a.modelId, a.params));
       this.d1.push(answerWrite(d1, r.id, a));
@@ -170,6 +179,9 @@ export class RunRoom extends Room<RunEventBody> {
   /** Stops everything and forgets the run's live state; D1 rows are deleted by the route. */
   async destroy(): Promise<void> {
     this.d1.discard();
+    // What was paid stays in the day's spend (migrations/0006's triggers); nothing more is set aside for it.
+    const holds = this.record?.holds ?? [];
+    if (holds.length && this.record) await this.env.DB.batch([settleHoldsWrite(this.env.DB, holds), revealHoldsWrite(this.env.DB, this.record.id)]);
     await this.wipe("run deleted");
     this.record = null;
   }
@@ -225,9 +237,25 @@ export class RunRoom extends Room<RunEventBody> {
     if (this.current(generation)) await this.finish("done", null);
   }
 
+  /** Money set aside for a new request on the run: settled with the run's next end. */
+  private takeHold(holdId: string | undefined) {
+    if (holdId) (this.record!.holds ??= []).push(holdId);
+  }
+
+  /**
+   * Calls about to be replaced were paid for all the same: they stay in the run's totals (and in D1's
+   * spend_entries, by the triggers of migrations/0010, for a run read back from D1).
+   */
+  private keepEarlier(calls: (Meter & { status: string })[]) {
+    const r = this.record!;
+    const paid = calls.filter((c) => (c.status === "done" || c.status === "failed") && ((c.tokensIn ?? 0) + (c.tokensOut ?? 0) > 0 || (c.costUsd ?? 0) > 0));
+    if (paid.length) r.earlier = addMeters([...(r.earlier ? [r.earlier] : []), ...paid]);
+  }
+
   private resetSynthesis() {
     const r = this.record!;
     if (!r.synthesis) return;
+    this.keepEarlier([r.synthesis]);
     r.synthesis = newSynthesis(r.synthesis.modelId);
     this.d1.push(synthesisWrite(this.env.DB, r.id, r.synthesis));
   }
@@ -260,7 +288,7 @@ export class RunRoom extends Room<RunEventBody> {
     r.error = null;
     this.save();
     if (writeD1) this.d1.push(runStatusWrite(this.env.DB, r.id, status, null));
-    this.emit({ type: "run.status", status });
+    this.emit({ type: "run.status", status, earlier: r.earlier ?? null });
   }
 
   /**
@@ -273,12 +301,16 @@ export class RunRoom extends Room<RunEventBody> {
     r.status = status;
     r.error = error;
     if (!aggregated) this.d1.push(runStatusWrite(this.env.DB, r.id, status, error));
+    // The work set aside for is over (its calls' rows are queued ahead), and a blind run's costs may show now.
+    const holds = r.holds ?? [];
+    this.d1.push(...(holds.length ? [settleHoldsWrite(this.env.DB, holds)] : []), revealHoldsWrite(this.env.DB, r.id));
     try {
       await this.d1.flush();
     } catch (err) {
       Object.assign(r, before);
       throw err;
     }
+    r.holds = [];
     this.save();
     const reveal = r.answers.map((a) => ({ answerId: a.id, label: a.label, modelId: a.modelId, displayName: displayName(a.modelId) }));
     if (status === "failed") this.emit({ type: "run.failed", error: error ?? "the run failed", reveal });

@@ -111,6 +111,12 @@ export const comparisonDetail = z.object({
   judges: z.nullable(z.array(judgeView)),
   /** the panel's majority, once there are judges to count and they may be shown */
   panel: z.nullable(sideVerdict),
+  /**
+   * what the comparison has cost so far, every turn, retry and judge included (costUsd: the calls with a
+   * known price; unknownCostCalls: those without); null until names may be shown, since a blind pair's
+   * cost next to its sides' token counts would say which model is which
+   */
+  totals: z.optional(z.nullable(z.object({ costUsd: z.number(), unknownCostCalls: z.number() }))),
 });
 
 export const leaderboardRow = z.object({

@@ -1,7 +1,7 @@
 /** The live events of a council run and of an arena comparison: one union each, shared by the rooms and the page. */
 import * as z from "zod/mini";
 import { comparisonDetail, comparisonStatus, judgeView, reveal as sidesReveal, side, sideVerdict, voteView } from "./arena";
-import { aggregationView, runDetail, runStatus, scores } from "./run";
+import { aggregationView, meter, runDetail, runStatus, scores } from "./run";
 
 const base = { seq: z.number() };
 const answerRef = { answerId: z.string(), label: z.string() };
@@ -16,7 +16,8 @@ const reveal = z.array(z.object({ answerId: z.string(), label: z.string(), model
 
 export const runEvent = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("snapshot"), state: runDetail }),
-  z.object({ ...base, type: z.literal("run.status"), status: runStatus }),
+  // `earlier`: what the calls replaced by a retry or a new evaluation cost (still in the run's totals)
+  z.object({ ...base, type: z.literal("run.status"), status: runStatus, earlier: z.optional(z.nullable(meter)) }),
   z.object({ ...base, ...answerRef, type: z.literal("answer.started"), modelId: z.nullable(z.string()), attempt: z.number() }),
   z.object({ ...base, ...answerRef, type: z.literal("answer.delta"), text: z.string() }),
   z.object({

@@ -167,6 +167,9 @@ export const aggregationView = z.object({
   methodVersion: z.string(),
 });
 
+/** Tokens and cost of calls added up; costUsd null while none of them has a known price. */
+export const meter = z.object({ tokensIn: z.nullable(z.number()), tokensOut: z.nullable(z.number()), costUsd: z.nullable(z.number()) });
+
 export const runDetail = z.object({
   run: runSummary,
   answers: z.array(answerView),
@@ -179,6 +182,8 @@ export const runDetail = z.object({
    * and unknownCostModels counts the models whose calls have no price, so a total is never a false $0
    */
   totals: z.object({ tokensIn: z.number(), tokensOut: z.number(), costUsd: z.nullable(z.number()), unknownCostModels: z.number() }),
+  /** calls whose results were replaced (an earlier evaluation, a retried answer or synthesis): paid for, so in `totals` too */
+  earlier: z.optional(z.nullable(meter)),
 });
 
 export type RunStatus = z.infer<typeof runStatus>;

@@ -20,7 +20,7 @@ function reviewer(draft: RunDetail, id: string, label: string | null, modelId: s
 /** Applies one event (never a snapshot: that replaces the whole state), totals included. */
 export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
   applyOne(draft, e);
-  draft.totals = runTotals([...draft.answers, ...draft.reviewers, ...(draft.synthesis ? [draft.synthesis] : [])]);
+  draft.totals = runTotals([...draft.answers, ...draft.reviewers, ...(draft.synthesis ? [draft.synthesis] : []), ...(draft.earlier ? [draft.earlier] : [])]);
 }
 
 const SYNTHESIS_NOT_STARTED = { status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null, error: null, truncated: false } as const;
@@ -51,6 +51,7 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       }
       draft.run.status = e.status;
       draft.run.error = null;
+      if (e.earlier !== undefined) draft.earlier = e.earlier;
       return;
     case "answer.started":
       if (!answer) return;
