@@ -1,42 +1,13 @@
-import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import worker from "../../worker/index";
 import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
 import type { ComparisonRecord } from "../../worker/db/records";
-import { createComparison, settled } from "../helpers/arena";
+import { castVote, createComparison, settled } from "../helpers/arena";
 import { api, createRun, finished } from "../helpers/runs";
 import { callsFor, scriptModel } from "../helpers/stub-client";
+import { reservedSettles, spendNow, withSettings, type Refusal, type Spend } from "../helpers/spend";
 
 const stub = inject("stubUrl");
-
-interface Spend {
-  day: string;
-  spentUsd: number;
-  capUsd: number | null;
-  unknownCostCalls: number;
-}
-
-interface Refusal {
-  error: { code: string; message: string; details: { spentUsd: number; capUsd: number; estimateUsd: number; resetsAt: number } };
-}
-
-/** A request to the Worker with settings of its own, as a deployment with these variables would get it. */
-async function withSettings(path: string, settings: Record<string, string>, init: { method?: string; json?: unknown } = {}): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(
-    new Request(`http://127.0.0.1/api${path}`, {
-      method: init.method ?? "GET",
-      headers: init.json === undefined ? {} : { "content-type": "application/json" },
-      body: init.json === undefined ? undefined : JSON.stringify(init.json),
-    }),
-    { ...env, ...settings },
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-
-const spendNow = async (): Promise<Spend> => (await api("/spend")).json();
 
 async function judgesFinished(id: string, timeoutMs = 10_000) {
   const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
@@ -77,11 +48,13 @@ describe("the day's spend, QUORUM_MAX_DAY_USD", () => {
     expect((await settled(comparisonId)).comparison.status).toBe("ready");
     expect((await api(`/comparisons/${comparisonId}/judge`, { method: "POST", json: { judges: ["anthropic:claude-opus-4-1"] } })).status).toBe(202);
     await judgesFinished(comparisonId);
+    // Blind until its vote: only then do its sides and its judge count at what they cost.
+    await castVote(comparisonId, "left");
 
     const answers = (1000 * 1 + 500 * 2) / 1e6;
     const sides = (1000 * 0.4 + 500 * 1.6 + 2000 * 0.1 + 1000 * 0.4) / 1e6;
     const judge = (2 * (100 * 15 + 50 * 75)) / 1e6;
-    const after = await spendNow();
+    const after = await reservedSettles(before.reservedUsd);
     expect(after.spentUsd - before.spentUsd).toBeCloseTo(answers + sides + judge, 10);
     expect(after.unknownCostCalls - before.unknownCostCalls).toBe(1);
 
@@ -122,7 +95,7 @@ describe("the day's spend, QUORUM_MAX_DAY_USD", () => {
       const body = (await res.json()) as Refusal;
       expect(body.error.code).toBe("day_cap");
       expect(body.error.message).toContain("Today's spend has reached QUORUM_MAX_DAY_USD");
-      expect(body.error.message).toMatch(/\$0\.\d{4} of \$0\.\d{4} spent since 00:00 UTC/);
+      expect(body.error.message).toMatch(/\$0\.\d{4} of \$0\.\d{4} spent or set aside since 00:00 UTC/);
       expect(body.error.message).toContain("resets at 00:00 UTC");
       expect(body.error.message).toContain("raise QUORUM_MAX_DAY_USD");
       expect(body.error.details.resetsAt % 86_400_000).toBe(0);
@@ -163,8 +136,9 @@ describe("the day's spend, QUORUM_MAX_DAY_USD", () => {
     const body = (await res.json()) as Refusal;
     expect(body.error.code).toBe("over_budget");
     expect(body.error.message).toMatch(/This comparison could cost up to \$0\.\d{4}, more than QUORUM_MAX_RUN_USD \(\$0\.001\)/);
-    // "Hi" is one token in; each side may write 4,096 tokens: $0.40 / $1.60 and $0.10 / $0.40 per million
-    expect(body.error.details.estimateUsd).toBeCloseTo((1 * 0.4 + 4096 * 1.6 + 1 * 0.1 + 4096 * 0.4) / 1e6, 12);
+    // "Hi" is one token in; each side may write 4,096 tokens. Blind, both sides are set aside at the pair's
+    // highest prices ($0.40 / $1.60 of gpt-4.1-mini, not gemini's $0.10 / $0.40), so the amount says nothing of the sides.
+    expect(body.error.details.estimateUsd).toBeCloseTo(2 * (1 * 0.4 + 4096 * 1.6) / 1e6, 12);
     expect(await callCounts()).toEqual(calls);
   });
 });

@@ -88,8 +88,8 @@ export interface Hold {
 }
 
 /**
- * Sets `hold` aside only if the day's figure plus it stays within `dayCap` and the item's figure plus it
- * within `itemCap` (null: no such cap). One statement, its condition evaluated by D1 as it inserts, so
+ * Sets `hold` aside only if the day's figure plus it stays within `dayCap` (and the day has not reached it:
+ * then even free work waits for tomorrow) and the item's figure plus it within `itemCap` (null: no such cap). One statement, its condition evaluated by D1 as it inserts, so
  * requests arriving together can't all pass a check made before any of them was counted. True when set aside.
  */
 export async function reserve(db: Db, hold: Hold, caps: { dayCap: number | null; itemCap: number | null }): Promise<boolean> {
@@ -97,7 +97,7 @@ export async function reserve(db: Db, hold: Hold, caps: { dayCap: number | null;
     .prepare(
       `INSERT INTO spend_holds (id, item_id, day, usd, hidden, blind_price_in, blind_price_out, created_at, expires_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
-       WHERE (?10 IS NULL OR ${daySpentSql("?3")} + ${dayReservedSql("?3", "?8")} + ?4 <= ?10)
+       WHERE (?10 IS NULL OR (SELECT used < ?10 AND used + ?4 <= ?10 FROM (SELECT ${daySpentSql("?3")} + ${dayReservedSql("?3", "?8")} AS used)))
          AND (?11 IS NULL OR ${itemSpentSql("?2")} + ${itemReservedSql("?2", "?8")} + ?4 <= ?11)`,
     )
     .bind(
