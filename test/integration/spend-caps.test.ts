@@ -189,6 +189,29 @@ describe("spend figures before a reveal", () => {
   // a judge reads both conversations (800 + 5 + 6 + 6 tokens) in both orders, each maybe twice, and writes 400 a side
   const JUDGE = usd(2 * 2 * 817, 3, 2 * 2 * 2 * 400, 15);
 
+  it("don't move while a blind run's labels answer one by one, and show what it cost once it ends", async () => {
+    await scriptModel(stub, "gpt-4.1", [{ text: "Hello.", tokensIn: 1, tokensOut: 50 }]);
+    await scriptModel(stub, "gemini-2.5-flash", [{ text: "Hi there.", tokensIn: 1, tokensOut: 80, holdKey: "spend-caps-blind-run" }]);
+    const base = await spendNow();
+    const id = await createRun({ question: "Hi", models: [{ id: "openai:gpt-4.1" }, { id: "google:gemini-2.5-flash" }], settings: { autoEvaluate: false, maxTokens: 100 } });
+    const socket = await openSocket(id, 0);
+    try {
+      await socket.waitFor("answer.completed");
+      await waitForHeld(stub, "spend-caps-blind-run");
+      // One label has answered and been paid for: the figures still show only what was set aside for the run.
+      const during = await spendNow();
+      expect(during).toMatchObject({ spentUsd: base.spentUsd, unknownCostCalls: base.unknownCostCalls });
+      expect(during.reservedUsd - base.reservedUsd).toBeCloseTo(usd(1, 2, 100, 8) + usd(1, 0.3, 100, 2.5), 12);
+      await releaseHold(stub, "spend-caps-blind-run");
+    } finally {
+      socket.close();
+    }
+    const run = await finished(id);
+    const after = await reservedSettles(base.reservedUsd);
+    expect(run.totals.costUsd).toBeCloseTo(usd(1, 2, 50, 8) + usd(1, 0.3, 80, 2.5), 12);
+    expect(after.spentUsd - base.spentUsd).toBeCloseTo(run.totals.costUsd!, 12);
+  });
+
   it("move by the same price-independent amount for every blind comparison, whichever pair it drew and sides it has, and refusals read the same", async () => {
     const reply = "Same length reply.";
     await scriptModel(stub, "gemini-2.5-pro", [{ text: reply, tokensIn: 300, tokensOut: 200 }, { text: reply, tokensIn: 300, tokensOut: 200 }]);
