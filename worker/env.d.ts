@@ -6,9 +6,9 @@ interface QuorumVars extends ProviderVars {
   QUORUM_RATE_RUNS?: string;
   QUORUM_RATE_COMPARISONS?: string;
   QUORUM_RATE_VOTES?: string;
-  /** refuse a council run whose estimated most cost passes this many US dollars */
+  /** the most one run or comparison may ever cost, every later request on it included (US dollars); needs priced models */
   QUORUM_MAX_RUN_USD?: string;
-  /** refuse new work once this many US dollars are spent since 00:00 UTC, runs and comparisons together */
+  /** the most all work since 00:00 UTC may cost, spent and set aside together (US dollars); needs priced models */
   QUORUM_MAX_DAY_USD?: string;
   /** "true" masks API keys, tokens, private keys and email addresses in questions and prompts before they are stored or sent */
   QUORUM_REDACT?: string;

@@ -3,7 +3,10 @@ import { api } from "../lib/api";
 import { formatTotalCost } from "../lib/format";
 import { path } from "../lib/router";
 
-/** "Spent today $0.42 of $5.00": read again on every page change; shown only once there is a cap or a spend to tell. */
+/**
+ * "Spent today $0.42 (+$0.10 set aside) of $5.00": read again on every page change; shown only once there is
+ * a cap or a spend to tell. Set aside: work under way, and blind work until its reveal.
+ */
 export function SpendLine() {
   const [spend] = createResource(path, async () => {
     try {
@@ -15,13 +18,14 @@ export function SpendLine() {
   });
   const shown = () => {
     const s = spend.latest;
-    return s && (s.capUsd !== null || s.spentUsd > 0 || s.unknownCostCalls > 0) ? s : null;
+    return s && (s.capUsd !== null || s.spentUsd > 0 || s.reservedUsd > 0 || s.unknownCostCalls > 0) ? s : null;
   };
   return (
     <Show when={shown()}>
       {(s) => (
-        <span class="spend-line muted small" classList={{ over: s().capUsd !== null && s().spentUsd >= s().capUsd! }} data-testid="spend-line" title="Since 00:00 UTC, runs and arena together (QUORUM_MAX_DAY_USD)">
+        <span class="spend-line muted small" classList={{ over: s().capUsd !== null && s().spentUsd + s().reservedUsd >= s().capUsd! }} data-testid="spend-line" title="Since 00:00 UTC, runs and arena together (QUORUM_MAX_DAY_USD)">
           Spent today {formatTotalCost(s().spentUsd)}
+          <Show when={s().reservedUsd > 0}> (+{formatTotalCost(s().reservedUsd)} set aside)</Show>
           <Show when={s().capUsd !== null}> of {formatTotalCost(s().capUsd!)}</Show>
           <Show when={s().unknownCostCalls > 0}> (+{s().unknownCostCalls} calls with no price)</Show>
         </span>
