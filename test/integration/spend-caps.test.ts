@@ -1,4 +1,6 @@
+import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
+import { streamReply } from "../../worker/rooms/reply";
 import { castVote, getComparison, settled } from "../helpers/arena";
 import { createRun, finished, getRun, openSocket } from "../helpers/runs";
 import { reservedSettles, spendNow, withSettings, type Refusal } from "../helpers/spend";
@@ -55,6 +57,24 @@ describe("models without a price, under a cap", () => {
 });
 
 describe("the day's cap holds for work under way", () => {
+  it("sends a call without maxTokens, under a cap, with the 4,096 tokens its request was reserved for (a provider's default may be far more)", async () => {
+    const rules = (settings: Record<string, string>) => ({
+      env: { ...env, ...settings },
+      cancel: new AbortController().signal,
+      policy: { maxAttempts: 1, baseMs: 5, maxDelayMs: 5 },
+      timeoutMs: 5_000,
+    });
+    const request = { modelId: "openai:gpt-unpriced-9", messages: [{ role: "user" as const, content: "Hi" }] };
+    const hooks = { onAttempt: () => {}, onDelta: () => {} };
+    expect((await streamReply(rules({ QUORUM_MAX_DAY_USD: "5" }), request, hooks)).ok).toBe(true);
+    expect((await streamReply(rules({}), request, hooks)).ok).toBe(true);
+    expect((await streamReply(rules({ QUORUM_MAX_RUN_USD: "5" }), { ...request, maxTokens: 50 }, hooks)).ok).toBe(true);
+    const [capped, uncapped, own] = await callsFor(stub, "gpt-unpriced-9");
+    expect(capped.body).toMatchObject({ max_completion_tokens: 4096 });
+    expect(uncapped.body).not.toHaveProperty("max_completion_tokens");
+    expect(own.body).toMatchObject({ max_completion_tokens: 50 });
+  });
+
   // "Hi" is one token in; each run may write 1,000 tokens at $2 per million
   const EACH = usd(1, 0.25, 1000, 2);
   const body = { question: "Hi", models: [{ id: "openai:gpt-5-mini", params: { maxTokens: 1000 } }], settings: { autoEvaluate: false, blind: false } };

@@ -10,6 +10,14 @@ import type { ModelParams, RunSettings } from "../shared/run";
 
 /** output allowance assumed for a model with no maxTokens set */
 export const ASSUMED_MAX_TOKENS = 4096;
+/**
+ * The output allowance a call without maxTokens is sent with: under a spend cap, the one its request was
+ * reserved for (a provider's own default may be far larger); without a cap, none (the provider's default).
+ */
+export function reservedAllowance(env: { QUORUM_MAX_RUN_USD?: string; QUORUM_MAX_DAY_USD?: string }): number | undefined {
+  return env.QUORUM_MAX_RUN_USD?.trim() || env.QUORUM_MAX_DAY_USD?.trim() ? ASSUMED_MAX_TOKENS : undefined;
+}
+
 /** review JSON per answer judged, and the review instructions */
 export const REVIEW_TOKENS_PER_ANSWER = 400;
 export const REVIEW_PROMPT_TOKENS = 800;

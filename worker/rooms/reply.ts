@@ -3,6 +3,7 @@ import { costOf } from "../providers/pricing";
 import { createProvider, parseModelId } from "../providers/registry";
 import { ProviderError, type ChatMessage, type Generation, type ProviderErrorKind } from "../providers/types";
 import { callModel } from "./call-model";
+import { reservedAllowance } from "../council/estimate";
 import type { RetryPolicy } from "./limits";
 
 export interface ReplyRequest {
@@ -53,7 +54,7 @@ export async function streamReply(rules: ReplyRules, req: ReplyRequest, hooks: R
             messages: req.messages,
             system: req.system,
             temperature: dropped.has("temperature") ? undefined : req.temperature,
-            maxTokens: dropped.has("maxTokens") ? undefined : req.maxTokens,
+            maxTokens: dropped.has("maxTokens") ? undefined : (req.maxTokens ?? reservedAllowance(rules.env)),
             signal,
           },
           (text) => {
