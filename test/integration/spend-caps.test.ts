@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { streamReply } from "../../worker/rooms/reply";
 import { castVote, getComparison, settled } from "../helpers/arena";
-import { createRun, finished, getRun, openSocket } from "../helpers/runs";
+import { api as request, createRun, finished, getRun, openSocket } from "../helpers/runs";
 import { reservedSettles, spendNow, withSettings, type Refusal } from "../helpers/spend";
 import { callsFor, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
@@ -222,6 +222,10 @@ describe("spend figures before a reveal", () => {
       const during = await spendNow();
       expect(during).toMatchObject({ spentUsd: base.spentUsd, unknownCostCalls: base.unknownCostCalls });
       expect(during.reservedUsd - base.reservedUsd).toBeCloseTo(usd(1, 2, 100, 8) + usd(1, 0.3, 100, 2.5), 12);
+      // Nor does the run's own total, in its page or in the history.
+      expect((await getRun(id)).totals).toMatchObject({ costUsd: null, unknownCostModels: 0 });
+      const history = (await (await request("/runs")).json()) as { items: { id: string; costUsd: number | null }[] };
+      expect(history.items.find((i) => i.id === id)?.costUsd).toBeNull();
       await releaseHold(stub, "spend-caps-blind-run");
     } finally {
       socket.close();
@@ -250,7 +254,7 @@ describe("spend figures before a reveal", () => {
       expect((await spendNow()).reservedUsd - base.reservedUsd).toBeCloseTo((i + 1) * HOLD, 12);
     }
     // A judge that is one of the sides is left out, and set aside all the same.
-    for (const id of ids) expect((await api(id, "judge", { judges: ["anthropic:claude-sonnet-4-5"] })).status).toBe(202);
+    for (const id of ids) expect((await postTo(id, "judge", { judges: ["anthropic:claude-sonnet-4-5"] })).status).toBe(202);
     expect((await spendNow()).reservedUsd - base.reservedUsd).toBeCloseTo(2 * HOLD + 2 * JUDGE, 12);
     expect((await spendNow()).spentUsd).toBe(base.spentUsd);
 
@@ -275,6 +279,7 @@ describe("spend figures before a reveal", () => {
   });
 });
 
-function api(id: string, action: string, json: unknown) {
+/** A POST to one of a comparison's actions, as a deployment with the tests' own settings gets it. */
+function postTo(id: string, action: string, json: unknown) {
   return withSettings(`/comparisons/${id}/${action}`, {}, { method: "POST", json });
 }

@@ -3,7 +3,7 @@ import { Hono, type Context } from "hono";
 import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/queries";
 import { exportJson, exportMarkdown } from "../council/export";
 import type { RoomResult } from "../rooms/run-room";
-import { displayName, isTerminal, toRunDetail } from "../rooms/record";
+import { displayName, isBlind, isTerminal, toRunDetail } from "../rooms/record";
 import { estimateAnswerRetry, estimateEvaluation, estimateRunCost, type RunEstimate } from "../council/estimate";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import type { RunDetail } from "../shared/run";
@@ -105,8 +105,9 @@ export const runsApi = new Hono<{ Bindings: Env }>()
         status: row.status,
         models: row.settings.models.map((m) => m.id),
         winner: first ? { label: first.label, modelId: first.modelId, displayName: first.modelId ? displayName(first.modelId) : null } : null,
-        costUsd: row.costUsd,
-        unknownCostModels: row.unknownCostModels,
+        // A blind run's total, next to its labels' token counts, would say which model wrote which: shown once it ends.
+        costUsd: isBlind(row) ? null : row.costUsd,
+        unknownCostModels: isBlind(row) ? 0 : row.unknownCostModels,
       };
     });
     return c.json({ items, nextCursor });

@@ -79,12 +79,13 @@ export function toRunDetail(r: RunRecord): RunDetail {
       finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
     },
     synthesis: r.synthesis && { ...r.synthesis, displayName: displayName(r.synthesis.modelId) },
-    totals: runTotals([
-      ...r.answers,
-      ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) })),
-      ...(r.synthesis ? [r.synthesis] : []),
-      ...(r.earlier ? [r.earlier] : []),
-    ]),
+    totals: hideCost(
+      blind,
+      runTotals([...r.answers, ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) })), ...(r.synthesis ? [r.synthesis] : []), ...(r.earlier ? [r.earlier] : [])]),
+    ),
     earlier: r.earlier ?? null,
   };
 }
+
+/** A blind run's cost, next to its labels' token counts, would say which model wrote which: it shows once the run ends. */
+const hideCost = (blind: boolean, totals: RunDetail["totals"]): RunDetail["totals"] => (blind ? { ...totals, costUsd: null, unknownCostModels: 0 } : totals);
