@@ -1,6 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { streamReply } from "../../worker/rooms/reply";
+import { loadRunRecord, openDb, wholeRunWrites } from "../../worker/db/queries";
+import { runWrites } from "../../worker/db/statements";
+import { judgeBattles } from "../../worker/rooms/review-phase";
 import { castVote, getComparison, settled } from "../helpers/arena";
 import { api as request, createRun, finished, getRun, openSocket } from "../helpers/runs";
 import { reservedSettles, spendNow, withSettings, type Refusal } from "../helpers/spend";
@@ -161,6 +164,21 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
     expect(run.totals.costUsd).toBeCloseTo(answers + 3 * evaluation, 12);
     expect(run.totals.costUsd!).toBeLessThanOrEqual(0.03);
     expect(run.earlier?.costUsd).toBeCloseTo(2 * evaluation, 12);
+  });
+
+  it("counts no call twice when a resumed room writes the run's whole state again", async () => {
+    const id = await createRun({ question: "Hi", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }] });
+    const before = await finished(id);
+    expect(before.reviewers.every((r) => (r.tokensIn ?? 0) > 0)).toBe(true);
+    const kept = async () => (await env.DB.prepare("SELECT count(*) AS n FROM spend_entries WHERE item_id = ?").bind(id).first<{ n: number }>())!.n;
+    expect(await kept()).toBe(0);
+    const record = (await loadRunRecord(openDb(env.DB), id))!;
+    await runWrites(env.DB, wholeRunWrites(env.DB, record, judgeBattles(record)));
+    // The review sets it wrote again were never deleted, so none left a copy of its cost behind.
+    expect(await kept()).toBe(0);
+    const after = await getRun(id);
+    expect(after.totals).toEqual(before.totals);
+    expect(after.earlier).toBeNull();
   });
 
   it("counts an arena follow-up against the comparison's cap with what its turns already cost, and shows every turn in its totals", async () => {

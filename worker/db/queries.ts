@@ -48,7 +48,11 @@ export function wholeRunWrites(d1: D1Database, r: RunRecord, battles: JudgeBattl
   return [
     // The row if it is missing (its status is set last); the answers as the record has them.
     ...runRows(d1, r, { update: ["id"] }),
-    ...evaluationClears(d1, r.id),
+    ...evaluationClears(
+      d1,
+      r.id,
+      r.reviewSets.map((set) => set.id),
+    ),
     ...r.reviewSets.flatMap((s) => reviewSetWrites(d1, r.id, s)),
     ...(r.aggregation ? aggregationWrites(d1, r.id, r.aggregation, battles, r.status) : []),
     ...(r.synthesis ? [synthesisWrite(d1, r.id, r.synthesis)] : []),
@@ -72,14 +76,17 @@ export function answerWrite(d1: D1Database, runId: string, a: AnswerRecord): Wri
   return insertRows(d1, schema.answers, [answerRow(runId, a)], { update: ["id"] })[0];
 }
 
-/** Deletes whatever an earlier evaluation of this run wrote: review sets, reviews, aggregation and judge battles. */
-export const evaluationClears = (d1: D1Database, runId: string): Write[] =>
-  [
-    "DELETE FROM reviews WHERE run_id = ?",
-    "DELETE FROM review_sets WHERE run_id = ?",
-    "DELETE FROM aggregations WHERE run_id = ?",
-    "DELETE FROM battles WHERE source = 'judge' AND run_id = ?",
-  ].map((text) => d1.prepare(text).bind(runId));
+/**
+ * Deletes whatever an earlier evaluation of this run wrote: review sets, reviews, aggregation and judge battles.
+ * The review sets in `keep` (the record's own, written again right after) stay: a deleted paid review set
+ * leaves its cost in spend_entries, so deleting and writing it again would count it twice.
+ */
+export const evaluationClears = (d1: D1Database, runId: string, keep: string[] = []): Write[] => [
+  ...["DELETE FROM reviews WHERE run_id = ?1 AND review_set_id NOT IN (SELECT value FROM json_each(?2))", "DELETE FROM review_sets WHERE run_id = ?1 AND id NOT IN (SELECT value FROM json_each(?2))"].map(
+    (text) => d1.prepare(text).bind(runId, JSON.stringify(keep)),
+  ),
+  ...["DELETE FROM aggregations WHERE run_id = ?", "DELETE FROM battles WHERE source = 'judge' AND run_id = ?"].map((text) => d1.prepare(text).bind(runId)),
+];
 
 /**
  * A review set and its reviews, over whatever an earlier write of them left. A review's id is its set's and

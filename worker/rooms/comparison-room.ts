@@ -363,7 +363,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
    */
   private async settleHolds() {
     const r = this.record!;
-    const ids = r.holds ?? [];
+    const ids = [...(r.holds ?? [])];
     if (!ids.length || (r.autoJudges.length && r.revealedAt === null)) return;
     await settleHoldsWrite(this.env.DB, ids).run();
     r.holds = (r.holds ?? []).filter((id) => !ids.includes(id));

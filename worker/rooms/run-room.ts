@@ -302,7 +302,7 @@ export class RunRoom extends Room<RunEventBody> {
     r.error = error;
     if (!aggregated) this.d1.push(runStatusWrite(this.env.DB, r.id, status, error));
     // The work set aside for is over (its calls' rows are queued ahead), and a blind run's costs may show now.
-    const holds = r.holds ?? [];
+    const holds = [...(r.holds ?? [])];
     this.d1.push(...(holds.length ? [settleHoldsWrite(this.env.DB, holds)] : []), revealHoldsWrite(this.env.DB, r.id));
     try {
       await this.d1.flush();
@@ -310,7 +310,8 @@ export class RunRoom extends Room<RunEventBody> {
       Object.assign(r, before);
       throw err;
     }
-    r.holds = [];
+    // A request taken while D1 wrote (a new evaluation) keeps its own hold open.
+    r.holds = (r.holds ?? []).filter((id) => !holds.includes(id));
     this.save();
     const reveal = r.answers.map((a) => ({ answerId: a.id, label: a.label, modelId: a.modelId, displayName: displayName(a.modelId) }));
     if (status === "failed") this.emit({ type: "run.failed", error: error ?? "the run failed", reveal });
