@@ -4,6 +4,7 @@ import { streamReply } from "../../worker/rooms/reply";
 import { loadRunRecord, openDb, wholeRunWrites } from "../../worker/db/queries";
 import { runWrites } from "../../worker/db/statements";
 import { judgeBattles } from "../../worker/rooms/review-phase";
+import { sweepUnfinished } from "../../worker/rooms/sweep";
 import { castVote, getComparison, settled } from "../helpers/arena";
 import { api as request, createRun, finished, getRun, openSocket } from "../helpers/runs";
 import { reservedSettles, spendNow, withSettings, type Refusal } from "../helpers/spend";
@@ -301,3 +302,27 @@ describe("spend figures before a reveal", () => {
 function postTo(id: string, action: string, json: unknown) {
   return withSettings(`/comparisons/${id}/${action}`, {}, { method: "POST", json });
 }
+
+describe("spend holds over time", () => {
+  it("are dropped by the sweep once they can count no more, except blind work still waiting for its reveal", async () => {
+    const day = 86_400_000;
+    const today = Math.floor(Date.now() / day) * day;
+    const hold = (id: string, at: number, settled: boolean, hidden: boolean) =>
+      env.DB.prepare("INSERT INTO spend_holds (id, item_id, day, usd, hidden, created_at, expires_at, settled_at) VALUES (?1, ?1, ?2, 1, ?3, ?2, ?4, ?5)").bind(
+        id,
+        at,
+        hidden ? 1 : 0,
+        at + 60_000,
+        settled ? at + 1_000 : null,
+      );
+    await env.DB.batch([
+      hold("prune-settled", today - 3 * day, true, false),
+      hold("prune-expired", today - 3 * day, false, false),
+      hold("prune-blind", today - 3 * day, true, true),
+      hold("prune-yesterday", today - day, true, false),
+    ]);
+    await sweepUnfinished(env);
+    const left = await env.DB.prepare("SELECT id FROM spend_holds WHERE id LIKE 'prune-%' ORDER BY id").all<{ id: string }>();
+    expect(left.results.map((r) => r.id)).toEqual(["prune-blind", "prune-yesterday"]);
+  });
+});

@@ -130,6 +130,20 @@ export const settleHoldsWrite = (d1: D1Database, ids: string[], now = Date.now()
 export const revealHoldsWrite = (d1: D1Database, itemId: string, now = Date.now()): D1PreparedStatement =>
   d1.prepare("UPDATE spend_holds SET revealed_at = ?1 WHERE item_id = ?2 AND hidden = 1 AND revealed_at IS NULL").bind(now, itemId);
 
+/**
+ * Drops holds that can count no more: settled or expired, of a day before `before`, and not blind work still
+ * waiting for its reveal (its later requests read their prices from it). At most `limit` a call.
+ */
+export async function pruneHolds(db: Db, before: number, now = Date.now(), limit = 1000): Promise<number> {
+  const result = await db.$client
+    .prepare(
+      `DELETE FROM spend_holds WHERE rowid IN (SELECT h.rowid FROM spend_holds h WHERE h.day < ?1 AND (h.settled_at IS NOT NULL OR h.expires_at <= ?2) AND NOT ${hiddenHold("h")} LIMIT ?3)`,
+    )
+    .bind(before, now, limit)
+    .run();
+  return result.meta.changes;
+}
+
 /** The prices an item's blind work was first reserved at, so its later requests are reserved alike. */
 export async function blindPricesOf(db: Db, itemId: string): Promise<{ priceIn: number; priceOut: number } | null> {
   const row = await db.$client

@@ -6,6 +6,7 @@
  */
 import { openDb } from "../db/queries";
 import { unfinishedIn } from "../db/sweep-queries";
+import { pruneHolds } from "../db/spend-queries";
 
 /** The cron of wrangler.toml's [triggers] that runs the sweep; the other one runs the archive (worker/index.ts). */
 export const SWEEP_CRON = "*/10 * * * *";
@@ -16,8 +17,14 @@ export const SWEEP_AFTER_MS = 10 * 60_000;
 const SWEEP_WITHIN_MS = 7 * 24 * 60 * 60_000;
 const SWEEP_LIMIT = 100;
 
-/** Wakes the room of every run and comparison found; returns their ids. */
+const DAY_MS = 86_400_000;
+
+/**
+ * Wakes the room of every run and comparison found; returns their ids. Also drops spend holds of days
+ * before yesterday that can count no more (a day's cap only counts its own holds).
+ */
 export async function sweepUnfinished(env: Env, now = Date.now()): Promise<{ runs: string[]; comparisons: string[] }> {
+  await pruneHolds(openDb(env.DB), Math.floor(now / DAY_MS) * DAY_MS - DAY_MS, now);
   const found = await unfinishedIn(openDb(env.DB), { from: now - SWEEP_WITHIN_MS, to: now - SWEEP_AFTER_MS, limit: SWEEP_LIMIT });
   await Promise.all([
     ...found.runs.map((id) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id)).poke()),
