@@ -8,24 +8,18 @@
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
-import type { Price, RunEstimate } from "../council/estimate";
+import { spendCaps, type Price, type RunEstimate } from "../council/estimate";
 import { openDb } from "../db/queries";
 import { daySpend, itemSpend, releaseHold, reserve, type Hold } from "../db/spend-queries";
+import { watchdogSlackMs } from "../rooms/room";
 import { ApiError } from "./errors";
 
 const DAY_MS = 86_400_000;
-const DEFAULT_WATCHDOG_SLACK_MS = 30_000;
 
 /** 00:00 UTC of the day `now` falls in, and of the next. */
 export function utcDay(now = Date.now()) {
   const start = Math.floor(now / DAY_MS) * DAY_MS;
   return { day: new Date(start).toISOString().slice(0, 10), start, resetsAt: start + DAY_MS };
-}
-
-/** A dollar setting, or null when unset or not a number ≥ 0. */
-function usdSetting(raw: string | undefined): number | null {
-  const n = Number(raw);
-  return raw?.trim() && n >= 0 ? n : null;
 }
 
 const usd = (n: number) => `$${n.toFixed(n >= 1 ? 2 : 4)}`;
@@ -42,12 +36,6 @@ export interface SpendRequest {
   workMs: number;
 }
 
-/** How long a room's step may overrun before its watchdog steps in (QUORUM_WATCHDOG_SLACK_MS, as rooms/room.ts reads it). */
-export function watchdogSlackMs(env: Env): number {
-  const ms = Number(env.QUORUM_WATCHDOG_SLACK_MS ?? DEFAULT_WATCHDOG_SLACK_MS);
-  return Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCHDOG_SLACK_MS;
-}
-
 /** Work whose calls may take `callsMs` at most: twice that (the watchdog resumes a step once), its slack, and a minute's margin. */
 export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + watchdogSlackMs(env)) + 60_000;
 
@@ -57,7 +45,8 @@ export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + watchdogSlac
  * Returns the hold's id, for the room that does the work to settle.
  */
 export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequest): Promise<string> {
-  const caps = { dayCap: usdSetting(c.env.QUORUM_MAX_DAY_USD), itemCap: usdSetting(c.env.QUORUM_MAX_RUN_USD) };
+  const { dayUsd, runUsd } = spendCaps(c.env);
+  const caps = { dayCap: dayUsd, itemCap: runUsd };
   if ((caps.dayCap !== null || caps.itemCap !== null) && req.estimate.unpriced.length) throw unpricedRefusal(req.estimate.unpriced);
   const now = Date.now();
   const day = utcDay(now);
@@ -136,7 +125,7 @@ export const spendApi = new Hono<{ Bindings: Env }>().get("/", async (c) => {
     day: day.day,
     spentUsd: spent.spentUsd,
     reservedUsd: spent.reservedUsd,
-    capUsd: usdSetting(c.env.QUORUM_MAX_DAY_USD),
+    capUsd: spendCaps(c.env).dayUsd,
     unknownCostCalls: spent.unknownCostCalls,
     resetsAt: day.resetsAt,
   });

@@ -10,12 +10,26 @@ import type { ModelParams, RunSettings } from "../shared/run";
 
 /** output allowance assumed for a model with no maxTokens set */
 export const ASSUMED_MAX_TOKENS = 4096;
+type CapVars = { QUORUM_MAX_RUN_USD?: string; QUORUM_MAX_DAY_USD?: string };
+
+/** A dollar setting, or null when unset or not a number ≥ 0. */
+function usdSetting(raw: string | undefined): number | null {
+  const n = Number(raw);
+  return raw?.trim() && n >= 0 ? n : null;
+}
+
+/** QUORUM_MAX_DAY_USD and QUORUM_MAX_RUN_USD in US dollars, null when unset. */
+export function spendCaps(env: CapVars): { dayUsd: number | null; runUsd: number | null } {
+  return { dayUsd: usdSetting(env.QUORUM_MAX_DAY_USD), runUsd: usdSetting(env.QUORUM_MAX_RUN_USD) };
+}
+
 /**
  * The output allowance a call without maxTokens is sent with: under a spend cap, the one its request was
  * reserved for (a provider's own default may be far larger); without a cap, none (the provider's default).
  */
-export function reservedAllowance(env: { QUORUM_MAX_RUN_USD?: string; QUORUM_MAX_DAY_USD?: string }): number | undefined {
-  return env.QUORUM_MAX_RUN_USD?.trim() || env.QUORUM_MAX_DAY_USD?.trim() ? ASSUMED_MAX_TOKENS : undefined;
+export function reservedAllowance(env: CapVars): number | undefined {
+  const caps = spendCaps(env);
+  return caps.dayUsd !== null || caps.runUsd !== null ? ASSUMED_MAX_TOKENS : undefined;
 }
 
 /** review JSON per answer judged, and the review instructions */

@@ -202,8 +202,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
   }
 
   private watchdogSlackMs(): number {
-    const ms = Number(this.env.QUORUM_WATCHDOG_SLACK_MS ?? DEFAULT_WATCHDOG_SLACK_MS);
-    return Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCHDOG_SLACK_MS;
+    return watchdogSlackMs(this.env);
   }
 
   protected emit(event: Body | WatchdogEventBody): void {
@@ -249,6 +248,12 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
       maxDelayMs: 30_000,
     };
   }
+}
+
+/** How long past a step's deadline the watchdog waits before it steps in (QUORUM_WATCHDOG_SLACK_MS). */
+export function watchdogSlackMs(env: Pick<Env, "QUORUM_WATCHDOG_SLACK_MS">): number {
+  const ms = Number(env.QUORUM_WATCHDOG_SLACK_MS ?? DEFAULT_WATCHDOG_SLACK_MS);
+  return Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCHDOG_SLACK_MS;
 }
 
 /** True once `promise` settles (its rejection passes through), false when `ms` pass first. */
