@@ -45,8 +45,8 @@ export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + watchdogSlac
  * Returns the hold's id, for the room that does the work to settle.
  */
 export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequest): Promise<string> {
-  const { dayUsd, runUsd } = spendCaps(c.env);
-  const caps = { dayCap: dayUsd, itemCap: runUsd };
+  const { dayUsd: dayCap, runUsd: itemCap } = spendCaps(c.env);
+  const caps = { dayCap, itemCap };
   if ((caps.dayCap !== null || caps.itemCap !== null) && req.estimate.unpriced.length) throw unpricedRefusal(req.estimate.unpriced);
   const now = Date.now();
   const day = utcDay(now);
@@ -65,7 +65,7 @@ export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequ
   // Refused: say which cap, with the same figures GET /api/spend shows (they read a moment later, so may differ a little).
   const item = await itemSpend(db, req.itemId, now);
   const itemUsed = item.spentUsd + item.reservedUsd;
-  if (caps.itemCap !== null && itemUsed + req.estimate.usd > caps.itemCap) {
+  if (caps.itemCap !== null && (caps.dayCap === null || itemUsed + req.estimate.usd > caps.itemCap)) {
     const why =
       itemUsed > 0
         ? `This request could cost up to ${usd(req.estimate.usd)}, and this ${req.what} has already spent or set aside ${usd(itemUsed)} of its QUORUM_MAX_RUN_USD ($${caps.itemCap}).`
