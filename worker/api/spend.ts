@@ -91,7 +91,7 @@ function unpricedRefusal(unpriced: string[]): ApiError {
     400,
     "unpriced_model",
     `No known price for ${unpriced.join(", ")}, so a spend cap (QUORUM_MAX_RUN_USD or QUORUM_MAX_DAY_USD) can't hold for ${unpriced.length === 1 ? "it" : "them"}. ` +
-      `Price ${unpriced.length === 1 ? "it" : "each"} in QUORUM_PRICES as id=input:output US dollars per million tokens (e.g. QUORUM_PRICES=${example}; 0:0 for a free local model), restart, and try again, or pick priced models.`,
+      `Price ${unpriced.length === 1 ? "it" : "each"} in QUORUM_PRICES as id=input:output US dollars per million tokens (e.g. QUORUM_PRICES=${example}; 0:0 for a free local model), restart, and try again, or pick priced models (the arena samples its pairs from QUORUM_ARENA_MODELS).`,
     { unpriced },
   );
 }
