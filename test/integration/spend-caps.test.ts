@@ -216,7 +216,13 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
     const second = usd(4, 2, 100, 8) + usd(4, 0.3, 100, 2.5);
     expect((await getComparison(id)).totals?.costUsd).toBeCloseTo(first + second, 12);
     expect((await followUp(first + next + 1e-9)).status).toBe(400);
+    // A judge asked for now would take it past the cap too.
+    const judgeCalls = (await callsFor(stub, "gpt-5-mini")).length;
+    const judge = await withSettings(`/comparisons/${id}/judge`, { QUORUM_MAX_RUN_USD: String(first + next + 1e-9) }, { method: "POST", json: { judges: ["openai:gpt-5-mini"] } });
+    expect(judge.status).toBe(400);
+    expect(((await judge.json()) as Refusal).error.code).toBe("over_budget");
     expect(await callsFor(stub, "gpt-4.1")).toHaveLength(2);
+    expect(await callsFor(stub, "gpt-5-mini")).toHaveLength(judgeCalls);
   });
 });
 
