@@ -132,7 +132,7 @@ describe("leased tokens in the Worker", () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect(await burst("votes", "busy", 600, 21)).toEqual(Array(21).fill(204));
     // the first request takes one; the second, within the lease window, takes 600 / 60 = 10 and spends one of them
-    expect(take.mock.calls).toEqual([["client:busy", "votes", 600, 1], ["client:busy", "votes", 600, 10], ["client:busy", "votes", 600, 10]]);
+    expect(take.mock.calls).toEqual([["local/client:busy", "votes", 600, 1], ["local/client:busy", "votes", 600, 10], ["local/client:busy", "votes", 600, 10]]);
   });
 
   it("never asks for more than one token at a time for a client that isn't busy", async () => {
@@ -141,23 +141,23 @@ describe("leased tokens in the Worker", () => {
       expect((await send("votes", "unhurried", 600)).status).toBe(204);
       vi.advanceTimersByTime(LEASE_MS);
     }
-    expect(take.mock.calls).toEqual([["client:unhurried", "votes", 600, 1], ["client:unhurried", "votes", 600, 1], ["client:unhurried", "votes", 600, 1]]);
+    expect(take.mock.calls).toEqual([["local/client:unhurried", "votes", 600, 1], ["local/client:unhurried", "votes", 600, 1], ["local/client:unhurried", "votes", 600, 1]]);
   });
 
   it("lets leased tokens expire unspent: after LEASE_MS the client asks the limiter again, and the unspent ones are gone from the bucket", async () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect(await burst("votes", "expiring", 600, 5)).toEqual(Array(5).fill(204));
-    expect(take.mock.calls).toEqual([["client:expiring", "votes", 600, 1], ["client:expiring", "votes", 600, 10]]);
+    expect(take.mock.calls).toEqual([["local/client:expiring", "votes", 600, 1], ["local/client:expiring", "votes", 600, 10]]);
     vi.advanceTimersByTime(LEASE_MS / 2);
     expect((await send("votes", "expiring", 600)).status).toBe(204);
     expect(take).toHaveBeenCalledTimes(2);
     vi.advanceTimersByTime(LEASE_MS / 2);
     expect((await send("votes", "expiring", 600)).status).toBe(204);
     // still busy (the last request was half a second ago), but the lease is over: ten more are taken
-    expect(take.mock.calls.slice(2)).toEqual([["client:expiring", "votes", 600, 10]]);
+    expect(take.mock.calls.slice(2)).toEqual([["local/client:expiring", "votes", 600, 10]]);
     // 7 requests served, 21 tokens taken: after two seconds' refill (20) the bucket holds 600 − 21 + 20
     vi.advanceTimersByTime(LEASE_MS);
-    expect(await limiterFor(env, "client:expiring").take("client:expiring", "votes", 600, 600)).toEqual({ ok: true, granted: 599 });
+    expect(await limiterFor(env, "local/client:expiring").take("local/client:expiring", "votes", 600, 600)).toEqual({ ok: true, granted: 599 });
   });
 
   it("keeps separate leases for separate clients and separate actions", async () => {
@@ -167,7 +167,7 @@ describe("leased tokens in the Worker", () => {
     expect((await send("comparisons", "leaser", 600)).status).toBe(204);
     expect((await send("votes", "leaser", 600)).status).toBe(204);
     // the other client and the other action each ask for their own first token; the leaser's vote spends its lease
-    expect(take.mock.calls).toEqual([["client:other-client", "votes", 600, 1], ["client:leaser", "comparisons", 600, 1]]);
+    expect(take.mock.calls).toEqual([["local/client:other-client", "votes", 600, 1], ["local/client:leaser", "comparisons", 600, 1]]);
   });
 
   it("drops a lease when the configured limit changes rather than spending it under the new one", async () => {
@@ -175,7 +175,7 @@ describe("leased tokens in the Worker", () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect((await send("votes", "reconfigured", 1_200)).status).toBe(204);
     expect((await send("votes", "reconfigured", 1_200)).status).toBe(204);
-    expect(take.mock.calls).toEqual([["client:reconfigured", "votes", 1_200, 1], ["client:reconfigured", "votes", 1_200, 20]]);
+    expect(take.mock.calls).toEqual([["local/client:reconfigured", "votes", 1_200, 1], ["local/client:reconfigured", "votes", 1_200, 20]]);
   });
 });
 
