@@ -47,6 +47,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_LEADERBOARD_STALE_MS?: string;
   /** battles older than this many hours are final, and an hour later move to the ARCHIVE R2 bucket (default 0: never) */
   QUORUM_ARCHIVE_AFTER_HOURS?: string;
+  /** the key that signs run and comparison ids and vote receipts (default: a random secret made once and kept in D1) */
+  QUORUM_SECRET?: string;
 }
 
 declare global {

@@ -18,7 +18,10 @@ import type { Price, RunEstimate } from "../council/estimate";
 import { blindPricesOf, comparisonForEstimate, type ComparisonForEstimate } from "../db/spend-queries";
 import { redactComparison, redactMessage, redactMode } from "./redaction";
 import { releaseSpend, reserveSpend, utcDay, workMs } from "./spend";
+import { knownId, newItemId } from "./item-ids";
+import { voteReceipt } from "./receipts";
 
+/** The room of comparison `id`: only for an id the server made (item-ids.ts), since addressing a room creates it. */
 export const comparisonRoom = (env: Env, id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
 
 /** A room's refusal as the API's error; a success as it is. */
@@ -103,7 +106,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     const autoJudges = input.judges ?? settings.judges;
     const blind = blindPricing(c.env, input.blind, chosen.candidates);
     const estimate = estimateComparison(c.env, { models: chosen.models, prompt: input.prompt, params: input.params ?? {}, judges: autoJudges, blind: blind?.price ?? null });
-    const id = crypto.randomUUID();
+    const id = await newItemId(c.env, "comparison");
     const holdId = await reserveSpend(c, {
       itemId: id,
       what: "comparison",
@@ -155,27 +158,27 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     });
     return c.json({ items, nextCursor });
   })
-  .get("/:id", async (c) => c.json(await comparisonDetail(c.env, c.req.param("id"))))
+  .get("/:id", async (c) => c.json(await comparisonDetail(c.env, await knownId(c, "comparison"))))
   .post("/:id/messages", validate("json", comparisonMessageInput), async (c) => {
+    const id = await knownId(c, "comparison");
     const redacted = redactMode(c.env) ? await redactMessage(c.req.valid("json").content) : null;
     const content = redacted?.content ?? c.req.valid("json").content;
-    const id = c.req.param("id");
     const sent = unwrap(await withSpend(c, id, (found, blind) => estimateTurn(c.env, found, blind, content), async (holdId) => await comparisonRoom(c.env, id).sendMessage(content, redacted?.redactions, holdId)));
     return c.json(redacted ? { ...sent, redactions: redacted.redactions } : sent, 202);
   })
   .post("/:id/retry", async (c) => {
-    const id = c.req.param("id");
+    const id = await knownId(c, "comparison");
     return c.json(unwrap(await withSpend(c, id, (found, blind) => estimateRetry(c.env, found, blind), async (holdId) => await comparisonRoom(c.env, id).retry(holdId))), 202);
   })
   .post("/:id/judge", validate("json", judgeInput), async (c) => {
+    const id = await knownId(c, "comparison");
     const { judges } = c.req.valid("json");
-    const id = c.req.param("id");
     checkModels(c.env, judges);
     return c.json(unwrap(await withSpend(c, id, (found) => estimateJudges(c.env, found, judges), async (holdId) => await comparisonRoom(c.env, id).requestJudges(judges, holdId))), 202);
   })
   .post("/:id/votes", validate("json", voteInput), async (c) => {
-    const id = c.req.param("id");
-    // No D1 existence read first: the room knows whether it holds the comparison and refuses with not_found.
+    // No D1 existence read: the id's tag says the server made it, and the room knows whether it holds it.
+    const id = await knownId(c, "comparison");
     const key = c.req.header("Idempotency-Key")?.trim() || null;
     if (key && key.length > 200) throw new ApiError(400, "invalid_request", "Idempotency-Key: at most 200 characters.");
     const settings = arenaSettings(c.env);
@@ -192,9 +195,10 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       }),
     );
     if (replayed) c.header("Idempotent-Replayed", "true");
-    return c.json(response, 201);
+    // Derived, not stored: a replay answers with the same receipt, and the stored response holds none.
+    return c.json({ ...response, receipt: await voteReceipt(c.env, response.voteId) }, 201);
   })
   .get("/:id/ws", validate("query", wsQuery), async (c) => {
     requireUpgrade(c);
-    return connectRoom(comparisonRoom(c.env, c.req.param("id")), c.req.raw, () => notFound("Comparison"));
+    return connectRoom(comparisonRoom(c.env, await knownId(c, "comparison")), c.req.raw, () => notFound("Comparison"));
   });

@@ -16,7 +16,9 @@ import { validate } from "./validate";
 import { redactMode, redactRun } from "./redaction";
 import { releaseSpend, reserveSpend, workMs } from "./spend";
 import type { RunSettings } from "../shared/run";
+import { knownId, newItemId } from "./item-ids";
 
+/** The room of run `id`: only for an id the server made (item-ids.ts), since addressing a room creates it. */
 const room = (env: Env, id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
 
 /** The run as clients may see it: live from its room while it runs, from D1 once it has ended. */
@@ -33,8 +35,11 @@ export async function runDetail(env: Env, id: string): Promise<RunDetail> {
   return toRunDetail(record);
 }
 
-async function ensureRun(env: Env, id: string) {
-  if (!(await runStatusOf(openDb(env.DB), id))) throw notFound("Run");
+/** The route's run id, once its tag checks and D1 holds the run (it does from the moment its POST answers). */
+async function existingRun(c: Context<{ Bindings: Env }>): Promise<string> {
+  const id = await knownId(c, "run");
+  if (!(await runStatusOf(openDb(c.env.DB), id))) throw notFound("Run");
+  return id;
 }
 
 function unwrap(result: RoomResult) {
@@ -73,7 +78,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     const input = redacted?.input ?? c.req.valid("json");
     checkModels(c.env, [...input.models.map((m) => m.id), ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : [])]);
     await rateLimit(c, "runs", await clientIdOf(c));
-    const id = crypto.randomUUID();
+    const id = await newItemId(c.env, "run");
     // A blind run's total, over labels whose tokens are shown, would say which model wrote which: it shows at the run's end.
     const holdId = await reserveSpend(c, {
       itemId: id,
@@ -112,29 +117,28 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     });
     return c.json({ items, nextCursor });
   })
-  .get("/:id", async (c) => c.json(await runDetail(c.env, c.req.param("id"))))
+  .get("/:id", async (c) => c.json(await runDetail(c.env, await knownId(c, "run"))))
   .delete("/:id", async (c) => {
-    const id = c.req.param("id");
-    await ensureRun(c.env, id);
+    const id = await existingRun(c);
     await room(c.env, id).destroy();
     await deleteRun(openDb(c.env.DB), id);
     return c.json({ deleted: true as const });
   })
   .post("/:id/cancel", async (c) => {
-    await ensureRun(c.env, c.req.param("id"));
-    return c.json(unwrap(await room(c.env, c.req.param("id")).cancel()));
+    const id = await existingRun(c);
+    return c.json(unwrap(await room(c.env, id).cancel()));
   })
   .post("/:id/evaluate", async (c) => {
-    const id = c.req.param("id");
+    const id = await knownId(c, "run");
     return c.json(await withSpend(c, id, (run) => estimateEvaluation(c.env, run), (holdId) => room(c.env, id).evaluate(holdId)), 202);
   })
   .post("/:id/answers", validate("json", retryAnswersInput), async (c) => {
-    const id = c.req.param("id");
+    const id = await knownId(c, "run");
     const { modelIds } = c.req.valid("json");
     return c.json(await withSpend(c, id, (run) => estimateAnswerRetry(c.env, run, modelIds), (holdId) => room(c.env, id).retryAnswers(modelIds, holdId)), 202);
   })
   .get("/:id/export", validate("query", exportQuery), async (c) => {
-    const detail = await runDetail(c.env, c.req.param("id"));
+    const detail = await runDetail(c.env, await knownId(c, "run"));
     const { format } = c.req.valid("query");
     const file = `quorum-run-${detail.run.id}.${format}`;
     c.header("Content-Disposition", `attachment; filename="${file}"`);
@@ -143,5 +147,5 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   })
   .get("/:id/ws", validate("query", wsQuery), async (c) => {
     requireUpgrade(c);
-    return connectRoom(room(c.env, c.req.param("id")), c.req.raw, () => notFound("Run"));
+    return connectRoom(room(c.env, await existingRun(c)), c.req.raw, () => notFound("Run"));
   });

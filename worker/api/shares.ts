@@ -14,6 +14,7 @@ import { ApiError, notFound } from "./errors";
 import { runDetail } from "./runs";
 import { connectRoom, requireUpgrade } from "./sockets";
 import { validate } from "./validate";
+import { knownId } from "./item-ids";
 
 /** 32 random bytes in base64url: 43 characters. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -31,11 +32,15 @@ export async function hashToken(token: string): Promise<string> {
 
 const WHAT: Record<ShareKind, string> = { run: "Run", comparison: "Comparison" };
 
-/** A run by its D1 row; a comparison by its room, which holds it from its first moment to after its row is archived. */
+/**
+ * A run by its D1 row; a comparison by its room, which holds it from its first moment to after its row is
+ * archived. `id` is one the server made (a route's is checked by knownId; a link's comes from D1).
+ */
 async function itemExists(env: Env, kind: ShareKind, id: string): Promise<boolean> {
   return kind === "run" ? (await runStatusOf(openDb(env.DB), id)) !== null : (await comparisonRoom(env, id).detail()) !== null;
 }
 
+/** A link's item: its id was checked when the link was made. */
 const roomOf = (env: Env, share: ShareRow) =>
   share.kind === "run" ? env.RUN_ROOM.get(env.RUN_ROOM.idFromName(share.itemId)) : comparisonRoom(env, share.itemId);
 
@@ -45,7 +50,7 @@ const listed = (s: ShareRow) => ({ id: s.id, kind: s.kind, itemId: s.itemId, cre
 function shareRoutes(kind: ShareKind) {
   return new Hono<{ Bindings: Env }>()
     .post("/:id/share", async (c) => {
-      const itemId = c.req.param("id");
+      const itemId = await knownId(c, kind);
       if (!(await itemExists(c.env, kind, itemId))) throw notFound(WHAT[kind]);
       const token = newToken();
       const share = { id: crypto.randomUUID(), kind, itemId, createdAt: Date.now() };
@@ -53,7 +58,7 @@ function shareRoutes(kind: ShareKind) {
       return c.json({ ...listed(share), token, url: `${new URL(c.req.url).origin}/shared/${token}` }, 201);
     })
     .get("/:id/shares", async (c) => {
-      const itemId = c.req.param("id");
+      const itemId = await knownId(c, kind);
       if (!(await itemExists(c.env, kind, itemId))) throw notFound(WHAT[kind]);
       return c.json({ shares: (await liveSharesOf(openDb(c.env.DB), kind, itemId)).map(listed) });
     });

@@ -1,13 +1,16 @@
-/** /api/votes/:voteId — withdrawing a vote is the only way to change one (then vote again). */
+/** /api/votes/:voteId — withdrawing a vote is the only way to change one (then vote again); it takes the vote's receipt. */
 import { Hono } from "hono";
 import { comparisonOfVote } from "../db/arena-queries";
 import { openDb } from "../db/queries";
 import { comparisonRoom, unwrap } from "./comparisons";
 import { ApiError, notFound } from "./errors";
 import { arenaSettings } from "../arena/settings";
+import { requireWithdrawalRight } from "./receipts";
 
 export const votesApi = new Hono<{ Bindings: Env }>().delete("/:voteId", async (c) => {
   const voteId = c.req.param("voteId");
+  // Before any lookup: without the right to withdraw it, a caller learns nothing of the vote either.
+  await requireWithdrawalRight(c, voteId);
   const comparisonId = await comparisonOfVote(openDb(c.env.DB), voteId);
   if (!comparisonId) {
     const { archiveAfterHours } = arenaSettings(c.env);

@@ -192,6 +192,10 @@ export async function findIdempotencyKey(db: Db, key: string) {
   return (await db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.key, key)).get()) ?? null;
 }
 
+export async function comparisonExists(db: Db, id: string): Promise<boolean> {
+  return (await db.select({ id: schema.comparisons.id }).from(schema.comparisons).where(eq(schema.comparisons.id, id)).get()) !== undefined;
+}
+
 export async function comparisonOfVote(db: Db, voteId: string): Promise<string | null> {
   const row = await db.select({ id: schema.modelVotes.comparisonId }).from(schema.modelVotes).where(eq(schema.modelVotes.voteId, voteId)).get();
   return row?.id ?? null;

@@ -364,3 +364,12 @@ export const spendHolds = sqliteTable(
   },
   (t) => [index("spend_holds_day").on(t.day), index("spend_holds_item").on(t.itemId)],
 );
+
+/**
+ * Secrets the server generates once and keeps (today one: `signing`, the key of id tags and vote receipts,
+ * used when QUORUM_SECRET is unset). The first isolate to need one inserts it; every other reads the same row.
+ */
+export const serverSecrets = sqliteTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});

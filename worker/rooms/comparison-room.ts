@@ -519,7 +519,9 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (r.bothAnsweredAt !== null && now - r.bothAnsweredAt < cast.minVoteMs) flags.push("too_fast");
     if (r.votes.some((v) => v.clientId === cast.clientId)) flags.push("duplicate");
     if (SIDES.some((side) => r.turns.some((t) => namesItself(t[side].text, r.models[side])))) flags.push("identity_leak");
-    if (!r.blind) flags.push("revealed");
+    // Names once shown stay shown (a withdrawal doesn't re-blind), to whoever has the comparison open: every
+    // vote after the first on a blind comparison is cast knowing who is who, whoever casts it.
+    if (!isHidden(r)) flags.push("revealed");
     return flags;
   }
 

@@ -1,0 +1,36 @@
+/**
+ * Run and comparison ids carry a tag, `<uuid>-<tag>`, signed by the server (signing.ts). Any touch of a
+ * SQLite-backed Durable Object creates its storage, and D1 may not hold an item yet (a comparison's row comes a
+ * moment after its POST answered) or any more (archived), so a route checks the tag before it addresses a room:
+ * an id the server never made is a 404 that creates and writes nothing.
+ */
+import type { Context } from "hono";
+import { comparisonExists } from "../db/arena-queries";
+import { openDb, runStatusOf } from "../db/queries";
+import { notFound } from "./errors";
+import { sign, TAG_HEX_LENGTH, verify } from "./signing";
+
+export type ItemKind = "run" | "comparison";
+
+const WHAT: Record<ItemKind, string> = { run: "Run", comparison: "Comparison" };
+const TAGGED = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([0-9a-f]{${TAG_HEX_LENGTH}})$`);
+
+export async function newItemId(env: Env, kind: ItemKind): Promise<string> {
+  const base = crypto.randomUUID();
+  return `${base}-${await sign(env, kind, base)}`;
+}
+
+/** Whether the server made `id` for `kind`: its tag checks, or (an id from before tags) D1 holds its row. */
+export async function isKnownId(env: Env, kind: ItemKind, id: string): Promise<boolean> {
+  const tagged = TAGGED.exec(id);
+  if (tagged) return verify(env, kind, tagged[1], tagged[2]);
+  const db = openDb(env.DB);
+  return kind === "run" ? (await runStatusOf(db, id)) !== null : comparisonExists(db, id);
+}
+
+/** The route's `:id`, once known to be one the server made for `kind`; else the kind's 404. */
+export async function knownId(c: Context<{ Bindings: Env }>, kind: ItemKind): Promise<string> {
+  const id = c.req.param("id") ?? "";
+  if (!(await isKnownId(c.env, kind, id))) throw notFound(WHAT[kind]);
+  return id;
+}
