@@ -1,5 +1,5 @@
 /** Test helpers that drive the arena as a client does: over HTTP and the comparison's WebSocket. */
-import { env, runInDurableObject } from "cloudflare:test";
+import { listDurableObjectIds } from "cloudflare:test";
 import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
 import type { ComparisonDetail } from "../../worker/shared/arena";
 import { api } from "./runs";
@@ -52,6 +52,7 @@ export interface VoteBody {
   rows: { id: string; voteId: string; comparisonId: string; choice: string; winnerModelId: string | null; flags: string[] }[];
   reveal: { left: { modelId: string; displayName: string }; right: { modelId: string; displayName: string } };
   flags: string[];
+  receipt: string;
 }
 
 export async function castVote(id: string, choice: string, headers: Record<string, string> = {}): Promise<VoteBody> {
@@ -102,8 +103,16 @@ export async function errorOf(res: Response): Promise<{ code: string; message: s
   return ((await res.json()) as { error: { code: string; message: string } }).error;
 }
 
-/** The tables in the storage of the room for comparison `id` (asking makes the room if there was none). */
-export function roomTables(id: string): Promise<Record<string, SqlStorageValue>[]> {
-  const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
-  return runInDurableObject(room, (_instance, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
+/**
+ * Whether the room named `name` in `namespace` has storage: miniflare lists the objects whose SQLite files
+ * exist, so this observes "nothing was created" without creating anything (asking the room would).
+ */
+export async function hasRoom<T extends Rpc.DurableObjectBranded | undefined>(namespace: DurableObjectNamespace<T>, name: string): Promise<boolean> {
+  const id = namespace.idFromName(name);
+  return (await listDurableObjectIds(namespace)).some((listed) => listed.equals(id));
+}
+
+/** Withdraws vote `voteId`, showing `receipt` when given. */
+export function withdraw(voteId: string, receipt?: string, headers: Record<string, string> = {}): Promise<Response> {
+  return api(`/votes/${voteId}`, { method: "DELETE", headers: receipt === undefined ? headers : { "X-Vote-Receipt": receipt, ...headers } });
 }

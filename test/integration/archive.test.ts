@@ -10,7 +10,7 @@ import type { RunRecord } from "../../worker/rooms/record";
 import app from "../../worker/index";
 import { comparisonRoom } from "../../worker/api/comparisons";
 
-import { castVote, errorOf, leaderboard, readyComparison, type Standings } from "../helpers/arena";
+import { castVote, errorOf, leaderboard, readyComparison, withdraw as withdrawVote, type Standings } from "../helpers/arena";
 import { referenceElo, simulateBattles, type Battle } from "../helpers/arena-reference";
 import { api, createRun, finished } from "../helpers/runs";
 
@@ -151,7 +151,7 @@ describe("the battle archive", () => {
     ]);
     expect(await (await api("/battles/archive")).json()).toMatchObject({ battles: SEGMENT_BATTLES, modelVotes: 2 });
     // Withdrawing it now finds nothing in D1, and says why it may be so.
-    const withdraw = await api(`/votes/${gone.voteId}`, { method: "DELETE" });
+    const withdraw = await withdrawVote(gone.voteId, gone.receipt);
     expect(withdraw.status).toBe(404);
     expect((await errorOf(withdraw)).message).toMatch(/older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\) and archived, which makes it final/);
   });
@@ -328,7 +328,7 @@ describe("the battle archive", () => {
     await runInDurableObject(room, (instance: ComparisonRoom) => {
       (instance as unknown as { record: ComparisonRecord }).record.votes[0].createdAt = Date.now() - (HOURS + 1) * HOUR_MS;
     });
-    const res = await api(`/votes/${cast.voteId}`, { method: "DELETE" });
+    const res = await withdrawVote(cast.voteId, cast.receipt);
     expect(res.status).toBe(409);
     expect(await errorOf(res)).toMatchObject({ code: "final", message: expect.stringMatching(/older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\)/) });
     expect(await count(`SELECT count(*) AS n FROM battles WHERE vote_id = '${cast.voteId}'`)).toBe(1);

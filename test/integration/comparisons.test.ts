@@ -4,7 +4,7 @@ import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from ".
 import { api } from "../helpers/runs";
 import { fireAlarm, passDeadline, waitForStepEnd } from "../helpers/watchdog";
 import { comparisonRoom } from "../../worker/api/comparisons";
-import { castVote, createComparison, errorOf, getComparison, openComparisonSocket, readyComparison, roomTables, settled, vote } from "../helpers/arena";
+import { castVote, createComparison, errorOf, getComparison, openComparisonSocket, readyComparison, hasRoom, settled, vote } from "../helpers/arena";
 
 const stub = inject("stubUrl");
 
@@ -143,13 +143,12 @@ describe("sides and pairs", () => {
     expect(twice.status).toBe(400);
   });
 
-  it("answers a socket for a comparison that doesn't exist with the API's 404, and the room asked about it stores nothing", async () => {
+  it("answers a socket for a comparison that doesn't exist with the API's 404, and creates no room for it", async () => {
     const id = crypto.randomUUID();
     const res = await api(`/comparisons/${id}/ws`, { headers: { Upgrade: "websocket" } });
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({ code: "not_found", message: "Comparison not found." });
-    // The route asks the room, not D1, so the room for this id was made: it must leave no table behind.
-    expect(await roomTables(id)).toEqual([]);
+    expect(await hasRoom(env.COMPARISON_ROOM, id)).toBe(false);
   });
 });
 

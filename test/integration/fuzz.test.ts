@@ -524,7 +524,7 @@ describe("a battery of classic hostile requests", () => {
     expect((await SELF.fetch(`${BASE}/api/runs?limit=100`)).status).toBe(200);
   });
 
-  it("answers SQL, HTML, traversal and control characters in an id with a JSON 404", async () => {
+  it("answers SQL, HTML, traversal and control characters in an id with a JSON 404 (a withdrawal, with its refusal for the receipt)", async () => {
     for (const id of ["'%3B%20DROP%20TABLE%20runs%3B--", "1%20OR%201%3D1", "%3Cscript%3Ealert(1)%3C%2Fscript%3E", "..%2f..%2fetc%2fpasswd", "%2e%2e", "%00", "%ED%A0%80", "%zz", "x".repeat(8000)]) {
       for (const path of [`/api/runs/${id}`, `/api/comparisons/${id}`, `/api/runs/${id}/export?format=md`]) {
         const res = await SELF.fetch(`${BASE}${path}`);
@@ -532,7 +532,8 @@ describe("a battery of classic hostile requests", () => {
         expect(res.headers.get("x-content-type-options")).toBe("nosniff");
         await refused(Promise.resolve(res), 404, "not_found");
       }
-      await refused(SELF.fetch(`${BASE}/api/votes/${id}`, { method: "DELETE" }), 404, "not_found");
+      await refused(SELF.fetch(`${BASE}/api/votes/${id}`, { method: "DELETE" }), 401, "receipt_required");
+      await refused(SELF.fetch(`${BASE}/api/votes/${id}`, { method: "DELETE", headers: { "X-Vote-Receipt": "0".repeat(32) } }), 403, "wrong_receipt");
     }
   });
 

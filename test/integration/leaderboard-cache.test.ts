@@ -83,7 +83,7 @@ describe("the Worker", () => {
     await battleElsewhere("cache-worker");
     expect((await SELF.fetch("http://localhost/api/leaderboard?rounds=0")).status).toBe(200);
     expect(await totalOf("cache-worker", 60_000)).toBe(1);
-    expect((await SELF.fetch("http://localhost/api/votes/no-such-vote", { method: "DELETE" })).status).toBe(404);
+    expect((await SELF.fetch("http://localhost/api/votes/no-such-vote", { method: "DELETE" })).status).toBe(401);
     expect(await totalOf("cache-worker", 60_000)).toBe(2);
   });
 });

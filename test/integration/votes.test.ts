@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { scriptModel } from "../helpers/stub-client";
 import { api, finished } from "../helpers/runs";
-import { castVote, errorOf, getComparison, leaderboard, readyComparison, roomTables, rowsOf, vote } from "../helpers/arena";
+import { castVote, errorOf, getComparison, leaderboard, readyComparison, hasRoom, rowsOf, vote, withdraw } from "../helpers/arena";
 
 const stub = inject("stubUrl");
 
@@ -87,12 +87,13 @@ describe("votes, exactly as seed 000 defines them", () => {
     byWinRate.forEach((r, i) => expect(r.winRate).toBeCloseTo(seed[i].winRate, 10));
   });
 
-  it("withdraws a vote with its rows and its battle, and a new vote counts again", async () => {
+  it("withdraws a vote with its rows and its battle; a vote cast after the names were shown is flagged revealed and left out unless asked", async () => {
     const id = (await readyComparison([A, B], { category: "withdraw" })).comparison.id;
     const first = await castVote(id, await choiceFor(id, A));
+    expect(first.flags).toEqual([]);
     expect(rowsOf(await leaderboard("category=withdraw"), [A])[A].wins).toBe(1);
 
-    const res = await api(`/votes/${first.voteId}`, { method: "DELETE" });
+    const res = await withdraw(first.voteId, first.receipt);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ voteId: first.voteId, status: "ready", withdrawn: true });
     const left = await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE vote_id = ?").bind(first.voteId).first<{ n: number }>();
@@ -101,27 +102,33 @@ describe("votes, exactly as seed 000 defines them", () => {
     const after = rowsOf(await leaderboard("category=withdraw"), [A, B]);
     expect([after[A].wins, after[A].battles, after[A].appearances, after[A].bt]).toEqual([0, 0, 1, null]);
     expect((await getComparison(id)).reveal).not.toBeNull(); // a withdrawal does not hide the names again
-    expect((await api(`/votes/${first.voteId}`, { method: "DELETE" })).status).toBe(404);
+    expect((await withdraw(first.voteId, first.receipt)).status).toBe(404);
 
-    await castVote(id, await choiceFor(id, B));
+    // Peek, then vote the other way: the names were shown, so the vote is not blind any more.
+    const peeked = await castVote(id, await choiceFor(id, B));
+    expect(peeked.flags).toEqual(["revealed"]);
+    const stored = await env.DB.prepare("SELECT flags FROM model_votes WHERE vote_id = ?").bind(peeked.voteId).first<{ flags: string }>();
+    expect(JSON.parse(stored!.flags)).toEqual(["revealed"]);
     const again = rowsOf(await leaderboard("category=withdraw"), [A, B]);
-    expect([again[A].wins, again[B].wins, again[B].battles]).toEqual([0, 1, 1]);
-    // online Elo and TrueSkill are replayed without the withdrawn battle: one win for B from the start
-    expect([again[A].elo, again[B].elo]).toEqual([998, 1002]);
+    expect([again[A].wins, again[B].wins, again[B].battles]).toEqual([0, 0, 0]);
+    expect((await leaderboard("category=withdraw")).excludedFlagged).toBe(1);
+    const flagged = rowsOf(await leaderboard("category=withdraw&includeFlagged=true"), [A, B]);
+    expect([flagged[A].wins, flagged[B].wins, flagged[B].battles]).toEqual([0, 1, 1]);
+    // online Elo and TrueSkill (flagged battles counted) are replayed without the withdrawn battle: one win for B from the start
+    expect([flagged[A].elo, flagged[B].elo]).toEqual([998, 1002]);
     // TrueSkill's first win from (25, 25/3) with τ = 25/300 and draw probability 0.10, worked out by hand
-    expect(again[B].mu).toBeCloseTo(29.3958317, 6);
-    expect(again[A].mu).toBeCloseTo(20.6041683, 6);
-    expect(again[B].sigma).toBeCloseTo(7.1714758, 6);
-    expect(again[B].conservative).toBeCloseTo(29.3958317 - 3 * 7.1714758, 5);
+    expect(flagged[B].mu).toBeCloseTo(29.3958317, 6);
+    expect(flagged[A].mu).toBeCloseTo(20.6041683, 6);
+    expect(flagged[B].sigma).toBeCloseTo(7.1714758, 6);
+    expect(flagged[B].conservative).toBeCloseTo(29.3958317 - 3 * 7.1714758, 5);
   });
 
-  it("answers a vote on a comparison that doesn't exist with a 404, and the room asked about it stores nothing", async () => {
+  it("answers a vote on a comparison that doesn't exist with a 404, and creates no room for it", async () => {
     const id = crypto.randomUUID();
     const res = await vote(id, "left");
     expect(res.status).toBe(404);
-    expect(await errorOf(res)).toEqual({ code: "not_found", message: "No comparison with this id." });
-    // The route asks the room, not D1, so the room for this id was made: it must leave no table behind.
-    expect(await roomTables(id)).toEqual([]);
+    expect(await errorOf(res)).toEqual({ code: "not_found", message: "Comparison not found." });
+    expect(await hasRoom(env.COMPARISON_ROOM, id)).toBe(false);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ?").bind(id).first("n")).toBe(0);
   });
 
@@ -155,7 +162,8 @@ describe("vote quality flags", () => {
     const cleanVote = await castVote(clean, await choiceFor(clean, D), { "X-Client-Id": "alice" });
     const duplicate = await castVote(clean, await choiceFor(clean, D), { "X-Client-Id": "alice" });
     const byBob = await castVote(clean, await choiceFor(clean, E), { "X-Client-Id": "bob" });
-    expect([cleanVote.flags, duplicate.flags, byBob.flags]).toEqual([[], ["duplicate"], []]);
+    // Alice's first vote showed the names: every later vote on the comparison, Bob's too, is cast knowing them.
+    expect([cleanVote.flags, duplicate.flags, byBob.flags]).toEqual([[], ["duplicate", "revealed"], ["revealed"]]);
 
     const fast = (await readyComparison([D, E], category)).comparison.id;
     const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(fast));
@@ -173,11 +181,11 @@ describe("vote quality flags", () => {
     const stored = await env.DB.prepare("SELECT flags FROM model_votes WHERE comparison_id IN (?, ?, ?, ?)").bind(clean, fast, leaky, open).all<{ flags: string }>();
     expect(stored.results).toHaveLength(6);
 
-    // Counted: the clean votes only (D won once, E once), over 4 comparisons of each of D and E.
+    // Counted: the clean vote only (D won once), over 4 comparisons of each of D and E.
     const counted = await leaderboard("category=flags");
-    expect(counted.excludedFlagged).toBe(4);
+    expect(counted.excludedFlagged).toBe(5);
     const c = rowsOf(counted, [D, E]);
-    expect([c[D].wins, c[D].battles, c[D].appearances, c[E].wins, c[E].battles]).toEqual([1, 2, 4, 1, 2]);
+    expect([c[D].wins, c[D].battles, c[D].appearances, c[E].wins, c[E].battles]).toEqual([1, 1, 4, 0, 1]);
 
     // With includeFlagged, the numbers are seed 000's SQL exactly.
     const all = await leaderboard("category=flags&includeFlagged=true&order=winRate");

@@ -20,10 +20,13 @@ export async function newItemId(env: Env, kind: ItemKind): Promise<string> {
   return `${base}-${await sign(env, kind, base)}`;
 }
 
-/** Whether the server made `id` for `kind`: its tag checks, or (an id from before tags) D1 holds its row. */
+/**
+ * Whether the server made `id` for `kind`: its tag checks, or D1 holds its row (an id from before tags, or
+ * one signed under an earlier secret, before QUORUM_SECRET was set or changed).
+ */
 export async function isKnownId(env: Env, kind: ItemKind, id: string): Promise<boolean> {
   const tagged = TAGGED.exec(id);
-  if (tagged) return verify(env, kind, tagged[1], tagged[2]);
+  if (tagged && (await verify(env, kind, tagged[1], tagged[2]))) return true;
   const db = openDb(env.DB);
   return kind === "run" ? (await runStatusOf(db, id)) !== null : comparisonExists(db, id);
 }

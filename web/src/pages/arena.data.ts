@@ -8,7 +8,7 @@ import { createLiveDoc } from "../lib/live-doc";
 import { numberField } from "./setup.data";
 
 const CLIENT_KEY = "quorum.clientId";
-const MY_VOTES_KEY = "quorum.myVotes";
+const RECEIPTS_KEY = "quorum.voteReceipts";
 
 const randomId = () => crypto.randomUUID();
 
@@ -22,24 +22,31 @@ function clientId(): string {
   return id;
 }
 
-function storedVotes(): string[] {
+/** voteId → receipt, for the votes cast from this browser: the receipt is what lets the page withdraw its own vote. */
+function storedReceipts(): Record<string, string> {
   try {
-    const ids: unknown = JSON.parse(localStorage.getItem(MY_VOTES_KEY) ?? "[]");
-    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === "string") : [];
+    const kept: unknown = JSON.parse(localStorage.getItem(RECEIPTS_KEY) ?? "{}");
+    if (!kept || typeof kept !== "object" || Array.isArray(kept)) return {};
+    return Object.fromEntries(Object.entries(kept).filter((e): e is [string, string] => typeof e[1] === "string"));
   } catch {
-    return [];
+    return {};
   }
 }
 
 /** Votes cast from this browser: only those offer "Change vote". A signal: the vote's event may arrive before its response. */
-const [myVotes, setMyVotes] = createSignal(storedVotes());
+const [myReceipts, setMyReceipts] = createSignal(storedReceipts());
 
-export const isMyVote = (voteId: string) => myVotes().includes(voteId);
+export const isMyVote = (voteId: string) => Object.hasOwn(myReceipts(), voteId);
 
-function rememberVote(voteId: string) {
-  const ids = [...storedVotes(), voteId].slice(-200);
-  localStorage.setItem(MY_VOTES_KEY, JSON.stringify(ids));
-  setMyVotes(ids);
+function rememberVote(voteId: string, receipt: string) {
+  // The newest 200 only: insertion order is the order they were cast.
+  const kept = Object.fromEntries(Object.entries({ ...storedReceipts(), ...myReceipts(), [voteId]: receipt }).slice(-200));
+  try {
+    localStorage.setItem(RECEIPTS_KEY, JSON.stringify(kept));
+  } catch {
+    // Storage disabled: the receipt lasts as long as the page.
+  }
+  setMyReceipts(kept);
 }
 
 const askedKey = (id: string) => `quorum.judgesAsked.${id}`;
@@ -78,7 +85,7 @@ export function createLiveComparison(id: string) {
     /** A fresh Idempotency-Key per click: a retried request is counted once, a second click is a second vote. */
     async vote(choice: VoteChoice) {
       const res = await call(api.comparisons[":id"].votes.$post({ ...param, json: { choice } }, { headers: { "Idempotency-Key": randomId(), "X-Client-Id": clientId() } }));
-      rememberVote(res.voteId);
+      rememberVote(res.voteId, res.receipt);
       const vote = { voteId: res.voteId, choice: res.choice, rows: res.rows, flags: res.flags, createdAt: res.rows[0]?.createdAt ?? Date.now() };
       doc.update((d) => recordVote(d, vote, res.reveal, "voted"));
       void learnJudges();
@@ -106,7 +113,9 @@ export function createLiveComparison(id: string) {
       return judges;
     },
     async withdraw(voteId: string) {
-      const res = await call(api.votes[":voteId"].$delete({ param: { voteId } }));
+      // With APP_TOKEN set the token alone may withdraw; without one, the receipt this page kept is the right to.
+      const receipt = myReceipts()[voteId];
+      const res = await call(api.votes[":voteId"].$delete({ param: { voteId } }, { headers: receipt ? { "X-Vote-Receipt": receipt } : {} }));
       doc.update((d) => {
         d.votes = d.votes.filter((v) => v.voteId !== voteId);
         d.comparison.status = res.status as ComparisonDetail["comparison"]["status"];
