@@ -274,7 +274,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await page.getByRole("button", { name: "A is better" }).isEnabled()).toBe(true);
   });
 
-  test("a follow-up goes to both sides as turn 2; Change vote withdraws the vote, keeps the names, and a new vote counts", async () => {
+  test("a follow-up goes to both sides as turn 2; Change vote withdraws the vote with its receipt, keeps the names, and the new vote is flagged revealed", async () => {
     await scriptModel(stub.url, "turns-one", [{ text: "Turn one from the first model." }, { text: "Short." }]);
     await scriptModel(stub.url, "turns-two", [{ text: "Turn one from the second model." }, { text: "Brief." }]);
 
@@ -315,7 +315,11 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.locator(".vote-result").waitFor({ timeout: 10_000 });
     expect(await readableText(page.getByTestId("vote-rows"))).toBe(`Recorded 2 rows: one per model, winners ${leftName} and ${rightName}.`);
     const stored = await api<ComparisonDetail>(`/comparisons/${id}`);
-    expect(stored.votes.map((v) => [v.choice, v.rows.length, v.flags])).toEqual([["tie", 2, []]]);
+    // Cast with the names on screen: kept, but not a blind vote.
+    expect(stored.votes.map((v) => [v.choice, v.rows.length, v.flags])).toEqual([["tie", 2, ["revealed"]]]);
+    expect(await readableText(page.getByTestId("vote-flags"))).toBe(
+      "Kept, but left out of the ratings: the names were shown before the vote (blind was off, or an earlier vote revealed them), and ratings count anonymous votes only.",
+    );
   });
 
   test("a round with blind off shows names at once; its vote is kept but left out, and both pages say why", async () => {
@@ -329,7 +333,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.keyboard.press("4");
     await page.locator(".vote-result").waitFor({ timeout: 10_000 });
     expect(await readableText(page.getByTestId("vote-flags"))).toBe(
-      "Kept, but left out of the ratings: the names were shown before the vote (blind was off), and ratings count anonymous votes only.",
+      "Kept, but left out of the ratings: the names were shown before the vote (blind was off, or an earlier vote revealed them), and ratings count anonymous votes only.",
     );
 
     await page.getByRole("link", { name: "Leaderboard" }).click();

@@ -111,7 +111,7 @@ export const FLAG_TEXT: Record<VoteFlag, string> = {
   too_fast: "cast only moments after both answers finished, too fast to have read them",
   duplicate: "this browser already has a vote on this comparison",
   identity_leak: "an answer named its own model or maker, so the round was not really blind",
-  revealed: "the names were shown before the vote (blind was off), and ratings count anonymous votes only",
+  revealed: "the names were shown before the vote (blind was off, or an earlier vote revealed them), and ratings count anonymous votes only",
 };
 
 /** "1 row: winner GPT-4o" — what a vote wrote, as seed 000 defines the rows. */
