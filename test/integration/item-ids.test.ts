@@ -116,3 +116,66 @@ describe("ids the server made", () => {
     expect(cast.receipt).toMatch(/^[0-9a-f]{32}$/);
   });
 });
+
+/** A battle between the anchor test's two models, with the style features Arena's logs carry. */
+function styledBattle(k: number, winner: "model_a" | "model_b") {
+  const side = (tokens: number) => ({ tokens, headers: { h1: 0, h2: 0 }, lists: { ordered: 0, unordered: 0 }, bold: { "**": 0, __: 0 } });
+  const [a, b] = [side(100 + k), side(120 + k)];
+  return JSON.stringify({
+    model_a: "anchor-x",
+    model_b: "anchor-y",
+    winner,
+    tstamp: 1_700_000_000 + k,
+    category: "style-rooms",
+    conv_metadata: {
+      sum_assistant_a_tokens: a.tokens,
+      header_count_a: a.headers,
+      list_count_a: a.lists,
+      bold_count_a: a.bold,
+      sum_assistant_b_tokens: b.tokens,
+      header_count_b: b.headers,
+      list_count_b: b.lists,
+      bold_count_b: b.bold,
+    },
+  });
+}
+
+interface StyleBoard {
+  rows: { modelId: string; bt: number | null }[];
+  anchor: { modelId: string; rating: number } | null;
+  style: { status: string; battles?: number; features?: unknown[]; withoutFeatures?: number };
+}
+
+/** The style-controlled view once its room has fitted it (every read a request; the wait has a deadline). */
+async function fittedStyle(query: string, timeoutMs = 20_000): Promise<StyleBoard> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const view = (await (await api(`/leaderboard?${query}`)).json()) as StyleBoard;
+    if (view.style.status === "ready") return view;
+    if (Date.now() > deadline) throw new Error(`style control not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("style-control views the client names", () => {
+  it("create a room only for a view with battles, and one per anchor model whatever its rating", async () => {
+    const rooms = async () => (await listDurableObjectIds(env.STYLE_ROOM)).length;
+    const before = await rooms();
+    for (let i = 0; i < 3; i++) {
+      const res = await api(`/leaderboard?style=true&category=${crypto.randomUUID()}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as StyleBoard).style).toEqual({ status: "ready", features: [], battles: 0, withoutFeatures: 0 });
+    }
+    expect(await rooms()).toBe(before);
+
+    const log = Array.from({ length: 12 }, (_, k) => styledBattle(k, k % 3 === 0 ? "model_b" : "model_a")).join("\n");
+    expect((await api("/battles/import?importId=style-rooms", { method: "POST", body: log })).status).toBe(200);
+    const view = "source=import&category=style-rooms&style=true&rounds=0&anchor=anchor-x";
+    for (const rating of [1114, 1200]) {
+      const fitted = await fittedStyle(`${view}&anchorRating=${rating}`);
+      expect(fitted.style.battles).toBe(12);
+      expect(fitted.rows.find((r) => r.modelId === "anchor-x")!.bt).toBeCloseTo(rating, 9);
+    }
+    expect(await rooms()).toBe(before + 1);
+  });
+});

@@ -17,7 +17,10 @@ export type StyleSummary =
 export async function withStyleControl(env: Env, db: Db, q: LeaderboardQuery, standings: Standings): Promise<Standings & { style: StyleSummary }> {
   const slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
   const anchor = q.anchor !== undefined && q.anchorRating !== undefined ? { modelId: q.anchor, rating: q.anchorRating } : null;
-  const key = JSON.stringify({ slice, rounds: q.rounds, anchor });
+  // Addressing a room creates it, and the view is the client's to name: a view with no battles gets no room,
+  // and an anchor's rating is not in the name (the room refits for a new one), so made-up queries create none.
+  if (standings.totalBattles === 0) return { ...standings, style: { status: "ready", features: [], battles: 0, withoutFeatures: 0 } };
+  const key = JSON.stringify({ slice, rounds: q.rounds, anchor: anchor?.modelId ?? null });
   const room = env.STYLE_ROOM.get(env.STYLE_ROOM.idFromName(key));
   const answer = await room.standings({ slice, rounds: q.rounds, anchor, version: await battlesVersion(db, slice) });
   if (answer.status === "computing") return { ...standings, style: { status: "computing" } };

@@ -1,5 +1,5 @@
 /**
- * StyleRoom: one Durable Object per leaderboard view with style control on. Style control needs every
+ * StyleRoom: one Durable Object per leaderboard view with style control on (and battles in it). Style control needs every
  * battle's features (no count matrix can stand in), so it is fitted here, from the room's alarm, and
  * kept for the version of the data it was fitted on; until then the leaderboard says "computing".
  */
@@ -19,15 +19,19 @@ export interface StyleRequest {
 export type StyleAnswer = { status: "ready"; result: StyleResult } | { status: "computing" };
 
 interface Stored {
+  /** the data's version and the anchor's rating it was fitted for (fittedFor) */
   version: string;
   result: StyleResult;
 }
+
+/** One room serves a view for every rating of its anchor, one rating at a time. */
+const fittedFor = (r: StyleRequest) => `${r.version}@${r.anchor?.rating ?? ""}`;
 
 export class StyleRoom extends DurableObject<Env> {
   /** The fit for `request.version`, or "computing" while the alarm fits it. */
   async standings(request: StyleRequest): Promise<StyleAnswer> {
     const done = this.ctx.storage.kv.get<Stored>("result");
-    if (done?.version === request.version) return { status: "ready", result: done.result };
+    if (done?.version === fittedFor(request)) return { status: "ready", result: done.result };
     this.ctx.storage.kv.put("wanted", request);
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
     return { status: "computing" };
@@ -35,11 +39,12 @@ export class StyleRoom extends DurableObject<Env> {
 
   async alarm(): Promise<void> {
     const wanted = this.ctx.storage.kv.get<StyleRequest>("wanted");
-    if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === wanted.version) return;
+    if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === fittedFor(wanted)) return;
     const fitter = new StyleFitter();
     for await (const page of sliceBattles(openDb(this.env.DB), this.env.ARCHIVE, wanted.slice)) fitter.add(page);
-    this.ctx.storage.kv.put("result", { version: wanted.version, result: fitter.fit(wanted.rounds, wanted.anchor) } satisfies Stored);
-    // Data that changed while this fit ran asks for another.
-    if (this.ctx.storage.kv.get<StyleRequest>("wanted")?.version !== wanted.version) await this.ctx.storage.setAlarm(Date.now());
+    this.ctx.storage.kv.put("result", { version: fittedFor(wanted), result: fitter.fit(wanted.rounds, wanted.anchor) } satisfies Stored);
+    // Data (or an anchor's rating) that changed while this fit ran asks for another.
+    const next = this.ctx.storage.kv.get<StyleRequest>("wanted");
+    if (next && fittedFor(next) !== fittedFor(wanted)) await this.ctx.storage.setAlarm(Date.now());
   }
 }
