@@ -78,7 +78,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     if (opts.blind === false) await page.getByRole("checkbox", { name: /^Blind/ }).uncheck();
     await page.getByLabel("Prompt", { exact: true }).fill(prompt);
     await page.getByLabel("Prompt", { exact: true }).press("Enter");
-    await page.waitForURL(/\/arena\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/arena\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
   }
 
   test("a full round by keyboard: both panes stream, names stay hidden until the vote, 1 votes, the reveal and its row show, New round empties the arena, and the leaderboard charts both models", async () => {
@@ -103,7 +103,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.keyboard.type("in two sentences.");
     expect(await prompt.inputValue()).toBe("Explain recursion\nin two sentences.");
     await page.keyboard.press("Enter");
-    await page.waitForURL(/\/arena\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/arena\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
     const id = comparisonIdOf(page);
 
     // Each pane streams on its own, with its own spinner.
@@ -460,7 +460,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.goto(`${server.url}/arena`);
     await page.getByLabel("Prompt", { exact: true }).fill("Hello from a phone.");
     await page.getByLabel("Prompt", { exact: true }).press("Enter");
-    await page.waitForURL(/\/arena\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/arena\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
     await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
     expect(await unlabelledControls(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);

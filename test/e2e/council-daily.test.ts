@@ -72,7 +72,7 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     await page.locator("details.choice > summary").click();
     expect(await page.getByRole("checkbox", { name: "Demo · Skeptic" }).isChecked()).toBe(true);
     await page.getByLabel("Question").press("Control+Enter");
-    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
     await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: STREAM_WAIT });
   });
 
@@ -94,7 +94,7 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     const question = "Which is older, Rome or Athens?";
     await page.getByLabel("Question").fill(question);
     await page.getByRole("button", { name: "Run", exact: true }).click();
-    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
     const firstId = runIdOf(page.url());
     await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: STREAM_WAIT });
     await page.locator("table.ranking tbody tr").nth(2).waitFor({ timeout: STREAM_WAIT });
@@ -127,7 +127,7 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     const edited = `${question} Answer in one sentence.`;
     await page.getByLabel("Question").fill(edited);
     await page.getByRole("button", { name: "Run", exact: true }).click();
-    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
     const secondId = runIdOf(page.url());
     expect(secondId).not.toBe(firstId);
     await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: STREAM_WAIT });

@@ -64,7 +64,7 @@ describeInBrowser("Quorum in a real browser", () => {
     await page.getByLabel("Question").fill("What is the capital of France?");
     await screenshot(page, "01-setup");
     await page.getByRole("button", { name: "Run", exact: true }).click();
-    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
     const runId = page.url().split("/").pop()!;
 
     // Cards fill in token by token; while blind they are Answer A/B/C only.
@@ -333,7 +333,7 @@ describeInBrowser("Quorum in a real browser", () => {
     for (const name of ["Demo · Concise", "Demo · Thorough", "Demo · Skeptic"]) await page.getByRole("checkbox", { name }).check();
     await page.getByLabel("Question").fill("Should tabs or spaces indent code?");
     await page.getByRole("button", { name: "Run", exact: true }).click();
-    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
     const runId = page.url().split("/").pop()!;
     await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: STREAM_WAIT });
     await page.getByTestId("position-bias").waitFor({ timeout: STREAM_WAIT });

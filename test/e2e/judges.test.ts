@@ -71,7 +71,7 @@ describeInBrowser("Judges in a real browser", () => {
     if (autoJudges !== undefined) await page.getByLabel("Auto-judge (optional)").fill(autoJudges);
     await page.getByLabel("Prompt", { exact: true }).fill(prompt);
     await page.getByLabel("Prompt", { exact: true }).press("Enter");
-    await page.waitForURL(/\/arena\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/arena\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
     await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
   }
 
