@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { scriptModel } from "../helpers/stub-client";
 import { api, createRun, finished, openSocket } from "../helpers/runs";
@@ -13,7 +14,7 @@ function leaks(payload: string): string[] {
 }
 
 describe("keys never leave the server", () => {
-  it("appear in no response, export, event or error of a run and a comparison, even when a provider echoes them", async () => {
+  it("appear in no response, export, event or error of a run and a comparison, even when a provider echoes them (nor does the signing secret)", async () => {
     // Providers that put the caller's key in their own error text, as a buggy or hostile one might.
     await scriptModel(stub, "echo-gpt", [{ status: 401, errorMessage: "Incorrect API key provided: sk-test-openai-0000" }]);
     const echo = { status: 500, errorMessage: "upstream said x-api-key=sk-ant-test-0000 failed" };
@@ -50,6 +51,10 @@ describe("keys never leave the server", () => {
     payloads.push(JSON.stringify(cs.events), await (await api("/comparisons")).text(), await (await api("/battles/export?includeFlagged=true")).text());
 
     for (const p of payloads) expect(leaks(p)).toEqual([]);
+    // Nor the server's own signing secret (ids and vote receipts), made and kept in D1 by now.
+    const signing = await env.DB.prepare("SELECT value FROM server_secrets WHERE name = 'signing'").first<string>("value");
+    expect(signing).toMatch(/^[0-9a-f]{64}$/);
+    for (const p of payloads) expect(p).not.toContain(signing);
     // the provider's own text did come through, with the key taken out
     expect(run.answers.find((a) => a.modelId === "anthropic:echo-claude")!.error).toContain("[redacted]");
     // the failure still says what to do
