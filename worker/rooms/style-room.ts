@@ -1,7 +1,8 @@
 /**
- * StyleRoom: one Durable Object per leaderboard view with style control on (and battles in it). Style control needs every
- * battle's features (no count matrix can stand in), so it is fitted here, from the room's alarm, and
- * kept for the version of the data it was fitted on; until then the leaderboard says "computing".
+ * StyleRoom: one Durable Object per leaderboard view with style control on and battles in it. Style control
+ * needs every battle's features (no count matrix can stand in), so it is fitted here, from the room's alarm,
+ * and kept for the version of the data (and the anchor's rating) it was fitted for; until then the
+ * leaderboard says "computing".
  */
 import { DurableObject } from "cloudflare:workers";
 import { sliceBattles } from "../db/style-queries";
@@ -28,7 +29,7 @@ interface Stored {
 const fittedFor = (r: StyleRequest) => `${r.version}@${r.anchor?.rating ?? ""}`;
 
 export class StyleRoom extends DurableObject<Env> {
-  /** The fit for `request.version`, or "computing" while the alarm fits it. */
+  /** The fit for `request`'s data version and anchor rating, or "computing" while the alarm fits it. */
   async standings(request: StyleRequest): Promise<StyleAnswer> {
     const done = this.ctx.storage.kv.get<Stored>("result");
     if (done?.version === fittedFor(request)) return { status: "ready", result: done.result };
