@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BT_L2_PENALTY, fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
 import { pairCellsFromBattles } from "../../worker/rating/pair-cells";
 import { seededRandom } from "../../worker/rating/random";
-import { cellsOf, centred, simulateBattles, type SimulatedBattle } from "./rating-simulation";
+import { cellsOf, centred, relativeGradient, simulateBattles, type SimulatedBattle } from "./rating-simulation";
 
 const cell = (i: number, j: number, winsI: number, winsJ: number, ties = 0): PairCell => ({ i, j, winsI, winsJ, ties });
 
@@ -34,21 +34,6 @@ function zermelo(n: number, battles: readonly SimulatedBattle[]): number[] {
     if (change < 1e-13) break;
   }
   return centred(strength.map((s) => 400 * Math.log10(s)));
-}
-
-/** ∂ log-likelihood / ∂θ_i per model, θ = R·ln10/400, each divided by the model's battle count. */
-function relativeGradient(n: number, cells: readonly PairCell[], ratings: Float64Array): number[] {
-  const gradient = new Array<number>(n).fill(0);
-  const games = new Array<number>(n).fill(0);
-  for (const { i, j, winsI, winsJ, ties } of cells) {
-    const total = winsI + winsJ + ties;
-    const expected = total / (1 + 10 ** ((ratings[j] - ratings[i]) / 400));
-    gradient[i] += winsI + ties / 2 - expected;
-    gradient[j] -= winsI + ties / 2 - expected;
-    games[i] += total;
-    games[j] += total;
-  }
-  return gradient.map((g, k) => Math.abs(g) / Math.max(1, games[k]));
 }
 
 describe("Bradley–Terry by maximum likelihood", () => {

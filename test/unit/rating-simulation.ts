@@ -47,3 +47,18 @@ export function centred(ratings: readonly number[]): number[] {
   const mean = ratings.reduce((sum, r) => sum + r, 0) / ratings.length;
   return ratings.map((r) => r - mean + 1000);
 }
+
+/** ∂ log-likelihood / ∂θ_i per model, θ = R·ln10/400, each divided by the model's battle count. */
+export function relativeGradient(n: number, cells: readonly PairCell[], ratings: Float64Array): number[] {
+  const gradient = new Array<number>(n).fill(0);
+  const games = new Array<number>(n).fill(0);
+  for (const { i, j, winsI, winsJ, ties } of cells) {
+    const total = winsI + winsJ + ties;
+    const expected = total / (1 + 10 ** ((ratings[j] - ratings[i]) / 400));
+    gradient[i] += winsI + ties / 2 - expected;
+    gradient[j] -= winsI + ties / 2 - expected;
+    games[i] += total;
+    games[j] += total;
+  }
+  return gradient.map((g, k) => Math.abs(g) / Math.max(1, games[k]));
+}

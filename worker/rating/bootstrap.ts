@@ -3,9 +3,10 @@
  * battles with replacement, refit, take the 2.5% and 97.5% percentiles. Resampling battles is the same as a
  * multinomial draw over the outcome cells (pair × {i wins, j wins, tie}), so no round ever touches a battle.
  */
-import { fitPairTable, type Anchor, type PairCell } from "./bradley-terry";
+import { fitPairTableSliced, type Anchor, type PairCell } from "./bradley-terry";
 import { pairTableOf } from "./pair-table";
 import { intervalsOf, sampleMultinomial, seededRandom } from "./random";
+import { drain, Slicer, type Sliced } from "./work-slices";
 
 export interface BtIntervals {
   /** NaN where unknown: a model with no battles */
@@ -23,6 +24,11 @@ export interface BootstrapOptions {
 export const BOOTSTRAP_DEFAULTS: Readonly<{ rounds: number; seed: number }> = Object.freeze({ rounds: 100, seed: 1 });
 
 export function bootstrapBradleyTerry(n: number, cells: readonly PairCell[], opts: BootstrapOptions = {}): BtIntervals {
+  return drain(bootstrapBradleyTerrySliced(n, cells, opts, new Slicer(Number.POSITIVE_INFINITY)));
+}
+
+/** bootstrapBradleyTerry in slices that yield (work-slices.ts): the same rounds, the same numbers. */
+export function* bootstrapBradleyTerrySliced(n: number, cells: readonly PairCell[], opts: BootstrapOptions, slicer: Slicer): Sliced<BtIntervals> {
   const rounds = opts.rounds ?? BOOTSTRAP_DEFAULTS.rounds;
   if (!Number.isInteger(rounds) || rounds < 0) throw new RangeError(`rounds must be a non-negative integer, got ${rounds}`);
   const anchor = opts.anchor ?? null;
@@ -46,17 +52,18 @@ export function bootstrapBradleyTerry(n: number, cells: readonly PairCell[], opt
   const total = counts.reduce((sum, count) => sum + count, 0);
   if (total === 0 || rounds === 0) return { lower, upper, rounds };
 
-  const start = fitPairTable(n, table, { anchor }).ratings;
+  const start = (yield* fitPairTableSliced(n, table, { anchor }, slicer)).ratings;
   const random = seededRandom(opts.seed ?? BOOTSTRAP_DEFAULTS.seed);
   const probs = Float64Array.from(counts, (count) => count / total);
   const drawn = new Float64Array(counts.length);
   const samples = new Float64Array(rounds * n);
   for (let round = 0; round < rounds; round++) {
     sampleMultinomial(random, total, probs, drawn);
+    if (slicer.spend(drawn.length)) yield;
     for (const column of outcomes) column.fill(0);
     for (let k = 0; k < drawn.length; k++) outcomes[kindOf[k]][cellOf[k]] = drawn[k];
     // A model without battles this round is NaN here and so left out of its own percentiles.
-    samples.set(fitPairTable(n, table, { anchor, start }).ratings, round * n);
+    samples.set((yield* fitPairTableSliced(n, table, { anchor, start }, slicer)).ratings, round * n);
   }
 
   intervalsOf(samples, rounds, n, lower, upper);

@@ -4,8 +4,10 @@
  * as FastChat's compute_mle_elo, whose logistic regression weighs "i over j" by 2·wins(i,j) + ties(i,j).
  */
 import { maximizeLikelihood, type ScoredPairs } from "./bradley-terry-newton";
+import { maximizeLikelihoodSparse } from "./bradley-terry-sparse";
 import { pairTableOf, type PairTable } from "./pair-table";
 import { strongComponents } from "./strong-components";
+import { drain, Slicer, type Sliced } from "./work-slices";
 
 /** Outcome counts of one pair, i < j indexing the caller's model list; `ties` holds both kinds of tie. */
 export interface PairCell {
@@ -47,12 +49,30 @@ export interface BtOptions {
  */
 export const BT_L2_PENALTY = 1e-3;
 
+/**
+ * Up to this many rated models a Newton step solves the dense Hessian (p³/3 flops, a few ms at 100); above it,
+ * conjugate gradients on the pair cells (bradley-terry-sparse.ts), whose cost grows with the pairs that played.
+ */
+export const DENSE_MAX_MODELS = 100;
+
+/** Never says a slice is full: the whole fit runs in one go. */
+const unsliced = () => new Slicer(Number.POSITIVE_INFINITY);
+
 export function fitBradleyTerry(n: number, cells: readonly PairCell[], opts: BtOptions = {}): BtFit {
   return fitPairTable(n, pairTableOf(n, cells), opts);
 }
 
+/** fitBradleyTerry in slices that yield (work-slices.ts). */
+export function fitBradleyTerrySliced(n: number, cells: readonly PairCell[], opts: BtOptions, slicer: Slicer): Sliced<BtFit> {
+  return fitPairTableSliced(n, pairTableOf(n, cells), opts, slicer);
+}
+
 /** The fit behind fitBradleyTerry; `start` (ratings, NaN where unknown) only speeds it up, it never changes the answer. */
 export function fitPairTable(n: number, table: PairTable, opts: BtOptions & { start?: ArrayLike<number> }): BtFit {
+  return drain(fitPairTableSliced(n, table, opts, unsliced()));
+}
+
+export function* fitPairTableSliced(n: number, table: PairTable, opts: BtOptions & { start?: ArrayLike<number> }, slicer: Slicer): Sliced<BtFit> {
   const scale = opts.scale ?? 400;
   const base = opts.base ?? 10;
   const init = opts.init ?? 1000;
@@ -94,7 +114,8 @@ export function fitPairTable(n: number, table: PairTable, opts: BtOptions & { st
     }
     subtractMean(theta);
   }
-  const iterations = maximizeLikelihood(p, pairs, penalized ? BT_L2_PENALTY / (Math.log(base) * Math.log(base)) : 0, theta);
+  const penalty = penalized ? BT_L2_PENALTY / (Math.log(base) * Math.log(base)) : 0;
+  const iterations = p <= DENSE_MAX_MODELS ? maximizeLikelihood(p, pairs, penalty, theta) : yield* maximizeLikelihoodSparse(p, pairs, penalty, theta, slicer);
   subtractMean(theta);
 
   const ratings = new Float64Array(n).fill(Number.NaN);
