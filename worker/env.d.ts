@@ -49,6 +49,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_ARCHIVE_AFTER_HOURS?: string;
   /** the key that signs run and comparison ids and vote receipts (default: a random secret made once and kept in D1) */
   QUORUM_SECRET?: string;
+  /** rated models one leaderboard fit may take (default 5000); a larger view shows no ratings and says why */
+  QUORUM_MAX_FIT_MODELS?: string;
 }
 
 declare global {

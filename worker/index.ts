@@ -14,6 +14,7 @@ export { RateLimiter } from "./rooms/rate-limiter";
 export { VoteWriter } from "./rooms/vote-writer";
 export { RunRoom } from "./rooms/run-room";
 export { StyleRoom } from "./rooms/style-room";
+export { FitRoom } from "./rooms/fit-room";
 
 const apiHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "no-referrer" });
 

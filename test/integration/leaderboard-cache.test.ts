@@ -20,7 +20,7 @@ async function battleElsewhere(category: string): Promise<void> {
 }
 
 const query = (category: string) => leaderboardQuery.parse({ source: "import", category, minAppearances: "1", rounds: "0" });
-const totalOf = async (category: string, staleMs: number) => (await computeStandings(openDb(env.DB), env.ARCHIVE, query(category), staleMs)).standings.totalBattles;
+const totalOf = async (category: string, staleMs: number) => (await computeStandings(env, openDb(env.DB), query(category), staleMs)).standings.totalBattles;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -62,15 +62,15 @@ describe("cached standings", () => {
     vi.setSystemTime(new Date("2026-11-23T14:00:00Z"));
     await battleElsewhere("cache-same");
     const db = openDb(env.DB);
-    const first = await computeStandings(db, env.ARCHIVE, query("cache-same"), 1000);
+    const first = await computeStandings(env, db, query("cache-same"), 1000);
     vi.setSystemTime(new Date("2026-11-23T14:00:05Z"));
-    const checked = await computeStandings(db, env.ARCHIVE, query("cache-same"), 1000);
+    const checked = await computeStandings(env, db, query("cache-same"), 1000);
     expect(checked).toBe(first);
     await battleElsewhere("cache-same");
     vi.setSystemTime(new Date("2026-11-23T14:00:05.500Z"));
-    expect((await computeStandings(db, env.ARCHIVE, query("cache-same"), 1000)).standings.totalBattles).toBe(1);
+    expect((await computeStandings(env, db, query("cache-same"), 1000)).standings.totalBattles).toBe(1);
     vi.setSystemTime(new Date("2026-11-23T14:00:06Z"));
-    expect((await computeStandings(db, env.ARCHIVE, query("cache-same"), 1000)).standings.totalBattles).toBe(2);
+    expect((await computeStandings(env, db, query("cache-same"), 1000)).standings.totalBattles).toBe(2);
   });
 });
 

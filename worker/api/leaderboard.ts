@@ -13,7 +13,7 @@ export const leaderboardApi = new Hono<{ Bindings: Env }>().get("/", validate("q
   if ((q.anchor === undefined) !== (q.anchorRating === undefined))
     throw new ApiError(400, "invalid_request", "anchor and anchorRating go together, e.g. anchor=mixtral-8x7b-instruct-v0.1&anchorRating=1114 as Chatbot Arena pins it.");
   const db = openDb(c.env.DB);
-  const { standings } = await computeStandings(db, c.env.ARCHIVE, q, arenaSettings(c.env).leaderboardStaleMs);
+  const { standings } = await computeStandings(c.env, db, q, arenaSettings(c.env).leaderboardStaleMs);
   if (q.anchor !== undefined && !standings.anchor)
     throw new ApiError(400, "unknown_anchor", `"${q.anchor}" has no counted battles in this view, so it can't anchor the ratings. Pick a model from the table.`);
   if (q.style) return c.json(await withStyleControl(c.env, db, q, standings));

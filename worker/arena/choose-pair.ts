@@ -48,7 +48,7 @@ export async function choosePair(
     throw new NoPairError(
       "The arena needs at least two available models to sample from. Set QUORUM_ARENA_MODELS to two or more model ids of configured providers, or name the two models.",
     );
-  const { standings, pairs } = await computeStandings(db, env.ARCHIVE, leaderboardQuery.parse({}), arenaSettings(env).leaderboardStaleMs);
+  const { standings, pairs } = await computeStandings(env, db, leaderboardQuery.parse({}), arenaSettings(env).leaderboardStaleMs);
   const evidence = evidenceFrom(standings, pairs);
   if (request.mode === "topper") {
     const leader = standings.rows.find((r) => r.bt !== null && r.appearances >= topperMinAppearances && pool.includes(r.modelId));

@@ -1,19 +1,31 @@
 /**
  * The leaderboard from counters: seed 000's wins, appearances and win rate, the tie rate, online Elo,
- * and Bradley–Terry with bootstrap intervals fitted on the pair-count matrix (models², never battles).
+ * and Bradley–Terry with bootstrap intervals fitted on the pair cells that played (never battles).
  */
 import type { OnlineRatings, PairTotals } from "../db/leaderboard-queries";
 import { conservative, type TrueSkillRating } from "../rating/trueskill";
-import { bootstrapBradleyTerry, rankByIntervals } from "../rating/bootstrap";
-import { fitBradleyTerry, type PairCell } from "../rating/bradley-terry";
+import { bootstrapBradleyTerrySliced, rankByIntervals } from "../rating/bootstrap";
+import { fitBradleyTerrySliced, type PairCell } from "../rating/bradley-terry";
+import { drain, Slicer, type Sliced } from "../rating/work-slices";
 import type { LeaderboardRow } from "../shared/arena";
 import { displayName } from "../rooms/record";
 
 /** Fixed, so the same battles always give the same intervals (a reload shows the same numbers). */
 export const BOOTSTRAP_SEED = 20_240_229;
 
+/** One model's Bradley–Terry rating and interval, null where unknown. */
+export interface ModelRating {
+  modelId: string;
+  bt: number | null;
+  ciLower: number | null;
+  ciUpper: number | null;
+  provisional: boolean;
+}
+
 export interface LeaderboardInput {
   pairs: PairTotals[];
+  /** by model id; null while the fit is not ready (the rows then carry no ratings) */
+  ratings: Map<string, ModelRating> | null;
   /**
    * Appearances that are not battles: comparisons per model (seed 000) for human votes, else null.
    * `humanBattles` are the battles already counted in them, so `all` adds only the other sources' battles.
@@ -22,8 +34,6 @@ export interface LeaderboardInput {
   online: OnlineRatings;
   minAppearances: number;
   order: "bt" | "elo" | "trueskill" | "winRate";
-  rounds: number;
-  anchor: { modelId: string; rating: number } | null;
 }
 
 interface Tally {
@@ -68,14 +78,33 @@ function trueSkillOf(r: TrueSkillRating | undefined) {
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
+/**
+ * Bradley–Terry over the pairs, with `rounds` bootstrap rounds, in slices that yield (rating/work-slices.ts).
+ * The anchor applies when its model has battles here.
+ */
+export function* rateModelsSliced(pairs: PairTotals[], rounds: number, anchor: { modelId: string; rating: number } | null, slicer: Slicer): Sliced<ModelRating[]> {
+  const { index, cells } = cellsOf(pairs);
+  const anchorIndex = anchor ? index.get(anchor.modelId) : undefined;
+  const pinned = anchor && anchorIndex !== undefined ? { index: anchorIndex, rating: anchor.rating } : null;
+  const fit = yield* fitBradleyTerrySliced(index.size, cells, { anchor: pinned }, slicer);
+  const intervals = rounds > 0 ? yield* bootstrapBradleyTerrySliced(index.size, cells, { rounds, seed: BOOTSTRAP_SEED, anchor: pinned }, slicer) : null;
+  return [...index].map(([modelId, i]) => ({
+    modelId,
+    bt: fit.rated[i] ? finite(fit.ratings[i]) : null,
+    ciLower: fit.rated[i] && intervals ? finite(intervals.lower[i]) : null,
+    ciUpper: fit.rated[i] && intervals ? finite(intervals.upper[i]) : null,
+    provisional: fit.rated[i] && fit.provisional[i],
+  }));
+}
+
+/** rateModelsSliced in one go, for fits small enough to run on the request (arena/fit-plan.ts). */
+export function rateModels(pairs: PairTotals[], rounds: number, anchor: { modelId: string; rating: number } | null): Map<string, ModelRating> {
+  const rated = drain(rateModelsSliced(pairs, rounds, anchor, new Slicer(Number.POSITIVE_INFINITY)));
+  return new Map(rated.map((r) => [r.modelId, r]));
+}
+
 export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRow[]; totalBattles: number } {
   const counts = tally(input.pairs);
-  const { index, cells } = cellsOf(input.pairs);
-  const anchorIndex = input.anchor ? index.get(input.anchor.modelId) : undefined;
-  const anchor = input.anchor && anchorIndex !== undefined ? { index: anchorIndex, rating: input.anchor.rating } : null;
-  const fit = fitBradleyTerry(index.size, cells, { anchor });
-  const intervals = input.rounds > 0 ? bootstrapBradleyTerry(index.size, cells, { rounds: input.rounds, seed: BOOTSTRAP_SEED, anchor }) : null;
-
   const models = new Set([...counts.keys(), ...(input.comparisons?.appearances.keys() ?? [])]);
   const rows: LeaderboardRow[] = [];
   for (const modelId of models) {
@@ -84,8 +113,7 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
       ? (input.comparisons.appearances.get(modelId) ?? 0) + t.battles - (input.comparisons.humanBattles.get(modelId) ?? 0)
       : t.battles;
     if (appearances < input.minAppearances) continue;
-    const i = index.get(modelId);
-    const rated = i !== undefined && fit.rated[i];
+    const rating = input.ratings?.get(modelId);
     rows.push({
       rank: null,
       modelId,
@@ -95,12 +123,12 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
       winRate: (t.wins / appearances) * 100,
       elo: t.battles ? (input.online.elo.get(modelId) ?? null) : null,
       ...trueSkillOf(t.battles ? input.online.trueskill.get(modelId) : undefined),
-      bt: rated ? finite(fit.ratings[i]) : null,
-      ciLower: rated && intervals ? finite(intervals.lower[i]) : null,
-      ciUpper: rated && intervals ? finite(intervals.upper[i]) : null,
+      bt: rating?.bt ?? null,
+      ciLower: rating?.ciLower ?? null,
+      ciUpper: rating?.ciUpper ?? null,
       battles: t.battles,
       tieRate: t.battles ? (t.ties / t.battles) * 100 : null,
-      provisional: rated ? fit.provisional[i] : false,
+      provisional: rating?.provisional ?? false,
     });
   }
   const ranks = rankByIntervals(

@@ -1,4 +1,5 @@
 /** The arena's knobs, read from QUORUM_* variables with their documented defaults. */
+import { MAX_FIT_MODELS } from "./fit-plan";
 
 function whole(value: string | undefined, fallback: number, min: number): number {
   const n = Number(value);
@@ -16,6 +17,7 @@ export function arenaSettings(env: Env) {
     votesPerComparison: whole(env.QUORUM_VOTES_PER_COMPARISON, 20, 1),
     leaderboardStaleMs: whole(env.QUORUM_LEADERBOARD_STALE_MS, 1000, 0),
     archiveAfterHours: whole(env.QUORUM_ARCHIVE_AFTER_HOURS, 0, 0),
+    maxFitModels: whole(env.QUORUM_MAX_FIT_MODELS, MAX_FIT_MODELS, 2),
     judges: (env.QUORUM_JUDGES ?? "")
       .split(",")
       .map((s) => s.trim())

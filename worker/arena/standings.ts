@@ -1,9 +1,12 @@
 /** Reads the counters for one leaderboard query and turns them into rows. */
 import { dataVersion, readAppearances, readCategories, readOnlineRatings, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
 import type { Db } from "../db/queries";
-import type { BattleSource, LeaderboardRow } from "../shared/arena";
+import { fitRoomName } from "../rooms/fit-room";
+import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
-import { buildLeaderboard, ORDER } from "./leaderboard";
+import { fitPlan } from "./fit-plan";
+import { buildLeaderboard, ORDER, rateModels, type ModelRating } from "./leaderboard";
+import { arenaSettings } from "./settings";
 
 export { ORDER };
 
@@ -36,6 +39,7 @@ export interface Standings {
   totalBattles: number;
   excludedFlagged: number;
   categories: string[];
+  fit: FitStatus;
 }
 
 type Computed = { standings: Standings; pairs: PairTotals[] };
@@ -75,7 +79,7 @@ export function noteLocalWrite(): void {
  * elsewhere, a judge's battle written by a room) shows within `staleMs`. Under a steady stream of votes this
  * bounds the refits to one per query per `staleMs` per isolate, instead of one per read (README, "Scaling").
  */
-export async function computeStandings(db: Db, archive: R2Bucket | undefined, q: LeaderboardQuery, staleMs = 0): Promise<Computed> {
+export async function computeStandings(env: Env, db: Db, q: LeaderboardQuery, staleMs = 0): Promise<Computed> {
   const key = JSON.stringify(q);
   const hit = cache.get(key);
   const [now, writes] = [Date.now(), localWrites];
@@ -85,14 +89,16 @@ export async function computeStandings(db: Db, archive: R2Bucket | undefined, q:
     Object.assign(hit, { checkedAt: now, writes });
     return hit.value;
   }
-  const value = await computeFresh(db, archive, q);
+  const value = await computeFresh(env, db, q, version);
   cache.delete(key);
-  cache.set(key, { version, value, checkedAt: now, writes });
+  // A fit still computing is asked for again on the next read, not served from here.
+  if (value.standings.fit.status !== "computing") cache.set(key, { version, value, checkedAt: now, writes });
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return value;
 }
 
-async function computeFresh(db: Db, archive: R2Bucket | undefined, q: LeaderboardQuery): Promise<Computed> {
+async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed> {
+  const archive = env.ARCHIVE;
   const slice: Slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
   const withHuman = slice.sources.includes("human");
   const [{ pairs, excludedFlagged }, online, appearances, humanPairs, categories] = await Promise.all([
@@ -105,14 +111,14 @@ async function computeFresh(db: Db, archive: R2Bucket | undefined, q: Leaderboar
   const rated = new Set(pairs.flatMap((p) => [p.lo, p.hi]));
   // An anchor is used only when that model has battles here; the response says which one was.
   const anchor = q.anchor !== undefined && q.anchorRating !== undefined && rated.has(q.anchor) ? { modelId: q.anchor, rating: q.anchorRating } : null;
+  const { ratings, fit } = await fitRatings(env, { pairs, models: rated.size, slice, rounds: q.rounds, anchor, version });
   const { rows, totalBattles } = buildLeaderboard({
     pairs,
+    ratings,
     comparisons: appearances ? { appearances, humanBattles: battlesPerModel(humanPairs ? humanPairs.pairs : pairs) } : null,
     online,
     minAppearances: q.minAppearances,
     order: q.order,
-    rounds: q.rounds,
-    anchor,
   });
   const standings = {
     rows,
@@ -126,6 +132,32 @@ async function computeFresh(db: Db, archive: R2Bucket | undefined, q: Leaderboar
     totalBattles,
     excludedFlagged,
     categories,
+    fit,
   };
   return { standings, pairs };
+}
+
+interface FitInput {
+  pairs: PairTotals[];
+  models: number;
+  slice: Slice;
+  rounds: number;
+  anchor: { modelId: string; rating: number } | null;
+  version: string;
+}
+
+/** Ratings by model for the view: fitted here when small, by the view's FitRoom when large, none past the ceiling. */
+async function fitRatings(env: Env, input: FitInput): Promise<{ ratings: Map<string, ModelRating> | null; fit: FitStatus }> {
+  const { models, rounds, anchor } = input;
+  const maxModels = arenaSettings(env).maxFitModels;
+  const plan = fitPlan(models, rounds, maxModels);
+  if (plan.where === "inline") return { ratings: rateModels(input.pairs, rounds, anchor), fit: { status: "ready", models, rounds, notice: null } };
+  if (plan.where === "refused") return { ratings: null, fit: { status: "refused", models, maxModels, notice: plan.notice } };
+  const request = { slice: input.slice, rounds: plan.rounds, anchor, version: input.version };
+  const room = env.FIT_ROOM.get(env.FIT_ROOM.idFromName(fitRoomName(request)));
+  const answer = await room.ratings(request);
+  const byModel = (list: ModelRating[]) => new Map(list.map((r) => [r.modelId, r]));
+  if (answer.status === "ready") return { ratings: byModel(answer.ratings), fit: { status: "ready", models, rounds: plan.rounds, notice: plan.notice } };
+  const stale = answer.stale ? byModel(answer.stale) : null;
+  return { ratings: stale, fit: { status: "computing", models, rounds: plan.rounds, stale: stale !== null, notice: plan.notice } };
 }

@@ -155,6 +155,16 @@ export type VoteView = z.infer<typeof voteView>;
 export type ComparisonSummary = z.infer<typeof comparisonSummary>;
 export type ComparisonDetail = z.infer<typeof comparisonDetail>;
 export type LeaderboardRow = z.infer<typeof leaderboardRow>;
+
+/**
+ * Where a leaderboard's Bradley–Terry fit stands. `computing`: a large fit runs in the background, and the rows
+ * carry the last finished fit's ratings (`stale`) or none. `refused`: past the ceiling of models per fit.
+ * `rounds` are the bootstrap rounds the fit runs, which may be fewer than asked (`notice` says so).
+ */
+export type FitStatus =
+  | { status: "ready"; models: number; rounds: number; notice: string | null }
+  | { status: "computing"; models: number; rounds: number; stale: boolean; notice: string | null }
+  | { status: "refused"; models: number; maxModels: number; notice: string };
 export type JudgeWinner = z.infer<typeof judgeWinner>;
 export type SideVerdict = z.infer<typeof sideVerdict>;
 export type JudgeOrder = z.infer<typeof judgeOrder>;

@@ -1,0 +1,40 @@
+/**
+ * Where a leaderboard's Bradley–Terry fit runs. A small fit runs on the request (a few ms); a larger one runs in
+ * a FitRoom, in slices that yield, while the leaderboard says "computing"; past the ceiling there is no fit at
+ * all, and the response says why. Bootstrap rounds over very many models are cut down: each round is a whole
+ * refit, and the intervals' percentiles need far fewer rounds than the ratings need precision.
+ */
+
+/** Fits this small (models, and models × (rounds + 1)) cost a few ms, so the request itself runs them. */
+export const INLINE_FIT_MODELS = 24;
+const INLINE_FIT_WORK = 2_500;
+
+/** Default of QUORUM_MAX_FIT_MODELS: rated models one fit may take. */
+export const MAX_FIT_MODELS = 5_000;
+
+/** Past this many rated models a fit runs at most LARGE_FIT_ROUNDS bootstrap rounds. */
+export const FULL_BOOTSTRAP_MODELS = 1_000;
+export const LARGE_FIT_ROUNDS = 20;
+
+export type FitPlan =
+  | { where: "inline"; rounds: number }
+  | { where: "room"; rounds: number; notice: string | null }
+  | { where: "refused"; notice: string };
+
+export function fitPlan(models: number, rounds: number, maxModels: number): FitPlan {
+  if (models > maxModels)
+    return {
+      where: "refused",
+      notice:
+        `This view has ${models} rated models, more than the ${maxModels} one Bradley–Terry fit may take (QUORUM_MAX_FIT_MODELS), so it shows no ratings. ` +
+        "Narrow it with a category, or raise QUORUM_MAX_FIT_MODELS if the server has the memory.",
+    };
+  if (models <= INLINE_FIT_MODELS && models * (rounds + 1) <= INLINE_FIT_WORK) return { where: "inline", rounds };
+  if (models > FULL_BOOTSTRAP_MODELS && rounds > LARGE_FIT_ROUNDS)
+    return {
+      where: "room",
+      rounds: LARGE_FIT_ROUNDS,
+      notice: `Intervals come from ${LARGE_FIT_ROUNDS} bootstrap rounds, not ${rounds}: a fit over more than ${FULL_BOOTSTRAP_MODELS} models runs at most ${LARGE_FIT_ROUNDS}.`,
+    };
+  return { where: "room", rounds, notice: null };
+}

@@ -1,0 +1,69 @@
+/**
+ * FitRoom: one Durable Object per leaderboard view whose Bradley–Terry fit is too large for the request
+ * (arena/fit-plan.ts). It fits from its alarm, kept for the version of the data it was fitted on; until then
+ * the leaderboard says "computing" and shows the last finished fit, if any, as stale. Under `wrangler dev` every
+ * room shares the Worker's one thread, so the fit hands the thread back between slices of a few ms each.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { readPairCounts, type Slice } from "../db/leaderboard-queries";
+import { openDb } from "../db/queries";
+import { rateModelsSliced, type ModelRating } from "../arena/leaderboard";
+import { Slicer } from "../rating/work-slices";
+
+export interface FitRequest {
+  slice: Slice;
+  rounds: number;
+  anchor: { modelId: string; rating: number } | null;
+  version: string;
+}
+
+export type FitAnswer = { status: "ready"; ratings: ModelRating[] } | { status: "computing"; stale: ModelRating[] | null };
+
+interface Stored {
+  version: string;
+  ratings: ModelRating[];
+}
+
+/** The room of one view: the same slice, rounds and anchor share a fit. */
+export function fitRoomName(request: Omit<FitRequest, "version">): string {
+  return JSON.stringify({ slice: request.slice, rounds: request.rounds, anchor: request.anchor });
+}
+
+export class FitRoom extends DurableObject<Env> {
+  /** Slices of the fit in progress run so far (0 when none runs): lets a test see a fit under way. */
+  slicesDone = 0;
+
+  /** The fit for `request.version`, or "computing" (with the last finished fit) while the alarm fits it. */
+  async ratings(request: FitRequest): Promise<FitAnswer> {
+    const done = this.ctx.storage.kv.get<Stored>("result");
+    if (done?.version === request.version) return { status: "ready", ratings: done.ratings };
+    this.ctx.storage.kv.put("wanted", request);
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+    return { status: "computing", stale: done?.ratings ?? null };
+  }
+
+  async alarm(): Promise<void> {
+    const wanted = this.ctx.storage.kv.get<FitRequest>("wanted");
+    if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === wanted.version) return;
+    const { pairs } = await readPairCounts(openDb(this.env.DB), wanted.slice);
+    const slicer = new Slicer();
+    const steps = rateModelsSliced(pairs, wanted.rounds, wanted.anchor, slicer);
+    let ratings: ModelRating[];
+    try {
+      for (let next = steps.next(); ; next = steps.next()) {
+        this.slicesDone = slicer.slices;
+        if (next.done) {
+          ratings = next.value;
+          break;
+        }
+        // Hands the thread to whatever waits (a health check, another request) before the next slice.
+        await scheduler.wait(0);
+      }
+    } finally {
+      this.slicesDone = 0;
+    }
+    this.ctx.storage.kv.put("result", { version: wanted.version, ratings } satisfies Stored);
+    // Data that changed while this fit ran asks for another.
+    if (this.ctx.storage.kv.get<FitRequest>("wanted")?.version !== wanted.version) await this.ctx.storage.setAlarm(Date.now());
+  }
+}
