@@ -1,0 +1,128 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api } from "../helpers/runs";
+import { leaderboard } from "../helpers/arena";
+import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
+import { fitRoomName, type FitRoom } from "../../worker/rooms/fit-room";
+import { mulberry32 } from "../helpers/arena-reference";
+import type { Standings } from "../../worker/arena/standings";
+
+interface Line {
+  model_a: string;
+  model_b: string;
+  winner: "model_a" | "model_b" | "tie";
+  tstamp: number;
+  category: string;
+}
+
+/** A ring (so the win graph is strongly connected) plus random pairs among `models` names of one category. */
+function battlesAmong(models: number, extra: number, category: string, seed: number): Line[] {
+  const random = mulberry32(seed);
+  const name = (k: number) => `${category}-${k}`;
+  const lines: Line[] = [];
+  const add = (a: number, b: number) => {
+    const u = random();
+    const winner = u < 0.1 ? "tie" : u < 0.1 + 0.9 / (1 + Math.exp((b - a) / models)) ? "model_a" : "model_b";
+    lines.push({ model_a: name(a), model_b: name(b), winner, tstamp: 1_700_000_000 + lines.length, category });
+  };
+  for (let k = 0; k < models; k++) {
+    add(k, (k + 1) % models);
+    add((k + 1) % models, k);
+  }
+  for (let k = 0; k < extra; k++) {
+    const a = Math.floor(random() * models);
+    const b = (a + 1 + Math.floor(random() * (models - 1))) % models;
+    add(a, b);
+  }
+  return lines;
+}
+
+async function importLines(lines: Line[], importId: string): Promise<void> {
+  for (let from = 0, part = 0; from < lines.length; from += 10_000, part++) {
+    const body = lines.slice(from, from + 10_000).map((l) => JSON.stringify(l)).join("\n");
+    const res = await api(`/battles/import?importId=${importId}-${part}`, { method: "POST", body, headers: { "content-type": "application/x-ndjson" } });
+    if (res.status !== 200) throw new Error(`import answered ${res.status}: ${await res.text()}`);
+  }
+}
+
+/** Reads the view until its fit is ready, a bounded number of times. */
+async function whenReady(query: string, tries = 400): Promise<Standings> {
+  for (let k = 0; k < tries; k++) {
+    const board = await leaderboard(query);
+    if (board.fit.status === "ready") return board;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the fit of ${query} was not ready after ${tries} reads`);
+}
+
+function fitRoom(category: string, rounds: number) {
+  const name = fitRoomName({ slice: { sources: ["import"], category, includeFlagged: false }, rounds, anchor: null });
+  return env.FIT_ROOM.get(env.FIT_ROOM.idFromName(name));
+}
+
+describe("a leaderboard over many models", () => {
+  it("says computing over 1,000 models, then answers with the ratings of the exact fit", async () => {
+    const lines = battlesAmong(1000, 6000, "big", 1);
+    await importLines(lines, "big");
+    const query = "source=import&category=big&rounds=10";
+    const first = await leaderboard(query);
+    expect(first.fit).toEqual({ status: "computing", models: 1000, rounds: 10, stale: false, notice: null });
+    expect(first.rows).toHaveLength(1000);
+    expect(first.rows.every((r) => r.bt === null && r.wins >= 0)).toBe(true);
+
+    const ready = await whenReady(query);
+    expect(ready.fit).toEqual({ status: "ready", models: 1000, rounds: 10, notice: null });
+    const index = new Map<string, number>();
+    const at = (m: string) => index.get(m) ?? (index.set(m, index.size), index.size - 1);
+    const cells = new Map<string, PairCell>();
+    for (const l of lines) {
+      const [a, b] = [at(l.model_a), at(l.model_b)];
+      const [i, j] = a < b ? [a, b] : [b, a];
+      const cell = cells.get(`${i},${j}`) ?? { i, j, winsI: 0, winsJ: 0, ties: 0 };
+      cells.set(`${i},${j}`, cell);
+      if (l.winner === "tie") cell.ties++;
+      else if ((l.winner === "model_a") === (a === i)) cell.winsI++;
+      else cell.winsJ++;
+    }
+    const direct = fitBradleyTerry(1000, [...cells.values()]);
+    for (const row of ready.rows) {
+      expect(row.bt).toBeCloseTo(direct.ratings[index.get(row.modelId)!], 6);
+      expect(row.ciLower).toBeLessThanOrEqual(row.ciUpper!);
+    }
+  });
+
+  it("answers /api/health while a large fit is still in progress", async () => {
+    await importLines(battlesAmong(1500, 15_000, "busy", 2), "busy");
+    const query = "source=import&category=busy&rounds=40";
+    const first = await leaderboard(query);
+    // Over 1,000 models the bootstrap runs at most 20 rounds, and says so.
+    expect(first.fit).toMatchObject({ status: "computing", models: 1500, rounds: 20 });
+    expect(first.fit.status === "computing" && first.fit.notice).toMatch(/20 bootstrap rounds, not 40/);
+    // The fit has started: its room has run slices of it.
+    const room = fitRoom("busy", 20);
+    let started = false;
+    for (let k = 0; k < 400 && !started; k++) {
+      started = (await runInDurableObject(room, (instance: FitRoom) => instance.slicesDone)) > 0;
+      if (!started) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(started).toBe(true);
+
+    const health = await api("/health");
+    expect(health.status).toBe(200);
+    // ...and had not finished when health answered.
+    expect((await leaderboard(query)).fit.status).toBe("computing");
+    expect(await runInDurableObject(room, (instance: FitRoom) => instance.slicesDone)).toBeGreaterThan(0);
+
+    expect((await whenReady(query)).rows.every((r) => r.bt !== null)).toBe(true);
+  });
+
+  it("past QUORUM_MAX_FIT_MODELS shows no ratings and says why, at once", async () => {
+    await importLines(battlesAmong(5001, 0, "huge", 3), "huge");
+    const board = await leaderboard("source=import&category=huge&rounds=0");
+    expect(board.fit).toMatchObject({ status: "refused", models: 5001, maxModels: 5000 });
+    expect(board.fit.status === "refused" && board.fit.notice).toMatch(/more than the 5000 one Bradley–Terry fit may take \(QUORUM_MAX_FIT_MODELS\)/);
+    expect(board.rows).toHaveLength(5001);
+    expect(board.rows.every((r) => r.bt === null && r.battles === 4)).toBe(true);
+    expect((await api("/health")).status).toBe(200);
+  });
+});
