@@ -1,7 +1,7 @@
 /** Test helpers that drive the arena as a client does: over HTTP and the comparison's WebSocket. */
 import { listDurableObjectIds } from "cloudflare:test";
 import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
-import type { ComparisonDetail } from "../../worker/shared/arena";
+import type { ComparisonDetail, FitStatus } from "../../worker/shared/arena";
 import { api } from "./runs";
 import { openEventSocket, type EventSocket } from "./sockets";
 
@@ -85,6 +85,7 @@ export interface Standings {
   excludedFlagged: number;
   anchor: { modelId: string; rating: number } | null;
   categories: string[];
+  fit: FitStatus;
 }
 
 export async function leaderboard(query = ""): Promise<Standings> {

@@ -1,11 +1,10 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers/runs";
-import { leaderboard } from "../helpers/arena";
+import { leaderboard, type Standings } from "../helpers/arena";
 import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
 import { fitRoomName, type FitRoom } from "../../worker/rooms/fit-room";
 import { mulberry32 } from "../helpers/arena-reference";
-import type { Standings } from "../../worker/arena/standings";
 
 interface Line {
   model_a: string;

@@ -4,6 +4,7 @@ import { BattleImport } from "../components/battle-import";
 import { JudgesTable } from "../components/judges-table";
 import { LeaderboardTable } from "../components/leaderboard-table";
 import { RatingChart } from "../components/rating-chart";
+import { FitNotice } from "../components/fit-notice";
 import { StyleEffects } from "../components/style-effects";
 import { panelId, tabId, Tabs } from "../components/tabs";
 import { api, call, messageOf, type LeaderboardQuery } from "../lib/api";
@@ -85,12 +86,12 @@ export default function LeaderboardPage() {
   createEffect(() => (document.title = filters.tab === "judges" ? "Judges · Leaderboard · Quorum" : "Leaderboard · Quorum"));
 
   const standings = () => data.latest?.standings ?? null;
-  // Style control is fitted in the background: ask again, a bounded number of times, until it is ready.
-  let styleChecks = 0;
+  // Large fits and style control are fitted in the background: ask again, a bounded number of times, until ready.
+  let backgroundChecks = 0;
   createEffect(() => {
-    const style = standings()?.style;
-    if (style?.status !== "computing" || styleChecks >= 40) return;
-    styleChecks++;
+    const s = standings();
+    if ((s?.style?.status !== "computing" && s?.fit.status !== "computing") || backgroundChecks >= 40) return;
+    backgroundChecks++;
     const timer = setTimeout(() => setReloads((n) => n + 1), 1500);
     onCleanup(() => clearTimeout(timer));
   });
@@ -169,6 +170,7 @@ export default function LeaderboardPage() {
                 </Show>
                 <Show when={s().anchor}>{(a) => <> · anchored at {a().modelId} = {a().rating}</>}</Show>
               </p>
+              <FitNotice fit={s().fit} />
               <Show
                 when={s().rows.length}
                 fallback={

@@ -1,0 +1,27 @@
+import { Match, Switch } from "solid-js";
+import type { FitStatus } from "../../../worker/shared/arena";
+
+/** Says when the Bradley–Terry ratings are still being fitted, were cut down, or were not fitted at all. */
+export function FitNotice(props: { fit: FitStatus }) {
+  return (
+    <Switch>
+      <Match when={props.fit.status === "computing" ? props.fit : null}>
+        {(fit) => (
+          <p class="callout" role="status" data-testid="fit-computing">
+            Bradley–Terry ratings over {fit().models} models are being fitted in the background;{" "}
+            {fit().stale ? "the table shows the last finished fit until then." : "the table shows them when they are ready."}
+            {fit().notice ? ` ${fit().notice}` : ""}
+          </p>
+        )}
+      </Match>
+      <Match when={props.fit.status === "refused" ? props.fit : null}>
+        {(fit) => (
+          <p class="callout" role="status" data-testid="fit-refused">
+            {fit().notice}
+          </p>
+        )}
+      </Match>
+      <Match when={props.fit.status === "ready" ? props.fit.notice : null}>{(notice) => <p class="muted small">{notice()}</p>}</Match>
+    </Switch>
+  );
+}
