@@ -122,6 +122,10 @@ describe("a leaderboard over many models", () => {
     expect(board.fit.status === "refused" && board.fit.notice).toMatch(/more than the 5000 one Bradley–Terry fit may take \(QUORUM_MAX_FIT_MODELS\)/);
     expect(board.rows).toHaveLength(5001);
     expect(board.rows.every((r) => r.bt === null && r.battles === 4)).toBe(true);
+    // Style control keeps the same ceiling.
+    const styled = (await leaderboard("source=import&category=huge&rounds=0&style=true")) as Standings & { style: { status: string; notice: string } };
+    expect(styled.style.status).toBe("refused");
+    expect(styled.style.notice).toMatch(/QUORUM_MAX_FIT_MODELS/);
     expect((await api("/health")).status).toBe(200);
   });
 });

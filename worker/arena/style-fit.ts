@@ -1,7 +1,8 @@
 /** Chatbot Arena's style control over the battles that carry style features: ratings with style held equal, and β per feature. */
 import type { FeaturedBattle } from "../db/style-queries";
 import type { Anchor } from "../rating/bradley-terry";
-import { bootstrapStyleControlled, fitStyleControlled, oddsFactorPerStd, type StyleBattle } from "../rating/style-control";
+import { bootstrapStyleControlledSliced, fitStyleControlledSliced, oddsFactorPerStd, type StyleBattle } from "../rating/style-control";
+import type { Sliced, Slicer } from "../rating/work-slices";
 import { STYLE_FEATURES, styleCountsFromConvMetadata, styleDiffs } from "../rating/style-features";
 import { BOOTSTRAP_SEED } from "./leaderboard";
 
@@ -33,12 +34,13 @@ export class StyleFitter {
     }
   }
 
-  fit(rounds: number, anchor: { modelId: string; rating: number } | null): StyleResult {
+  /** The fit and its bootstrap, in slices that yield (rating/work-slices.ts). */
+  *fit(rounds: number, anchor: { modelId: string; rating: number } | null, slicer: Slicer): Sliced<StyleResult> {
     const n = this.index.size;
     const at = anchor ? this.index.get(anchor.modelId) : undefined;
     const pinned: Anchor | null = anchor && at !== undefined ? { index: at, rating: anchor.rating } : null;
-    const fit = fitStyleControlled(n, this.battles, { anchor: pinned });
-    const ci = rounds > 0 ? bootstrapStyleControlled(n, this.battles, { rounds, seed: BOOTSTRAP_SEED, anchor: pinned }) : null;
+    const fit = yield* fitStyleControlledSliced(n, this.battles, { anchor: pinned }, slicer);
+    const ci = rounds > 0 ? yield* bootstrapStyleControlledSliced(n, this.battles, { rounds, seed: BOOTSTRAP_SEED, anchor: pinned }, slicer) : null;
     return {
       models: [...this.index].map(([modelId, i]) => ({
         modelId,

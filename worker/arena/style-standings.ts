@@ -7,11 +7,14 @@ import { battlesVersion } from "../db/style-queries";
 import type { Db } from "../db/queries";
 import { rankByIntervals } from "../rating/bootstrap";
 import type { LeaderboardQuery } from "../shared/requests";
+import { fitPlan } from "./fit-plan";
+import { arenaSettings } from "./settings";
 import type { StyleResult } from "./style-fit";
 import { ORDER, SOURCES, type Standings } from "./standings";
 
 export type StyleSummary =
   | { status: "computing" }
+  | { status: "refused"; notice: string }
   | ({ status: "ready" } & Pick<StyleResult, "features" | "battles" | "withoutFeatures">);
 
 export async function withStyleControl(env: Env, db: Db, q: LeaderboardQuery, standings: Standings): Promise<Standings & { style: StyleSummary }> {
@@ -20,9 +23,13 @@ export async function withStyleControl(env: Env, db: Db, q: LeaderboardQuery, st
   // Addressing a room creates it, and the view is the client's to name: a view with no battles gets no room,
   // and an anchor's rating is not in the name (the room refits for a new one), so made-up queries create none.
   if (standings.totalBattles === 0) return { ...standings, style: { status: "ready", features: [], battles: 0, withoutFeatures: 0 } };
-  const key = JSON.stringify({ slice, rounds: q.rounds, anchor: anchor?.modelId ?? null });
+  // The same ceiling and the same cut of bootstrap rounds as the plain fit (fit-plan.ts).
+  const plan = fitPlan(standings.fit.models, q.rounds, arenaSettings(env).maxFitModels);
+  if (plan.where === "refused") return { ...standings, style: { status: "refused", notice: plan.notice } };
+  const rounds = plan.rounds;
+  const key = JSON.stringify({ slice, rounds, anchor: anchor?.modelId ?? null });
   const room = env.STYLE_ROOM.get(env.STYLE_ROOM.idFromName(key));
-  const answer = await room.standings({ slice, rounds: q.rounds, anchor, version: await battlesVersion(db, slice) });
+  const answer = await room.standings({ slice, rounds, anchor, version: await battlesVersion(db, slice) });
   if (answer.status === "computing") return { ...standings, style: { status: "computing" } };
   const { models, features, battles, withoutFeatures } = answer.result;
   const byModel = new Map(models.map((m) => [m.modelId, m]));

@@ -13,9 +13,11 @@
  */
 import { scoreOfA, type Winner } from "./battle-outcome";
 import { BOOTSTRAP_DEFAULTS } from "./bootstrap";
-import type { Anchor } from "./bradley-terry";
+import { DENSE_MAX_MODELS, type Anchor } from "./bradley-terry";
 import { intervalsOf, seededRandom } from "./random";
 import { minimizeStyleLoss, type StyleDesign } from "./style-newton";
+import { minimizeStyleLossSparse } from "./style-newton-sparse";
+import { drain, Slicer, type Sliced } from "./work-slices";
 
 export interface StyleBattle {
   a: number;
@@ -111,12 +113,28 @@ function checkAnchor(n: number, anchor: Anchor | null): void {
   }
 }
 
+/** Past these, one dense Newton step (its (n+k)² Hessian filled battle by battle) is too long for one slice. */
+const DENSE_MAX_BATTLES = 20_000;
+
+/** Dense Newton for few models and battles, conjugate gradients in slices (style-newton-sparse.ts) otherwise. */
+function* minimize(design: StyleDesign, weights: Float64Array | null, params: Float64Array, slicer: Slicer): Sliced<number> {
+  if (design.n <= DENSE_MAX_MODELS && design.count <= DENSE_MAX_BATTLES) return minimizeStyleLoss(design, weights, STYLE_L2_PENALTY, params);
+  return yield* minimizeStyleLossSparse(design, weights, STYLE_L2_PENALTY, params, slicer);
+}
+
+const unsliced = () => new Slicer(Number.POSITIVE_INFINITY);
+
 export function fitStyleControlled(n: number, battles: readonly StyleBattle[], opts: { anchor?: Anchor | null } = {}): StyleFit {
+  return drain(fitStyleControlledSliced(n, battles, opts, unsliced()));
+}
+
+/** fitStyleControlled in slices that yield (work-slices.ts). */
+export function* fitStyleControlledSliced(n: number, battles: readonly StyleBattle[], opts: { anchor?: Anchor | null }, slicer: Slicer): Sliced<StyleFit> {
   const anchor = opts.anchor ?? null;
   checkAnchor(n, anchor);
   const { design, mean, std } = prepare(n, battles);
   const params = new Float64Array(n + design.k);
-  const iterations = minimizeStyleLoss(design, null, STYLE_L2_PENALTY, params);
+  const iterations = yield* minimize(design, null, params, slicer);
   return { ratings: ratingsOf(design, null, params, anchor), beta: params.slice(n), featureMean: mean, featureStd: std, iterations };
 }
 
@@ -130,6 +148,16 @@ export function bootstrapStyleControlled(
   battles: readonly StyleBattle[],
   opts: { rounds?: number; seed?: number; anchor?: Anchor | null } = {},
 ): StyleIntervals {
+  return drain(bootstrapStyleControlledSliced(n, battles, opts, unsliced()));
+}
+
+/** bootstrapStyleControlled in slices that yield: the same rounds, the same numbers. */
+export function* bootstrapStyleControlledSliced(
+  n: number,
+  battles: readonly StyleBattle[],
+  opts: { rounds?: number; seed?: number; anchor?: Anchor | null },
+  slicer: Slicer,
+): Sliced<StyleIntervals> {
   const rounds = opts.rounds ?? BOOTSTRAP_DEFAULTS.rounds;
   if (!Number.isInteger(rounds) || rounds < 0) throw new RangeError(`rounds must be a non-negative integer, got ${rounds}`);
   const anchor = opts.anchor ?? null;
@@ -146,7 +174,7 @@ export function bootstrapStyleControlled(
   if (design.count === 0 || rounds === 0) return result;
 
   const start = new Float64Array(n + k);
-  minimizeStyleLoss(design, null, STYLE_L2_PENALTY, start);
+  yield* minimize(design, null, start, slicer);
   const random = seededRandom(opts.seed ?? BOOTSTRAP_DEFAULTS.seed);
   const weights = new Float64Array(design.count);
   const params = new Float64Array(n + k);
@@ -155,8 +183,9 @@ export function bootstrapStyleControlled(
   for (let round = 0; round < rounds; round++) {
     weights.fill(0);
     for (let draw = 0; draw < design.count; draw++) weights[Math.floor(random() * design.count)]++;
+    if (slicer.spend(design.count)) yield;
     params.set(start);
-    minimizeStyleLoss(design, weights, STYLE_L2_PENALTY, params);
+    yield* minimize(design, weights, params, slicer);
     ratingSamples.set(ratingsOf(design, weights, params, anchor), round * n);
     betaSamples.set(params.subarray(n), round * k);
   }

@@ -18,9 +18,11 @@ export interface StyleDesign {
 }
 
 const LN10 = Math.LN10;
-const GRADIENT_TOLERANCE = 1e-10;
-const MAX_ITERATIONS = 100;
+export const STYLE_GRADIENT_TOLERANCE = 1e-10;
+export const STYLE_MAX_ITERATIONS = 100;
 const ARMIJO = 1e-4;
+const GRADIENT_TOLERANCE = STYLE_GRADIENT_TOLERANCE;
+const MAX_ITERATIONS = STYLE_MAX_ITERATIONS;
 
 /**
  * The loss at `params` (θ then β), with its gradient and the lower triangle of its Hessian — the half the
@@ -74,7 +76,7 @@ function evaluate(d: StyleDesign, weights: Float64Array | null, lambda: number, 
 }
 
 /** Largest |∂loss| relative to the battles behind it (a model's weighted battles; all battles for a feature). */
-function relativeGradient(d: StyleDesign, weights: Float64Array | null, gradient: Float64Array): number {
+export function relativeGradient(d: StyleDesign, weights: Float64Array | null, gradient: Float64Array): number {
   const games = new Float64Array(d.n);
   let total = 0;
   for (let i = 0; i < d.count; i++) {

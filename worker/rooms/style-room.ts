@@ -9,6 +9,7 @@ import { sliceBattles } from "../db/style-queries";
 import type { Slice } from "../db/leaderboard-queries";
 import { openDb } from "../db/queries";
 import { StyleFitter, type StyleResult } from "../arena/style-fit";
+import { Slicer } from "../rating/work-slices";
 
 export interface StyleRequest {
   slice: Slice;
@@ -43,7 +44,11 @@ export class StyleRoom extends DurableObject<Env> {
     if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === fittedFor(wanted)) return;
     const fitter = new StyleFitter();
     for await (const page of sliceBattles(openDb(this.env.DB), this.env.ARCHIVE, wanted.slice)) fitter.add(page);
-    this.ctx.storage.kv.put("result", { version: fittedFor(wanted), result: fitter.fit(wanted.rounds, wanted.anchor) } satisfies Stored);
+    const steps = fitter.fit(wanted.rounds, wanted.anchor, new Slicer());
+    let step = steps.next();
+    // Every room shares the Worker's thread under `wrangler dev`: hand it back between slices of the fit.
+    for (; !step.done; step = steps.next()) await scheduler.wait(0);
+    this.ctx.storage.kv.put("result", { version: fittedFor(wanted), result: step.value } satisfies Stored);
     // Data (or an anchor's rating) that changed while this fit ran asks for another.
     const next = this.ctx.storage.kv.get<StyleRequest>("wanted");
     if (next && fittedFor(next) !== fittedFor(wanted)) await this.ctx.storage.setAlarm(Date.now());

@@ -8,7 +8,11 @@ export interface StyleFeature {
   oddsFactor: number;
 }
 
-export type StyleState = null | { status: "computing" } | { status: "ready"; battles: number; withoutFeatures: number; features: StyleFeature[] };
+export type StyleState =
+  | null
+  | { status: "computing" }
+  | { status: "refused"; notice: string }
+  | { status: "ready"; battles: number; withoutFeatures: number; features: StyleFeature[] };
 
 const FEATURE_TEXT: Record<string, string> = {
   tokens: "Longer answers",
@@ -28,7 +32,10 @@ export function StyleEffects(props: { style: StyleState }) {
           when={style().status === "ready" ? (style() as Extract<StyleState, { status: "ready" }>) : null}
           fallback={
             <p class="callout" role="status">
-              Style control is being fitted in the background; the plain ratings are shown until it is ready.
+              {(() => {
+                const current = style();
+                return current.status === "refused" ? current.notice : "Style control is being fitted in the background; the plain ratings are shown until it is ready.";
+              })()}
             </p>
           }
         >
