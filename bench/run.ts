@@ -9,6 +9,7 @@ import { comparisonRoundBench } from "./comparison-round";
 import { councilBench } from "./council";
 import { d1RateBench } from "./d1-rate";
 import { importBench } from "./import";
+import { largeFitBench } from "./large-fit";
 import { leaderboardBench } from "./leaderboard";
 import { BenchContext } from "./lib/context";
 import { installCleanup, stopAll } from "./lib/processes";
@@ -30,6 +31,7 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
   ["d1-rate", "votes one local D1 writes a second (sequential, concurrent, batched)", d1RateBench],
   ["bt", "Bradley–Terry + 100 bootstrap rounds at 1,000,000 battles", btBench],
   ["import", "npm run import of 1,000,000 battle lines", importBench],
+  ["large-fit", "leaderboard fits over 1,000 / 3,000 / 10,000 models, /api/health meanwhile", largeFitBench],
   ["web-bundle", "first-load JavaScript, per route", webBundleBench],
   ["worker-bundle", "Worker bundle and cold start", workerBundleBench],
 ];
