@@ -88,6 +88,13 @@ describe("a leaderboard over many models", () => {
       expect(row.bt).toBeCloseTo(direct.ratings[index.get(row.modelId)!], 6);
       expect(row.ciLower).toBeLessThanOrEqual(row.ciUpper!);
     }
+
+    // A new battle: the view refits, showing the last finished fit meanwhile, marked stale.
+    await importLines([{ model_a: "big-0", model_b: "big-1", winner: "model_a", tstamp: 1_800_000_000, category: "big" }], "big-late");
+    const refitting = await leaderboard(query);
+    expect(refitting.fit).toEqual({ status: "computing", models: 1000, rounds: 10, stale: true, notice: null });
+    expect(refitting.rows.find((r) => r.modelId === "big-7")!.bt).toBe(ready.rows.find((r) => r.modelId === "big-7")!.bt);
+    expect((await whenReady(query)).totalBattles).toBe(lines.length + 1);
   });
 
   it("answers /api/health while a large fit is still in progress", async () => {

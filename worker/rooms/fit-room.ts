@@ -21,8 +21,11 @@ export type FitAnswer = { status: "ready"; ratings: ModelRating[] } | { status: 
 
 interface Stored {
   version: string;
-  ratings: ModelRating[];
+  /** the ratings are kept in this many parts of RATINGS_PER_PART, so no stored value nears the 2 MB limit */
+  parts: number;
 }
+
+const RATINGS_PER_PART = 1_000;
 
 /** The room of one view: the same slice, rounds and anchor share a fit. */
 export function fitRoomName(request: Omit<FitRequest, "version">): string {
@@ -36,10 +39,10 @@ export class FitRoom extends DurableObject<Env> {
   /** The fit for `request.version`, or "computing" (with the last finished fit) while the alarm fits it. */
   async ratings(request: FitRequest): Promise<FitAnswer> {
     const done = this.ctx.storage.kv.get<Stored>("result");
-    if (done?.version === request.version) return { status: "ready", ratings: done.ratings };
+    if (done?.version === request.version) return { status: "ready", ratings: this.load(done) };
     this.ctx.storage.kv.put("wanted", request);
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
-    return { status: "computing", stale: done?.ratings ?? null };
+    return { status: "computing", stale: done ? this.load(done) : null };
   }
 
   async alarm(): Promise<void> {
@@ -62,8 +65,19 @@ export class FitRoom extends DurableObject<Env> {
     } finally {
       this.slicesDone = 0;
     }
-    this.ctx.storage.kv.put("result", { version: wanted.version, ratings } satisfies Stored);
+    this.save(wanted.version, ratings);
     // Data that changed while this fit ran asks for another.
     if (this.ctx.storage.kv.get<FitRequest>("wanted")?.version !== wanted.version) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Written without an await between the puts, so they commit together. */
+  private save(version: string, ratings: ModelRating[]): void {
+    const parts = Math.ceil(ratings.length / RATINGS_PER_PART);
+    for (let k = 0; k < parts; k++) this.ctx.storage.kv.put(`result:${k}`, ratings.slice(k * RATINGS_PER_PART, (k + 1) * RATINGS_PER_PART));
+    this.ctx.storage.kv.put("result", { version, parts } satisfies Stored);
+  }
+
+  private load(stored: Stored): ModelRating[] {
+    return Array.from({ length: stored.parts }, (_, k) => this.ctx.storage.kv.get<ModelRating[]>(`result:${k}`) ?? []).flat();
   }
 }
