@@ -84,6 +84,8 @@ const finite = (x: number) => (Number.isFinite(x) ? x : null);
  */
 export function* rateModelsSliced(pairs: PairTotals[], rounds: number, anchor: { modelId: string; rating: number } | null, slicer: Slicer): Sliced<ModelRating[]> {
   const { index, cells } = cellsOf(pairs);
+  // Indexing a pair by its models' names costs a few cell visits' worth of work.
+  if (slicer.spend(4 * pairs.length)) yield;
   const anchorIndex = anchor ? index.get(anchor.modelId) : undefined;
   const pinned = anchor && anchorIndex !== undefined ? { index: anchorIndex, rating: anchor.rating } : null;
   const fit = yield* fitBradleyTerrySliced(index.size, cells, { anchor: pinned }, slicer);

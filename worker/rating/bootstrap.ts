@@ -5,7 +5,7 @@
  */
 import { fitPairTableSliced, type Anchor, type PairCell } from "./bradley-terry";
 import { pairTableOf } from "./pair-table";
-import { intervalsOf, sampleMultinomial, seededRandom } from "./random";
+import { intervalsOf, sampleMultinomialSliced, seededRandom } from "./random";
 import { drain, Slicer, type Sliced } from "./work-slices";
 
 export interface BtIntervals {
@@ -58,8 +58,7 @@ export function* bootstrapBradleyTerrySliced(n: number, cells: readonly PairCell
   const drawn = new Float64Array(counts.length);
   const samples = new Float64Array(rounds * n);
   for (let round = 0; round < rounds; round++) {
-    sampleMultinomial(random, total, probs, drawn);
-    if (slicer.spend(drawn.length)) yield;
+    yield* sampleMultinomialSliced(random, total, probs, drawn, slicer);
     for (const column of outcomes) column.fill(0);
     for (let k = 0; k < drawn.length; k++) outcomes[kindOf[k]][cellOf[k]] = drawn[k];
     // A model without battles this round is NaN here and so left out of its own percentiles.

@@ -103,8 +103,10 @@ export function* fitPairTableSliced(n: number, table: PairTable, opts: BtOptions
     pairs.scoreB[k] = scoreJ;
   }
   const p = models.length;
+  if (slicer.spend(table.size)) yield;
 
   const { penalized, provisional: provisionalCompact } = connectivity(p, pairs);
+  if (slicer.spend(2 * pairs.count)) yield;
 
   const theta = new Float64Array(p);
   if (opts.start) {

@@ -1,5 +1,6 @@
 /** Seeded randomness and the order statistics the bootstrap needs; the same seed gives the same numbers everywhere. */
 import { sampleBinomial } from "./binomial";
+import { drain, Slicer, type Sliced } from "./work-slices";
 
 export { sampleBinomial } from "./binomial";
 
@@ -44,6 +45,14 @@ function rotateLeft(x: number, bits: number): number {
  * `probs` need not sum to 1 exactly; they are taken relative to their sum.
  */
 export function sampleMultinomial(random: () => number, n: number, probs: ArrayLike<number>, out: Float64Array | Int32Array): void {
+  drain(sampleMultinomialSliced(random, n, probs, out, new Slicer(Number.POSITIVE_INFINITY)));
+}
+
+/** A binomial draw costs several pair-cell visits' worth of work (work-slices.ts). */
+const WORK_PER_DRAW = 4;
+
+/** sampleMultinomial in slices that yield: the same draws in the same order, so the same numbers. */
+export function* sampleMultinomialSliced(random: () => number, n: number, probs: ArrayLike<number>, out: Float64Array | Int32Array, slicer: Slicer): Sliced<void> {
   if (out.length < probs.length) throw new RangeError("out is shorter than probs");
   let massLeft = 0;
   for (let k = 0; k < probs.length; k++) {
@@ -63,6 +72,7 @@ export function sampleMultinomial(random: () => number, n: number, probs: ArrayL
     out[k] = drawn;
     left -= drawn;
     massLeft -= probs[k];
+    if (slicer.spend(WORK_PER_DRAW)) yield;
   }
   // The last non-empty cell takes what is left, so rounding in massLeft can never lose or invent a draw.
   if (last >= 0) out[last] = left;
