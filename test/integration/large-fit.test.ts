@@ -55,7 +55,7 @@ async function whenReady(query: string, tries = 400): Promise<Standings> {
 }
 
 function fitRoom(category: string, rounds: number) {
-  const name = fitRoomName({ slice: { sources: ["import"], category, includeFlagged: false }, rounds, anchor: null });
+  const name = fitRoomName({ slice: { sources: ["import"], category, includeFlagged: false }, rounds, anchorModel: null });
   return env.FIT_ROOM.get(env.FIT_ROOM.idFromName(name));
 }
 
@@ -87,6 +87,18 @@ describe("a leaderboard over many models", () => {
     for (const row of ready.rows) {
       expect(row.bt).toBeCloseTo(direct.ratings[index.get(row.modelId)!], 6);
       expect(row.ciLower).toBeLessThanOrEqual(row.ciUpper!);
+    }
+
+    // An anchor: one fit for every rating of it, each rating a shift of the same numbers.
+    const pinned = await whenReady(`${query}&anchor=big-3&anchorRating=1114`);
+    const directPinned = fitBradleyTerry(1000, [...cells.values()], { anchor: { index: index.get("big-3")!, rating: 1114 } });
+    for (const row of pinned.rows) expect(row.bt).toBeCloseTo(directPinned.ratings[index.get(row.modelId)!], 6);
+    const moved = await leaderboard(`${query}&anchor=big-3&anchorRating=1214`);
+    expect(moved.fit.status).toBe("ready");
+    for (const row of moved.rows) {
+      const before = pinned.rows.find((r) => r.modelId === row.modelId)!;
+      expect(row.bt! - before.bt!).toBeCloseTo(100, 9);
+      expect(row.ciUpper! - before.ciUpper!).toBeCloseTo(100, 9);
     }
 
     // A new battle: the view refits, showing the last finished fit meanwhile, marked stale.

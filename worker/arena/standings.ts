@@ -153,10 +153,14 @@ async function fitRatings(env: Env, input: FitInput): Promise<{ ratings: Map<str
   const plan = fitPlan(models, rounds, maxModels);
   if (plan.where === "inline") return { ratings: rateModels(input.pairs, rounds, anchor), fit: { status: "ready", models, rounds, notice: null } };
   if (plan.where === "refused") return { ratings: null, fit: { status: "refused", models, maxModels, notice: plan.notice } };
-  const request = { slice: input.slice, rounds: plan.rounds, anchor, version: input.version };
+  const request = { slice: input.slice, rounds: plan.rounds, anchorModel: anchor?.modelId ?? null, version: input.version };
+  // A view has a room only past INLINE_FIT_MODELS rated models, so a made-up query never creates one.
   const room = env.FIT_ROOM.get(env.FIT_ROOM.idFromName(fitRoomName(request)));
   const answer = await room.ratings(request);
-  const byModel = (list: ModelRating[]) => new Map(list.map((r) => [r.modelId, r]));
+  // The room pins the anchor at 0; its rating moves every rating and interval by the same amount.
+  const shift = anchor?.rating ?? 0;
+  const plus = (x: number | null) => (x === null ? null : x + shift);
+  const byModel = (list: ModelRating[]) => new Map(list.map((r) => [r.modelId, { ...r, bt: plus(r.bt), ciLower: plus(r.ciLower), ciUpper: plus(r.ciUpper) }]));
   if (answer.status === "ready") return { ratings: byModel(answer.ratings), fit: { status: "ready", models, rounds: plan.rounds, notice: plan.notice } };
   const stale = answer.stale ? byModel(answer.stale) : null;
   return { ratings: stale, fit: { status: "computing", models, rounds: plan.rounds, stale: stale !== null, notice: plan.notice } };

@@ -13,7 +13,11 @@ import { Slicer } from "../rating/work-slices";
 export interface FitRequest {
   slice: Slice;
   rounds: number;
-  anchor: { modelId: string; rating: number } | null;
+  /**
+   * The anchor's model, pinned at 0 here: an anchor's rating moves every rating and every bootstrap round by
+   * the same amount, so the caller adds it, and one room and one fit serve every rating of an anchor.
+   */
+  anchorModel: string | null;
   version: string;
 }
 
@@ -29,7 +33,7 @@ const RATINGS_PER_PART = 1_000;
 
 /** The room of one view: the same slice, rounds and anchor share a fit. */
 export function fitRoomName(request: Omit<FitRequest, "version">): string {
-  return JSON.stringify({ slice: request.slice, rounds: request.rounds, anchor: request.anchor });
+  return JSON.stringify({ slice: request.slice, rounds: request.rounds, anchor: request.anchorModel });
 }
 
 export class FitRoom extends DurableObject<Env> {
@@ -50,7 +54,7 @@ export class FitRoom extends DurableObject<Env> {
     if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === wanted.version) return;
     const { pairs } = await readPairCounts(openDb(this.env.DB), wanted.slice);
     const slicer = new Slicer();
-    const steps = rateModelsSliced(pairs, wanted.rounds, wanted.anchor, slicer);
+    const steps = rateModelsSliced(pairs, wanted.rounds, wanted.anchorModel === null ? null : { modelId: wanted.anchorModel, rating: 0 }, slicer);
     let ratings: ModelRating[];
     try {
       for (let next = steps.next(); ; next = steps.next()) {
