@@ -51,6 +51,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_SECRET?: string;
   /** rated models one leaderboard fit may take (default 5000); a larger view shows no ratings and says why */
   QUORUM_MAX_FIT_MODELS?: string;
+  /** how long after both sides answered an unvoted blind comparison waits before it counts in the leaderboard (default 3600000) */
+  QUORUM_VOTE_WINDOW_MS?: string;
 }
 
 declare global {

@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { archiveBattles, archiveComparisons, archiveConversations, dropIdempotencyKeys, readJsonLines, SEGMENT_BATTLES } from "../../worker/battles/archive";
+import { releaseUncounted } from "../../worker/db/counting-queries";
 import { openDb } from "../../worker/db/queries";
 import { sliceBattles } from "../../worker/db/style-queries";
 import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
@@ -17,6 +18,9 @@ import { api, createRun, finished } from "../helpers/runs";
 // vitest.config.ts sets QUORUM_ARCHIVE_AFTER_HOURS to 720 (30 days) for every test file.
 const HOURS = 720;
 const HOUR_MS = 3_600_000;
+
+/** QUORUM_VOTE_WINDOW_MS's default: these comparisons' windows passed long ago. */
+const VOTE_WINDOW_MS = 3_600_000;
 
 async function importLines(battles: unknown[], query: string) {
   const res = await api(`/battles/import${query}`, { method: "POST", body: battles.map((b) => JSON.stringify(b)).join("\n") });
@@ -198,7 +202,9 @@ describe("the battle archive", () => {
     // Four comparisons from before the window, their answers and votes too; the rooms agree on when they began.
     const old = Date.now() - (HOURS + 48) * HOUR_MS;
     const four = [voted, unvoted, judged, shared];
-    await env.DB.prepare("UPDATE comparisons SET created_at = ?1 WHERE id IN (SELECT value FROM json_each(?2))").bind(old, JSON.stringify(four)).run();
+    await env.DB.prepare("UPDATE comparisons SET created_at = ?1, both_answered_at = ?1 WHERE id IN (SELECT value FROM json_each(?2))").bind(old, JSON.stringify(four)).run();
+    // The unvoted one's vote window is long over: the cron sweep has let it count.
+    await releaseUncounted(openDb(env.DB), Date.now(), VOTE_WINDOW_MS);
     await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL").bind(old).run();
     await env.DB.prepare("UPDATE battles SET tstamp = ?1 WHERE source = 'human'").bind(old / 1000).run();
     for (const id of four)
@@ -255,7 +261,8 @@ describe("the battle archive", () => {
     for (let i = 0; i < 6; i++) ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
     const young = (await readyComparison(["openai:pool-gpt", "google:pool-gemini"])).comparison.id;
     const old = Date.now() - (HOURS + 48) * HOUR_MS;
-    for (const [i, id] of ids.entries()) await env.DB.prepare("UPDATE comparisons SET created_at = ? WHERE id = ?").bind(old + i * 1_000, id).run();
+    for (const [i, id] of ids.entries()) await env.DB.prepare("UPDATE comparisons SET created_at = ?1, both_answered_at = ?1 WHERE id = ?2").bind(old + i * 1_000, id).run();
+    await releaseUncounted(openDb(env.DB), Date.now(), VOTE_WINDOW_MS);
     await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL").bind(old).run();
     expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 6)).toMatchObject({ comparisons: 6 });
     // A verdict holds the second oldest back while the others move in pairs; once it is gone, it moves with the newest.

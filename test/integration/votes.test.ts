@@ -1,10 +1,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
+import { releaseUncounted } from "../../worker/db/counting-queries";
+import { openDb } from "../../worker/db/queries";
 import { scriptModel } from "../helpers/stub-client";
 import { api, finished } from "../helpers/runs";
 import { castVote, errorOf, getComparison, leaderboard, readyComparison, hasRoom, rowsOf, vote, withdraw } from "../helpers/arena";
 
 const stub = inject("stubUrl");
+/** QUORUM_VOTE_WINDOW_MS's default */
+const VOTE_WINDOW_MS = 3_600_000;
 
 /** Which model sits on the left and right, read from D1 (the API hides it until the vote). */
 async function sidesOf(id: string): Promise<{ left: string; right: string }> {
@@ -44,7 +48,8 @@ describe("votes, exactly as seed 000 defines them", () => {
     const c2 = (await readyComparison([A, B], category)).comparison.id;
     const c3 = (await readyComparison([A, C], category)).comparison.id;
     const c4 = (await readyComparison([B, C], category)).comparison.id;
-    await readyComparison([A, C], category); // an appearance with no vote
+    await readyComparison([A, C], category); // an appearance with no vote, once its vote window has passed
+    await releaseUncounted(openDb(env.DB), Date.now() + VOTE_WINDOW_MS, VOTE_WINDOW_MS);
 
     const left = await castVote(c1, "left");
     const right = await castVote(c2, "right");

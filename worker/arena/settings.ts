@@ -16,6 +16,7 @@ export function arenaSettings(env: Env) {
     votesPerClient: whole(env.QUORUM_VOTES_PER_CLIENT, 5, 1),
     votesPerComparison: whole(env.QUORUM_VOTES_PER_COMPARISON, 20, 1),
     leaderboardStaleMs: whole(env.QUORUM_LEADERBOARD_STALE_MS, 1000, 0),
+    voteWindowMs: whole(env.QUORUM_VOTE_WINDOW_MS, 3_600_000, 0),
     archiveAfterHours: whole(env.QUORUM_ARCHIVE_AFTER_HOURS, 0, 0),
     maxFitModels: whole(env.QUORUM_MAX_FIT_MODELS, MAX_FIT_MODELS, 2),
     judges: (env.QUORUM_JUDGES ?? "")

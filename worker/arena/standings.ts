@@ -1,5 +1,6 @@
 /** Reads the counters for one leaderboard query and turns them into rows. */
 import { dataVersion, readAppearances, readCategories, readOnlineRatings, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
+import { releaseUncounted } from "../db/counting-queries";
 import type { Db } from "../db/queries";
 import { fitRoomName } from "../rooms/fit-room";
 import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
@@ -78,12 +79,16 @@ export function noteLocalWrite(): void {
  * the entry is served without that query: a change made through another isolate (a vote taken by a Worker
  * elsewhere, a judge's battle written by a room) shows within `staleMs`. Under a steady stream of votes this
  * bounds the refits to one per query per `staleMs` per isolate, instead of one per read (README, "Scaling").
+ *
+ * Blind comparisons whose vote window (`voteWindowMs`, QUORUM_VOTE_WINDOW_MS) passed unvoted are let in first
+ * (releasing one changes the version): until then they count nowhere, so the leaderboard can't name a hidden pair.
  */
-export async function computeStandings(env: Env, db: Db, q: LeaderboardQuery, staleMs = 0): Promise<Computed> {
+export async function computeStandings(env: Env, db: Db, q: LeaderboardQuery, staleMs = 0, voteWindowMs = arenaSettings(env).voteWindowMs): Promise<Computed> {
   const key = JSON.stringify(q);
   const hit = cache.get(key);
   const [now, writes] = [Date.now(), localWrites];
   if (hit && hit.writes === writes && now - hit.checkedAt < staleMs) return hit.value;
+  await releaseUncounted(db, now, voteWindowMs);
   const version = await dataVersion(db);
   if (hit?.version === version) {
     Object.assign(hit, { checkedAt: now, writes });

@@ -298,10 +298,11 @@ export interface ComparisonRowsPass {
 
 /**
  * A closed comparison nothing in D1 refers to any more: its messages and votes moved, no judge's verdict (judge
- * calibration reads its vote) and no share link (the link's row goes with its item). Those kept are read again by
+ * calibration reads its vote) and no share link (the link's row goes with its item), and counted already (one
+ * still waiting for its vote window would never count). Those kept are read again by
  * each pass; judged and shared comparisons stay for good.
  */
-const MOVABLE = `c.status IN ('ready', 'voted', 'failed')
+const MOVABLE = `c.status IN ('ready', 'voted', 'failed') AND c.counted_at IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.comparison_id = c.id)
   AND NOT EXISTS (SELECT 1 FROM model_votes v WHERE v.comparison_id = c.id)
   AND NOT EXISTS (SELECT 1 FROM judge_verdicts j WHERE j.comparison_id = c.id)

@@ -20,6 +20,8 @@ export async function insertComparison(db: Db, r: ComparisonRecord): Promise<voi
         prompt: first.prompt,
         category: r.category,
         blind: r.blind,
+        // a blind comparison counts in the leaderboard only from its first vote or once its window passed
+        countedAt: r.blind ? null : r.createdAt,
         mode: r.mode,
         modeNote: r.modeNote,
         params: r.params,
@@ -127,7 +129,8 @@ export function voteRows(r: ComparisonRecord, { vote, battle, idempotency, statu
  */
 export function voteStatements(d1: D1Database, rows: VoteRows): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
-  if (rows.status) out.push(d1.prepare("UPDATE comparisons SET status = ?, revealed_at = ? WHERE id = ?").bind(...rows.status));
+  // The first vote also lets a blind comparison count in the leaderboard (unless its window already had).
+  if (rows.status) out.push(d1.prepare("UPDATE comparisons SET status = ?1, revealed_at = ?2, counted_at = coalesce(counted_at, ?2) WHERE id = ?3").bind(...rows.status));
   if (rows.idempotency) out.push(d1.prepare("INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, ?, ?, ?)").bind(...rows.idempotency));
   for (const row of rows.modelVotes)
     out.push(

@@ -55,7 +55,7 @@ export async function readPairCounts(db: Db, slice: Slice): Promise<{ pairs: Pai
   return { pairs: live, excludedFlagged: slice.includeFlagged ? 0 : Number(flagged[0]?.n ?? 0) };
 }
 
-/** Comparisons per model in a category (seed 000's appearances), whatever their votes. */
+/** Comparisons per model in a category (seed 000's appearances), whatever their votes; a blind one once it counts. */
 export async function readAppearances(db: Db, category: string): Promise<Map<string, number>> {
   const rows = await db
     .select({ modelId: schema.modelAppearances.modelId, n: schema.modelAppearances.appearances })
@@ -64,13 +64,18 @@ export async function readAppearances(db: Db, category: string): Promise<Map<str
   return new Map(rows.map((r) => [r.modelId, r.n]));
 }
 
-/** Changes with every battle or comparison added and every battle deleted (each an O(1) lookup). */
+/**
+ * Changes with every battle or comparison added, every battle deleted (each an O(1) lookup) and every blind
+ * comparison let into the counts (the uncounted are few, counted on their own partial index).
+ */
 export async function dataVersion(db: Db): Promise<string> {
   // Every warm leaderboard read asks this first: straight to D1, no query builder.
   const [row] = await db.$client
-    .prepare("SELECT (SELECT max(rowid) FROM battles), (SELECT sum(epoch) FROM battle_epochs), (SELECT max(rowid) FROM comparisons)")
-    .raw<[number | null, number | null, number | null]>();
-  return `${row?.[0] ?? 0}:${row?.[1] ?? 0}:${row?.[2] ?? 0}`;
+    .prepare(
+      "SELECT (SELECT max(rowid) FROM battles), (SELECT sum(epoch) FROM battle_epochs), (SELECT max(rowid) FROM comparisons), (SELECT count(*) FROM comparisons WHERE counted_at IS NULL)",
+    )
+    .raw<[number | null, number | null, number | null, number | null]>();
+  return `${row?.[0] ?? 0}:${row?.[1] ?? 0}:${row?.[2] ?? 0}:${row?.[3] ?? 0}`;
 }
 
 export async function readCategories(db: Db): Promise<string[]> {

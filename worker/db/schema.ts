@@ -144,9 +144,16 @@ export const comparisons = sqliteTable(
     bothAnsweredAt: integer("both_answered_at"),
     /** when the first vote was recorded; a withdrawal does not hide the names again */
     revealedAt: integer("revealed_at"),
+    /**
+     * when it began to count in the leaderboard's appearances (migration 0012's triggers follow this column):
+     * at creation when not blind, else at its first vote or once its vote window passed unvoted
+     */
+    countedAt: integer("counted_at"),
   },
   (t) => [
     index("comparisons_model1").on(t.model1Id),
+    // The few blind comparisons still waiting for a vote or for their window: found by age, and counted.
+    index("comparisons_uncounted").on(t.createdAt).where(sql`${t.countedAt} IS NULL`),
     index("comparisons_model2").on(t.model2Id),
     index("comparisons_created_at").on(t.createdAt, t.id),
   ],

@@ -2,8 +2,11 @@
  * The cron sweep: a run or comparison D1 still shows as under way long after it started gets its room
  * nudged. Waking a room re-arms its alarm when the work is unfinished, so one whose alarm was lost
  * resumes — and its watchdog then decides whether it is merely late or stuck. Nudging a healthy room
- * does nothing.
+ * does nothing. It also lets blind comparisons whose vote window passed unvoted count in the leaderboard, so
+ * the counters catch up even when nobody reads it.
  */
+import { arenaSettings } from "../arena/settings";
+import { releaseUncounted } from "../db/counting-queries";
 import { openDb } from "../db/queries";
 import { unfinishedIn } from "../db/sweep-queries";
 import { pruneHolds } from "../db/spend-queries";
@@ -21,11 +24,14 @@ const DAY_MS = 86_400_000;
 
 /**
  * Wakes the room of every run and comparison found; returns their ids. Also drops spend holds of days
- * before yesterday that can count no more (a day's cap only counts its own holds).
+ * before yesterday that can count no more (a day's cap only counts its own holds), and lets blind
+ * comparisons whose vote window passed count.
  */
 export async function sweepUnfinished(env: Env, now = Date.now()): Promise<{ runs: string[]; comparisons: string[] }> {
-  await pruneHolds(openDb(env.DB), Math.floor(now / DAY_MS) * DAY_MS - DAY_MS, now);
-  const found = await unfinishedIn(openDb(env.DB), { from: now - SWEEP_WITHIN_MS, to: now - SWEEP_AFTER_MS, limit: SWEEP_LIMIT });
+  const db = openDb(env.DB);
+  await pruneHolds(db, Math.floor(now / DAY_MS) * DAY_MS - DAY_MS, now);
+  await releaseUncounted(db, now, arenaSettings(env).voteWindowMs);
+  const found = await unfinishedIn(db, { from: now - SWEEP_WITHIN_MS, to: now - SWEEP_AFTER_MS, limit: SWEEP_LIMIT });
   await Promise.all([
     ...found.runs.map((id) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id)).poke()),
     ...found.comparisons.map((id) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id)).poke()),
