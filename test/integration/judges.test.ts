@@ -10,18 +10,6 @@ const stub = inject("stubUrl");
 
 const verdict = (winner: "A" | "B" | "tie", reasons = "Because.") => ({ review: { winner, scores: { A: winner === "A" ? 8 : 5, B: winner === "B" ? 8 : 5 }, reasons } });
 
-/** Waits until every judge of the comparison has finished, looking inside its room (the API hides them before a vote). */
-async function judgesFinished(id: string, timeoutMs = 10_000): Promise<ComparisonRecord["judges"]> {
-  const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const judges = await runInDurableObject(room, (instance: ComparisonRoom) => (instance as unknown as { record: ComparisonRecord }).record.judges);
-    if (judges.length && judges.every((j) => j.status === "done" || j.status === "failed")) return judges;
-    if (Date.now() > deadline) throw new Error(`judges not finished within ${timeoutMs} ms: ${JSON.stringify(judges.map((j) => j.status))}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 async function sidesOf(id: string) {
   return (await env.DB.prepare("SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?").bind(id).first<{ left: string; right: string }>())!;
 }
@@ -29,7 +17,7 @@ async function sidesOf(id: string) {
 const promptOf = (call: RecordedCall) => JSON.stringify(call.body);
 
 describe("judge panels on a comparison", () => {
-  it("asks each judge twice with the sides swapped, counts a flip as a tie, and shows and writes verdicts only after the vote", async () => {
+  it("asks each judge twice with the sides swapped, counts a flip as a tie, and asks, shows and writes verdicts only after the vote", async () => {
     await scriptModel(stub, "jc-alpha", [{ text: "Alpha says: recursion needs a base case." }]);
     await scriptModel(stub, "jc-beta", [{ text: "Beta says: a function calling itself." }]);
     await scriptModel(stub, "judge-steady", [verdict("A", "The first is sharper."), verdict("B", "The second is sharper.")]);
@@ -45,15 +33,29 @@ describe("judge panels on a comparison", () => {
     const res = await api(`/comparisons/${id}/judge`, { method: "POST", json: { judges: ["openai:judge-steady", "anthropic:judge-first", "openai:jc-alpha"] } });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ accepted: true });
-    const finished = await judgesFinished(id);
-    expect(finished.map((j) => j.judgeModelId).sort()).toEqual(["anthropic:judge-first", "openai:judge-steady"]);
 
-    // Before the vote: nothing of the judges shows, and nothing is written.
+    // Before the vote: every judge waits (one of them is a side, which nothing may tell), nothing shows, nothing is written.
+    const waiting = await runInDurableObject(env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id)), (instance: ComparisonRoom) =>
+      (instance as unknown as { record: ComparisonRecord }).record.judges.map((j) => [j.judgeModelId, j.status]),
+    );
+    expect(waiting.sort()).toEqual([
+      ["anthropic:judge-first", "pending"],
+      ["openai:jc-alpha", "pending"],
+      ["openai:judge-steady", "pending"],
+    ]);
+    expect(await callsFor(stub, "judge-steady")).toHaveLength(0);
     const hidden = await getComparison(id);
     expect([hidden.judges, hidden.panel]).toEqual([null, null]);
     expect(socket.events.some((e) => e.type === "judge.completed")).toBe(false);
     const early = await env.DB.prepare("SELECT count(*) AS n FROM battles WHERE comparison_id = ? AND source = 'judge'").bind(id).first<{ n: number }>();
     expect(early!.n).toBe(0);
+
+    await castVote(id, "left");
+    await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "anthropic:judge-first");
+    await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "openai:judge-steady");
+    const self = await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "openai:jc-alpha");
+    expect(self.judge).toMatchObject({ status: "failed", verdict: null });
+    socket.close();
 
     // Each judge saw the left side as A first, then as B; no model name reached it.
     const [first, second] = await callsFor(stub, "judge-steady");
@@ -61,16 +63,13 @@ describe("judge panels on a comparison", () => {
     expect(promptOf(second).indexOf(rightText)).toBeLessThan(promptOf(second).indexOf(leftText));
     for (const call of [first, second]) expect(promptOf(call)).not.toMatch(/jc-alpha|jc-beta|openai|google/i);
     expect(await callsFor(stub, "judge-first")).toHaveLength(2);
-
-    await castVote(id, "left");
-    await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "anthropic:judge-first");
-    await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "openai:judge-steady");
-    socket.close();
+    expect(await callsFor(stub, "jc-alpha")).toHaveLength(1);
     const shown = await getComparison(id);
     const byJudge = Object.fromEntries(shown.judges!.map((j) => [j.judgeModelId, j]));
     expect(byJudge["openai:judge-steady"]).toMatchObject({ status: "done", verdict: "left", flipped: false });
     expect(byJudge["openai:judge-steady"].orders.map((o) => o?.reasons)).toEqual(["The first is sharper.", "The second is sharper."]);
     expect(byJudge["anthropic:judge-first"]).toMatchObject({ status: "done", verdict: "tie", flipped: true });
+    expect(byJudge["openai:jc-alpha"]).toMatchObject({ status: "failed", error: expect.stringMatching(/one of the two sides/) });
     expect(shown.panel).toBe("tie"); // one left, one tie: no majority
 
     const battles = await env.DB.prepare("SELECT judge, model_a AS a, model_b AS b, winner FROM battles WHERE comparison_id = ? AND source = 'judge' ORDER BY judge")

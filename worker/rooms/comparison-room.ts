@@ -83,6 +83,8 @@ const voteKey = (v: VoteRecord) => `${VOTE_PREFIX}${String(v.createdAt).padStart
 const refuse = (code: string, message: string, status: Refusal["status"] = 409): Refusal => ({ ok: false, status, code, message });
 const missing = () => refuse("not_found", "No comparison with this id.", 404);
 
+const SELF_JUDGE = "This judge is one of the two sides, and a model doesn't judge its own answer, so it was left out.";
+
 const WINNER_OF: Record<VoteChoice, Winner> = { left: "model_a", right: "model_b", tie: "tie", "both-bad": "tie (bothbad)" };
 
 export class ComparisonRoom extends Room<ComparisonEventBody> {
@@ -247,8 +249,9 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   }
 
   /**
-   * Asks judges to compare the two sides. A judge that is one of the two models is left out without a
-   * word, so the answer gives nothing away; verdicts stay hidden until the first vote.
+   * Asks judges to compare the two sides. While names are hidden every judge is taken alike and waits for the
+   * first vote, so neither the answer nor the spend says whether a judge is one of the sides; one that is is
+   * left out only then (skipSelfJudges). Verdicts stay hidden until the first vote.
    */
   async requestJudges(judges: string[], holdId?: string): Promise<Outcome<{ accepted: true }>> {
     const r = this.record;
@@ -304,8 +307,11 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     return turn ? SIDES.filter((side) => turn[side].status === "pending" || turn[side].status === "streaming") : [];
   }
 
+  /** Judges of a hidden comparison wait for its first vote (requestJudges). */
   private judgesToAsk(): JudgeRecord[] {
-    return this.record?.judges.filter((j) => j.status === "pending" || j.status === "running") ?? [];
+    const r = this.record;
+    if (!r || isHidden(r)) return [];
+    return r.judges.filter((j) => j.status === "pending" || j.status === "running");
   }
 
   /** Both sides answer at once, then the judges at once: a judge asks twice in turn, and may ask each twice (invalid output). */
@@ -359,12 +365,14 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
 
   /**
    * The work set aside for has ended: its calls' rows count from now on (a blind comparison's once it is
-   * voted on). Automatic judges are asked after the first vote, so until then their part stays set aside.
+   * voted on). Automatic judges, and judges asked while names are hidden, are asked after the first vote, so
+   * until then their part stays set aside.
    */
   private async settleHolds() {
     const r = this.record!;
     const ids = [...(r.holds ?? [])];
-    if (!ids.length || (r.autoJudges.length && r.revealedAt === null)) return;
+    const judgesWaiting = r.revealedAt === null && (r.autoJudges.length > 0 || r.judges.some((j) => j.status === "pending"));
+    if (!ids.length || judgesWaiting) return;
     await settleHoldsWrite(this.env.DB, ids).run();
     r.holds = (r.holds ?? []).filter((id) => !ids.includes(id));
     this.save();
@@ -385,12 +393,23 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
 
   private async addJudges(judges: string[]) {
     const r = this.record!;
-    const fresh = [...new Set(judges)].filter((j) => j !== r.models.left && j !== r.models.right && !r.judges.some((x) => x.judgeModelId === j));
+    const fresh = [...new Set(judges)].filter((j) => !r.judges.some((x) => x.judgeModelId === j));
     if (!fresh.length) return;
     for (const judgeModelId of fresh)
       r.judges.push({ judgeModelId, status: "pending", orders: [null, null], verdict: null, flipped: false, error: null, written: false });
+    const skipped = this.skipSelfJudges();
     this.save();
-    await this.ctx.storage.setAlarm(Date.now());
+    if (r.revealedAt !== null) for (const j of skipped) await this.announceJudge(j);
+    if (this.judgesToAsk().length) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Once names are out, a judge that is one of the two sides is left out (a model doesn't judge its own answer). */
+  private skipSelfJudges(): JudgeRecord[] {
+    const r = this.record!;
+    if (isHidden(r)) return [];
+    const selves = r.judges.filter((j) => j.status === "pending" && (j.judgeModelId === r.models.left || j.judgeModelId === r.models.right));
+    for (const j of selves) Object.assign(j, { status: "failed", error: SELF_JUDGE });
+    return selves;
   }
 
   /** Asks one judge twice, the left side shown first as A and then as B, one after the other. */
@@ -431,11 +450,17 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     await insertSpendEntry(openDb(this.env.DB), { kind: "judge", itemId: this.record!.id, modelId, tokensIn, tokensOut, costUsd, completedAt: Date.now() });
   }
 
-  /** Once names are out, judges may be shown too: write the finished ones and ask the automatic panel. */
+  /**
+   * Once names are out, judges may be shown and asked: write and show the finished ones, leave out any that is
+   * a side, then ask those that waited for the vote, or else the automatic panel.
+   */
   private async afterFirstVote() {
     const r = this.record!;
+    this.skipSelfJudges();
+    this.save();
     for (const j of r.judges.filter((x) => x.status === "done" || x.status === "failed")) await this.announceJudge(j);
     if (!r.judges.length && r.autoJudges.length) await this.addJudges(r.autoJudges);
+    else if (this.judgesToAsk().length) await this.ctx.storage.setAlarm(Date.now());
     if (!this.hasWork()) await this.settleHolds();
   }
 
@@ -459,9 +484,14 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       {
         onAttempt: (attempt) => {
           if (!this.current(generation)) return;
+          const voided = s.text !== "";
           Object.assign(s, { status: "streaming", text: "", attempts: s.attempts + 1, truncated: false, error: null, errorKind: null });
           this.save();
-          this.emit({ type: "side.started", side, turn: turn.turn, attempt });
+          // While names are hidden an attempt count tells providers apart (a parameter one of them rejects is
+          // dropped and the call repeated): a side starts once a turn, and again only when a repeat voids text
+          // already shown, each time as attempt 1.
+          if (!isHidden(r)) this.emit({ type: "side.started", side, turn: turn.turn, attempt });
+          else if (attempt === 1 || voided) this.emit({ type: "side.started", side, turn: turn.turn, attempt: 1 });
         },
         onDelta: (text) => {
           if (!this.current(generation)) return;
