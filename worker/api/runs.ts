@@ -103,6 +103,8 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     const { rows, nextCursor } = await listRuns(openDb(c.env.DB), limit, parseCursor(cursor));
     const items = rows.map((row) => {
       const first = isTerminal(row.status) ? row.finalRanking?.[0] : undefined;
+      // A blind run's total, next to its labels' token counts, would say which model wrote which: shown once it ends.
+      const costHidden = isBlind(row);
       return {
         id: row.id,
         createdAt: row.createdAt,
@@ -110,9 +112,9 @@ export const runsApi = new Hono<{ Bindings: Env }>()
         status: row.status,
         models: row.settings.models.map((m) => m.id),
         winner: first ? { label: first.label, modelId: first.modelId, displayName: first.modelId ? displayName(first.modelId) : null } : null,
-        // A blind run's total, next to its labels' token counts, would say which model wrote which: shown once it ends.
-        costUsd: isBlind(row) ? null : row.costUsd,
-        unknownCostModels: isBlind(row) ? 0 : row.unknownCostModels,
+        costHidden,
+        costUsd: costHidden ? null : row.costUsd,
+        unknownCostModels: costHidden ? 0 : row.unknownCostModels,
       };
     });
     return c.json({ items, nextCursor });

@@ -1,5 +1,5 @@
 /** A run as a file to keep or share: JSON (the whole record) or Markdown (for reading). */
-import { describeCost, type RunDetail } from "../shared/run";
+import { describeCost, TERMINAL_STATUSES, type RunDetail } from "../shared/run";
 
 const fmt = (n: number | null, digits = 2) => (n === null ? "—" : Number.isInteger(n) ? String(n) : n.toFixed(digits));
 const usd = (n: number | null) => (n === null ? "—" : `$${n.toFixed(4)}`);
@@ -17,7 +17,10 @@ export function exportMarkdown(d: RunDetail): string {
   out.push(`# Quorum run ${d.run.id}`, "");
   out.push(`- Asked: ${new Date(d.run.createdAt).toISOString()}`, `- Status: ${d.run.status}`);
   out.push(`- Models: ${d.run.models.map((m) => m.id).join(", ")}`);
-  out.push(`- Tokens: ${d.totals.tokensIn} in, ${d.totals.tokensOut} out · estimated cost ${describeCost(d.totals, (n) => `$${n.toFixed(4)}`)}`, "");
+  // A blind run under way keeps its costs to itself (toRunDetail): they would tell a label's model.
+  const costHidden = d.run.settings.blind && !TERMINAL_STATUSES.includes(d.run.status);
+  const cost = costHidden ? "shown when the run ends" : describeCost(d.totals, (n) => `$${n.toFixed(4)}`);
+  out.push(`- Tokens: ${d.totals.tokensIn} in, ${d.totals.tokensOut} out · estimated cost ${cost}`, "");
   out.push("## Question", "", quote(d.run.question), "");
   if (d.synthesis) {
     const s = d.synthesis;

@@ -33,6 +33,8 @@ export interface AnswerRecord extends CallUsage {
   finishReason: string | null;
   attempts: number;
   droppedParams: string[];
+  /** the failure's kind, so a blind run can say what happened without the vendor's wording (absent before it existed) */
+  errorKind?: string | null;
 }
 
 export interface ReviewRecord {
@@ -52,6 +54,8 @@ export interface ReviewSetRecord extends CallUsage {
   weight: number;
   rawOutput: string | null;
   error: string | null;
+  /** as an answer's */
+  errorKind?: string | null;
   attempts: number;
   /** the order this reviewer was shown the answers in, its own seeded shuffle (null for runs before it existed) */
   shownOrder: string[] | null;

@@ -3,7 +3,7 @@ import { answerWrite } from "../db/queries";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
-import type { AnswerRecord } from "./record";
+import { blindAnswerError, type AnswerRecord } from "./record";
 import { streamReply } from "./reply";
 
 export async function runAnswerPhase(ctx: PhaseContext): Promise<void> {
@@ -29,9 +29,13 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     {
       onAttempt: (attempt) => {
         if (!ctx.current()) return;
-        Object.assign(answer, { status: "streaming", text: "", attempts: answer.attempts + 1, truncated: false, error: null });
+        const voided = answer.text !== "";
+        Object.assign(answer, { status: "streaming", text: "", attempts: answer.attempts + 1, truncated: false, error: null, errorKind: null });
         ctx.save();
-        ctx.emit({ type: "answer.started", ...ref, modelId: modelId(), attempt });
+        // While blind an attempt count tells providers apart (a parameter one of them rejects is dropped and the
+        // call repeated): a label starts once, and again only when a repeat voids text already shown, as attempt 1.
+        if (!ctx.blind()) ctx.emit({ type: "answer.started", ...ref, modelId: modelId(), attempt });
+        else if (attempt === 1 || voided) ctx.emit({ type: "answer.started", ...ref, modelId: null, attempt: 1 });
       },
       onDelta: (text) => {
         if (!ctx.current()) return;
@@ -57,7 +61,7 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     });
   } else {
     // A stream that broke for good keeps what arrived, marked truncated, so the person can still read it.
-    Object.assign(answer, { status: "failed", error: reply.error, latencyMs: reply.latencyMs, truncated: answer.text.trim().length > 0 });
+    Object.assign(answer, { status: "failed", error: reply.error, errorKind: reply.kind, latencyMs: reply.latencyMs, truncated: answer.text.trim().length > 0 });
   }
   ctx.save();
   ctx.write(answerWrite(ctx.env.DB, ctx.record.id, answer));
@@ -79,9 +83,13 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
       latencyMs: answer.latencyMs!,
       tokensIn: answer.tokensIn,
       tokensOut: answer.tokensOut,
-      costUsd: answer.costUsd,
+      // while blind, only what can't tell the model apart (blindAnswerError says why)
+      costUsd: ctx.blind() ? null : answer.costUsd,
       truncated: answer.truncated,
-      finishReason: answer.finishReason,
+      finishReason: ctx.blind() ? null : answer.finishReason,
     });
-  else ctx.emit({ type: "answer.failed", ...ref, modelId: modelId(), error: reply.error, text: answer.text, latencyMs: answer.latencyMs! });
+  else {
+    const error = ctx.blind() ? blindAnswerError(ctx.record, answer)! : reply.error;
+    ctx.emit({ type: "answer.failed", ...ref, modelId: modelId(), error, text: answer.text, latencyMs: answer.latencyMs! });
+  }
 }

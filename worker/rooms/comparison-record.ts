@@ -2,8 +2,10 @@
 import type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord } from "../db/records";
 import type { ComparisonDetail, JudgeView, Reveal, SideVerdict, SideView, VoteView } from "../shared/arena";
 import { panelVerdict } from "../judges/verdict";
-import { formatMs } from "./limits";
+import { hiddenError } from "./hidden-error";
 import { displayName } from "./record";
+
+export { hiddenError };
 
 export type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord, VoteRecord } from "../db/records";
 
@@ -17,28 +19,6 @@ export function revealOf(r: ComparisonRecord): Reveal {
 
 export function newSide(): SideRecord {
   return { status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null, error: null, errorKind: null, truncated: false, attempts: 0 };
-}
-
-/**
- * A provider's own error text often names the model or its maker, so while names are hidden a
- * failed side says what happened in general terms; the real reason shows once names are revealed.
- */
-export function hiddenError(kind: string | null, timeoutMs: number): string {
-  switch (kind) {
-    case "timeout":
-      return `This side gave no complete answer within ${formatMs(timeoutMs)}. Retry it, or start a new round.`;
-    case "rate_limit":
-      return "This side's provider is rate-limiting requests. Wait a moment, then retry it.";
-    case "auth":
-      return "This side's provider rejected its API key. Check the keys in .dev.vars (or the Worker's secrets), then retry.";
-    case "empty":
-      return "This side returned no text. Retry it, or start a new round.";
-    case "server":
-    case "network":
-      return "This side's provider failed with a server or network error. Retry it, or start a new round.";
-    default:
-      return "This side's provider refused the request. Its exact reason would name the model, so a blind round keeps it hidden: retry it, or start a new round.";
-  }
 }
 
 function sideView(r: ComparisonRecord, s: SideRecord): SideView {

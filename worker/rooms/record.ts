@@ -1,6 +1,7 @@
 /** What of a council run's record clients may see, and when. */
-import type { RunDetail, RunStatus } from "../shared/run";
-import type { ReviewSetRecord, RunRecord } from "../db/records";
+import type { AggregationView, RunDetail, RunStatus } from "../shared/run";
+import type { AnswerRecord, ReviewSetRecord, RunRecord } from "../db/records";
+import { hiddenError, type HiddenWording } from "./hidden-error";
 import { runTotals, TERMINAL_STATUSES } from "../shared/run";
 import { modelInfo } from "../providers/registry";
 
@@ -13,6 +14,35 @@ export const isBlind = (run: Pick<RunRecord, "settings" | "status">) => run.sett
 
 export function displayName(modelId: string): string {
   return modelInfo(modelId)?.displayName ?? modelId;
+}
+
+const ANSWER_WORDING: HiddenWording = { subject: "This answer", retry: "Retry it once the run has ended." };
+const REVIEW_WORDING: HiddenWording = { subject: "This review", retry: "Evaluate again once the run has ended." };
+
+/**
+ * While a run is blind a label shows only what can't tell its model apart: status, text, latency, token counts,
+ * truncation and a generic error. Not its cost (cost ÷ tokens is a price), dropped parameters, the vendor's
+ * finish reason or error wording, nor the run's cost total (solvable per label from the tokens and the prices).
+ */
+export const blindAnswerError = (r: RunRecord, a: Pick<AnswerRecord, "error" | "errorKind">) =>
+  a.error === null ? null : hiddenError(a.errorKind ?? null, r.settings.timeoutMs, ANSWER_WORDING, a.error);
+
+export const blindReviewError = (r: RunRecord, s: Pick<ReviewSetRecord, "error" | "errorKind">) =>
+  s.error === null ? null : hiddenError(s.errorKind ?? null, r.settings.timeoutMs, REVIEW_WORDING, s.error);
+
+/** The vote math while blind: each reviewer's shown order is seeded by its model id, and a calibration is its model's record. */
+export function blindAggregation(a: AggregationView): AggregationView {
+  const reviewers = a.voteBreakdown.reviewers.map((x) => ({ ...x, shownOrder: null }));
+  return { ...a, voteBreakdown: { ...a.voteBreakdown, reviewers, calibration: a.voteBreakdown.calibration && null } };
+}
+
+/** What the end of a blind run shows that its labels kept to themselves until then (the `unblinded` of its end event). */
+export function unblindedOf(r: RunRecord) {
+  return {
+    answers: r.answers.map((a) => ({ answerId: a.id, costUsd: a.costUsd, finishReason: a.finishReason, droppedParams: a.droppedParams, error: a.error })),
+    reviewers: r.reviewSets.map((s) => ({ reviewSetId: s.id, costUsd: s.costUsd, error: s.error })),
+    aggregation: r.aggregation,
+  };
 }
 
 export function toRunDetail(r: RunRecord): RunDetail {
@@ -40,11 +70,11 @@ export function toRunDetail(r: RunRecord): RunDetail {
       latencyMs: a.latencyMs,
       tokensIn: a.tokensIn,
       tokensOut: a.tokensOut,
-      costUsd: a.costUsd,
-      error: a.error,
+      costUsd: blind ? null : a.costUsd,
+      error: blind ? blindAnswerError(r, a) : a.error,
       truncated: a.truncated,
-      finishReason: a.finishReason,
-      droppedParams: a.droppedParams,
+      finishReason: blind ? null : a.finishReason,
+      droppedParams: blind ? [] : a.droppedParams,
     })),
     reviewers: r.reviewSets.map((s) => ({
       id: s.id,
@@ -55,11 +85,11 @@ export function toRunDetail(r: RunRecord): RunDetail {
       confidence: s.confidence,
       weight: s.weight,
       rawOutput: s.rawOutput,
-      error: s.error,
+      error: blind ? blindReviewError(r, s) : s.error,
       latencyMs: s.latencyMs,
       tokensIn: s.tokensIn,
       tokensOut: s.tokensOut,
-      costUsd: s.costUsd,
+      costUsd: blind ? null : s.costUsd,
     })),
     reviews: r.reviewSets.flatMap((s) =>
       s.reviews.map((v) => ({
@@ -75,7 +105,7 @@ export function toRunDetail(r: RunRecord): RunDetail {
       })),
     ),
     aggregation: r.aggregation && {
-      ...r.aggregation,
+      ...(blind ? blindAggregation(r.aggregation) : r.aggregation),
       finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
     },
     synthesis: r.synthesis && { ...r.synthesis, displayName: displayName(r.synthesis.modelId) },

@@ -15,7 +15,10 @@ import { callModel } from "./call-model";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
-import type { ReviewSetRecord, RunRecord } from "./record";
+import { blindAggregation, blindReviewError, type ReviewSetRecord, type RunRecord } from "./record";
+
+/** A review that twice missed the required format: our own wording, naming no model, so it shows while blind. */
+class InvalidReview extends Error {}
 
 /** Reviews then aggregates; "aggregated" when a ranking was stored, "no-ballots" when every review failed. */
 export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | "no-ballots"> {
@@ -52,7 +55,7 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
   ctx.write(...aggregationWrites(ctx.env.DB, r.id, aggregation, judgeBattles(r), r.synthesis ? "synthesizing" : "done"));
   r.aggregation = aggregation;
   ctx.save();
-  ctx.emit({ type: "aggregation.completed", aggregation });
+  ctx.emit({ type: "aggregation.completed", aggregation: ctx.blind() ? blindAggregation(aggregation) : aggregation });
   return "aggregated";
 }
 
@@ -97,7 +100,8 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
             set.status = "running";
             set.attempts++;
             ctx.save();
-            ctx.emit({ type: "review.started", ...who() });
+            // While blind, one start per review: a count of them would tell providers apart (dropped parameters, retries).
+            if (!ctx.blind() || set.attempts === 1) ctx.emit({ type: "review.started", ...who() });
           },
         },
       );
@@ -111,7 +115,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
     }
     const cost = costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut);
     Object.assign(set, { latencyMs: Date.now() - started, tokensIn, tokensOut, costUsd: cost });
-    if (!review) throw new ProviderError("bad_request", `The review did not match the required format twice (${lastError}). See the raw output.`);
+    if (!review) throw new InvalidReview(`The review did not match the required format twice (${lastError}). See the raw output.`);
     const idOf = new Map(r.answers.map((a) => [a.label, a.id]));
     Object.assign(set, {
       status: "done",
@@ -133,19 +137,22 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
       latencyMs: set.latencyMs,
       tokensIn: set.tokensIn,
       tokensOut: set.tokensOut,
-      costUsd: set.costUsd,
+      costUsd: ctx.blind() ? null : set.costUsd,
       reviews: set.reviews.map((v) => ({ id: v.id, targetAnswerId: v.targetAnswerId, targetLabel: labelOf(r, v.targetAnswerId), scores: v.scores, critique: v.critique })),
     });
   } catch (err) {
     if (!ctx.current()) return;
     const message = err instanceof Error ? err.message : String(err);
-    Object.assign(set, { status: "failed", error: message, latencyMs: Date.now() - started });
+    const errorKind = err instanceof InvalidReview ? "invalid_output" : err instanceof ProviderError ? err.kind : null;
+    Object.assign(set, { status: "failed", error: message, errorKind, latencyMs: Date.now() - started });
     if (tokensIn || tokensOut) Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut) });
     ctx.save();
     ctx.write(...reviewSetWrites(ctx.env.DB, r.id, set));
     logCall(ctx.env, { run: r.id, step: "review", model: set.reviewerModelId, status: "failed", latencyMs: set.latencyMs, attempts: set.attempts, error: message });
     const { rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd } = set;
-    ctx.emit({ type: "review.failed", ...who(), error: message, rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd });
+    const blind = ctx.blind();
+    const error = blind ? blindReviewError(r, set)! : message;
+    ctx.emit({ type: "review.failed", ...who(), error, rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd: blind ? null : costUsd });
   }
 }
 

@@ -11,7 +11,7 @@ import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { Room } from "./room";
 import { finalReason } from "../battles/archive";
-import { displayName, isBlind, isTerminal, toRunDetail, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
+import { displayName, isBlind, isTerminal, toRunDetail, unblindedOf, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
 import { addMeters, type Meter } from "../db/records";
 import { runAnswerPhase } from "./answer-phase";
 import { judgeBattles, runReviewPhase } from "./review-phase";
@@ -314,9 +314,10 @@ export class RunRoom extends Room<RunEventBody> {
     r.holds = (r.holds ?? []).filter((id) => !holds.includes(id));
     this.save();
     const reveal = r.answers.map((a) => ({ answerId: a.id, label: a.label, modelId: a.modelId, displayName: displayName(a.modelId) }));
-    if (status === "failed") this.emit({ type: "run.failed", error: error ?? "the run failed", reveal });
-    else if (status === "cancelled") this.emit({ type: "run.cancelled", reveal });
-    else this.emit({ type: "run.completed", status, reveal });
+    const unblinded = r.settings.blind ? unblindedOf(r) : undefined;
+    if (status === "failed") this.emit({ type: "run.failed", error: error ?? "the run failed", reveal, unblinded });
+    else if (status === "cancelled") this.emit({ type: "run.cancelled", reveal, unblinded });
+    else this.emit({ type: "run.completed", status, reveal, unblinded });
     await this.ctx.storage.deleteAlarm();
   }
 
@@ -345,18 +346,19 @@ export class RunRoom extends Room<RunEventBody> {
     const modelId = (id: string) => (isBlind(r) ? null : id);
     const stuck = <T extends { status: string }>(items: T[], live: string[]) => items.filter((x) => live.includes(x.status));
     for (const a of stuck(r.answers, ["pending", "streaming"])) {
-      Object.assign(a, { status: "failed", error: reason, truncated: a.text.trim().length > 0 });
+      Object.assign(a, { status: "failed", error: reason, errorKind: "watchdog", truncated: a.text.trim().length > 0 });
       this.save();
       this.d1.push(answerWrite(d1, r.id, a));
       this.emit({ type: "answer.failed", answerId: a.id, label: a.label, modelId: modelId(a.modelId), error: reason, text: a.text, latencyMs: a.latencyMs ?? 0 });
     }
     for (const s of stuck(r.reviewSets, ["pending", "running"])) {
-      Object.assign(s, { status: "failed", error: reason });
+      Object.assign(s, { status: "failed", error: reason, errorKind: "watchdog" });
       this.save();
       this.d1.push(...reviewSetWrites(d1, r.id, s));
       const reviewerLabel = r.answers.find((a) => a.id === s.reviewerAnswerId)?.label ?? null;
       const { rawOutput, latencyMs, tokensIn, tokensOut, costUsd } = s;
-      this.emit({ type: "review.failed", reviewSetId: s.id, reviewerLabel, reviewerModelId: modelId(s.reviewerModelId), error: reason, rawOutput, latencyMs, tokensIn, tokensOut, costUsd });
+      const cost = isBlind(r) ? null : costUsd;
+      this.emit({ type: "review.failed", reviewSetId: s.id, reviewerLabel, reviewerModelId: modelId(s.reviewerModelId), error: reason, rawOutput, latencyMs, tokensIn, tokensOut, costUsd: cost });
     }
     const synthesis = r.synthesis;
     if (synthesis && (synthesis.status === "pending" || synthesis.status === "streaming")) {

@@ -13,6 +13,20 @@ const watchdog = z.object({ ...base, type: z.literal("watchdog"), action: z.enum
 export type WatchdogEventBody = Omit<z.infer<typeof watchdog>, "seq">;
 /** Who wrote what, sent when a run ends (blindness is over then, whatever the outcome). */
 const reveal = z.array(z.object({ answerId: z.string(), label: z.string(), modelId: z.string(), displayName: z.string() }));
+/**
+ * What a blind run kept from its labels until it ended (each could tell a model apart), sent with its end:
+ * each answer's and review's cost and own error text, an answer's finish reason and dropped parameters, and
+ * the vote math with each reviewer's shown order and calibration.
+ */
+const unblinded = z.optional(
+  z.object({
+    answers: z.array(
+      z.object({ answerId: z.string(), costUsd: z.nullable(z.number()), finishReason: z.nullable(z.string()), droppedParams: z.array(z.string()), error: z.nullable(z.string()) }),
+    ),
+    reviewers: z.array(z.object({ reviewSetId: z.string(), costUsd: z.nullable(z.number()), error: z.nullable(z.string()) })),
+    aggregation: z.nullable(aggregationView),
+  }),
+);
 
 export const runEvent = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("snapshot"), state: runDetail }),
@@ -86,9 +100,9 @@ export const runEvent = z.discriminatedUnion("type", [
     truncated: z.boolean(),
   }),
   z.object({ ...base, type: z.literal("synthesis.failed"), error: z.string(), text: z.string(), latencyMs: z.number() }),
-  z.object({ ...base, type: z.literal("run.completed"), status: runStatus, reveal }),
-  z.object({ ...base, type: z.literal("run.failed"), error: z.string(), reveal }),
-  z.object({ ...base, type: z.literal("run.cancelled"), reveal }),
+  z.object({ ...base, type: z.literal("run.completed"), status: runStatus, reveal, unblinded }),
+  z.object({ ...base, type: z.literal("run.failed"), error: z.string(), reveal, unblinded }),
+  z.object({ ...base, type: z.literal("run.cancelled"), reveal, unblinded }),
   watchdog,
 ]);
 

@@ -64,7 +64,7 @@ export function AnswerCard(props: Props) {
         </div>
         <div>
           <dt>Cost (est.)</dt>
-          <dd>{formatCallCost(a())}</dd>
+          <dd>{formatCallCost(a(), a().modelId === null)}</dd>
         </div>
       </dl>
       <Show when={a().status === "failed"}>

@@ -51,7 +51,7 @@ export function ReviewerCard(props: { detail: RunDetail; reviewer: ReviewerView;
       </Show>
       <Show when={r().latencyMs !== null || r().tokensIn !== null}>
         <p class="muted small">
-          {formatMs(r().latencyMs)} · {formatTokens(r().tokensIn, r().tokensOut)} · {formatCallCost(r())}
+          {formatMs(r().latencyMs)} · {formatTokens(r().tokensIn, r().tokensOut)} · {formatCallCost(r(), r().reviewerModelId === null)}
         </p>
       </Show>
       <For each={reviews()}>

@@ -1,6 +1,6 @@
 import { Show } from "solid-js";
-import { describeCost, type RunDetail } from "../../../worker/shared/run";
-import { formatTime, formatTotalCost, RUN_STATUS_TEXT } from "../lib/format";
+import { describeCost, TERMINAL_STATUSES, type RunDetail } from "../../../worker/shared/run";
+import { COST_HIDDEN, formatTime, formatTotalCost, RUN_STATUS_TEXT } from "../lib/format";
 import type { LiveStatus } from "../lib/live";
 import { ConnectionStatus } from "./connection-status";
 import { RedactionNote } from "./redaction-note";
@@ -9,6 +9,7 @@ import { RedactionNote } from "./redaction-note";
 export function RunHeader(props: { detail: RunDetail; connection: LiveStatus }) {
   const run = () => props.detail.run;
   const t = () => props.detail.totals;
+  const costHidden = () => run().settings.blind && !TERMINAL_STATUSES.includes(run().status);
   return (
     <header class="run-header">
       <p class="muted small">
@@ -27,7 +28,7 @@ export function RunHeader(props: { detail: RunDetail; connection: LiveStatus }) 
         {run().settings.blind ? "Blind review" : "Names shown"} · self-review {run().settings.selfReview === "exclude" ? "excluded" : `down-weighted ×${run().settings.selfReviewWeight}`} · concurrency{" "}
         {run().settings.concurrency}
         <Show when={run().settings.reviewerWeights === "calibrated"}> · reviewers weighted by judge agreement</Show> · {t().tokensIn + t().tokensOut} tokens ·{" "}
-        <span data-testid="run-cost">estimated cost {describeCost(t(), formatTotalCost)}</span>
+        <span data-testid="run-cost">estimated cost {costHidden() ? COST_HIDDEN : describeCost(t(), formatTotalCost)}</span>
       </p>
       <RedactionNote redactions={run().settings.redactions} />
       <Show when={run().error}>

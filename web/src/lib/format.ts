@@ -23,8 +23,12 @@ export function formatTotalCost(usd: number): string {
   return usd > 0 && usd < 0.0001 ? `$${Number(usd.toPrecision(2))}` : formatCost(usd);
 }
 
+/** Said instead of a cost a blind run keeps to itself until it ends (a cost would tell a label's model). */
+export const COST_HIDDEN = "shown when the run ends";
+
 /** One call's cost: "cost unknown" once it has used tokens without a known price, "—" before it has run. */
-export function formatCallCost(call: { costUsd: number | null; tokensIn: number | null; tokensOut: number | null }): string {
+export function formatCallCost(call: { costUsd: number | null; tokensIn: number | null; tokensOut: number | null }, hidden = false): string {
+  if (hidden) return COST_HIDDEN;
   if (call.costUsd === null && (call.tokensIn ?? 0) + (call.tokensOut ?? 0) > 0) return "cost unknown";
   return formatCost(call.costUsd);
 }

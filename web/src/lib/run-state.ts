@@ -123,12 +123,12 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       return;
     case "run.completed":
       draft.run.status = e.status;
-      reveal(draft, e.reveal);
+      reveal(draft, e.reveal, e.unblinded);
       return;
     case "run.failed":
       draft.run.status = "failed";
       draft.run.error = e.error;
-      reveal(draft, e.reveal);
+      reveal(draft, e.reveal, e.unblinded);
       return;
     case "watchdog":
       if (e.action === "stopped") draft.run.error = e.message;
@@ -138,13 +138,26 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       for (const a of draft.answers) if (a.status === "pending" || a.status === "streaming") a.status = "cancelled";
       for (const r of draft.reviewers) if (r.status === "pending" || r.status === "running") r.status = "cancelled";
       if (synthesis && (synthesis.status === "pending" || synthesis.status === "streaming")) synthesis.status = "cancelled";
-      reveal(draft, e.reveal);
+      reveal(draft, e.reveal, e.unblinded);
       return;
   }
 }
 
-/** Puts names next to labels once the run has ended. */
-function reveal(draft: RunDetail, names: Extract<RunEvent, { type: "run.completed" }>["reveal"]) {
+type EndEvent = Extract<RunEvent, { type: "run.completed" }>;
+
+/** Puts names next to labels once the run has ended, with what a blind run kept from them until then. */
+function reveal(draft: RunDetail, names: EndEvent["reveal"], unblinded: EndEvent["unblinded"]) {
+  if (unblinded) {
+    for (const u of unblinded.answers) {
+      const a = draft.answers.find((x) => x.id === u.answerId);
+      if (a) Object.assign(a, { costUsd: u.costUsd, finishReason: u.finishReason, droppedParams: u.droppedParams, error: u.error });
+    }
+    for (const u of unblinded.reviewers) {
+      const r = draft.reviewers.find((x) => x.id === u.reviewSetId);
+      if (r) Object.assign(r, { costUsd: u.costUsd, error: u.error });
+    }
+    draft.aggregation = unblinded.aggregation;
+  }
   const byLabel = new Map(names.map((r) => [r.label, r]));
   const modelOf = (label: string | null) => (label ? byLabel.get(label)?.modelId : undefined);
   for (const a of draft.answers) {

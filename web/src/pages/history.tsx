@@ -5,7 +5,7 @@ import { ExportLinks } from "../components/export-links";
 import { api, call, type RunListItem } from "../lib/api";
 import { Link } from "../lib/router";
 import { describeCost } from "../../../worker/shared/run";
-import { formatTime, formatTotalCost, RUN_STATUS_TEXT, shortModelName } from "../lib/format";
+import { COST_HIDDEN, formatTime, formatTotalCost, RUN_STATUS_TEXT, shortModelName } from "../lib/format";
 
 const PAGE_SIZE = 20;
 
@@ -79,7 +79,7 @@ export default function HistoryPage() {
                       ) : (
                         "No winner"
                       )}{" "}
-                      · {run.models.map(shortModelName).join(", ")} · <span data-testid="history-cost">estimated cost {describeCost(run, formatTotalCost)}</span>
+                      · {run.models.map(shortModelName).join(", ")} · <span data-testid="history-cost">estimated cost {run.costHidden ? COST_HIDDEN : describeCost(run, formatTotalCost)}</span>
                     </p>
                   </div>
                   <div class="history-actions" role="group" aria-label={`Actions for "${run.question.slice(0, 60)}"`}>

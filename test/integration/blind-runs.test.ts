@@ -1,0 +1,82 @@
+/** Until a blind council run ends, a label shows nothing that tells its model apart (issue 25, item 5). */
+import { describe, expect, inject, it } from "vitest";
+import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
+import { api, createRun, finished, getRun, openSocket } from "../helpers/runs";
+import type { RunDetail } from "../../worker/shared/run";
+import type { RunEvent } from "../../worker/shared/events";
+
+const stub = inject("stubUrl");
+
+/** What a label may show while blind: status, text, latency, token counts, truncation, a generic error. */
+function expectNothingTelling(d: RunDetail) {
+  for (const a of d.answers) expect([a.modelId, a.displayName, a.costUsd, a.finishReason, a.droppedParams]).toEqual([null, null, null, null, []]);
+  for (const r of d.reviewers) expect([r.reviewerModelId, r.costUsd]).toEqual([null, null]);
+  expect(d.totals).toMatchObject({ costUsd: null, unknownCostModels: 0 });
+}
+
+describe("a blind council run while it reviews", () => {
+  it("shows no cost, dropped parameter, finish reason or attempt count per label in its view, export, list or events, and all of it once it ends", async () => {
+    await scriptModel(stub, "priced-custom", [{ text: "Answer from a priced model.", tokensIn: 100, tokensOut: 50 }, { holdKey: "blind-review" }]);
+    const id = await createRun({
+      question: "Which is best?",
+      models: [{ id: "openai:priced-custom" }, { id: "anthropic:blind-claude" }, { id: "google:blind-gemini" }],
+      settings: { temperature: 0.5 },
+    });
+    await waitForHeld(stub, "blind-review");
+
+    const live = await getRun(id);
+    expect(live.run.status).toBe("reviewing");
+    expect(live.answers.map((a) => a.status)).toEqual(["done", "done", "done"]);
+    expectNothingTelling(live);
+    const exported = await (await api(`/runs/${id}/export?format=json`)).json<RunDetail>();
+    expectNothingTelling(exported);
+    const md = await (await api(`/runs/${id}/export?format=md`)).text();
+    expect(md).not.toMatch(/\$\d/);
+    const list = await (await api("/runs?limit=100")).json<{ items: { id: string; costUsd: number | null; costHidden: boolean }[] }>();
+    expect(list.items.find((r) => r.id === id)).toMatchObject({ costUsd: null, costHidden: true });
+
+    const socket = await openSocket(id, 0);
+    await socket.waitFor("run.status", (e) => e.status === "reviewing");
+    socket.close();
+    const events: RunEvent[] = socket.events;
+    const starts = events.filter((e) => e.type === "answer.started");
+    expect(starts.map((e) => [e.label, e.attempt]).sort()).toEqual([
+      ["A", 1],
+      ["B", 1],
+      ["C", 1],
+    ]);
+    for (const e of events)
+      if (e.type === "answer.completed") expect([e.modelId, e.costUsd, e.finishReason]).toEqual([null, null, null]);
+    const snapshot = events.find((e) => e.type === "snapshot");
+    if (snapshot?.type === "snapshot") for (const a of snapshot.state.answers) expect([a.costUsd, a.droppedParams]).toEqual([null, []]);
+    expect(JSON.stringify(events)).not.toMatch(/temperature"\]|droppedParams":\["/);
+
+    await releaseHold(stub, "blind-review");
+    const ended = await finished(id);
+    const byModel = Object.fromEntries(ended.answers.map((a) => [a.modelId, a]));
+    expect(byModel["anthropic:blind-claude"].droppedParams).toEqual(["temperature"]);
+    expect(byModel["openai:priced-custom"].costUsd).toBeCloseTo((100 * 1 + 50 * 2) / 1_000_000, 12);
+    expect(ended.totals.costUsd).not.toBeNull();
+  });
+
+  it("words a label's failure by kind while blind, and shows the provider's own message once the run ends", async () => {
+    const vendor = "Model blind-err-gpt by OpenAI cannot serve this request.";
+    await scriptModel(stub, "blind-err-gpt", [{ status: 400, errorMessage: vendor }]);
+    await scriptModel(stub, "blind-err-b", [{ text: "One answer." }, { holdKey: "blind-err-review" }]);
+    const id = await createRun({ question: "Fail?", models: [{ id: "openai:blind-err-gpt" }, { id: "google:blind-err-b" }, { id: "anthropic:blind-err-c" }] });
+    await waitForHeld(stub, "blind-err-review");
+
+    const socket = await openSocket(id, 0);
+    const failed = await socket.waitFor("answer.failed");
+    socket.close();
+    const live = (await getRun(id)).answers.find((a) => a.status === "failed")!;
+    for (const error of [failed.error, live.error]) {
+      expect(error).toMatch(/^This answer's provider refused the request\./);
+      expect(error).not.toMatch(/openai|blind-err-gpt/i);
+    }
+
+    await releaseHold(stub, "blind-err-review");
+    const ended = await finished(id);
+    expect(ended.answers.find((a) => a.modelId === "openai:blind-err-gpt")!.error).toContain(vendor);
+  });
+});
