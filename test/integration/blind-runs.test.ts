@@ -79,4 +79,28 @@ describe("a blind council run while it reviews", () => {
     const ended = await finished(id);
     expect(ended.answers.find((a) => a.modelId === "openai:blind-err-gpt")!.error).toContain(vendor);
   });
+
+  it("keeps calibrated ballot weights, and the vote math they could be solved from, until the run ends", async () => {
+    await scriptModel(stub, "blind-cal-a", [{ text: "One." }, {}]);
+    await scriptModel(stub, "blind-cal-b", [{ text: "Two." }, { holdKey: "blind-cal-review" }]);
+    const id = await createRun({
+      question: "Weigh?",
+      models: [{ id: "openai:blind-cal-a" }, { id: "google:blind-cal-b" }, { id: "anthropic:blind-cal-c" }],
+      settings: { reviewerWeights: "calibrated" },
+    });
+    await waitForHeld(stub, "blind-cal-review");
+    const socket = await openSocket(id, 0);
+    await socket.waitFor("review.completed");
+    socket.close();
+    for (const e of socket.events) if (e.type === "review.completed") expect(e.weight).toBeNull();
+    const live = await getRun(id);
+    expect(live.reviewers.map((r) => r.weight)).toEqual([null, null, null]);
+    expect(live.aggregation).toBeNull();
+
+    await releaseHold(stub, "blind-cal-review");
+    const ended = await finished(id);
+    for (const r of ended.reviewers) expect(typeof r.weight).toBe("number");
+    expect(ended.aggregation?.voteBreakdown.calibration).toBeTruthy();
+  });
 });
+

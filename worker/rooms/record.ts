@@ -36,17 +36,24 @@ export function blindAggregation(a: AggregationView): AggregationView {
   return { ...a, voteBreakdown: { ...a.voteBreakdown, reviewers, calibration: a.voteBreakdown.calibration && null } };
 }
 
+/**
+ * Calibrated ballot weights come from each reviewer model's record as an Arena judge (GET /api/judges), so while
+ * blind they would name the reviewer: its weight, and the vote math that can be solved for it, wait for the end.
+ */
+export const weightsAreCalibrated = (r: RunRecord) => r.settings.reviewerWeights === "calibrated";
+
 /** What the end of a blind run shows that its labels kept to themselves until then (the `unblinded` of its end event). */
 export function unblindedOf(r: RunRecord) {
   return {
     answers: r.answers.map((a) => ({ answerId: a.id, costUsd: a.costUsd, finishReason: a.finishReason, droppedParams: a.droppedParams, error: a.error })),
-    reviewers: r.reviewSets.map((s) => ({ reviewSetId: s.id, costUsd: s.costUsd, error: s.error })),
+    reviewers: r.reviewSets.map((s) => ({ reviewSetId: s.id, costUsd: s.costUsd, error: s.error, weight: s.weight })),
     aggregation: r.aggregation,
   };
 }
 
 export function toRunDetail(r: RunRecord): RunDetail {
   const blind = isBlind(r);
+  const weightsTell = blind && weightsAreCalibrated(r);
   const labelOf = new Map(r.answers.map((a) => [a.id, a.label]));
   const reveal = (modelId: string) => (blind ? null : modelId);
   const reviewerLabel = (s: ReviewSetRecord) => (s.reviewerAnswerId ? (labelOf.get(s.reviewerAnswerId) ?? null) : null);
@@ -83,7 +90,7 @@ export function toRunDetail(r: RunRecord): RunDetail {
       status: s.status,
       ranking: s.ranking,
       confidence: s.confidence,
-      weight: s.weight,
+      weight: weightsTell ? null : s.weight,
       rawOutput: s.rawOutput,
       error: blind ? blindReviewError(r, s) : s.error,
       latencyMs: s.latencyMs,
@@ -104,10 +111,10 @@ export function toRunDetail(r: RunRecord): RunDetail {
         ranking: s.ranking ?? [],
       })),
     ),
-    aggregation: r.aggregation && {
-      ...(blind ? blindAggregation(r.aggregation) : r.aggregation),
-      finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
-    },
+    aggregation:
+      r.aggregation && !weightsTell
+        ? { ...(blind ? blindAggregation(r.aggregation) : r.aggregation), finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })) }
+        : null,
     synthesis: r.synthesis && { ...r.synthesis, displayName: displayName(r.synthesis.modelId) },
     totals: hideCost(
       blind,

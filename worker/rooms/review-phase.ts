@@ -15,7 +15,7 @@ import { callModel } from "./call-model";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
-import { blindAggregation, blindReviewError, type ReviewSetRecord, type RunRecord } from "./record";
+import { blindAggregation, blindReviewError, weightsAreCalibrated, type ReviewSetRecord, type RunRecord } from "./record";
 
 /** A review that twice missed the required format: our own wording, naming no model, so it shows while blind. */
 class InvalidReview extends Error {}
@@ -55,7 +55,9 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
   ctx.write(...aggregationWrites(ctx.env.DB, r.id, aggregation, judgeBattles(r), r.synthesis ? "synthesizing" : "done"));
   r.aggregation = aggregation;
   ctx.save();
-  ctx.emit({ type: "aggregation.completed", aggregation: ctx.blind() ? blindAggregation(aggregation) : aggregation });
+  // A blind run with calibrated weights shows its vote math with its end (weightsAreCalibrated).
+  if (!ctx.blind()) ctx.emit({ type: "aggregation.completed", aggregation });
+  else if (!weightsAreCalibrated(r)) ctx.emit({ type: "aggregation.completed", aggregation: blindAggregation(aggregation) });
   return "aggregated";
 }
 
@@ -132,7 +134,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
       ...who(),
       ranking: review.ranking,
       confidence: review.confidence,
-      weight: set.weight,
+      weight: ctx.blind() && weightsAreCalibrated(r) ? null : set.weight,
       rawOutput: set.rawOutput,
       latencyMs: set.latencyMs,
       tokensIn: set.tokensIn,

@@ -15,15 +15,15 @@ export type WatchdogEventBody = Omit<z.infer<typeof watchdog>, "seq">;
 const reveal = z.array(z.object({ answerId: z.string(), label: z.string(), modelId: z.string(), displayName: z.string() }));
 /**
  * What a blind run kept from its labels until it ended (each could tell a model apart), sent with its end:
- * each answer's and review's cost and own error text, an answer's finish reason and dropped parameters, and
- * the vote math with each reviewer's shown order and calibration.
+ * each answer's and review's cost and own error text, an answer's finish reason and dropped parameters, a
+ * reviewer's calibrated weight, and the vote math with each reviewer's shown order and calibration.
  */
 const unblinded = z.optional(
   z.object({
     answers: z.array(
       z.object({ answerId: z.string(), costUsd: z.nullable(z.number()), finishReason: z.nullable(z.string()), droppedParams: z.array(z.string()), error: z.nullable(z.string()) }),
     ),
-    reviewers: z.array(z.object({ reviewSetId: z.string(), costUsd: z.nullable(z.number()), error: z.nullable(z.string()) })),
+    reviewers: z.array(z.object({ reviewSetId: z.string(), costUsd: z.nullable(z.number()), error: z.nullable(z.string()), weight: z.number() })),
     aggregation: z.nullable(aggregationView),
   }),
 );
@@ -65,7 +65,7 @@ export const runEvent = z.discriminatedUnion("type", [
     reviewerModelId: z.nullable(z.string()),
     ranking: z.array(z.string()),
     confidence: z.nullable(z.number()),
-    weight: z.number(),
+    weight: z.nullable(z.number()),
     rawOutput: z.nullable(z.string()),
     latencyMs: z.nullable(z.number()),
     tokensIn: z.nullable(z.number()),

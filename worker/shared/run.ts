@@ -90,7 +90,8 @@ export const reviewerView = z.object({
   status: reviewStatus,
   ranking: z.nullable(z.array(z.string())),
   confidence: z.nullable(z.number()),
-  weight: z.number(),
+  /** null while a blind run with calibrated weights is under way: a calibrated weight is its model's record */
+  weight: z.nullable(z.number()),
   rawOutput: z.nullable(z.string()),
   error: z.nullable(z.string()),
   ...callUsage,

@@ -46,7 +46,7 @@ export function ReviewerCard(props: { detail: RunDetail; reviewer: ReviewerView;
         <p>
           Ranking: <strong>{r().ranking!.join(" › ")}</strong>
           <Show when={r().confidence !== null}> · confidence {formatScore(r().confidence, 2)}</Show>
-          <Show when={r().weight !== 1}> · ballot weight ×{formatScore(r().weight, 2)}</Show>
+          <Show when={r().weight !== null && r().weight !== 1}> · ballot weight ×{formatScore(r().weight, 2)}</Show>
         </p>
       </Show>
       <Show when={r().latencyMs !== null || r().tokensIn !== null}>

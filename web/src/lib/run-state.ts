@@ -154,7 +154,7 @@ function reveal(draft: RunDetail, names: EndEvent["reveal"], unblinded: EndEvent
     }
     for (const u of unblinded.reviewers) {
       const r = draft.reviewers.find((x) => x.id === u.reviewSetId);
-      if (r) Object.assign(r, { costUsd: u.costUsd, error: u.error });
+      if (r) Object.assign(r, { costUsd: u.costUsd, error: u.error, weight: u.weight });
     }
     draft.aggregation = unblinded.aggregation;
   }
