@@ -1,6 +1,7 @@
 /** Until a blind council run ends, a label shows nothing that tells its model apart (issue 25, item 5). */
+import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
+import { poll, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 import { api, createRun, finished, getRun, openSocket } from "../helpers/runs";
 import type { RunDetail } from "../../worker/shared/run";
 import type { RunEvent } from "../../worker/shared/events";
@@ -101,6 +102,27 @@ describe("a blind council run while it reviews", () => {
     const ended = await finished(id);
     for (const r of ended.reviewers) expect(typeof r.weight).toBe("number");
     expect(ended.aggregation?.voteBreakdown.calibration).toBeTruthy();
+  });
+
+  it("writes no judge battle of a blind run while its synthesis is still being written, and all of them at its end", async () => {
+    await scriptModel(stub, "blind-chair", [{ holdKey: "blind-chair", text: "The synthesis." }]);
+    const id = await createRun({
+      question: "Synthesize?",
+      models: [{ id: "openai:blind-syn-a" }, { id: "google:blind-syn-b" }, { id: "demo:concise" }],
+      settings: { synthesis: { modelId: "anthropic:blind-chair" } },
+    });
+    await waitForHeld(stub, "blind-chair");
+    expect((await getRun(id)).run.status).toBe("synthesizing");
+    const count = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE run_id = ?`).bind(id).first<{ n: number }>())!.n;
+    const battles = () => count("battles");
+    // The ranking is in D1 (the batch that would have carried the battles), and no battle with it.
+    await poll(() => count("aggregations"), (n) => n === 1, 5_000, "the aggregation in D1");
+    expect(await battles()).toBe(0);
+
+    await releaseHold(stub, "blind-chair");
+    expect((await finished(id)).run.status).toBe("done");
+    // Three reviewers, each ranking the two answers other than its own: one battle each.
+    expect(await battles()).toBe(3);
   });
 });
 

@@ -116,12 +116,17 @@ const INSERT_JUDGE_BATTLES = `INSERT INTO battles (id, source, model_a, model_b,
 export function aggregationWrites(d1: D1Database, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Write[] {
   const now = Date.now();
   const row = { runId, finalRanking: agg.finalRanking, voteBreakdown: agg.voteBreakdown, methodVersion: agg.methodVersion, createdAt: now };
-  const rows = JSON.stringify(battles.map((b) => [b.id, b.modelA, b.modelB, b.winner, b.reviewerModelId]));
   return [
     ...insertRows(d1, schema.aggregations, [row], { update: ["runId"] }),
-    ...(battles.length ? [d1.prepare(INSERT_JUDGE_BATTLES).bind(runId, now / 1000, rows)] : []),
+    ...judgeBattleWrites(d1, runId, battles, now),
     d1.prepare(SET_RUN_STATUS).bind(status, null, now, runId),
   ];
+}
+
+/** A run's judge battles (each written once: a battle already there is left as it is). */
+export function judgeBattleWrites(d1: D1Database, runId: string, battles: JudgeBattle[], now = Date.now()): Write[] {
+  const rows = JSON.stringify(battles.map((b) => [b.id, b.modelA, b.modelB, b.winner, b.reviewerModelId]));
+  return battles.length ? [d1.prepare(INSERT_JUDGE_BATTLES).bind(runId, now / 1000, rows)] : [];
 }
 
 export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | null> {

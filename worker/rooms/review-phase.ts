@@ -15,7 +15,7 @@ import { callModel } from "./call-model";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
-import { blindAggregation, blindReviewError, weightsAreCalibrated, type ReviewSetRecord, type RunRecord } from "./record";
+import { blindAggregation, blindReviewError, isTerminal, weightsAreCalibrated, type ReviewSetRecord, type RunRecord } from "./record";
 
 /** A review that twice missed the required format: our own wording, naming no model, so it shows while blind. */
 class InvalidReview extends Error {}
@@ -52,7 +52,7 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
   });
   if (r.settings.reviewerWeights === "calibrated")
     aggregation.voteBreakdown.calibration = Object.fromEntries(r.reviewSets.map((s) => [s.id, s.calibration ?? null]));
-  ctx.write(...aggregationWrites(ctx.env.DB, r.id, aggregation, judgeBattles(r), r.synthesis ? "synthesizing" : "done"));
+  ctx.write(...aggregationWrites(ctx.env.DB, r.id, aggregation, battlesToWriteNow(r), r.synthesis ? "synthesizing" : "done"));
   r.aggregation = aggregation;
   ctx.save();
   // A blind run with calibrated weights shows its vote math with its end (weightsAreCalibrated).
@@ -173,6 +173,14 @@ function toBallot(r: RunRecord, s: ReviewSetRecord): Ballot {
     shownOrder: s.shownOrder,
     scores: Object.fromEntries(s.reviews.map((v) => [labelOf(r, v.targetAnswerId), v.scores])),
   };
+}
+
+/**
+ * The judge battles D1 may hold yet: a blind run still synthesizing keeps its own until it ends (RunRoom.finish),
+ * or the leaderboard's judge counts, diffed against the reviewers' rankings, would tie its labels to models.
+ */
+export function battlesToWriteNow(r: RunRecord): JudgeBattle[] {
+  return r.synthesis && r.settings.blind && !isTerminal(r.status) ? [] : judgeBattles(r);
 }
 
 /** One judge battle per pair of answers a reviewer ranked, its own answer left out, the better-ranked as model_a. */

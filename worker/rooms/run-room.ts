@@ -6,7 +6,7 @@
  * driven by the alarm, the phases one after another, so an evicted or restarted
  * room picks up where it stopped without repeating a finished provider call.
  */
-import { answerWrite, evaluationClears, openDb, reviewSetWrites, runInsertWrites, runStatusWrite, synthesisWrite, wholeRunWrites } from "../db/queries";
+import { answerWrite, evaluationClears, judgeBattleWrites, openDb, reviewSetWrites, runInsertWrites, runStatusWrite, synthesisWrite, wholeRunWrites } from "../db/queries";
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { Room } from "./room";
@@ -14,7 +14,7 @@ import { finalReason } from "../battles/archive";
 import { displayName, isBlind, isTerminal, toRunDetail, unblindedOf, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
 import { addMeters, type Meter } from "../db/records";
 import { runAnswerPhase } from "./answer-phase";
-import { judgeBattles, runReviewPhase } from "./review-phase";
+import { battlesToWriteNow, judgeBattles, runReviewPhase } from "./review-phase";
 import { runSynthesisPhase } from "./synthesis-phase";
 import type { PhaseContext } from "./phase-context";
 import { WriteQueue } from "./write-queue";
@@ -40,7 +40,7 @@ export class RunRoom extends Room<RunEventBody> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.d1 = new WriteQueue(env.DB, () => (this.record ? wholeRunWrites(env.DB, this.record, judgeBattles(this.record)) : []));
+    this.d1 = new WriteQueue(env.DB, () => (this.record ? wholeRunWrites(env.DB, this.record, battlesToWriteNow(this.record)) : []));
     ctx.blockConcurrencyWhile(async () => {
       this.record = ctx.storage.kv.get<RunRecord>(RECORD_KEY) ?? null;
       if (this.record && !isTerminal(this.record.status)) {
@@ -304,6 +304,8 @@ export class RunRoom extends Room<RunEventBody> {
     // The work set aside for is over (its calls' rows are queued ahead), and a blind run's costs may show now.
     const holds = [...(r.holds ?? [])];
     this.d1.push(...(holds.length ? [settleHoldsWrite(this.env.DB, holds)] : []), revealHoldsWrite(this.env.DB, r.id));
+    // The judge battles a blind run kept back while it synthesized (battlesToWriteNow).
+    if (r.aggregation && r.synthesis && r.settings.blind) this.d1.push(...judgeBattleWrites(this.env.DB, r.id, judgeBattles(r)));
     try {
       await this.d1.flush();
     } catch (err) {
