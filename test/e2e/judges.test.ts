@@ -11,7 +11,7 @@ import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/event
 import { screenshot } from "../helpers/e2e-browser";
 import { fitsWidth, readableText, recordSockets, unlabelledControls, waitForCount } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
-import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld, type Step } from "../helpers/stub-client";
+import { callsFor, releaseHold, scriptModel, waitForHeld, type Step } from "../helpers/stub-client";
 
 const STREAM_WAIT = 30_000;
 
@@ -85,7 +85,7 @@ describeInBrowser("Judges in a real browser", () => {
     expect(await page.getByRole("tabpanel").count()).toBe(1);
   });
 
-  test("judges asked before the vote work unseen (the page only says they are at work); the vote shows each verdict, the flipped one marked, and a reload keeps them", async () => {
+  test("judges asked before the vote wait for it unseen (the page only says they will judge then); the vote shows each verdict, the flipped one marked, and a reload keeps them", async () => {
     const reasons = {
       keen1: "KEEN first: the second answer names the base case.",
       keen2: "KEEN second: the first answer names the base case.",
@@ -107,13 +107,12 @@ describeInBrowser("Judges in a real browser", () => {
     await startNamedRound(page, ["openai:jv-one", "anthropic:jv-two"], "What is recursion?");
     const id = comparisonIdOf(page);
 
-    // A judge that is one of the two models is left out without a word.
+    // A judge that is one of the two models is taken like the others (nothing may tell it apart) until the vote.
     await page.getByLabel("Judge model ids").fill(`${judges.join(", ")}, openai:jv-one`);
     await page.getByRole("button", { name: "Ask judges" }).click();
     await page.getByTestId("judges-note").waitFor({ timeout: 10_000 });
-    expect(await readableText(page.getByTestId("judges-note"))).toBe("Judges are at work; their verdicts appear after your vote.");
-    for (const judge of ["judge-keen", "judge-sharp", "judge-fickle"]) await waitForCalls(stub.url, judge, 2, STREAM_WAIT);
-    expect(await callsFor(stub.url, "jv-one")).toHaveLength(1);
+    expect(await readableText(page.getByTestId("judges-note"))).toBe("Judges compare the answers after your vote; their verdicts appear then.");
+    for (const judge of ["judge-keen", "judge-sharp", "judge-fickle"]) expect(await callsFor(stub.url, judge)).toHaveLength(0);
 
     // Before the vote: nothing of the judges anywhere, in the text or the markup, and nothing on the socket.
     const text = await page.locator("body").innerText();
@@ -136,8 +135,11 @@ describeInBrowser("Judges in a real browser", () => {
     await waitForCount(page, ".judge[data-status=done]", 3, STREAM_WAIT);
     expect(await page.getByTestId("judges-note").count()).toBe(0);
     expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Judges: B is better (2 of 3)");
-    // In the order they were asked, however their verdicts arrived.
-    await expect.poll(() => judgeOrder(page), { timeout: 5_000 }).toEqual(judges);
+    // In the order they were asked, however their verdicts arrived; the side among them left out, saying why.
+    await expect.poll(() => judgeOrder(page), { timeout: 5_000 }).toEqual([...judges, "openai:jv-one"]);
+    expect(await readableText(judgeRow(page, "openai:jv-one").locator(".callout.error"))).toMatch(/one of the two sides/);
+    for (const judge of ["judge-keen", "judge-sharp", "judge-fickle"]) expect(await callsFor(stub.url, judge)).toHaveLength(2);
+    expect(await callsFor(stub.url, "jv-one")).toHaveLength(1);
     for (const judge of ["openai:judge-keen", "google:judge-sharp"]) {
       expect(await readableText(judgeRow(page, judge).locator(".judge-verdict"))).toBe("B is better");
       expect(await judgeRow(page, judge).locator(".badge").count()).toBe(0);
@@ -164,9 +166,10 @@ describeInBrowser("Judges in a real browser", () => {
       ["openai:judge-keen", "right", false],
       ["google:judge-sharp", "right", false],
       ["anthropic:judge-fickle", "tie", true],
+      ["openai:jv-one", null, false],
     ]);
     expect(sockets.invalid).toEqual([]);
-    expect(sockets.events().filter((e) => e.type === "judge.completed")).toHaveLength(3);
+    expect(sockets.events().filter((e) => e.type === "judge.completed")).toHaveLength(4);
     expect(await unlabelledControls(page)).toEqual([]);
     // Scrolled to the end, the sticky vote bar sits in its own place on the full-page screenshot.
     await page.evaluate("scrollTo(0, document.documentElement.scrollHeight)");

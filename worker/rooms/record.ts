@@ -33,7 +33,7 @@ export const blindReviewError = (r: RunRecord, s: Pick<ReviewSetRecord, "error" 
 /** The vote math while blind: each reviewer's shown order is seeded by its model id, and a calibration is its model's record. */
 export function blindAggregation(a: AggregationView): AggregationView {
   const reviewers = a.voteBreakdown.reviewers.map((x) => ({ ...x, shownOrder: null }));
-  return { ...a, voteBreakdown: { ...a.voteBreakdown, reviewers, calibration: a.voteBreakdown.calibration && null } };
+  return { ...a, voteBreakdown: { ...a.voteBreakdown, reviewers, calibration: a.voteBreakdown.calibration === undefined ? undefined : null } };
 }
 
 /**

@@ -173,7 +173,7 @@ function Round(props: { id: string }) {
                 {/* The live region is there first, so the note is announced when it appears. */}
                 <p class="judges-note" role="status">
                   <Show when={live.judgesAsked()}>
-                    <span data-testid="judges-note">Judges are at work; their verdicts appear after your vote.</span>
+                    <span data-testid="judges-note">Judges compare the answers after your vote; their verdicts appear then.</span>
                   </Show>
                 </p>
               </section>
