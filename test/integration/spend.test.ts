@@ -47,9 +47,9 @@ describe("the day's spend, QUORUM_MAX_DAY_USD", () => {
     comparisonId = (await createComparison({ prompt: "Haiku about rain.", models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"] })).id;
     expect((await settled(comparisonId)).comparison.status).toBe("ready");
     expect((await api(`/comparisons/${comparisonId}/judge`, { method: "POST", json: { judges: ["anthropic:claude-opus-4-1"] } })).status).toBe(202);
-    await judgesFinished(comparisonId);
-    // Blind until its vote: only then do its sides and its judge count at what they cost.
+    // Blind until its vote: only then is its judge asked, and do its sides and its judge count at what they cost.
     await castVote(comparisonId, "left");
+    await judgesFinished(comparisonId);
 
     const answers = (1000 * 1 + 500 * 2) / 1e6;
     const sides = (1000 * 0.4 + 500 * 1.6 + 2000 * 0.1 + 1000 * 0.4) / 1e6;
