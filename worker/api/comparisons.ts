@@ -17,7 +17,7 @@ import { estimateComparison, estimateJudges, estimateRetry, estimateTurn, poolPr
 import type { Price, RunEstimate } from "../council/estimate";
 import { blindPricesOf, comparisonForEstimate, type ComparisonForEstimate } from "../db/spend-queries";
 import { redactComparison, redactMessage, redactMode } from "./redaction";
-import { releaseSpend, reserveSpend, utcDay, workMs } from "./spend";
+import { reserveSpend, utcDay, withHold, workMs } from "./spend";
 import { knownId, newItemId } from "./item-ids";
 import { voteReceipt } from "./receipts";
 
@@ -58,15 +58,7 @@ async function withSpend<R extends { ok: boolean }>(
     blindPrices: blind,
     workMs: workMs(c.env, comparisonCallsMs(arenaSettings(c.env).timeoutMs)),
   });
-  let outcome: R;
-  try {
-    outcome = await act(holdId);
-  } catch (err) {
-    await releaseSpend(c.env, holdId);
-    throw err;
-  }
-  if (!outcome.ok) await releaseSpend(c.env, holdId);
-  return outcome;
+  return withHold(c.env, holdId, act);
 }
 
 /**
@@ -116,9 +108,8 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       // Automatic judges are asked after the vote, whenever it comes: their part stays set aside until then, today at least.
       workMs: Math.max(workMs(c.env, comparisonCallsMs(settings.timeoutMs)), autoJudges.length ? utcDay().resetsAt - Date.now() : 0),
     });
-    let outcome;
-    try {
-      outcome = await comparisonRoom(c.env, id).start({
+    const outcome = await withHold(c.env, holdId, async (holdId) =>
+      await comparisonRoom(c.env, id).start({
         id,
         prompt: input.prompt,
         models: chosen.models,
@@ -131,11 +122,8 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
         timeoutMs: settings.timeoutMs,
         autoJudges,
         holdId,
-      });
-    } catch (err) {
-      await releaseSpend(c.env, holdId);
-      throw err;
-    }
+      }),
+    );
     const started = unwrap(outcome);
     return c.json({ ...started, mode: chosen.mode, modeNote: chosen.modeNote, ...(redacted ? { redactions: redacted.redactions } : {}) }, 201);
   })

@@ -14,7 +14,7 @@ import { clientIdOf, rateLimit } from "./rate-limit";
 import { connectRoom, requireUpgrade } from "./sockets";
 import { validate } from "./validate";
 import { redactMode, redactRun } from "./redaction";
-import { releaseSpend, reserveSpend, workMs } from "./spend";
+import { reserveSpend, withHold, workMs } from "./spend";
 import type { RunSettings } from "../shared/run";
 import { knownId, newItemId } from "./item-ids";
 
@@ -61,15 +61,7 @@ async function withSpend(c: Context<{ Bindings: Env }>, id: string, estimate: (r
   const run = await loadRunRecord(openDb(c.env.DB), id);
   if (!run) throw notFound("Run");
   const holdId = await reserveSpend(c, { itemId: id, what: "run", estimate: estimate(run), hidden: false, blindPrices: null, workMs: workMs(c.env, runCallsMs(run.settings, run.answers.length)) });
-  let result: RoomResult;
-  try {
-    result = await act(holdId);
-  } catch (err) {
-    await releaseSpend(c.env, holdId);
-    throw err;
-  }
-  if (!result.ok) await releaseSpend(c.env, holdId);
-  return unwrap(result);
+  return unwrap(await withHold(c.env, holdId, act));
 }
 
 export const runsApi = new Hono<{ Bindings: Env }>()
@@ -89,13 +81,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
       workMs: workMs(c.env, runCallsMs(input.settings, input.models.length)),
     });
     const settings = redacted ? { ...input.settings, redactions: redacted.redactions } : input.settings;
-    let started;
-    try {
-      started = unwrap(await room(c.env, id).start({ id, question: input.question, models: input.models, settings, holdId }));
-    } catch (err) {
-      await releaseSpend(c.env, holdId);
-      throw err;
-    }
+    const started = unwrap(await withHold(c.env, holdId, async (holdId) => await room(c.env, id).start({ id, question: input.question, models: input.models, settings, holdId })));
     return c.json(redacted ? { ...started, redactions: redacted.redactions } : started, 201);
   })
   .get("/", validate("query", listRunsQuery), async (c) => {

@@ -85,6 +85,19 @@ export async function releaseSpend(env: Env, holdId: string): Promise<void> {
   await releaseHold(openDb(env.DB), holdId);
 }
 
+/** Hands the hold to the room's request `act`; one that throws, or that the room refuses, gives the hold back. */
+export async function withHold<R extends { ok: boolean }>(env: Env, holdId: string, act: (holdId: string) => PromiseLike<R>): Promise<R> {
+  let outcome: R;
+  try {
+    outcome = await act(holdId);
+  } catch (err) {
+    await releaseSpend(env, holdId);
+    throw err;
+  }
+  if (!outcome.ok) await releaseSpend(env, holdId);
+  return outcome;
+}
+
 function unpricedRefusal(unpriced: string[]): ApiError {
   const example = `${unpriced[0]}=0.5:1.5`;
   return new ApiError(
