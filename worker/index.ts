@@ -6,7 +6,7 @@ import { bodyCap } from "./api/body-cap";
 import { errorBody, onError } from "./api/errors";
 import { noteLocalWrite } from "./arena/standings";
 import { SWEEP_CRON, sweepUnfinished } from "./rooms/sweep";
-import { archivePass } from "./battles/archive";
+import { archivePass } from "./arena/archive-policy";
 import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
 
 export { ComparisonRoom } from "./rooms/comparison-room";

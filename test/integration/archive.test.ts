@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { archiveBattles, archiveComparisons, archiveConversations, dropIdempotencyKeys, readJsonLines, SEGMENT_BATTLES } from "../../worker/battles/archive";
+import { archiveBattles, archiveComparisons, archiveConversations, dropIdempotencyKeys, readJsonLines, SEGMENT_BATTLES } from "../../worker/db/archive";
 import { releaseUncounted } from "../../worker/db/counting-queries";
 import { openDb } from "../../worker/db/queries";
 import { sliceBattles } from "../../worker/db/style-queries";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { api } from "../helpers/runs";
 import { leaderboard, type Standings } from "../helpers/arena";
 import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
-import { fitRoomName, type FitRoom } from "../../worker/rooms/fit-room";
+import { fitRoomName } from "../../worker/arena/fit-plan";
+import type { FitRoom } from "../../worker/rooms/fit-room";
 import { mulberry32 } from "../helpers/arena-reference";
 
 interface Line {

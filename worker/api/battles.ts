@@ -1,6 +1,7 @@
 /** /api/battles: Chatbot Arena's clean battle logs in (JSON array or JSON Lines) and out (JSON Lines). */
 import { Hono } from "hono";
-import { archivedImportLines, archivePass, archiveSummary } from "../battles/archive";
+import { archivePass } from "../arena/archive-policy";
+import { archivedImportLines, archiveSummary } from "../db/archive";
 import { toCleanBattle } from "../battles/fastchat";
 import { BattleSplitter, parseItem } from "../battles/json-stream";
 import { exportedBattles, insertImportedBattles, type ExportedRow, type NumberedBattle } from "../db/battle-queries";

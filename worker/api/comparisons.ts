@@ -5,7 +5,7 @@ import { openDb } from "../db/queries";
 import { choosePair, NoPairError } from "../arena/choose-pair";
 import { arenaSettings } from "../arena/settings";
 import type { Outcome } from "../rooms/comparison-room";
-import { displayName } from "../rooms/record";
+import { displayName } from "../providers/registry";
 import { comparisonMessageInput, createComparisonInput, judgeInput, listComparisonsQuery, voteInput, wsQuery } from "../shared/requests";
 import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";

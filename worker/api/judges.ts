@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { calibrate } from "../judges/calibration";
 import { calibrationRows } from "../db/judge-queries";
 import { openDb } from "../db/queries";
-import { displayName } from "../rooms/record";
+import { displayName } from "../providers/registry";
 
 export const judgesApi = new Hono<{ Bindings: Env }>().get("/", async (c) => {
   const judges = calibrate(await calibrationRows(openDb(c.env.DB))).map((j) => ({ ...j, displayName: displayName(j.judgeModelId) }));

@@ -4,6 +4,7 @@
  * all, and the response says why. Bootstrap rounds over very many models are cut down: each round is a whole
  * refit, and the intervals' percentiles need far fewer rounds than the ratings need precision.
  */
+import type { Slice } from "../db/leaderboard-queries";
 
 /** Fits this small (models, and models × (rounds + 1)) cost a few ms, so the request itself runs them. */
 export const INLINE_FIT_MODELS = 24;
@@ -37,4 +38,21 @@ export function fitPlan(models: number, rounds: number, maxModels: number): FitP
       notice: `Intervals come from ${LARGE_FIT_ROUNDS} bootstrap rounds, not ${rounds}: a fit over more than ${FULL_BOOTSTRAP_MODELS} models runs at most ${LARGE_FIT_ROUNDS}.`,
     };
   return { where: "room", rounds, notice: null };
+}
+
+/** What a FitRoom (rooms/fit-room.ts) is asked to fit. */
+export interface FitRequest {
+  slice: Slice;
+  rounds: number;
+  /**
+   * The anchor's model, pinned at 0 here: an anchor's rating moves every rating and every bootstrap round by
+   * the same amount, so the caller adds it, and one room and one fit serve every rating of an anchor.
+   */
+  anchorModel: string | null;
+  version: string;
+}
+
+/** The room of one view: the same slice, rounds and anchor share a fit. */
+export function fitRoomName(request: Omit<FitRequest, "version">): string {
+  return JSON.stringify({ slice: request.slice, rounds: request.rounds, anchor: request.anchorModel });
 }

@@ -1,13 +1,13 @@
 /**
  * The history list of comparisons, newest first, across D1 and the archive: with QUORUM_ARCHIVE_AFTER_HOURS
- * set, old comparison rows move to R2 (battles/archive.ts), a thousand to an object, and the list goes on
+ * set, old comparison rows move to R2 (db/archive.ts), a thousand to an object, and the list goes on
  * into them. Objects may overlap in time (a comparison voted on late is archived later than newer ones), so a
  * page merges D1's rows with every object that could hold one of its items, and reads no object that can't.
  */
 import { listComparisons } from "../db/arena-queries";
 import type { Db } from "../db/queries";
 import type * as schema from "../db/schema";
-import { readListedObject } from "../battles/archive";
+import { readListedObject } from "../db/archive";
 import type { ComparisonMode, ComparisonStatus } from "../shared/arena";
 
 export type HistoryRow = Pick<

@@ -2,8 +2,7 @@
  * Whether an answer gives away who wrote it ("As Claude, made by Anthropic…"), which makes a blind
  * vote on it worthless. The demo models never count: their names are not secrets.
  */
-import { displayName } from "../rooms/record";
-import { parseModelId } from "../providers/registry";
+import { displayName, parseModelId } from "../providers/registry";
 import type { ProviderId } from "../providers/types";
 
 const MAKERS: Record<ProviderId, string[]> = {

@@ -8,7 +8,7 @@ import { bootstrapBradleyTerrySliced, rankByIntervals } from "../rating/bootstra
 import { fitBradleyTerrySliced, type PairCell } from "../rating/bradley-terry";
 import { drain, Slicer, type Sliced } from "../rating/work-slices";
 import type { LeaderboardRow } from "../shared/arena";
-import { displayName } from "../rooms/record";
+import { displayName } from "../providers/registry";
 
 /** Fixed, so the same battles always give the same intervals (a reload shows the same numbers). */
 export const BOOTSTRAP_SEED = 20_240_229;

@@ -2,10 +2,9 @@
 import { dataVersion, readAppearances, readCategories, readOnlineRatings, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
 import { releaseUncounted } from "../db/counting-queries";
 import type { Db } from "../db/queries";
-import { fitRoomName } from "../rooms/fit-room";
 import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
-import { fitPlan } from "./fit-plan";
+import { fitPlan, fitRoomName } from "./fit-plan";
 import { buildLeaderboard, ORDER, rateModels, type ModelRating } from "./leaderboard";
 import { arenaSettings } from "./settings";
 

@@ -2,7 +2,7 @@
 import { and, desc, eq, lt, or } from "drizzle-orm";
 import type { Side } from "../shared/arena";
 import type { Winner } from "../rating/battle-outcome";
-import { styleMetadataOf } from "../arena/style-metadata";
+import { styleMetadataOf } from "../rating/style-metadata";
 import type { Db } from "./queries";
 import type { ComparisonRecord, JudgeRecord, SideRecord, VoteRecord } from "./records";
 import * as schema from "./schema";

@@ -1,6 +1,6 @@
 /** Battle logs in and out: few, large statements (D1 caps queries per invocation and parameters per statement). */
 import { sql } from "drizzle-orm";
-import { archivedBattles } from "../battles/archive";
+import { archivedBattles } from "./archive";
 import type { ImportedBattle } from "../battles/fastchat";
 import type { BattleSource } from "../shared/arena";
 import type { Db } from "./queries";

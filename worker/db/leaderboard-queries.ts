@@ -3,7 +3,7 @@
  * online Elo, replayed from a stored snapshot so each read only applies the battles that are new.
  */
 import { and, desc, eq, gt, inArray, lt, ne, or, sql } from "drizzle-orm";
-import { archivedBattles } from "../battles/archive";
+import { archivedBattles } from "./archive";
 import { updateElo } from "../rating/elo";
 import { updateTrueSkill, type TrueSkillRating } from "../rating/trueskill";
 import type { Winner } from "../rating/battle-outcome";

@@ -1,6 +1,6 @@
 /** What style control reads: the slice's battles that carry style features, and a version of the data. */
 import { sql } from "drizzle-orm";
-import { archivedBattles } from "../battles/archive";
+import { archivedBattles } from "./archive";
 import type { Winner } from "../rating/battle-outcome";
 import type { Slice } from "./leaderboard-queries";
 import type { Db } from "./queries";

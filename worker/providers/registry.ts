@@ -130,6 +130,11 @@ export function modelInfo(id: string): ModelInfo | null {
   return describeModel(id, parsed.provider, parsed.name, DEMO_MODELS);
 }
 
+/** A model's name for people: the catalog's, else its id as given. */
+export function displayName(modelId: string): string {
+  return modelInfo(modelId)?.displayName ?? modelId;
+}
+
 export interface ModelGroup {
   id: ProviderId;
   displayName: string;

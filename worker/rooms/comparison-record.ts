@@ -3,7 +3,7 @@ import type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord } from "../d
 import type { ComparisonDetail, JudgeView, Reveal, SideVerdict, SideView, VoteView } from "../shared/arena";
 import { panelVerdict } from "../judges/verdict";
 import { hiddenError } from "./hidden-error";
-import { displayName } from "./record";
+import { displayName } from "../providers/registry";
 
 export { hiddenError };
 

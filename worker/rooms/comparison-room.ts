@@ -6,7 +6,7 @@
 import { findIdempotencyKey, insertComparison, saveJudgeVerdict, saveSide, saveTurnStart, voteRows, withdrawVote } from "../db/arena-queries";
 import { voteWriterFor } from "./vote-writer";
 import { openDb } from "../db/queries";
-import { closedReason, finalReason } from "../battles/archive";
+import { closedReason, finalReason } from "../arena/archive-policy";
 import type { Winner } from "../rating/battle-outcome";
 import { winnersOf, SIDES, type ArenaParams, type ComparisonDetail, type ComparisonMode, type Side, type VoteChoice, type VoteFlag } from "../shared/arena";
 import type { ComparisonEventBody } from "../shared/events";

@@ -5,21 +5,11 @@
  * room shares the Worker's one thread, so the fit hands the thread back between slices of a few ms each.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readPairCounts, type Slice } from "../db/leaderboard-queries";
+import { readPairCounts } from "../db/leaderboard-queries";
 import { openDb } from "../db/queries";
+import type { FitRequest } from "../arena/fit-plan";
 import { rateModelsSliced, type ModelRating } from "../arena/leaderboard";
 import { Slicer } from "../rating/work-slices";
-
-export interface FitRequest {
-  slice: Slice;
-  rounds: number;
-  /**
-   * The anchor's model, pinned at 0 here: an anchor's rating moves every rating and every bootstrap round by
-   * the same amount, so the caller adds it, and one room and one fit serve every rating of an anchor.
-   */
-  anchorModel: string | null;
-  version: string;
-}
 
 export type FitAnswer = { status: "ready"; ratings: ModelRating[] } | { status: "computing"; stale: ModelRating[] | null };
 
@@ -30,11 +20,6 @@ interface Stored {
 }
 
 const RATINGS_PER_PART = 1_000;
-
-/** The room of one view: the same slice, rounds and anchor share a fit. */
-export function fitRoomName(request: Omit<FitRequest, "version">): string {
-  return JSON.stringify({ slice: request.slice, rounds: request.rounds, anchor: request.anchorModel });
-}
 
 export class FitRoom extends DurableObject<Env> {
   /** Slices of the fit in progress run so far (0 when none runs): lets a test see a fit under way. */

@@ -3,7 +3,7 @@ import type { AggregationView, RunDetail, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord } from "../db/records";
 import { hiddenError, type HiddenWording } from "./hidden-error";
 import { runTotals, TERMINAL_STATUSES } from "../shared/run";
-import { modelInfo } from "../providers/registry";
+import { displayName } from "../providers/registry";
 
 export type { AnswerRecord, ReviewRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "../db/records";
 
@@ -11,10 +11,6 @@ export const isTerminal = (status: RunStatus) => TERMINAL_STATUSES.includes(stat
 
 /** While a blind run is under way, no model id may stand next to a label. */
 export const isBlind = (run: Pick<RunRecord, "settings" | "status">) => run.settings.blind && !isTerminal(run.status);
-
-export function displayName(modelId: string): string {
-  return modelInfo(modelId)?.displayName ?? modelId;
-}
 
 const ANSWER_WORDING: HiddenWording = { subject: "This answer", retry: "Retry it once the run has ended." };
 const REVIEW_WORDING: HiddenWording = { subject: "This review", retry: "Evaluate again once the run has ended." };

@@ -10,8 +10,9 @@ import { answerWrite, evaluationClears, judgeBattleWrites, openDb, reviewSetWrit
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { Room } from "./room";
-import { finalReason } from "../battles/archive";
-import { displayName, isBlind, isTerminal, toRunDetail, unblindedOf, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
+import { finalReason } from "../arena/archive-policy";
+import { displayName } from "../providers/registry";
+import { isBlind, isTerminal, toRunDetail, unblindedOf, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
 import { addMeters, type Meter } from "../db/records";
 import { runAnswerPhase } from "./answer-phase";
 import { battlesToWriteNow, judgeBattles, runReviewPhase } from "./review-phase";

@@ -3,7 +3,7 @@
  * turn, counted by one estimator for both sides since vendor tokenizers differ), stored on its battles
  * so style control reads votes, judges and imports alike.
  */
-import { styleCountsOf } from "../rating/style-features";
+import { styleCountsOf } from "./style-features";
 
 export function styleMetadataOf(left: string[], right: string[]): Record<string, number> {
   const a = styleCountsOf(left.join("\n\n"));
