@@ -7,7 +7,7 @@
 import { listComparisons } from "../db/arena-queries";
 import type { Db } from "../db/queries";
 import type * as schema from "../db/schema";
-import { readListedObject } from "../db/archive";
+import { comparisonArchiveObjects, readListedObject } from "../db/archive";
 import type { ComparisonMode, ComparisonStatus } from "../shared/arena";
 
 export type HistoryRow = Pick<
@@ -38,10 +38,7 @@ const before = (row: HistoryRow, cursor: Cursor | undefined) =>
 export async function comparisonHistory(db: Db, d1: D1Database, bucket: R2Bucket | undefined, limit: number, cursor?: Cursor) {
   const [listed, { results: objects }] = await Promise.all([
     listComparisons(db, limit, cursor),
-    d1
-      .prepare("SELECT key, last_created_at AS last FROM comparison_archive WHERE first_created_at <= ?1 ORDER BY last_created_at DESC")
-      .bind(cursor?.createdAt ?? Number.MAX_SAFE_INTEGER)
-      .all<{ key: string; last: number }>(),
+    comparisonArchiveObjects(d1, cursor?.createdAt ?? Number.MAX_SAFE_INTEGER),
   ]);
   if (!objects.length) return listed;
   // D1's first limit + 1 and the archive's rows together hold the page and whether another follows.

@@ -89,6 +89,14 @@ export async function readJsonLines<T>(object: R2ObjectBody): Promise<T[]> {
 }
 
 /** The rows of the object at `key`, which `what` (a table of the archive) lists; an error that says what to do when it is gone. */
+/** The comparison-archive objects that may hold a comparison made at or before `before`, newest last item first. */
+export function comparisonArchiveObjects(d1: D1Database, before: number) {
+  return d1
+    .prepare("SELECT key, last_created_at AS last FROM comparison_archive WHERE first_created_at <= ?1 ORDER BY last_created_at DESC")
+    .bind(before)
+    .all<{ key: string; last: number }>();
+}
+
 export async function readListedObject<T>(bucket: R2Bucket | undefined, key: string, what: string): Promise<T[]> {
   const object = bucket ? await bucket.get(key) : null;
   if (!object)
