@@ -6,16 +6,9 @@
  * (bradley-terry-newton.ts), so both reach the same optimum.
  */
 import { ARMIJO, GRADIENT_TOLERANCE, logSigmoid, MAX_ITERATIONS, sigmoid, type ScoredPairs } from "./bradley-terry-newton";
+import { cgBuffers, conjugateGradients, dot } from "./conjugate-gradients";
 import { inChunks, type Sliced, type Slicer } from "./work-slices";
 
-/** A Newton step is exact enough long before this many conjugate-gradient steps on any graph seen in practice. */
-const MAX_CG_STEPS = 2_000;
-
-function dot(x: Float64Array, y: Float64Array): number {
-  let sum = 0;
-  for (let v = 0; v < x.length; v++) sum += x[v] * y[v];
-  return sum;
-}
 
 /**
  * Maximises Σ log-likelihood − (penalty/2)·‖θ‖² in place on `theta`; returns the Newton steps taken. With
@@ -34,12 +27,9 @@ export function* maximizeLikelihoodSparse(p: number, pairs: ScoredPairs, penalty
   const gradient = new Float64Array(p);
   const curvature = new Float64Array(count);
   const diagonal = new Float64Array(p);
-  const step = new Float64Array(p);
   const trial = new Float64Array(p);
-  const residual = new Float64Array(p);
-  const preconditioned = new Float64Array(p);
-  const direction = new Float64Array(p);
-  const product = new Float64Array(p);
+  const cg = cgBuffers(p);
+  const { step, product } = cg;
   let shift = 0;
 
   function* objective(at: Float64Array): Sliced<number> {
@@ -66,31 +56,6 @@ export function* maximizeLikelihoodSparse(p: number, pairs: ScoredPairs, penalty
         product[b[c]] -= flow;
       }
     });
-  }
-
-  /** Conjugate gradients with the diagonal as preconditioner, to a residual below `tolerance`. */
-  function* solve(tolerance: number): Sliced<void> {
-    step.fill(0);
-    residual.set(gradient);
-    for (let v = 0; v < p; v++) direction[v] = preconditioned[v] = residual[v] / diagonal[v];
-    let rho = dot(residual, preconditioned);
-    const limit = Math.min(MAX_CG_STEPS, Math.max(p, 50));
-    for (let k = 0; k < limit; k++) {
-      yield* multiply(direction);
-      const curvatureAlong = dot(direction, product);
-      if (!(curvatureAlong > 0)) return;
-      const alpha = rho / curvatureAlong;
-      for (let v = 0; v < p; v++) {
-        step[v] += alpha * direction[v];
-        residual[v] -= alpha * product[v];
-      }
-      if (Math.sqrt(dot(residual, residual)) <= tolerance) return;
-      for (let v = 0; v < p; v++) preconditioned[v] = residual[v] / diagonal[v];
-      const next = dot(residual, preconditioned);
-      const beta = next / rho;
-      rho = next;
-      for (let v = 0; v < p; v++) direction[v] = preconditioned[v] + beta * direction[v];
-    }
   }
 
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
@@ -126,7 +91,7 @@ export function* maximizeLikelihoodSparse(p: number, pairs: ScoredPairs, penalty
 
     // Inexact Newton: a loose solve far from the optimum, a tighter one near it (superlinear convergence).
     const norm = Math.sqrt(dot(gradient, gradient));
-    yield* solve(Math.min(0.5, Math.sqrt(norm)) * norm);
+    yield* conjugateGradients(gradient, 1, diagonal, multiply, cg, Math.min(0.5, Math.sqrt(norm)) * norm);
 
     const slope = dot(gradient, step);
     if (!(slope > 0)) return iteration;

@@ -5,17 +5,11 @@
  * Same loss, same stopping rule, so it reaches the dense solver's optimum.
  */
 import { relativeGradient, STYLE_GRADIENT_TOLERANCE, STYLE_MAX_ITERATIONS, type StyleDesign } from "./style-newton";
+import { cgBuffers, conjugateGradients, dot } from "./conjugate-gradients";
 import { inChunks, type Sliced, type Slicer } from "./work-slices";
 
 const LN10 = Math.LN10;
 const ARMIJO = 1e-4;
-const MAX_CG_STEPS = 2_000;
-
-function dot(x: Float64Array, y: Float64Array): number {
-  let sum = 0;
-  for (let v = 0; v < x.length; v++) sum += x[v] * y[v];
-  return sum;
-}
 
 /** Minimises the loss in place on `params` (θ then β, its value on entry the start); returns the Newton steps. */
 export function* minimizeStyleLossSparse(d: StyleDesign, weights: Float64Array | null, lambda: number, params: Float64Array, slicer: Slicer): Sliced<number> {
@@ -25,12 +19,9 @@ export function* minimizeStyleLossSparse(d: StyleDesign, weights: Float64Array |
   const gradient = new Float64Array(size);
   const diagonal = new Float64Array(size);
   const curvature = new Float64Array(count);
-  const step = new Float64Array(size);
   const trial = new Float64Array(size);
-  const residual = new Float64Array(size);
-  const preconditioned = new Float64Array(size);
-  const direction = new Float64Array(size);
-  const product = new Float64Array(size);
+  const cg = cgBuffers(size);
+  const { step, product } = cg;
   const weight = (i: number) => (weights === null ? 1 : weights[i]);
 
   const logit = (at: Float64Array, i: number) => {
@@ -102,37 +93,13 @@ export function* minimizeStyleLossSparse(d: StyleDesign, weights: Float64Array |
     });
   }
 
-  function* solve(tolerance: number): Sliced<void> {
-    step.fill(0);
-    for (let v = 0; v < size; v++) residual[v] = -gradient[v];
-    for (let v = 0; v < size; v++) direction[v] = preconditioned[v] = residual[v] / diagonal[v];
-    let rho = dot(residual, preconditioned);
-    const limit = Math.min(MAX_CG_STEPS, Math.max(size, 50));
-    for (let s = 0; s < limit; s++) {
-      yield* multiply(direction);
-      const along = dot(direction, product);
-      if (!(along > 0)) return;
-      const alpha = rho / along;
-      for (let v = 0; v < size; v++) {
-        step[v] += alpha * direction[v];
-        residual[v] -= alpha * product[v];
-      }
-      if (Math.sqrt(dot(residual, residual)) <= tolerance) return;
-      for (let v = 0; v < size; v++) preconditioned[v] = residual[v] / diagonal[v];
-      const next = dot(residual, preconditioned);
-      const beta = next / rho;
-      rho = next;
-      for (let v = 0; v < size; v++) direction[v] = preconditioned[v] + beta * direction[v];
-    }
-  }
-
   let current = yield* loss(params);
   for (let iteration = 0; iteration < STYLE_MAX_ITERATIONS; iteration++) {
     yield* derivatives();
     if (relativeGradient(d, weights, gradient) <= STYLE_GRADIENT_TOLERANCE) return iteration;
     if (slicer.spend(count)) yield;
     const norm = Math.sqrt(dot(gradient, gradient));
-    yield* solve(Math.min(0.5, Math.sqrt(norm)) * norm);
+    yield* conjugateGradients(gradient, -1, diagonal, multiply, cg, Math.min(0.5, Math.sqrt(norm)) * norm);
     const slope = dot(gradient, step);
     if (!(slope < 0)) return iteration;
     // Below the rounding noise of the loss, Armijo can't judge a step (as in the dense solver).
