@@ -97,7 +97,11 @@ function toRatings(theta: Float64Array): Float64Array {
   return Float64Array.from(theta, (v) => 1000 + (v - mean) / PER_UNIT);
 }
 
-export function fitOnBattles(p: number, rows: BattleRows, start?: Float64Array): { ratings: Float64Array; iterations: number } {
+export function fitOnBattles(
+  p: number,
+  rows: BattleRows,
+  start?: Float64Array,
+): { ratings: Float64Array; iterations: number } {
   const theta = start ? Float64Array.from(start, (r) => (r - 1000) * PER_UNIT) : new Float64Array(p);
   const iterations = maximize(p, rows, theta);
   return { ratings: toRatings(theta), iterations };
@@ -107,7 +111,12 @@ export function fitOnBattles(p: number, rows: BattleRows, start?: Float64Array):
 export function bootstrapOnBattles(p: number, rows: BattleRows, rounds: number, seed: number) {
   const full = fitOnBattles(p, rows).ratings;
   const random = seededRandom(seed);
-  const sample: BattleRows = { count: rows.count, a: new Int32Array(rows.count), b: new Int32Array(rows.count), score: new Float64Array(rows.count) };
+  const sample: BattleRows = {
+    count: rows.count,
+    a: new Int32Array(rows.count),
+    b: new Int32Array(rows.count),
+    score: new Float64Array(rows.count),
+  };
   const samples = new Float64Array(rounds * p);
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < rows.count; k++) {
@@ -134,7 +143,10 @@ export function bootstrapOnBattles(p: number, rows: BattleRows, rounds: number, 
  * An independent check of the optimum: Zermelo's / Hunter's MM iteration on the pair counts (ties half a win
  * each way), run until the strengths stop moving in the 13th digit.
  */
-export function fitByMM(p: number, pairs: { i: number; j: number; winsI: number; winsJ: number; ties: number }[]): { ratings: Float64Array; iterations: number } {
+export function fitByMM(
+  p: number,
+  pairs: { i: number; j: number; winsI: number; winsJ: number; ties: number }[],
+): { ratings: Float64Array; iterations: number } {
   const wins = new Float64Array(p);
   for (const c of pairs) {
     wins[c.i] += c.winsI + c.ties / 2;

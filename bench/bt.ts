@@ -28,8 +28,8 @@ function cellsOf(battles: Battles): PairCell[] {
     const key = i * MODEL_COUNT + j;
     let cell = cells.get(key);
     if (!cell) cells.set(key, (cell = { i, j, winsI: 0, winsJ: 0, ties: 0 }));
-    if (o === A_WINS) (x === i ? cell.winsI++ : cell.winsJ++);
-    else if (o === B_WINS) (y === i ? cell.winsI++ : cell.winsJ++);
+    if (o === A_WINS) x === i ? cell.winsI++ : cell.winsJ++;
+    else if (o === B_WINS) y === i ? cell.winsI++ : cell.winsJ++;
     else cell.ties++;
   }
   return [...cells.values()];
@@ -90,11 +90,15 @@ export async function btBench(_ctx: BenchContext, name: string): Promise<Omit<Ro
   const exact = fitByMM(MODEL_COUNT, cells);
   const workerError = maxDiff(lastFast.fit.ratings, exact.ratings);
   const rowsError = maxDiff(lastSlow!.result.ratings, exact.ratings);
-  const ciGap = Math.max(maxDiff(lastFast.intervals.lower, lastSlow!.result.lower), maxDiff(lastFast.intervals.upper, lastSlow!.result.upper));
+  const ciGap = Math.max(
+    maxDiff(lastFast.intervals.lower, lastSlow!.result.lower),
+    maxDiff(lastFast.intervals.upper, lastSlow!.result.upper),
+  );
   const width = p50(Array.from(lastFast.intervals.upper, (u, k) => u - lastFast.intervals.lower[k]));
   const ratio = p50(slowMs) / p50(fastMs);
   const problems: string[] = [];
-  if (lastFast.fit.penalized) problems.push("the fit was penalised: the synthetic win graph should be strongly connected");
+  if (lastFast.fit.penalized)
+    problems.push("the fit was penalised: the synthetic win graph should be strongly connected");
   if (workerError > 0.01) problems.push(`the Worker's ratings are ${workerError} from the exact optimum`);
   const target = 50;
   return {

@@ -49,7 +49,10 @@ const relayArena = (url: string, stubUrl: string, kind: "round" | "room"): Arena
   create: `${url}/${kind}`,
   body: (prompt) => ({ prompt, target: stubCompletions(stubUrl), models: MODELS }),
   // /round streams from the socket's request, /room from the POST's body
-  socket: (id) => (kind === "round" ? `${url}/round/${id}/ws?${stubTarget(stubUrl)}${MODELS.map((m) => `&model=${m}`).join("")}` : `${url}/room/${id}/ws`),
+  socket: (id) =>
+    kind === "round"
+      ? `${url}/round/${id}/ws?${stubTarget(stubUrl)}${MODELS.map((m) => `&model=${m}`).join("")}`
+      : `${url}/room/${id}/ws`,
   votes: (id) => `${url}/${kind}/${id}/votes`,
 });
 
@@ -58,7 +61,12 @@ async function streamedMs(stub: BenchStub, model: string, trials = 7): Promise<n
   const out: number[] = [];
   for (let i = 0; i < trials; i++) {
     const t = performance.now();
-    const stream = await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model,
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     for await (const _ of stream) void _;
     out.push(performance.now() - t);
   }
@@ -68,18 +76,27 @@ async function streamedMs(stub: BenchStub, model: string, trials = 7): Promise<n
 async function round(arena: Arena, i: number): Promise<{ ms: number; created: number; ready: number }> {
   const t0 = performance.now();
   const created = await postJson<{ id: string }>(arena.create, arena.body(`Round ${i}: explain recursion.`));
-  if (created.status !== 201) throw new Error(`POST ${arena.create} answered ${created.status}: ${JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`POST ${arena.create} answered ${created.status}: ${JSON.stringify(created.body)}`);
   const t1 = performance.now();
   const events = await openEvents(arena.socket(created.body.id));
   let ready: number;
   try {
-    const settled = await events.until((e) => e.type === "comparison.status" && (e.status === "ready" || e.status === "failed"), "both sides answered");
-    if (settled.event.status !== "ready") throw new Error(`comparison ${created.body.id} ended ${String(settled.event.status)}`);
+    const settled = await events.until(
+      (e) => e.type === "comparison.status" && (e.status === "ready" || e.status === "failed"),
+      "both sides answered",
+    );
+    if (settled.event.status !== "ready")
+      throw new Error(`comparison ${created.body.id} ended ${String(settled.event.status)}`);
     ready = settled.at - t0;
   } finally {
     events.close();
   }
-  const voted = await postJson<{ voteId: string }>(arena.votes(created.body.id), { choice: CHOICES[((i % 4) + 4) % 4] }, { "X-Client-Id": `round-${i}` });
+  const voted = await postJson<{ voteId: string }>(
+    arena.votes(created.body.id),
+    { choice: CHOICES[((i % 4) + 4) % 4] },
+    { "X-Client-Id": `round-${i}` },
+  );
   if (voted.status !== 201) throw new Error(`vote answered ${voted.status}: ${JSON.stringify(voted.body)}`);
   return { ms: performance.now() - t0, created: t1 - t0, ready };
 }
@@ -95,13 +112,21 @@ type Measured = Awaited<ReturnType<typeof measure>>;
 async function measure(server: Server, arena: Arena, ideal: number) {
   const staggerMs = ideal / CONCURRENT;
   await pool(WARMUP, CONCURRENT, (i) => round(arena, -1 - i), staggerMs);
-  const { value: rounds, seconds, cpu } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(arena, i), staggerMs));
+  const {
+    value: rounds,
+    seconds,
+    cpu,
+  } = await cpuDuring(server.pid, () => pool(ROUNDS, CONCURRENT, (i) => round(arena, i), staggerMs));
   const lockstep = await pool(ROUNDS, CONCURRENT, (i) => round(arena, ROUNDS + i));
   return { rounds, seconds, cpu, lockstep };
 }
 
 /** The same pools against the relay Worker: without a Durable Object, then with one per round. */
-async function relayFloors(ctx: BenchContext, stub: BenchStub, ideal: number): Promise<{ bare: Measured; room: Measured }> {
+async function relayFloors(
+  ctx: BenchContext,
+  stub: BenchStub,
+  ideal: number,
+): Promise<{ bare: Measured; room: Measured }> {
   const relay = await startRelay(ctx);
   try {
     const bare = await measure(relay, relayArena(relay.url, stub.url, "round"), ideal);
@@ -113,7 +138,8 @@ async function relayFloors(ctx: BenchContext, stub: BenchStub, ideal: number): P
 }
 
 /** The p50 of each third of `values`: how far the same pool drifts while it runs. */
-const thirds = (values: number[]) => [0, 1, 2].map((k) => p50(values.slice((k * values.length) / 3, ((k + 1) * values.length) / 3)));
+const thirds = (values: number[]) =>
+  [0, 1, 2].map((k) => p50(values.slice((k * values.length) / 3, ((k + 1) * values.length) / 3)));
 
 const lockstepLine = (rounds: Measured["lockstep"], ideal: number) => {
   const roundMs = rounds.map((r) => r.ms);
@@ -123,7 +149,16 @@ const lockstepLine = (rounds: Measured["lockstep"], ideal: number) => {
 /** A floor's line: its round time as a multiple of the ideal, where its time goes, the cores it used. */
 function floorLine(what: string, m: Measured, ideal: number): string {
   const roundMs = m.rounds.map((r) => r.ms);
-  return `${what}: round ${spread(roundMs, (x) => ms(x))}, i.e. ${fixed(p50(roundMs) / ideal, 3)}× ideal (p50) · ${fixed(p95(roundMs) / ideal, 3)}× (p95); POST answered after ${spread(m.rounds.map((r) => r.created), (x) => ms(x))}; both sides ready after ${spread(m.rounds.map((r) => r.ready), (x) => ms(x))}; vote ${spread(m.rounds.map((r) => r.ms - r.ready), (x) => ms(x))}; cores used (${fixed(m.seconds, 1)} s): ${coresUsed(m.cpu, m.seconds)}`;
+  return `${what}: round ${spread(roundMs, (x) => ms(x))}, i.e. ${fixed(p50(roundMs) / ideal, 3)}× ideal (p50) · ${fixed(p95(roundMs) / ideal, 3)}× (p95); POST answered after ${spread(
+    m.rounds.map((r) => r.created),
+    (x) => ms(x),
+  )}; both sides ready after ${spread(
+    m.rounds.map((r) => r.ready),
+    (x) => ms(x),
+  )}; vote ${spread(
+    m.rounds.map((r) => r.ms - r.ready),
+    (x) => ms(x),
+  )}; cores used (${fixed(m.seconds, 1)} s): ${coresUsed(m.cpu, m.seconds)}`;
 }
 
 export async function comparisonRoundBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
@@ -150,13 +185,34 @@ export async function comparisonRoundBench(ctx: BenchContext, name: string): Pro
     target: `≤ ${target} × ideal`,
     verdict: p50(ratios) <= target ? "met" : "MISSED",
     details: [
-      `${ROUNDS} rounds, ${CONCURRENT} in flight at any time, the lanes' first starts ${ms(ideal / CONCURRENT)} apart, after ${WARMUP} warm-up rounds (the floors' pools the same); round p50 of each third, in start order: ${thirds(roundMs).map((x) => ms(x)).join(", ")}`,
+      `${ROUNDS} rounds, ${CONCURRENT} in flight at any time, the lanes' first starts ${ms(ideal / CONCURRENT)} apart, after ${WARMUP} warm-up rounds (the floors' pools the same); round p50 of each third, in start order: ${thirds(
+        roundMs,
+      )
+        .map((x) => ms(x))
+        .join(", ")}`,
       `round time (POST sent → vote's 201 received): ${spread(roundMs, (x) => ms(x))}`,
-      `POST /api/comparisons answered after ${spread(rounds.map((r) => r.created), (x) => ms(x))}; both sides ready (WebSocket) after ${spread(rounds.map((r) => r.ready), (x) => ms(x))}`,
-      `vote (ready → 201): ${spread(rounds.map((r) => r.ms - r.ready), (x) => ms(x))}`,
+      `POST /api/comparisons answered after ${spread(
+        rounds.map((r) => r.created),
+        (x) => ms(x),
+      )}; both sides ready (WebSocket) after ${spread(
+        rounds.map((r) => r.ready),
+        (x) => ms(x),
+      )}`,
+      `vote (ready → 201): ${spread(
+        rounds.map((r) => r.ms - r.ready),
+        (x) => ms(x),
+      )}`,
       `cores used while the ${ROUNDS} rounds ran (${fixed(seconds, 1)} s): ${coresUsed(cpu, seconds)}`,
-      floorLine("floor under wrangler dev (the bench's relay Worker, the same pool: POST /round → WebSocket streaming both stub sides → POST vote; no Durable Object, storage, D1 or SDK)", floor.bare, ideal),
-      floorLine("floor with a Durable Object per round (POST /room: the round stored before the 201; the room streams both sides to hibernatable sockets and stores each as it ends; the vote stored before its 201; no D1, SDK, event log or rate limit)", floor.room, ideal),
+      floorLine(
+        "floor under wrangler dev (the bench's relay Worker, the same pool: POST /round → WebSocket streaming both stub sides → POST vote; no Durable Object, storage, D1 or SDK)",
+        floor.bare,
+        ideal,
+      ),
+      floorLine(
+        "floor with a Durable Object per round (POST /room: the round stored before the 201; the room streams both sides to hibernatable sockets and stores each as it ends; the vote stored before its 201; no D1, SDK, event log or rate limit)",
+        floor.room,
+        ideal,
+      ),
       `in lockstep (${ROUNDS} more rounds, every lane started at once, so each step arrives in a burst of ${CONCURRENT}): Quorum round p50 ${lockstepLine(lockstep, ideal)}; floor ${lockstepLine(floor.bare.lockstep, ideal)}; floor with a Durable Object per round ${lockstepLine(floor.room.lockstep, ideal)}`,
       `Quorum's own share: ${share(floor.bare)} over the floor (round p50 − floor round p50), ${share(floor.room)} over the floor with a Durable Object per round`,
       ...profiled,

@@ -48,7 +48,10 @@ export async function directCallTimes(stub: BenchStub, model: string, labels: st
     await client.chat.completions.create({
       model,
       messages: [{ role: "user", content: `Review the answers ${labels.join(", ")}.` }],
-      response_format: { type: "json_schema", json_schema: { name: "review", strict: true, schema: reviewJsonSchema(labels) } },
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "review", strict: true, schema: reviewJsonSchema(labels) },
+      },
     });
     reviews.push(performance.now() - t);
   }
@@ -72,18 +75,27 @@ async function oneRun(stub: BenchStub, url: string, models: string[], concurrenc
     models: models.map((id) => ({ id })),
     settings: { concurrency, timeoutMs: 60_000 },
   });
-  if (created.status !== 201) throw new Error(`POST /api/runs answered ${created.status}: ${JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`POST /api/runs answered ${created.status}: ${JSON.stringify(created.body)}`);
   const postMs = performance.now() - t0;
   const events = await openEvents(`${url}/api/runs/${created.body.id}/ws?since=0`);
   try {
-    const end = await events.until((e) => e.type === "run.completed" || e.type === "run.failed" || e.type === "run.cancelled", "the end of the run", 60_000);
-    if (end.event.type !== "run.completed" || end.event.status !== "done") throw new Error(`the run ended ${end.event.type} ${String(end.event.status)}`);
+    const end = await events.until(
+      (e) => e.type === "run.completed" || e.type === "run.failed" || e.type === "run.cancelled",
+      "the end of the run",
+      60_000,
+    );
+    if (end.event.type !== "run.completed" || end.event.status !== "done")
+      throw new Error(`the run ended ${end.event.type} ${String(end.event.status)}`);
     const at = (r: Received | undefined) => (r ? r.at - t0 : Number.NaN);
     const of = (type: string) => events.received.filter((r) => r.event.type === type);
-    const detail = await getJson<{ answers: { status: string }[]; reviewers?: unknown[] }>(`${url}/api/runs/${created.body.id}`);
+    const detail = await getJson<{ answers: { status: string }[]; reviewers?: unknown[] }>(
+      `${url}/api/runs/${created.body.id}`,
+    );
     const failed = detail.answers.filter((a) => a.status !== "done").length;
     if (failed) throw new Error(`${failed} answer(s) did not succeed`);
-    if (of("review.completed").length !== models.length) throw new Error(`expected ${models.length} reviews, saw ${of("review.completed").length}`);
+    if (of("review.completed").length !== models.length)
+      throw new Error(`expected ${models.length} reviews, saw ${of("review.completed").length}`);
     const latencies = (type: string) => of(type).map((r) => Number(r.event.latencyMs));
     const calls = (kind: string) => watch.calls.filter((c) => c.kind === kind);
     const first = (xs: number[]) => Math.min(...xs) - t0;
@@ -98,7 +110,9 @@ async function oneRun(stub: BenchStub, url: string, models: string[], concurrenc
         "first answer.started": at(of("answer.started")[0]),
         "last answer sent by the stub": last(calls("answer").map((c) => c.ended)),
         "last answer.completed": at(of("answer.completed").at(-1)),
-        "run.status reviewing": at(events.received.find((r) => r.event.type === "run.status" && r.event.status === "reviewing")),
+        "run.status reviewing": at(
+          events.received.find((r) => r.event.type === "run.status" && r.event.status === "reviewing"),
+        ),
         "first review request at the stub": first(calls("review").map((c) => c.arrived)),
         "first review.started": at(of("review.started")[0]),
         "last review sent by the stub": last(calls("review").map((c) => c.ended)),
@@ -112,7 +126,12 @@ async function oneRun(stub: BenchStub, url: string, models: string[], concurrenc
   }
 }
 
-export async function councilBench(ctx: BenchContext, name: string, models: number, concurrency: number): Promise<Omit<Row, "seconds">> {
+export async function councilBench(
+  ctx: BenchContext,
+  name: string,
+  models: number,
+  concurrency: number,
+): Promise<Omit<Row, "seconds">> {
   const [stub, server] = [await ctx.stub(), await ctx.quorum()];
   const ids = Array.from({ length: models }, (_, i) => `openai:council-${models}-${i + 1}`);
   for (const id of ids) stub.setProfile(id.slice("openai:".length), councilProfile);
@@ -139,10 +158,19 @@ export async function councilBench(ctx: BenchContext, name: string, models: numb
     verdict: p50(ratios) <= target ? "met" : "MISSED",
     details: [
       `wall time / ideal per trial: ${ratios.map((r) => fixed(r, 3)).join(", ")} (${TRIALS} trials after ${WARMUP_RUNS} warm-up runs, which took ${warmup.map((r) => fixed(r, 3)).join(", ")})`,
-      `wall time: ${spread(trials.map((t) => t.wallMs), (x) => ms(x))}; from POST /api/runs sent to run.completed received on the run's WebSocket`,
+      `wall time: ${spread(
+        trials.map((t) => t.wallMs),
+        (x) => ms(x),
+      )}; from POST /api/runs sent to run.completed received on the run's WebSocket`,
       `direct calls (same stub, same profile, openai SDK from this process): answer ${spread(direct.answers, (x) => ms(x))}; review ${spread(direct.reviews, (x) => ms(x))}`,
       `where the time goes (p50, ms after the POST): ${marks.join(" · ")}`,
-      `provider calls as the room timed them (latencyMs in its events): answers ${spread(trials.flatMap((t) => t.answerLatency), (x) => ms(x))}; reviews ${spread(trials.flatMap((t) => t.reviewLatency), (x) => ms(x))}`,
+      `provider calls as the room timed them (latencyMs in its events): answers ${spread(
+        trials.flatMap((t) => t.answerLatency),
+        (x) => ms(x),
+      )}; reviews ${spread(
+        trials.flatMap((t) => t.reviewLatency),
+        (x) => ms(x),
+      )}`,
       `overhead over ideal (p50): ${ms(p50(trials.map((t) => t.wallMs)) - ideal)}, i.e. ${ms((p50(trials.map((t) => t.wallMs)) - ideal) / (2 * waves))} per wave`,
       ...profiled,
     ],

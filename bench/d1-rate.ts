@@ -33,7 +33,8 @@ async function config(snapshotConfig: string, dir: string): Promise<string> {
   const toml = await readFile(snapshotConfig, "utf8");
   const field = (name: string) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m").exec(toml)?.[1];
   const [id, dbName, date] = [field("database_id"), field("database_name"), field("compatibility_date")];
-  if (!id || !dbName || !date) throw new Error("could not read database_id, database_name and compatibility_date from wrangler.toml");
+  if (!id || !dbName || !date)
+    throw new Error("could not read database_id, database_name and compatibility_date from wrangler.toml");
   const file = path.join(dir, "d1-rate-wrangler.toml");
   await writeFile(
     file,
@@ -56,7 +57,9 @@ function tableBytes(persistTo: string): Map<string, number> {
   const db = new DatabaseSync(d1File(persistTo), { readOnly: true });
   try {
     const rows = db
-      .prepare("SELECT coalesce(m.tbl_name, s.name) AS tbl, sum(s.pgsize) AS bytes FROM dbstat s LEFT JOIN sqlite_schema m ON m.name = s.name GROUP BY tbl")
+      .prepare(
+        "SELECT coalesce(m.tbl_name, s.name) AS tbl, sum(s.pgsize) AS bytes FROM dbstat s LEFT JOIN sqlite_schema m ON m.name = s.name GROUP BY tbl",
+      )
       .all() as { tbl: string; bytes: number }[];
     return new Map(rows.map((r) => [r.tbl, r.bytes]));
   } finally {
@@ -88,7 +91,12 @@ export async function d1RateBench(ctx: BenchContext, name: string): Promise<Omit
     await call(`${server.url}/write?votes=20000&loops=1&batch=100`);
     const tablesAfter = tableBytes(persistTo);
     const grew = (table: string) => (tablesAfter.get(table) ?? 0) - (tablesBefore.get(table) ?? 0);
-    stored = { votes: 20_000, bytes: (await call<{ bytes: number }>(`${server.url}/size`)).bytes - sizeBefore, battles: grew("battles"), modelVotes: grew("model_votes") };
+    stored = {
+      votes: 20_000,
+      bytes: (await call<{ bytes: number }>(`${server.url}/size`)).bytes - sizeBefore,
+      battles: grew("battles"),
+      modelVotes: grew("model_votes"),
+    };
     for (const hot of [false, true]) {
       await call(`${server.url}/setup?comparisons=200&hot=${hot ? 1 : 0}`);
       await call(`${server.url}/write?votes=200&loops=1&batch=1`); // warm-up
@@ -97,12 +105,16 @@ export async function d1RateBench(ctx: BenchContext, name: string): Promise<Omit
         let statementsPerVote = 0;
         for (let t = 0; t < TRIALS; t++) {
           const wall = performance.now();
-          const r = await call<{ votes: number; ms: number; statements: number }>(`${server.url}/write?votes=${mode.votes}&loops=${mode.loops}&batch=${mode.batch}`);
+          const r = await call<{ votes: number; ms: number; statements: number }>(
+            `${server.url}/write?votes=${mode.votes}&loops=${mode.loops}&batch=${mode.batch}`,
+          );
           perSecond.push(r.votes / ((performance.now() - wall) / 1000));
           statementsPerVote = r.statements / r.votes;
         }
         results.push({ mode, hot, perSecond, statementsPerVote });
-        console.log(`  ${hot ? "one hot pair" : "50 models"} · ${mode.label}: ${spread(perSecond, (x) => `${thousands(x)}/s`)}`);
+        console.log(
+          `  ${hot ? "one hot pair" : "50 models"} · ${mode.label}: ${spread(perSecond, (x) => `${thousands(x)}/s`)}`,
+        );
       }
     }
   } finally {

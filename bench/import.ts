@@ -86,7 +86,10 @@ async function importOnce(ctx: BenchContext, file: string, lines: number): Promi
       const serverMemory = memorySampler(server.pid);
       const t = performance.now();
       // What `npm run import -- FILE --url …` runs (package.json: "import": "tsx scripts/import.ts").
-      const child = spawnTracked(process.execPath, [TSX, "scripts/import.ts", file, "--url", server.url], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawnTracked(process.execPath, [TSX, "scripts/import.ts", file, "--url", server.url], {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       const importerMemory = memorySampler(child.pid!);
       let output = "";
       child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
@@ -98,7 +101,9 @@ async function importOnce(ctx: BenchContext, file: string, lines: number): Promi
       const importer = importerMemory.stop();
       const serverMem = serverMemory.stop();
       if (code !== 0) throw new Error(`npm run import exited ${code}:\n${output.slice(-3000)}`);
-      const board = await getJson<{ totalBattles: number }>(`${server.url}/api/leaderboard?source=import&includeFlagged=true&rounds=0`);
+      const board = await getJson<{ totalBattles: number }>(
+        `${server.url}/api/leaderboard?source=import&includeFlagged=true&rounds=0`,
+      );
       const reported = /elapsed\s+(.*)/.exec(output)?.[1] ?? "?";
       return {
         lines,
@@ -106,7 +111,10 @@ async function importOnce(ctx: BenchContext, file: string, lines: number): Promi
         reported,
         importerMiB: importer.peakMiB,
         importerProcesses: importer.processes,
-        serverMiB: { workerd: serverMem.peakMiB.workerd ?? Number.NaN, "wrangler (node)": serverMem.peakMiB.MainThread ?? serverMem.peakMiB.node ?? Number.NaN },
+        serverMiB: {
+          workerd: serverMem.peakMiB.workerd ?? Number.NaN,
+          "wrangler (node)": serverMem.peakMiB.MainThread ?? serverMem.peakMiB.node ?? Number.NaN,
+        },
         workerdCurve: [0.25, 0.5, 0.75, 1].map((f) => serverMem.rssAt(f, "workerd")),
         stored: board.totalBattles,
         exitCode: code,
@@ -137,7 +145,11 @@ export async function importBench(ctx: BenchContext, name: string): Promise<Omit
     runs.push(await importOnce(ctx, file, size));
   }
   const [small, large] = [runs[0], runs[1]];
-  const problems = runs.filter((r) => r.stored !== r.lines).map((r) => `${thousands(r.lines)} lines imported, but the leaderboard counts ${thousands(r.stored)} import battles`);
+  const problems = runs
+    .filter((r) => r.stored !== r.lines)
+    .map(
+      (r) => `${thousands(r.lines)} lines imported, but the leaderboard counts ${thousands(r.stored)} import battles`,
+    );
   const growth = {
     importer: total(large.importerMiB) / total(small.importerMiB),
     server: (large.serverMiB.workerd ?? 0) / (small.serverMiB.workerd ?? 1),

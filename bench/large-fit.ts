@@ -38,7 +38,13 @@ function battles(category: string, models: number, extra: number): Line[] {
     const p = 1 / (1 + 10 ** ((b - a) / models));
     const u = random();
     const winner = u < 0.1 ? "tie" : u < 0.1 + 0.9 * p ? "model_a" : "model_b";
-    lines.push({ model_a: `${category}-${a}`, model_b: `${category}-${b}`, winner, tstamp: 1_700_000_000 + lines.length, category });
+    lines.push({
+      model_a: `${category}-${a}`,
+      model_b: `${category}-${b}`,
+      winner,
+      tstamp: 1_700_000_000 + lines.length,
+      category,
+    });
   };
   for (let k = 0; k < models; k++) {
     add(k, (k + 1) % models);
@@ -57,7 +63,11 @@ async function importLines(url: string, lines: Line[], importId: string): Promis
       .slice(from, from + 10_000)
       .map((l) => JSON.stringify(l))
       .join("\n");
-    const res = await fetch(`${url}/api/battles/import?importId=${importId}-${part}`, { method: "POST", body, headers: { "content-type": "application/x-ndjson" } });
+    const res = await fetch(`${url}/api/battles/import?importId=${importId}-${part}`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-ndjson" },
+    });
     if (res.status !== 200) throw new Error(`import answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   }
 }
@@ -81,12 +91,16 @@ async function health(url: string): Promise<number> {
 }
 
 /** Asks for the view, then reads /api/health back to back until the fit is ready (checked every 10th). */
-async function fitWithHealth(url: string, query: string): Promise<{ fitMs: number; first: Board; ready: Board; healthMs: number[]; firstMs: number }> {
+async function fitWithHealth(
+  url: string,
+  query: string,
+): Promise<{ fitMs: number; first: Board; ready: Board; healthMs: number[]; firstMs: number }> {
   const t = performance.now();
   const first = await timed(() => getJson<Board>(`${url}/api/leaderboard?${query}`));
   const healthMs: number[] = [];
   for (let board = first.value; ; ) {
-    if (board.fit.status !== "computing") return { fitMs: performance.now() - t, first: first.value, ready: board, healthMs, firstMs: first.ms };
+    if (board.fit.status !== "computing")
+      return { fitMs: performance.now() - t, first: first.value, ready: board, healthMs, firstMs: first.ms };
     if (performance.now() - t > FIT_TIMEOUT_MS) throw new Error(`${query} still computing after ${FIT_TIMEOUT_MS} ms`);
     for (let k = 0; k < 10; k++) healthMs.push(await health(url));
     board = await getJson<Board>(`${url}/api/leaderboard?${query}`);
@@ -149,9 +163,12 @@ export async function largeFitBench(ctx: BenchContext, name: string): Promise<Om
   const denseMs = denseFitMs(data[0].lines, 1_000);
 
   const problems: string[] = [];
-  if (thousand.ready.fit.status !== "ready" || thousand.ready.rows.some((r) => r.bt === null)) problems.push("the 1,000-model view did not end with a rating on every row");
-  if (three.ready.fit.status !== "ready" || three.ready.rows.some((r) => r.bt === null)) problems.push("the 3,000-model view did not end with a rating on every row");
-  if (refused.value.fit.status !== "refused") problems.push(`the 10,000-model view answered fit.status ${refused.value.fit.status}, not refused`);
+  if (thousand.ready.fit.status !== "ready" || thousand.ready.rows.some((r) => r.bt === null))
+    problems.push("the 1,000-model view did not end with a rating on every row");
+  if (three.ready.fit.status !== "ready" || three.ready.rows.some((r) => r.bt === null))
+    problems.push("the 3,000-model view did not end with a rating on every row");
+  if (refused.value.fit.status !== "refused")
+    problems.push(`the 10,000-model view answered fit.status ${refused.value.fit.status}, not refused`);
   if (three.first.fit.status !== "computing") problems.push("the 3,000-model view did not say computing at first");
   const during = three.healthMs;
   const fast = p95(during) <= 50;
@@ -160,7 +177,8 @@ export async function largeFitBench(ctx: BenchContext, name: string): Promise<Om
     benchmark: "leaderboard fits over 1,000 / 3,000 / 10,000 imported models; /api/health during the 3,000-model fit",
     baseline: `dense Newton, one fit of the 1,000-model cells on the request: ${ms(denseMs)} (Node, no bootstrap)`,
     result: `1,000 models: ${fixed(thousand.fitMs / 1000, 1)} s with 100 rounds (${fixed(thousandBare.fitMs / 1000, 2)} s without) in the background; /api/health during the 3,000-model fit p50 ${ms(p50(during), 1)}, p95 ${ms(p95(during), 1)}, max ${ms(Math.max(...during), 1)} (${during.length} reads); 10,000 models refused in ${ms(refused.ms)}`,
-    target: "/api/health stays fast while any fit runs (here: p95 ≤ 50 ms); a 1,000-model view answers with ratings; past the ceiling a notice, never a hang",
+    target:
+      "/api/health stays fast while any fit runs (here: p95 ≤ 50 ms); a 1,000-model view answers with ratings; past the ceiling a notice, never a hang",
     verdict: fast && !problems.length ? "met" : "MISSED",
     details: [
       `imported: ${data.map((d) => `${thousands(d.lines.length)} battles among ${thousands(d.models)} models`).join("; ")}`,

@@ -39,7 +39,16 @@ async function timedGet<T>(url: string): Promise<Timed<T>> {
 }
 
 interface Board {
-  rows: { modelId: string; wins: number; appearances: number; winRate: number; elo: number | null; bt: number | null; ciLower: number | null; ciUpper: number | null }[];
+  rows: {
+    modelId: string;
+    wins: number;
+    appearances: number;
+    winRate: number;
+    elo: number | null;
+    bt: number | null;
+    ciLower: number | null;
+    ciUpper: number | null;
+  }[];
   totalBattles: number;
   fit: { status: string };
 }
@@ -64,7 +73,8 @@ async function baselineConfig(snapshotConfig: string, dir: string): Promise<stri
   const toml = await readFile(snapshotConfig, "utf8");
   const field = (name: string) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m").exec(toml)?.[1];
   const [id, dbName, date] = [field("database_id"), field("database_name"), field("compatibility_date")];
-  if (!id || !dbName || !date) throw new Error("could not read database_id, database_name and compatibility_date from wrangler.toml");
+  if (!id || !dbName || !date)
+    throw new Error("could not read database_id, database_name and compatibility_date from wrangler.toml");
   const file = path.join(dir, "baseline-wrangler.toml");
   await writeFile(
     file,
@@ -101,7 +111,9 @@ export async function leaderboardBench(ctx: BenchContext, name: string): Promise
   let t = performance.now();
   const seeded = seedVotes(d1File(persistTo), battles, unvoted);
   const seedSeconds = (performance.now() - t) / 1000;
-  console.log(`  seeded ${thousands(seeded.comparisons)} comparisons, ${thousands(seeded.voteRows)} model_votes rows, ${thousands(seeded.battles)} battles in ${seedSeconds.toFixed(0)} s`);
+  console.log(
+    `  seeded ${thousands(seeded.comparisons)} comparisons, ${thousands(seeded.voteRows)} model_votes rows, ${thousands(seeded.battles)} battles in ${seedSeconds.toFixed(0)} s`,
+  );
   const expected = expectedStats(battles, unvoted);
 
   // Quorum: the first request replays online Elo over every battle once (cold); then warm reads.
@@ -146,7 +158,8 @@ export async function leaderboardBench(ctx: BenchContext, name: string): Promise
   try {
     const first = await timedGet<{ rows: SeedRow[] }>(`${base.url}/seed000`);
     seedRows = first.body.rows;
-    for (let i = 0; i < BASELINE_TRIALS; i++) baseline.push((await timedGet<{ rows: SeedRow[] }>(`${base.url}/seed000`)).ms);
+    for (let i = 0; i < BASELINE_TRIALS; i++)
+      baseline.push((await timedGet<{ rows: SeedRow[] }>(`${base.url}/seed000`)).ms);
     baseline.unshift(first.ms);
     plan = (await timedGet<{ rows: { detail: string }[] }>(`${base.url}/plan`)).body.rows;
   } finally {
@@ -163,11 +176,17 @@ export async function leaderboardBench(ctx: BenchContext, name: string): Promise
     const [qr, sr] = [q.get(id), s.get(id)];
     const want = { wins: expected.wins[i], appearances: expected.appearances[i] };
     if (!qr || !sr || qr.wins !== sr.wins || qr.appearances !== sr.appearances) {
-      problems.push(`${id}: Quorum wins/appearances ${qr?.wins}/${qr?.appearances}, seed 000's query ${sr?.wins}/${sr?.appearances}`);
+      problems.push(
+        `${id}: Quorum wins/appearances ${qr?.wins}/${qr?.appearances}, seed 000's query ${sr?.wins}/${sr?.appearances}`,
+      );
     } else same++;
-    if (sr && (sr.wins !== want.wins || sr.appearances !== want.appearances)) problems.push(`${id}: the seeded data should give ${want.wins}/${want.appearances}, the seed's query says ${sr.wins}/${sr.appearances}`);
+    if (sr && (sr.wins !== want.wins || sr.appearances !== want.appearances))
+      problems.push(
+        `${id}: the seeded data should give ${want.wins}/${want.appearances}, the seed's query says ${sr.wins}/${sr.appearances}`,
+      );
   });
-  if (cold.body.totalBattles !== VOTES) problems.push(`Quorum counts ${cold.body.totalBattles} battles; ${VOTES} were seeded`);
+  if (cold.body.totalBattles !== VOTES)
+    problems.push(`Quorum counts ${cold.body.totalBattles} battles; ${VOTES} were seeded`);
   const incomplete = fitted.body.rows.filter((r) => r.bt === null || r.ciLower === null || r.elo === null).length;
   if (incomplete) problems.push(`${incomplete} leaderboard row(s) lack Elo, BT or an interval`);
 

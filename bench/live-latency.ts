@@ -58,7 +58,8 @@ const early: { run: number[]; comparison: number[] } = { run: [], comparison: []
 /** Latency of each marked chunk from the stub's write to a WebSocket client receiving the delta event. */
 function collect(stub: BenchStub, out: number[], opened: () => number, earlyOut: number[]) {
   return (r: { at: number; event: { type: string; text?: unknown } }) => {
-    if (!["answer.delta", "side.delta", "relay.delta"].includes(r.event.type) || typeof r.event.text !== "string") return;
+    if (!["answer.delta", "side.delta", "relay.delta"].includes(r.event.type) || typeof r.event.text !== "string")
+      return;
     for (const m of markersIn(r.event.text)) {
       const sent = stub.sentAt(m);
       // Only chunks sent while the socket was open: a replayed event says nothing about live latency.
@@ -69,7 +70,11 @@ function collect(stub: BenchStub, out: number[], opened: () => number, earlyOut:
   };
 }
 
-async function runSamples(url: string, stub: BenchStub, models: string[]): Promise<{ samples: number[]; missed: number }> {
+async function runSamples(
+  url: string,
+  stub: BenchStub,
+  models: string[],
+): Promise<{ samples: number[]; missed: number }> {
   const samples: number[] = [];
   let missed = 0;
   for (let t = 0; t < TRIALS; t++) {
@@ -81,7 +86,10 @@ async function runSamples(url: string, stub: BenchStub, models: string[]): Promi
     if (created.status !== 201) throw new Error(`POST /api/runs answered ${created.status}`);
     let openedAt = Number.POSITIVE_INFINITY;
     const before = samples.length;
-    const events = await openEvents(`${url}/api/runs/${created.body.id}/ws?since=0`, collect(stub, samples, () => openedAt, early.run));
+    const events = await openEvents(
+      `${url}/api/runs/${created.body.id}/ws?since=0`,
+      collect(stub, samples, () => openedAt, early.run),
+    );
     openedAt = performance.now();
     try {
       await events.until((e) => e.type === "run.completed" || e.type === "run.failed", "the end of the run");
@@ -93,18 +101,29 @@ async function runSamples(url: string, stub: BenchStub, models: string[]): Promi
   return { samples, missed };
 }
 
-async function comparisonSamples(url: string, stub: BenchStub, models: [string, string]): Promise<{ samples: number[]; missed: number }> {
+async function comparisonSamples(
+  url: string,
+  stub: BenchStub,
+  models: [string, string],
+): Promise<{ samples: number[]; missed: number }> {
   const samples: number[] = [];
   let missed = 0;
   for (let t = 0; t < TRIALS; t++) {
     const created = await postJson<{ id: string }>(`${url}/api/comparisons`, { prompt: "Stream something.", models });
-    if (created.status !== 201) throw new Error(`POST /api/comparisons answered ${created.status}: ${JSON.stringify(created.body)}`);
+    if (created.status !== 201)
+      throw new Error(`POST /api/comparisons answered ${created.status}: ${JSON.stringify(created.body)}`);
     let openedAt = Number.POSITIVE_INFINITY;
     const before = samples.length;
-    const events = await openEvents(`${url}/api/comparisons/${created.body.id}/ws?since=0`, collect(stub, samples, () => openedAt, early.comparison));
+    const events = await openEvents(
+      `${url}/api/comparisons/${created.body.id}/ws?since=0`,
+      collect(stub, samples, () => openedAt, early.comparison),
+    );
     openedAt = performance.now();
     try {
-      await events.until((e) => e.type === "comparison.status" && (e.status === "ready" || e.status === "failed"), "both sides answered");
+      await events.until(
+        (e) => e.type === "comparison.status" && (e.status === "ready" || e.status === "failed"),
+        "both sides answered",
+      );
     } finally {
       events.close();
     }
@@ -124,7 +143,10 @@ async function relayFloor(ctx: BenchContext, stub: BenchStub): Promise<number[]>
   try {
     const one = async () => {
       let openedAt = Number.POSITIVE_INFINITY;
-      const events = await openEvents(`${relay.url}/relay?${stubTarget(stub.url)}&model=live-direct`, collect(stub, samples, () => openedAt, ignored));
+      const events = await openEvents(
+        `${relay.url}/relay?${stubTarget(stub.url)}&model=live-direct`,
+        collect(stub, samples, () => openedAt, ignored),
+      );
       openedAt = performance.now();
       try {
         await events.until((e) => e.type === "relay.done", "the end of the relayed stream");

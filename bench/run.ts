@@ -37,13 +37,17 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
 ];
 
 function usage(): never {
-  console.error(`Usage: npm run bench [-- NAME…]\n\nBenchmarks (a prefix such as "council" picks several):\n${BENCHMARKS.map(([n, w]) => `  ${n.padEnd(18)} ${w}`).join("\n")}`);
+  console.error(
+    `Usage: npm run bench [-- NAME…]\n\nBenchmarks (a prefix such as "council" picks several):\n${BENCHMARKS.map(([n, w]) => `  ${n.padEnd(18)} ${w}`).join("\n")}`,
+  );
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) usage();
-const chosen = args.length ? BENCHMARKS.filter(([name]) => args.some((a) => name === a || name.startsWith(`${a}-`))) : BENCHMARKS;
+const chosen = args.length
+  ? BENCHMARKS.filter(([name]) => args.some((a) => name === a || name.startsWith(`${a}-`)))
+  : BENCHMARKS;
 const unknown = args.filter((a) => !BENCHMARKS.some(([name]) => name === a || name.startsWith(`${a}-`)));
 if (unknown.length) {
   console.error(`Unknown benchmark(s): ${unknown.join(", ")}`);
@@ -66,7 +70,17 @@ try {
     } catch (err) {
       const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
       console.error(`✖ ${name} failed: ${message}`);
-      row = { name, benchmark: what, baseline: "—", result: "did not finish", target: "—", verdict: "FAILED", details: ["```", ...message.split("\n").slice(0, 30), "```"], problems: [`${name} failed: ${message.split("\n")[0]}`], seconds: (performance.now() - t) / 1000 };
+      row = {
+        name,
+        benchmark: what,
+        baseline: "—",
+        result: "did not finish",
+        target: "—",
+        verdict: "FAILED",
+        details: ["```", ...message.split("\n").slice(0, 30), "```"],
+        problems: [`${name} failed: ${message.split("\n")[0]}`],
+        seconds: (performance.now() - t) / 1000,
+      };
     }
     rows.push(row);
     console.log(`  ${row.verdict}: ${row.result}`);
@@ -81,11 +95,14 @@ try {
 const seconds = (performance.now() - started) / 1000;
 console.log(`\n${table(rows)}\n`);
 const problems = rows.flatMap((r) => r.problems);
-if (problems.length) console.error(`!!! ${problems.length} sanity check(s) failed:\n${problems.map((p) => `!!!   ${p}`).join("\n")}`);
+if (problems.length)
+  console.error(`!!! ${problems.length} sanity check(s) failed:\n${problems.map((p) => `!!!   ${p}`).join("\n")}`);
 if (chosen.length === BENCHMARKS.length) {
   const file = path.join(import.meta.dirname, "RESULTS.md");
   await writeFile(file, `${markdown(rows, header, seconds)}\n`);
   console.log(`Written to ${path.relative(process.cwd(), file)} (${(seconds / 60).toFixed(1)} min).`);
 } else {
-  console.log(`Ran ${chosen.length} of ${BENCHMARKS.length} benchmarks in ${(seconds / 60).toFixed(1)} min; bench/RESULTS.md is written by a full run only.`);
+  console.log(
+    `Ran ${chosen.length} of ${BENCHMARKS.length} benchmarks in ${(seconds / 60).toFixed(1)} min; bench/RESULTS.md is written by a full run only.`,
+  );
 }

@@ -14,7 +14,16 @@ import { BenchContext } from "./lib/context";
 import { installCleanup, memoryOf, memorySampler, stopAll } from "./lib/processes";
 import { machine } from "./lib/report";
 import { CountingHttp, seeded } from "./lib/soak-http";
-import { ANSWER_FAULTS, REVIEW_FAULTS, outcomeMatrix, planRuns, scriptStub, soakRuns, type RunOutcome, type RunsOptions } from "./lib/soak-runs";
+import {
+  ANSWER_FAULTS,
+  REVIEW_FAULTS,
+  outcomeMatrix,
+  planRuns,
+  scriptStub,
+  soakRuns,
+  type RunOutcome,
+  type RunsOptions,
+} from "./lib/soak-runs";
 import { soakVotes, VOTE_MODELS, type VotesOutcome } from "./lib/soak-votes";
 import { fixed, spread, thousands } from "./lib/stats";
 
@@ -37,7 +46,13 @@ const RUNS: RunsOptions = {
   // generous: a run's calls are bounded by timeoutMs per phase, so a run still going after this is stuck
   deadlineMs: 300_000,
 };
-const VOTES = { requests: Number(args.votes), replayShare: 0.1, clients: Number(args.clients), perComparison: 20, seed: `soak${SEED}` };
+const VOTES = {
+  requests: Number(args.votes),
+  replayShare: 0.1,
+  clients: Number(args.clients),
+  perComparison: 20,
+  seed: `soak${SEED}`,
+};
 const full = RUNS.runs === 200 && VOTES.requests === 10_000;
 
 const started = performance.now();
@@ -78,14 +93,20 @@ try {
   try {
     const plans = planRuns(random, RUNS);
     scriptStub(stub, plans);
-    log(`council: ${RUNS.runs} runs (${plans.reduce((s, p) => s + p.models.length, 0)} models), ${RUNS.inFlight} in flight, timeoutMs ${RUNS.timeoutMs}…`);
+    log(
+      `council: ${RUNS.runs} runs (${plans.reduce((s, p) => s + p.models.length, 0)} models), ${RUNS.inFlight} in flight, timeoutMs ${RUNS.timeoutMs}…`,
+    );
     const t = performance.now();
     runs = await soakRuns(http, plans, RUNS, (o, done) => {
-      if (done % 20 === 0 || done === plans.length) log(`council: ${done} of ${plans.length} runs followed to their end`);
-      if (o.status.startsWith("stuck") || o.status === "no detail" || o.status === "not created") log(`  run ${o.plan.index + 1} (${o.id ?? "no id"}): ${o.status} ${o.notes.join("; ")}`);
+      if (done % 20 === 0 || done === plans.length)
+        log(`council: ${done} of ${plans.length} runs followed to their end`);
+      if (o.status.startsWith("stuck") || o.status === "no detail" || o.status === "not created")
+        log(`  run ${o.plan.index + 1} (${o.id ?? "no id"}): ${o.status} ${o.notes.join("; ")}`);
     });
     runsSeconds = (performance.now() - t) / 1000;
-    log(`votes: ${thousands(VOTES.requests)} requests from ${VOTES.clients} clients, ${VOTES.replayShare * 100}% replays…`);
+    log(
+      `votes: ${thousands(VOTES.requests)} requests from ${VOTES.clients} clients, ${VOTES.replayShare * 100}% replays…`,
+    );
     votes = await soakVotes(http, stub, server.persistTo, random, VOTES, log);
     log("votes counted in D1");
   } finally {
@@ -118,30 +139,56 @@ const failed = count((o) => o.status === "failed");
 const cancelled = count((o) => o.status === "cancelled");
 const stuck = runs.filter((o) => o.status.startsWith("stuck") || o.status === "no detail");
 const notCreated = runs.filter((o) => o.id === null);
-if (stuck.length) problems.push(`${stuck.length} run(s) not ended after ${RUNS.deadlineMs / 1000} s: ${stuck.slice(0, 5).map((o) => `${o.id} (${o.status}; ${o.plan.models.map((m) => `${m.id}: ${m.answer} / ${m.review}`).join(", ")})`).join(" · ")}`);
-if (notCreated.length) problems.push(`${notCreated.length} run(s) refused at creation: ${notCreated[0].notes.join("; ")}`);
+if (stuck.length)
+  problems.push(
+    `${stuck.length} run(s) not ended after ${RUNS.deadlineMs / 1000} s: ${stuck
+      .slice(0, 5)
+      .map((o) => `${o.id} (${o.status}; ${o.plan.models.map((m) => `${m.id}: ${m.answer} / ${m.review}`).join(", ")})`)
+      .join(" · ")}`,
+  );
+if (notCreated.length)
+  problems.push(`${notCreated.length} run(s) refused at creation: ${notCreated[0].notes.join("; ")}`);
 if (cancelled) problems.push(`${cancelled} run(s) ended cancelled, though none was cancelled`);
-const doomedNotFailed = runs.filter((o) => o.plan.doomed && o.id && o.status !== "failed" && !o.status.startsWith("stuck"));
+const doomedNotFailed = runs.filter(
+  (o) => o.plan.doomed && o.id && o.status !== "failed" && !o.status.startsWith("stuck"),
+);
 const notes = runs.flatMap((o) => o.notes.map((n) => `run ${o.plan.index + 1} (${o.id}): ${n}`));
 const viaPoll = count((o) => o.via === "poll");
 
 if (votes) {
   if (votes.lost.length) problems.push(`${votes.lost.length} vote(s) lost: ${votes.lost.slice(0, 5).join(" · ")}`);
-  if (votes.duplicated.length) problems.push(`${votes.duplicated.length} vote(s) duplicated: ${votes.duplicated.slice(0, 5).join(" · ")}`);
-  if (votes.mismatched.length) problems.push(`${votes.mismatched.length} replay(s) answered with another vote: ${votes.mismatched.slice(0, 5).join(" · ")}`);
-  if (votes.stored.modelVoteRows !== votes.expectedModelVoteRows) problems.push(`model_votes holds ${thousands(votes.stored.modelVoteRows)} rows; the accepted votes should have written ${thousands(votes.expectedModelVoteRows)}`);
+  if (votes.duplicated.length)
+    problems.push(`${votes.duplicated.length} vote(s) duplicated: ${votes.duplicated.slice(0, 5).join(" · ")}`);
+  if (votes.mismatched.length)
+    problems.push(
+      `${votes.mismatched.length} replay(s) answered with another vote: ${votes.mismatched.slice(0, 5).join(" · ")}`,
+    );
+  if (votes.stored.modelVoteRows !== votes.expectedModelVoteRows)
+    problems.push(
+      `model_votes holds ${thousands(votes.stored.modelVoteRows)} rows; the accepted votes should have written ${thousands(votes.expectedModelVoteRows)}`,
+    );
 }
 const fiveXX = http?.fiveXX ?? 0;
 const noAnswer = http?.networkErrors.length ?? 0;
 if (fiveXX) problems.push(`${fiveXX} 5xx response(s): ${http!.serverErrors.slice(0, 5).join(" · ")}`);
-if (noAnswer) problems.push(`${noAnswer} request(s) got no answer (connection dropped or 120 s passed): ${http!.networkErrors.slice(0, 5).join(" · ")}`);
+if (noAnswer)
+  problems.push(
+    `${noAnswer} request(s) got no answer (connection dropped or 120 s passed): ${http!.networkErrors.slice(0, 5).join(" · ")}`,
+  );
 
 const mib = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "n/a" : `${thousands(x)} MiB`);
 const wranglerMiB = serverPeak.MainThread ?? serverPeak.node;
-const refusedText = votes && votes.refused.size ? [...votes.refused].map(([k, v]) => `${k} ×${thousands(v)}`).join(", ") : "none";
+const refusedText =
+  votes && votes.refused.size ? [...votes.refused].map(([k, v]) => `${k} ×${thousands(v)}`).join(", ") : "none";
 const verdict = (ok: boolean) => (ok ? "ok" : "**FAILED**");
 const tableRows: [string, string, string][] = [
-  ["council runs", runs.length ? `${thousands(runs.length)} sent · ${thousands(done + partial)} completed (${done} done, ${partial} partial) · ${failed} failed (every answer failed) · ${stuck.length} stuck${notCreated.length ? ` · ${notCreated.length} refused` : ""}` : "did not run", verdict(runs.length > 0 && !stuck.length && !notCreated.length && !cancelled)],
+  [
+    "council runs",
+    runs.length
+      ? `${thousands(runs.length)} sent · ${thousands(done + partial)} completed (${done} done, ${partial} partial) · ${failed} failed (every answer failed) · ${stuck.length} stuck${notCreated.length ? ` · ${notCreated.length} refused` : ""}`
+      : "did not run",
+    verdict(runs.length > 0 && !stuck.length && !notCreated.length && !cancelled),
+  ],
   [
     "votes",
     votes
@@ -154,23 +201,67 @@ const tableRows: [string, string, string][] = [
     votes
       ? `${thousands(votes.stored.modelVoteRows)} model_votes rows (expected ${thousands(votes.expectedModelVoteRows)}: 1 per left/right/both-bad, 2 per tie) from ${thousands(votes.stored.modelVoteIds)} votes · ${thousands(votes.stored.battles)} battles · ${thousands(votes.stored.keys)} idempotency keys · ${votes.lost.length} lost · ${votes.duplicated.length} duplicated`
       : "not counted",
-    verdict(votes !== null && !votes.lost.length && !votes.duplicated.length && votes.stored.modelVoteRows === votes.expectedModelVoteRows),
+    verdict(
+      votes !== null &&
+        !votes.lost.length &&
+        !votes.duplicated.length &&
+        votes.stored.modelVoteRows === votes.expectedModelVoteRows,
+    ),
   ],
-  ["5xx responses", `${thousands(fiveXX)} of ${thousands(http?.requests ?? 0)} requests${noAnswer ? ` · ${noAnswer} unanswered` : ""}`, verdict(!fiveXX && !noAnswer)],
-  ["peak memory (RSS high-water mark)", `workerd ${mib(serverPeak.workerd)} · wrangler ${mib(wranglerMiB)} · bench process (client + stub) ${mib(benchPeak.rssKb / 1024)}`, "printed"],
-  ["wall time", `${fixed(wallSeconds / 60, 1)} min in all (council ${fixed(runsSeconds, 0)} s, votes ${votes ? fixed(votes.seconds, 0) : "–"} s at ${votes ? thousands(votes.perSecond) : "–"} requests/s)`, "printed"],
+  [
+    "5xx responses",
+    `${thousands(fiveXX)} of ${thousands(http?.requests ?? 0)} requests${noAnswer ? ` · ${noAnswer} unanswered` : ""}`,
+    verdict(!fiveXX && !noAnswer),
+  ],
+  [
+    "peak memory (RSS high-water mark)",
+    `workerd ${mib(serverPeak.workerd)} · wrangler ${mib(wranglerMiB)} · bench process (client + stub) ${mib(benchPeak.rssKb / 1024)}`,
+    "printed",
+  ],
+  [
+    "wall time",
+    `${fixed(wallSeconds / 60, 1)} min in all (council ${fixed(runsSeconds, 0)} s, votes ${votes ? fixed(votes.seconds, 0) : "–"} s at ${votes ? thousands(votes.perSecond) : "–"} requests/s)`,
+    "printed",
+  ],
 ];
-const table = ["| what | figures | check |", "| --- | --- | --- |", ...tableRows.map((r) => `| ${r.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`)].join("\n");
+const table = [
+  "| what | figures | check |",
+  "| --- | --- | --- |",
+  ...tableRows.map((r) => `| ${r.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`),
+].join("\n");
 
 const matrix = (kind: "answer" | "review") =>
-  [...outcomeMatrix(runs, kind)].map(([fault, m]) => `${kind} fault "${fault}": ${[...m].sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ×${n}`).join(", ")}`);
+  [...outcomeMatrix(runs, kind)].map(
+    ([fault, m]) =>
+      `${kind} fault "${fault}": ${[...m]
+        .sort((a, b) => b[1] - a[1])
+        .map(([s, n]) => `${s} ×${n}`)
+        .join(", ")}`,
+  );
 details.push(
   `seed ${SEED}; ${RUNS.runs} runs of 4–6 models (openai, anthropic and google protocols, all served by the stub), concurrency 3…models, settings.timeoutMs ${RUNS.timeoutMs}, ${RUNS.inFlight} runs in flight, each followed over its WebSocket (?since=0) and its detail read after; deadline ${RUNS.deadlineMs / 1000} s per run`,
-  `faults drawn per model call: answers ${Object.entries(ANSWER_FAULTS).map(([k, v]) => `${k} (${v.weight})`).join(", ")}; reviews ${Object.entries(REVIEW_FAULTS).map(([k, v]) => `${k} (${v.weight})`).join(", ")}; plus ${runs.filter((o) => o.plan.doomed).length} runs whose every answer draws a fatal fault (500 every attempt, hang, stream dropped every attempt), which should end failed`,
-  ...(runs.length ? [`run wall time: ${spread(runs.filter((o) => o.id).map((o) => o.seconds), (x) => `${fixed(x, 1)} s`)}; ends seen on the WebSocket ${created - viaPoll}, by polling ${viaPoll}`] : []),
+  `faults drawn per model call: answers ${Object.entries(ANSWER_FAULTS)
+    .map(([k, v]) => `${k} (${v.weight})`)
+    .join(", ")}; reviews ${Object.entries(REVIEW_FAULTS)
+    .map(([k, v]) => `${k} (${v.weight})`)
+    .join(
+      ", ",
+    )}; plus ${runs.filter((o) => o.plan.doomed).length} runs whose every answer draws a fatal fault (500 every attempt, hang, stream dropped every attempt), which should end failed`,
+  ...(runs.length
+    ? [
+        `run wall time: ${spread(
+          runs.filter((o) => o.id).map((o) => o.seconds),
+          (x) => `${fixed(x, 1)} s`,
+        )}; ends seen on the WebSocket ${created - viaPoll}, by polling ${viaPoll}`,
+      ]
+    : []),
   ...matrix("answer"),
   ...matrix("review"),
-  ...(doomedNotFailed.length ? [`runs with every answer fatal that did not end failed: ${doomedNotFailed.map((o) => `${o.id} ${o.status}`).join(", ")}`] : []),
+  ...(doomedNotFailed.length
+    ? [
+        `runs with every answer fatal that did not end failed: ${doomedNotFailed.map((o) => `${o.id} ${o.status}`).join(", ")}`,
+      ]
+    : []),
   ...(votes
     ? [
         `votes: ${votes.comparisons} comparisons between ${VOTE_MODELS.join(", ")} made ready first${votes.comparisonsReplaced.length ? ` (${votes.comparisonsReplaced.length} replaced: ${votes.comparisonsReplaced.slice(0, 3).join("; ")})` : ""}; up to ${votes.mostPerComparison} distinct votes each from ${VOTES.clients} clients (own X-Client-Id each), at most ${votes.mostPerClientPerComparison} by one client on one comparison: the plan stays within the default caps (5 per client per comparison, 20 per comparison) though the bench context raises both to 1,000,000; every vote carries its own Idempotency-Key; ${thousands(votes.replaysSent)} replays with the same key, half sent at the same moment as the original, half later from the same client`,
@@ -178,16 +269,30 @@ details.push(
       ]
     : []),
   `HTTP statuses by route: ${http ? http.summary().join(" · ") : "none"}`,
-  ...(http?.socketTrouble.length ? [`WebSocket trouble (${http.socketTrouble.length}; those runs were polled): ${http.socketTrouble.slice(0, 5).join(" · ")}`] : []),
+  ...(http?.socketTrouble.length
+    ? [
+        `WebSocket trouble (${http.socketTrouble.length}; those runs were polled): ${http.socketTrouble.slice(0, 5).join(" · ")}`,
+      ]
+    : []),
   ...(notes.length ? [`notes on ${notes.length} run(s): ${notes.slice(0, 8).join(" · ")}`] : []),
-  `memory sampled every 250 ms over the server's process tree (${serverProcesses} processes; VmHWM, the kernel's own high-water mark, so spikes between samples count) and this process: ${Object.entries(serverPeak).map(([k, v]) => `${k} ${mib(v)}`).join(", ")}; workerd RSS at 10/25/50/75/100% of the soak's time: ${workerdCurve.map((x) => thousands(x)).join(" / ")} MiB (from the server up to the end of the D1 count, ${fixed(sampledSeconds, 0)} s; the council phase is its first ${fixed(runsSeconds, 0)} s)`,
+  `memory sampled every 250 ms over the server's process tree (${serverProcesses} processes; VmHWM, the kernel's own high-water mark, so spikes between samples count) and this process: ${Object.entries(
+    serverPeak,
+  )
+    .map(([k, v]) => `${k} ${mib(v)}`)
+    .join(
+      ", ",
+    )}; workerd RSS at 10/25/50/75/100% of the soak's time: ${workerdCurve.map((x) => thousands(x)).join(" / ")} MiB (from the server up to the end of the D1 count, ${fixed(sampledSeconds, 0)} s; the council phase is its first ${fixed(runsSeconds, 0)} s)`,
 );
 const serverComplaints = serverOutput.split("\n").filter((l) => /error|✘|uncaught|exception/i.test(l));
-if (serverComplaints.length) details.push(`wrangler printed ${serverComplaints.length} error line(s) (log level warn); the last: ${serverComplaints.slice(-3).join(" / ").slice(0, 600)}`);
+if (serverComplaints.length)
+  details.push(
+    `wrangler printed ${serverComplaints.length} error line(s) (log level warn); the last: ${serverComplaints.slice(-3).join(" / ").slice(0, 600)}`,
+  );
 
 console.log(`\n${table}\n`);
 for (const d of details) console.log(`  ${d}`);
-if (problems.length) console.error(`\n!!! ${problems.length} check(s) failed:\n${problems.map((p) => `!!!   ${p}`).join("\n")}`);
+if (problems.length)
+  console.error(`\n!!! ${problems.length} check(s) failed:\n${problems.map((p) => `!!!   ${p}`).join("\n")}`);
 
 const file = path.join(import.meta.dirname, "SOAK.md");
 const md = [

@@ -24,7 +24,8 @@ function closure(chunks: Map<string, Chunk>, roots: string[]): Set<string> {
   return seen;
 }
 
-const sum = (chunks: Map<string, Chunk>, names: Iterable<string>) => [...names].reduce((s, n) => s + chunks.get(n)!.gzip, 0);
+const sum = (chunks: Map<string, Chunk>, names: Iterable<string>) =>
+  [...names].reduce((s, n) => s + chunks.get(n)!.gzip, 0);
 
 export async function webBundleBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
   const outDir = await tempDir("web");

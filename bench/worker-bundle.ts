@@ -19,7 +19,12 @@ const run = promisify(execFile);
 async function timed(what: string, command: string[]): Promise<number> {
   const t = performance.now();
   try {
-    await run(process.execPath, command, { cwd: ROOT, env: wranglerEnv(), timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    await run(process.execPath, command, {
+      cwd: ROOT,
+      env: wranglerEnv(),
+      timeout: 300_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${what} failed: ${e.message}\n${(e.stdout ?? "").slice(-2000)}\n${(e.stderr ?? "").slice(-2000)}`);
@@ -31,7 +36,12 @@ async function timed(what: string, command: string[]): Promise<number> {
 async function devTo200(persistTo: string): Promise<number> {
   let spawned = 0;
   // Timed from the spawn that got its ports: the launcher starts again when another process took one.
-  const server = await startWrangler({ persistTo, config: path.join(ROOT, "wrangler.toml"), timeoutMs: 180_000, onSpawn: () => (spawned = performance.now()) });
+  const server = await startWrangler({
+    persistTo,
+    config: path.join(ROOT, "wrangler.toml"),
+    timeoutMs: 180_000,
+    onSpawn: () => (spawned = performance.now()),
+  });
   const seconds = (performance.now() - spawned) / 1000;
   await server.stop();
   return seconds;
@@ -44,13 +54,32 @@ export async function workerBundleBench(ctx: BenchContext, name: string): Promis
 
   const dir = await tempDir("coldstart");
   ctx.onClose(() => rm(dir, { recursive: true, force: true }));
-  const build = await timed("npm run build", [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", "web/vite.config.ts", "--outDir", path.join(dir, "dist"), "--emptyOutDir"]);
+  const build = await timed("npm run build", [
+    path.join(ROOT, "node_modules/vite/bin/vite.js"),
+    "build",
+    "--config",
+    "web/vite.config.ts",
+    "--outDir",
+    path.join(dir, "dist"),
+    "--emptyOutDir",
+  ]);
   const persistTo = path.join(dir, "state");
-  const migrate = await timed("npm run db:migrate", [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
+  const migrate = await timed("npm run db:migrate", [
+    WRANGLER,
+    "d1",
+    "migrations",
+    "apply",
+    "DB",
+    "--local",
+    "--persist-to",
+    persistTo,
+  ]);
   const dev: number[] = [];
   for (let i = 0; i < DEV_TRIALS; i++) dev.push(await devTo200(persistTo));
   const total = build + migrate + dev[0];
-  const upload = snap.upload ? `${fixed(snap.upload.kib, 0)} KiB, ${fixed(snap.upload.gzipKib, 0)} KiB gzip` : "size not found in its output";
+  const upload = snap.upload
+    ? `${fixed(snap.upload.kib, 0)} KiB, ${fixed(snap.upload.gzipKib, 0)} KiB gzip`
+    : "size not found in its output";
   return {
     name,
     benchmark: "Worker bundle and cold start",

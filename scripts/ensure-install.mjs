@@ -6,7 +6,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 
 const stamp = "node_modules/.package-lock.json";
-const stale = !existsSync(stamp) || !existsSync("node_modules/.bin/node") || statSync("package-lock.json").mtimeMs > statSync(stamp).mtimeMs;
+const stale =
+  !existsSync(stamp) ||
+  !existsSync("node_modules/.bin/node") ||
+  statSync("package-lock.json").mtimeMs > statSync(stamp).mtimeMs;
 
 if (stale) {
   console.log("Installing dependencies (first run, or package-lock.json changed)…");

@@ -27,9 +27,23 @@ const SHOWN_ERRORS = 10;
 // Tests shorten the backoff; a person never needs to.
 const RETRY_BASE_MS = Number(process.env.QUORUM_IMPORT_RETRY_MS ?? 500);
 
-interface Options { file: string; url: string; chunk: number; token: string | null; from: number; importId: string; }
-interface ItemError { line: number; message: string; }
-interface Report { accepted: number; rejected: number; errors: ItemError[]; }
+interface Options {
+  file: string;
+  url: string;
+  chunk: number;
+  token: string | null;
+  from: number;
+  importId: string;
+}
+interface ItemError {
+  line: number;
+  message: string;
+}
+interface Report {
+  accepted: number;
+  rejected: number;
+  errors: ItemError[];
+}
 
 class Stop extends Error {}
 
@@ -41,7 +55,8 @@ function usageError(message: string): never {
 function count(value: string | undefined, flag: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min) usageError(`${flag} must be a whole number of at least ${min}; got "${value}"`);
+  if (!Number.isSafeInteger(n) || n < min)
+    usageError(`${flag} must be a whole number of at least ${min}; got "${value}"`);
   return n;
 }
 
@@ -50,7 +65,14 @@ function readOptions(): Options {
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: { url: { type: "string" }, chunk: { type: "string" }, token: { type: "string" }, from: { type: "string" }, "import-id": { type: "string" }, help: { type: "boolean" } },
+      options: {
+        url: { type: "string" },
+        chunk: { type: "string" },
+        token: { type: "string" },
+        from: { type: "string" },
+        "import-id": { type: "string" },
+        help: { type: "boolean" },
+      },
     });
   } catch (error) {
     usageError(error instanceof Error ? error.message : String(error));
@@ -60,12 +82,24 @@ function readOptions(): Options {
     console.log(USAGE);
     process.exit(0);
   }
-  if (positionals.length !== 1) usageError(positionals.length === 0 ? "Which file? Give the battle log to import." : `Give one file; got ${positionals.length}.`);
+  if (positionals.length !== 1)
+    usageError(
+      positionals.length === 0
+        ? "Which file? Give the battle log to import."
+        : `Give one file; got ${positionals.length}.`,
+    );
   const url = (values.url ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]/.test(url)) usageError(`--url must start with http:// or https://; got "${url}"`);
   const importId = values["import-id"] ?? crypto.randomUUID();
   if (!/^[\w-]{1,100}$/.test(importId)) usageError(`--import-id must be letters, digits, - or _; got "${importId}"`);
-  return { file: positionals[0], url, chunk: count(values.chunk, "--chunk", 5000, 1), token: values.token ?? process.env.QUORUM_TOKEN ?? null, from: count(values.from, "--from", 0, 0), importId };
+  return {
+    file: positionals[0],
+    url,
+    chunk: count(values.chunk, "--chunk", 5000, 1),
+    token: values.token ?? process.env.QUORUM_TOKEN ?? null,
+    from: count(values.from, "--from", 0, 0),
+    importId,
+  };
 }
 
 function asReport(body: unknown): Report | null {
@@ -73,7 +107,11 @@ function asReport(body: unknown): Report | null {
   const { accepted, rejected, errors } = body as Record<string, unknown>;
   if (typeof accepted !== "number" || typeof rejected !== "number") return null;
   const list = Array.isArray(errors) ? errors : [];
-  return { accepted, rejected, errors: list.filter((e): e is ItemError => typeof e?.line === "number" && typeof e?.message === "string") };
+  return {
+    accepted,
+    rejected,
+    errors: list.filter((e): e is ItemError => typeof e?.line === "number" && typeof e?.message === "string"),
+  };
 }
 
 /** The server's error message and details, or the raw start of a body that isn't our error shape (a proxy's HTML page, say). */
@@ -123,26 +161,43 @@ async function postChunk(offset: number, lines: string[]): Promise<Report> {
     let why: string;
     let wait = Math.min(RETRY_BASE_MS * 2 ** (attempt - 1), MAX_WAIT_MS);
     try {
-      const res = await fetch(target, { method: "POST", headers, body, signal: AbortSignal.any([interrupt.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
+      const res = await fetch(target, {
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.any([interrupt.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
+      });
       if (res.ok) {
         const report = asReport(await res.json().catch(() => null));
-        if (report === null) throw new Stop(`the server's answer to ${range(offset, lines.length)} is not an import report — is ${opts.url} a Quorum server?`);
+        if (report === null)
+          throw new Stop(
+            `the server's answer to ${range(offset, lines.length)} is not an import report — is ${opts.url} a Quorum server?`,
+          );
         return report;
       }
       const { message, details } = await serverError(res);
       // A chunk none of whose lines is a battle (422) is rejected whole, with the same report: the import goes on.
       const rejectedWhole = res.status === 422 ? asReport(details) : null;
       if (rejectedWhole) return rejectedWhole;
-      if (res.status !== 429 && res.status < 500) throw new Stop(`the server refused ${range(offset, lines.length)} (HTTP ${res.status}): ${refusal(res.status, message, lines.length)}`);
+      if (res.status !== 429 && res.status < 500)
+        throw new Stop(
+          `the server refused ${range(offset, lines.length)} (HTTP ${res.status}): ${refusal(res.status, message, lines.length)}`,
+        );
       why = `HTTP ${res.status}: ${message}`;
       wait = retryAfterMs(res.headers.get("retry-after")) ?? wait;
     } catch (error) {
       if (error instanceof Stop) throw error;
       if (interrupt.signal.aborted) throw new Stop("interrupted");
-      why = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}` : String(error);
+      why =
+        error instanceof Error
+          ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`
+          : String(error);
     }
-    if (attempt === MAX_ATTEMPTS) throw new Stop(`gave up on ${range(offset, lines.length)} after ${MAX_ATTEMPTS} attempts; last: ${why}`);
-    note(`retrying ${range(offset, lines.length)} in ${(wait / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${MAX_ATTEMPTS}; ${why})`);
+    if (attempt === MAX_ATTEMPTS)
+      throw new Stop(`gave up on ${range(offset, lines.length)} after ${MAX_ATTEMPTS} attempts; last: ${why}`);
+    note(
+      `retrying ${range(offset, lines.length)} in ${(wait / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${MAX_ATTEMPTS}; ${why})`,
+    );
     await sleep(wait, undefined, { signal: interrupt.signal }).catch(() => undefined);
     if (interrupt.signal.aborted) throw new Stop("interrupted");
   }

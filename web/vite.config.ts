@@ -17,7 +17,9 @@ function jsBudget(limit: number): Plugin {
     enforce: "post",
     // After every other plugin has had its say, so the sizes are those of the files as written.
     writeBundle(_options, bundle) {
-      const chunks = new Map(Object.values(bundle).flatMap((f) => (f.type === "chunk" ? [[f.fileName, f] as const] : [])));
+      const chunks = new Map(
+        Object.values(bundle).flatMap((f) => (f.type === "chunk" ? [[f.fileName, f] as const] : [])),
+      );
       const size = new Map([...chunks].map(([name, c]) => [name, gzipSync(c.code).length]));
       const firstLoad = new Set<string>();
       const visit = (name: string) => {
@@ -47,7 +49,14 @@ function jsBudget(limit: number): Plugin {
       const total = [...firstLoad].reduce((sum, name) => sum + size.get(name)!, 0);
       const all = [...size.values()].reduce((a, b) => a + b, 0);
       const summary = `First-load JS gzip total: ${kb(total)} (budget ${(limit / 1024).toFixed(0)} KB); all chunks ${kb(all)}`;
-      console.log(["", ...[...firstLoad].map(line), ...[...chunks.keys()].filter((n) => !firstLoad.has(n)).map(line), summary].join("\n"));
+      console.log(
+        [
+          "",
+          ...[...firstLoad].map(line),
+          ...[...chunks.keys()].filter((n) => !firstLoad.has(n)).map(line),
+          summary,
+        ].join("\n"),
+      );
       if (total > limit) this.error(`${summary}: first load over budget by ${kb(total - limit)}`);
     },
   };

@@ -30,11 +30,16 @@ const app = new Hono<{ Bindings: Env }>()
   // (not a WebSocket upgrade, whose 101 response can't take new headers).
   .use("/api/*", (c, next) => (c.req.header("Upgrade") ? next() : apiHeaders(c, next)))
   .use("/api/*", access)
-  .use("/api/*", methodNotAllowed((): RouteTable => app.router))
+  .use(
+    "/api/*",
+    methodNotAllowed((): RouteTable => app.router),
+  )
   .use("/api/*", bodyCap)
   .route("/api", api);
 app.onError(onError);
-app.notFound((c) => c.json(errorBody("not_found", `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`), 404));
+app.notFound((c) =>
+  c.json(errorBody("not_found", `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`), 404),
+);
 
 /** The typed shape of every route, for the web app's `hc` client. */
 export type AppType = typeof app;

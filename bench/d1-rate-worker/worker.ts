@@ -16,7 +16,8 @@ interface Env {
 const MODELS = Array.from({ length: 50 }, (_, i) => `bench:model-${String(i).padStart(2, "0")}`);
 const CHOICES: VoteChoice[] = ["left", "right", "tie", "both-bad"];
 const WINNER = { left: "model_a", right: "model_b", tie: "tie", "both-bad": "tie (bothbad)" } as const;
-const ANSWER = "A reply of a few sentences, as a side of a comparison might give: short, plain, nothing to style-count.";
+const ANSWER =
+  "A reply of a few sentences, as a side of a comparison might give: short, plain, nothing to style-count.";
 
 /** Comparisons made by /setup, kept in this isolate: votes are spread over them round-robin. */
 let comparisons: ComparisonRecord[] = [];
@@ -48,7 +49,17 @@ function comparison(i: number, hot: boolean): ComparisonRecord {
 }
 
 function side() {
-  return { status: "done", text: ANSWER, latencyMs: 100, tokensIn: 10, tokensOut: 30, error: null, errorKind: null, truncated: false, attempts: 1 };
+  return {
+    status: "done",
+    text: ANSWER,
+    latencyMs: 100,
+    tokensIn: 10,
+    tokensOut: 30,
+    error: null,
+    errorKind: null,
+    truncated: false,
+    attempts: 1,
+  };
 }
 
 /** The next vote as the room would build it (castVote), and the record as it stands after it. */
@@ -67,11 +78,21 @@ function nextVote(): { r: ComparisonRecord; write: VoteWrite } {
     createdAt: now,
     flags: [],
   }));
-  const vote = { voteId, choice, clientId: `client:d1rate-${n % 64}`, flags: [], createdAt: now, rows } as unknown as VoteRecord;
+  const vote = {
+    voteId,
+    choice,
+    clientId: `client:d1rate-${n % 64}`,
+    flags: [],
+    createdAt: now,
+    rows,
+  } as unknown as VoteRecord;
   const statusChanged = r.revealedAt === null;
   r.status = "voted";
   r.revealedAt ??= now;
-  return { r, write: { vote, battle: { winner: WINNER[choice], flagged: false, turn: 1 }, idempotency: null, statusChanged } };
+  return {
+    r,
+    write: { vote, battle: { winner: WINNER[choice], flagged: false, turn: 1 }, idempotency: null, statusChanged },
+  };
 }
 
 export default {
@@ -81,7 +102,8 @@ export default {
     const db = openDb(env.DB);
     if (url.pathname === "/health") return new Response("ok");
     // The database's size in bytes, as D1 reports it after a statement (meta.size_after).
-    if (url.pathname === "/size") return Response.json({ bytes: (await env.DB.prepare("SELECT 1").run()).meta.size_after });
+    if (url.pathname === "/size")
+      return Response.json({ bytes: (await env.DB.prepare("SELECT 1").run()).meta.size_after });
     if (url.pathname === "/setup") {
       const hot = url.searchParams.get("hot") === "1";
       comparisons = Array.from({ length: q("comparisons", 200) }, (_, i) => comparison(i, hot));
@@ -107,7 +129,9 @@ export default {
               statements += write.vote.rows.length + (write.statusChanged ? 2 : 1);
               await recordVote(db, r, write);
             } else {
-              const all = Array.from({ length: take }, () => nextVote()).flatMap(({ r, write }) => voteStatements(env.DB, voteRows(r, write)));
+              const all = Array.from({ length: take }, () => nextVote()).flatMap(({ r, write }) =>
+                voteStatements(env.DB, voteRows(r, write)),
+              );
               statements += all.length;
               await env.DB.batch(all);
             }

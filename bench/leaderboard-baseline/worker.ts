@@ -34,7 +34,8 @@ export default {
     const { pathname } = new URL(request.url);
     if (pathname === "/health") return new Response("ok");
     if (pathname === "/seed000") return Response.json({ rows: (await env.DB.prepare(SEED_000_QUERY).all()).results });
-    if (pathname === "/plan") return Response.json({ rows: (await env.DB.prepare(`EXPLAIN QUERY PLAN ${SEED_000_QUERY}`).all()).results });
+    if (pathname === "/plan")
+      return Response.json({ rows: (await env.DB.prepare(`EXPLAIN QUERY PLAN ${SEED_000_QUERY}`).all()).results });
     return new Response("not found", { status: 404 });
   },
 };

@@ -12,8 +12,16 @@ export interface EventStream {
   close(): void;
 }
 
-export async function postJson<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+export async function postJson<T>(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
@@ -57,7 +65,11 @@ export async function openEvents(url: string, onEvent?: (r: Received) => void): 
           resolve(hit);
         } else if (closed) {
           done();
-          reject(new Error(`the socket closed (${closeInfo}) before ${what}; got ${received.map((r) => r.event.type).join(", ")}`));
+          reject(
+            new Error(
+              `the socket closed (${closeInfo}) before ${what}; got ${received.map((r) => r.event.type).join(", ")}`,
+            ),
+          );
         }
       };
       const timer = setTimeout(() => {

@@ -52,7 +52,11 @@ export class BenchContext {
    */
   async profile(server: Server, work: () => Promise<unknown>): Promise<string[]> {
     const snap = await this.snapshot();
-    const { summary, error } = await profileWorker(server.inspectorPort, work, path.join(snap.dir, "bundle/index.js.map"));
+    const { summary, error } = await profileWorker(
+      server.inspectorPort,
+      work,
+      path.join(snap.dir, "bundle/index.js.map"),
+    );
     return describeProfile(summary, error).map((line) => `profile (an extra round, not measured): ${line}`);
   }
 
@@ -62,7 +66,8 @@ export class BenchContext {
   }
 
   async close(): Promise<void> {
-    for (const cleanup of this.cleanups.reverse()) await cleanup().catch((err: unknown) => console.error(`cleanup failed: ${String(err)}`));
+    for (const cleanup of this.cleanups.reverse())
+      await cleanup().catch((err: unknown) => console.error(`cleanup failed: ${String(err)}`));
     this.cleanups.length = 0;
   }
 }

@@ -147,7 +147,10 @@ export function memorySampler(rootPid: number, everyMs = 100) {
       const end = timeline.at(-1)?.at ?? 0;
       const rssAt = (fraction: number, name: string) => {
         const at = end * fraction;
-        const point = timeline.reduce((best, p) => (Math.abs(p.at - at) < Math.abs(best.at - at) ? p : best), timeline[0]);
+        const point = timeline.reduce(
+          (best, p) => (Math.abs(p.at - at) < Math.abs(best.at - at) ? p : best),
+          timeline[0],
+        );
         return (point?.rssKb[name] ?? Number.NaN) / 1024;
       };
       return { peakMiB, processes: peakByPid.size, rssAt };
@@ -186,7 +189,10 @@ function machineTicks(): { busy: number; total: number } {
  * Measures where CPU went while `work` ran: the server's processes (by name) and this process, as cores used
  * (CPU seconds per wall second) — on a 2-core machine, 2 means the work was CPU-bound.
  */
-export async function cpuDuring<T>(serverPid: number, work: () => Promise<T>): Promise<{ value: T; seconds: number; cpu: Record<string, number> }> {
+export async function cpuDuring<T>(
+  serverPid: number,
+  work: () => Promise<T>,
+): Promise<{ value: T; seconds: number; cpu: Record<string, number> }> {
   const before = cpuSecondsByName(serverPid);
   const machineBefore = machineTicks();
   const self = process.cpuUsage();
@@ -200,7 +206,7 @@ export async function cpuDuring<T>(serverPid: number, work: () => Promise<T>): P
   cpu["bench process (client and stub)"] = (used.user + used.system) / 1e6;
   const machineAfter = machineTicks();
   // the whole machine, every process of every user: what the others running here left us
-  cpu["whole machine"] = ((machineAfter.busy - machineBefore.busy) / TICKS_PER_SECOND);
+  cpu["whole machine"] = (machineAfter.busy - machineBefore.busy) / TICKS_PER_SECOND;
   return { value, seconds, cpu };
 }
 

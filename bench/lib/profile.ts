@@ -69,12 +69,18 @@ function sourceMapper(mapFile: string | undefined): (f: CallFrame) => { file: st
   };
 }
 
-export async function profileWorker<T>(inspectorPort: number, work: () => Promise<T>, sourceMap?: string): Promise<{ value: T; summary: ProfileSummary | null; error?: string }> {
+export async function profileWorker<T>(
+  inspectorPort: number,
+  work: () => Promise<T>,
+  sourceMap?: string,
+): Promise<{ value: T; summary: ProfileSummary | null; error?: string }> {
   let ws: WebSocket;
   try {
     const targets = await getJson<{ webSocketDebuggerUrl: string }[]>(`http://127.0.0.1:${inspectorPort}/json`);
     // wrangler's inspector proxy wants a local Origin (Node's WebSocket takes headers as an extension)
-    ws = new WebSocket(targets[0].webSocketDebuggerUrl, { headers: { Origin: "http://localhost" } } as unknown as string[]);
+    ws = new WebSocket(targets[0].webSocketDebuggerUrl, {
+      headers: { Origin: "http://localhost" },
+    } as unknown as string[]);
     await new Promise<void>((resolve, reject) => {
       ws.addEventListener("open", () => resolve(), { once: true });
       ws.addEventListener("error", () => reject(new Error("inspector socket failed")), { once: true });
@@ -134,8 +140,12 @@ function summarize(profile: CpuProfile, original: (f: CallFrame) => { file: stri
   return {
     totalMs: total,
     busyMs: Math.min(busy, total),
-    functions: sorted(fn).slice(0, 12).map(([name, ms]) => ({ name, ms })),
-    areas: sorted(area).slice(0, 10).map(([area, ms]) => ({ area, ms })),
+    functions: sorted(fn)
+      .slice(0, 12)
+      .map(([name, ms]) => ({ name, ms })),
+    areas: sorted(area)
+      .slice(0, 10)
+      .map(([area, ms]) => ({ area, ms })),
   };
 }
 

@@ -39,7 +39,9 @@ export function machine(): string[] {
       .join(" ")}`,
     `node: ${process.version} (the pinned one: the same V8 major as workerd)`,
     "servers: the working tree as it was when the run started, bundled once by `wrangler deploy --dry-run` and served by `wrangler dev` from that bundle (bench/lib/snapshot.ts), so edits made during the run change nothing; rate limits raised through QUORUM_RATE_*; " +
-      (wranglerEnv().X_LOCAL_OBSERVABILITY === "true" ? "wrangler's local trace collector on (X_LOCAL_OBSERVABILITY=true)" : "wrangler's local trace collector off, as `npm start` runs it"),
+      (wranglerEnv().X_LOCAL_OBSERVABILITY === "true"
+        ? "wrangler's local trace collector on (X_LOCAL_OBSERVABILITY=true)"
+        : "wrangler's local trace collector off, as `npm start` runs it"),
   ];
 }
 
@@ -47,7 +49,10 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 export function table(rows: Row[]): string {
   const head = "| benchmark | result | baseline (same run) | target | verdict |\n| --- | --- | --- | --- | --- |";
-  const lines = rows.map((r) => `| ${cell(r.benchmark)} | ${cell(r.result)} | ${cell(r.baseline)} | ${cell(r.target)} | ${r.verdict === "MISSED" || r.verdict === "FAILED" ? `**${r.verdict}**` : r.verdict} |`);
+  const lines = rows.map(
+    (r) =>
+      `| ${cell(r.benchmark)} | ${cell(r.result)} | ${cell(r.baseline)} | ${cell(r.target)} | ${r.verdict === "MISSED" || r.verdict === "FAILED" ? `**${r.verdict}**` : r.verdict} |`,
+  );
   return [head, ...lines].join("\n");
 }
 

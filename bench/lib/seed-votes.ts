@@ -11,15 +11,23 @@ const COMPARISON = 1;
 const VOTE = 2;
 const BATCH = 50_000;
 
-export function seedVotes(file: string, battles: Battles, unvoted: { a: Int32Array; b: Int32Array }): { comparisons: number; voteRows: number; battles: number } {
+export function seedVotes(
+  file: string,
+  battles: Battles,
+  unvoted: { a: Int32Array; b: Int32Array },
+): { comparisons: number; voteRows: number; battles: number } {
   const db = new DatabaseSync(file);
   try {
     db.exec("PRAGMA synchronous = OFF; PRAGMA cache_size = -1048576; PRAGMA wal_autocheckpoint = 100000");
     const model = db.prepare("INSERT INTO models (id, provider, name, display_name) VALUES (?, ?, ?, ?)");
-    const comparison = db.prepare(`INSERT INTO comparisons (id, created_at, model1_id, model2_id, prompt, category, blind, mode, status, both_answered_at, revealed_at)
+    const comparison =
+      db.prepare(`INSERT INTO comparisons (id, created_at, model1_id, model2_id, prompt, category, blind, mode, status, both_answered_at, revealed_at)
       VALUES (?, ?, ?, ?, ?, NULL, 1, 'sampled', ?, ?, ?)`);
-    const vote = db.prepare("INSERT INTO model_votes (id, comparison_id, vote_id, choice, winner_model_id, client_id, created_at, flags) VALUES (?, ?, ?, ?, ?, ?, ?, '[]')");
-    const battle = db.prepare(`INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp, flagged, vote_id, comparison_id, turn, anony)
+    const vote = db.prepare(
+      "INSERT INTO model_votes (id, comparison_id, vote_id, choice, winner_model_id, client_id, created_at, flags) VALUES (?, ?, ?, ?, ?, ?, ?, '[]')",
+    );
+    const battle =
+      db.prepare(`INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp, flagged, vote_id, comparison_id, turn, anony)
       VALUES (?, 'human', ?, ?, ?, NULL, ?, 0, ?, ?, 1, 1)`);
 
     db.exec("BEGIN");
@@ -40,9 +48,20 @@ export function seedVotes(file: string, battles: Battles, unvoted: { a: Int32Arr
         const cid = seqId(COMPARISON, k);
         const vid = seqId(VOTE, k);
         const created = t0 + k * 1000;
-        comparison.run(cid, created - 20_000, left, right, `Prompt ${k}: explain something in a paragraph.`, "voted", created - 5_000, created);
+        comparison.run(
+          cid,
+          created - 20_000,
+          left,
+          right,
+          `Prompt ${k}: explain something in a paragraph.`,
+          "voted",
+          created - 5_000,
+          created,
+        );
         const winners = o === TIE ? [left, right] : o === BOTH_BAD ? [null] : [o === 0 ? left : right];
-        winners.forEach((w, n) => vote.run(`${vid}:${n + 1}`, cid, vid, CHOICE_NAMES[o], w, `client:bench-${k % 5000}`, created));
+        winners.forEach((w, n) =>
+          vote.run(`${vid}:${n + 1}`, cid, vid, CHOICE_NAMES[o], w, `client:bench-${k % 5000}`, created),
+        );
         voteRows += winners.length;
         battle.run(`vote:${vid}`, left, right, WINNER_NAMES[o], created / 1000, vid, cid);
       }
@@ -51,7 +70,16 @@ export function seedVotes(file: string, battles: Battles, unvoted: { a: Int32Arr
     db.exec("BEGIN");
     for (let k = 0; k < unvoted.a.length; k++) {
       const created = t0 + (battles.count + k) * 1000;
-      comparison.run(seqId(COMPARISON, battles.count + k), created, MODELS[unvoted.a[k]], MODELS[unvoted.b[k]], `Prompt ${battles.count + k}: never voted on.`, "ready", created, null);
+      comparison.run(
+        seqId(COMPARISON, battles.count + k),
+        created,
+        MODELS[unvoted.a[k]],
+        MODELS[unvoted.b[k]],
+        `Prompt ${battles.count + k}: never voted on.`,
+        "ready",
+        created,
+        null,
+      );
     }
     db.exec("COMMIT");
     return { comparisons: battles.count + unvoted.a.length, voteRows, battles: battles.count };

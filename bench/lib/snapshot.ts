@@ -28,15 +28,23 @@ export async function takeSnapshot(): Promise<Snapshot> {
   const dir = await tempDir("snapshot");
   if (!existsSync(path.join(ROOT, "web/dist/index.html"))) {
     // The config's assets folder must exist; build the page as `npm start` would.
-    await run(process.execPath, [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", "web/vite.config.ts"], { cwd: ROOT, env: wranglerEnv(), timeout: 300_000 });
+    await run(
+      process.execPath,
+      [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", "web/vite.config.ts"],
+      { cwd: ROOT, env: wranglerEnv(), timeout: 300_000 },
+    );
   }
   const t = performance.now();
-  const { stdout, stderr } = await run(process.execPath, [WRANGLER, "deploy", "--dry-run", "--outdir", path.join(dir, "bundle")], {
-    cwd: ROOT,
-    env: wranglerEnv(),
-    timeout: 300_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [WRANGLER, "deploy", "--dry-run", "--outdir", path.join(dir, "bundle")],
+    {
+      cwd: ROOT,
+      env: wranglerEnv(),
+      timeout: 300_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   const dryRunSeconds = (performance.now() - t) / 1000;
   const dryRunOutput = `${stdout}\n${stderr}`;
   const m = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(dryRunOutput);
@@ -49,8 +57,14 @@ export async function takeSnapshot(): Promise<Snapshot> {
     .replace(/^main\s*=.*$/m, () => (replaced++, `main = "bundle/index.js"\nno_bundle = true`))
     .replace(/^directory\s*=.*$/m, () => (replaced++, `directory = "assets"`))
     .replace(/^migrations_dir\s*=.*$/m, () => (replaced++, `migrations_dir = "migrations"`));
-  if (replaced !== 3) throw new Error(`wrangler.toml changed shape: expected main, assets directory and migrations_dir lines, found ${replaced} of them`);
+  if (replaced !== 3)
+    throw new Error(
+      `wrangler.toml changed shape: expected main, assets directory and migrations_dir lines, found ${replaced} of them`,
+    );
   const config = path.join(dir, "wrangler.toml");
-  await writeFile(config, `# A frozen copy for bench/ (see bench/lib/snapshot.ts); the original is ${path.join(ROOT, "wrangler.toml")}\n${rewritten}`);
+  await writeFile(
+    config,
+    `# A frozen copy for bench/ (see bench/lib/snapshot.ts); the original is ${path.join(ROOT, "wrangler.toml")}\n${rewritten}`,
+  );
   return { dir, config, upload: m ? { kib: Number(m[1]), gzipKib: Number(m[2]) } : null, dryRunSeconds, dryRunOutput };
 }

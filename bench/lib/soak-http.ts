@@ -29,7 +29,14 @@ export class CountingHttp {
     this.statuses.set(label, m);
   }
 
-  async call<T>(label: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs = 120_000): Promise<Answered<T>> {
+  async call<T>(
+    label: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    timeoutMs = 120_000,
+  ): Promise<Answered<T>> {
     let res: Response;
     let text: string;
     try {
@@ -42,7 +49,9 @@ export class CountingHttp {
       text = await res.text();
     } catch (err) {
       this.note(label, 0);
-      this.networkErrors.push(`${method} ${path}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      this.networkErrors.push(
+        `${method} ${path}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`,
+      );
       return { status: 0, headers: new Headers(), body: null as T };
     }
     this.note(label, res.status);
@@ -70,7 +79,13 @@ export class CountingHttp {
 
   /** "POST /api/runs: 201 ×200 · GET /api/runs/:id: 200 ×410, …" */
   summary(): string[] {
-    return [...this.statuses].map(([label, m]) => `${label}: ${[...m].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s === 0 ? "no answer" : s} ×${c.toLocaleString("en-US")}`).join(", ")}`);
+    return [...this.statuses].map(
+      ([label, m]) =>
+        `${label}: ${[...m]
+          .sort((a, b) => a[0] - b[0])
+          .map(([s, c]) => `${s === 0 ? "no answer" : s} ×${c.toLocaleString("en-US")}`)
+          .join(", ")}`,
+    );
   }
 }
 

@@ -9,7 +9,8 @@ import type { BenchStub } from "./stub";
 import { pool, sleep } from "./stats";
 import type { CountingHttp, Random } from "./soak-http";
 
-const ANSWER_TEXT = "The sky looks blue because air scatters short wavelengths of sunlight far more than long ones, so blue light reaches the eye from every direction.";
+const ANSWER_TEXT =
+  "The sky looks blue because air scatters short wavelengths of sunlight far more than long ones, so blue light reaches the eye from every direction.";
 const OK_ANSWER: Step = { delayMs: 40, chunkDelayMs: 10, text: ANSWER_TEXT };
 const OK_REVIEW: Step = { delayMs: 60 };
 /** more than any retry policy asks for (QUORUM_MAX_ATTEMPTS, 4 by default), so "every attempt" holds */
@@ -21,12 +22,28 @@ export const ANSWER_FAULTS = {
   healthy: { weight: 30, steps: [OK_ANSWER], fatal: false },
   "500, then ok": { weight: 7, steps: [{ status: 500 }, OK_ANSWER], fatal: false },
   "500 every attempt": { weight: 4, steps: times(EVERY, { status: 500 }), fatal: true },
-  "429 with retry-after 1 s, then ok": { weight: 6, steps: [{ status: 429, retryAfter: 1, retryDelay: "1s" }, OK_ANSWER], fatal: false },
+  "429 with retry-after 1 s, then ok": {
+    weight: 6,
+    steps: [{ status: 429, retryAfter: 1, retryDelay: "1s" }, OK_ANSWER],
+    fatal: false,
+  },
   "429 without retry-after, then ok": { weight: 6, steps: [{ status: 429 }, OK_ANSWER], fatal: false },
   "hang (until the run's timeoutMs)": { weight: 5, steps: times(EVERY, { hang: true }), fatal: true },
-  "stream dropped midway, then ok": { weight: 6, steps: [{ ...OK_ANSWER, breakAfterChunks: 2 }, OK_ANSWER], fatal: false },
-  "stream dropped midway every attempt": { weight: 3, steps: times(EVERY, { ...OK_ANSWER, breakAfterChunks: 2 }), fatal: true },
-  "error event mid-stream, then ok": { weight: 4, steps: [{ ...OK_ANSWER, errorAfterChunks: 2 }, OK_ANSWER], fatal: false },
+  "stream dropped midway, then ok": {
+    weight: 6,
+    steps: [{ ...OK_ANSWER, breakAfterChunks: 2 }, OK_ANSWER],
+    fatal: false,
+  },
+  "stream dropped midway every attempt": {
+    weight: 3,
+    steps: times(EVERY, { ...OK_ANSWER, breakAfterChunks: 2 }),
+    fatal: true,
+  },
+  "error event mid-stream, then ok": {
+    weight: 4,
+    steps: [{ ...OK_ANSWER, errorAfterChunks: 2 }, OK_ANSWER],
+    fatal: false,
+  },
   truncated: { weight: 6, steps: [{ ...OK_ANSWER, truncated: true }], fatal: false },
   "empty answer": { weight: 5, steps: [{ delayMs: 40, text: "" }], fatal: null },
 } satisfies Record<string, { weight: number; steps: Step[]; fatal: boolean | null }>;
@@ -36,10 +53,16 @@ const FATAL_ANSWERS = (Object.keys(ANSWER_FAULTS) as AnswerFault[]).filter((k) =
 export const REVIEW_FAULTS = {
   healthy: { weight: 40, steps: [OK_REVIEW] },
   "invalid review JSON once": { weight: 6, steps: [{ review: '{"ranking": ["A", oops' }, OK_REVIEW] },
-  "invalid review JSON every attempt": { weight: 5, steps: times(EVERY, { review: "I liked them all, no JSON from me." }) },
+  "invalid review JSON every attempt": {
+    weight: 5,
+    steps: times(EVERY, { review: "I liked them all, no JSON from me." }),
+  },
   "500, then ok": { weight: 5, steps: [{ status: 500 }, OK_REVIEW] },
   "500 every attempt": { weight: 3, steps: times(EVERY, { status: 500 }) },
-  "429 with retry-after 1 s, then ok": { weight: 4, steps: [{ status: 429, retryAfter: 1, retryDelay: "1s" }, OK_REVIEW] },
+  "429 with retry-after 1 s, then ok": {
+    weight: 4,
+    steps: [{ status: 429, retryAfter: 1, retryDelay: "1s" }, OK_REVIEW],
+  },
   "429 without retry-after, then ok": { weight: 4, steps: [{ status: 429 }, OK_REVIEW] },
   "hang (until the run's timeoutMs)": { weight: 3, steps: times(EVERY, { hang: true }) },
   "truncated review": { weight: 3, steps: [{ ...OK_REVIEW, truncated: true }] },
@@ -123,12 +146,22 @@ interface Detail {
 }
 
 /** "failed (Timed out: no complete answer within 8 s)": the error's first sentence, so like errors group together */
-const withError = (status: string, error: string | null) => (status === "failed" && error ? `failed (${error.split(/(?<=[.:])\s/)[0].slice(0, 90)})` : status);
+const withError = (status: string, error: string | null) =>
+  status === "failed" && error ? `failed (${error.split(/(?<=[.:])\s/)[0].slice(0, 90)})` : status;
 
 async function oneRun(http: CountingHttp, plan: PlannedRun, opts: RunsOptions): Promise<RunOutcome> {
   const t0 = performance.now();
   const deadline = Date.now() + opts.deadlineMs;
-  const out: RunOutcome = { plan, id: null, status: "not created", via: "none", seconds: 0, answers: {}, reviewers: {}, notes: [] };
+  const out: RunOutcome = {
+    plan,
+    id: null,
+    status: "not created",
+    via: "none",
+    seconds: 0,
+    answers: {},
+    reviewers: {},
+    notes: [],
+  };
   const created = await http.call<{ id: string }>("POST /api/runs", "POST", "/api/runs", {
     question: `Soak run ${plan.index + 1}: why is the sky blue?`,
     models: plan.models.map((m) => ({ id: m.id })),
@@ -151,11 +184,15 @@ async function oneRun(http: CountingHttp, plan: PlannedRun, opts: RunsOptions): 
           e.type === "run.completed" ||
           e.type === "run.failed" ||
           e.type === "run.cancelled" ||
-          (e.type === "snapshot" && TERMINAL.includes(String((e.state as { run?: { status?: string } } | undefined)?.run?.status))),
+          (e.type === "snapshot" &&
+            TERMINAL.includes(String((e.state as { run?: { status?: string } } | undefined)?.run?.status))),
         "the end of the run",
         Math.max(1, deadline - Date.now()),
       );
-      wsEnd = end.event.type === "snapshot" ? `snapshot ${String((end.event.state as Detail).run.status)}` : `${end.event.type}${end.event.status ? ` ${String(end.event.status)}` : ""}`;
+      wsEnd =
+        end.event.type === "snapshot"
+          ? `snapshot ${String((end.event.state as Detail).run.status)}`
+          : `${end.event.type}${end.event.status ? ` ${String(end.event.status)}` : ""}`;
       out.via = "ws";
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -194,12 +231,20 @@ async function oneRun(http: CountingHttp, plan: PlannedRun, opts: RunsOptions): 
   out.status = TERMINAL.includes(detail.run.status) ? detail.run.status : `stuck (${detail.run.status})`;
   if (wsEnd && !wsEnd.endsWith(detail.run.status) && !(wsEnd === "run.failed" && detail.run.status === "failed"))
     out.notes.push(`the socket ended with "${wsEnd}", the detail says ${detail.run.status}`);
-  for (const a of detail.answers) if (a.modelId) out.answers[a.modelId] = a.status === "done" && a.truncated ? "done (truncated)" : withError(a.status, a.error);
-  for (const r of detail.reviewers) if (r.reviewerModelId) out.reviewers[r.reviewerModelId] = withError(r.status, r.error);
+  for (const a of detail.answers)
+    if (a.modelId)
+      out.answers[a.modelId] = a.status === "done" && a.truncated ? "done (truncated)" : withError(a.status, a.error);
+  for (const r of detail.reviewers)
+    if (r.reviewerModelId) out.reviewers[r.reviewerModelId] = withError(r.status, r.error);
   return out;
 }
 
-export async function soakRuns(http: CountingHttp, plans: PlannedRun[], opts: RunsOptions, onEach?: (o: RunOutcome, done: number) => void): Promise<RunOutcome[]> {
+export async function soakRuns(
+  http: CountingHttp,
+  plans: PlannedRun[],
+  opts: RunsOptions,
+  onEach?: (o: RunOutcome, done: number) => void,
+): Promise<RunOutcome[]> {
   let done = 0;
   return pool(plans.length, opts.inFlight, async (i) => {
     const o = await oneRun(http, plans[i], opts);

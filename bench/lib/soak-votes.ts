@@ -72,14 +72,21 @@ async function readyComparisons(http: CountingHttp, count: number, replaced: str
   return pool(count, 16, async (i) => {
     for (let attempt = 1; ; attempt++) {
       const models = [VOTE_MODELS[i % 3], VOTE_MODELS[(i + 1) % 3]];
-      const created = await http.call<{ id: string }>("POST /api/comparisons", "POST", "/api/comparisons", { prompt: `Soak vote ${i} (${attempt})`, models });
+      const created = await http.call<{ id: string }>("POST /api/comparisons", "POST", "/api/comparisons", {
+        prompt: `Soak vote ${i} (${attempt})`,
+        models,
+      });
       let why = `POST /api/comparisons answered ${created.status}: ${JSON.stringify(created.body).slice(0, 200)}`;
       if (created.status === 201) {
         const id = created.body.id;
         const deadline = Date.now() + 180_000;
         let status = "";
         while (Date.now() < deadline) {
-          const got = await http.call<{ comparison: { status: string } }>("GET /api/comparisons/:id", "GET", `/api/comparisons/${id}`);
+          const got = await http.call<{ comparison: { status: string } }>(
+            "GET /api/comparisons/:id",
+            "GET",
+            `/api/comparisons/${id}`,
+          );
           status = got.status === 200 ? got.body.comparison.status : `HTTP ${got.status}`;
           if (status === "ready" || status === "failed") break;
           await sleep(200);
@@ -111,8 +118,19 @@ function planVotes(random: Random, opts: VotesOptions, comparisons: number): Pla
   return votes;
 }
 
-export async function soakVotes(http: CountingHttp, stub: BenchStub, persistTo: string, random: Random, opts: VotesOptions, log: (s: string) => void): Promise<VotesOutcome> {
-  for (const m of VOTE_MODELS) stub.setProfile(m.slice(m.indexOf(":") + 1), { answer: { delayMs: 20, text: "A short healthy answer, for votes." }, review: {} });
+export async function soakVotes(
+  http: CountingHttp,
+  stub: BenchStub,
+  persistTo: string,
+  random: Random,
+  opts: VotesOptions,
+  log: (s: string) => void,
+): Promise<VotesOutcome> {
+  for (const m of VOTE_MODELS)
+    stub.setProfile(m.slice(m.indexOf(":") + 1), {
+      answer: { delayMs: 20, text: "A short healthy answer, for votes." },
+      review: {},
+    });
   const replaysWanted = Math.round(opts.requests * opts.replayShare);
   const count = Math.ceil((opts.requests - replaysWanted) / opts.perComparison);
   const replaced: string[] = [];
@@ -150,7 +168,8 @@ export async function soakVotes(http: CountingHttp, stub: BenchStub, persistTo: 
   // in the same client's queue (after the original answered), a "concurrent" one together with it.
   type Job = { vote: PlannedVote; what: "original" | "original+replay" | "replay" };
   const queues: Job[][] = Array.from({ length: opts.clients }, () => []);
-  for (const v of votes) queues[v.client].push({ vote: v, what: v.replay === "concurrent" ? "original+replay" : "original" });
+  for (const v of votes)
+    queues[v.client].push({ vote: v, what: v.replay === "concurrent" ? "original+replay" : "original" });
   for (const v of votes.filter((x) => x.replay === "later")) {
     const q = queues[v.client];
     const after = q.findIndex((j) => j.vote === v && j.what === "original");
@@ -158,7 +177,10 @@ export async function soakVotes(http: CountingHttp, stub: BenchStub, persistTo: 
   }
   let sent = 0;
   const total = queues.reduce((s, q) => s + q.length + q.filter((j) => j.what === "original+replay").length, 0);
-  const progress = setInterval(() => log(`votes: ${sent.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} sent`), 15_000);
+  const progress = setInterval(
+    () => log(`votes: ${sent.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} sent`),
+    15_000,
+  );
   const t0 = performance.now();
   try {
     await Promise.all(
@@ -195,18 +217,36 @@ export async function soakVotes(http: CountingHttp, stub: BenchStub, persistTo: 
     const again = list.filter((a) => a.status === 201 && a.replayed);
     accepted += new Set(fresh.map((a) => a.voteId)).size;
     replayed += again.length;
-    if (fresh.length > 1) duplicated.push(`key ${v.key}: ${fresh.length} answers 201 without Idempotent-Replayed (votes ${fresh.map((a) => a.voteId).join(", ")})`);
+    if (fresh.length > 1)
+      duplicated.push(
+        `key ${v.key}: ${fresh.length} answers 201 without Idempotent-Replayed (votes ${fresh.map((a) => a.voteId).join(", ")})`,
+      );
     const ids201 = new Set([...fresh, ...again].map((a) => a.voteId));
     if (ids201.size > 1) mismatched.push(`key ${v.key}: answered with different votes ${[...ids201].join(", ")}`);
     for (const id of ids201) if (id) expected.set(id, v.choice);
-    if (!fresh.length && again.length) mismatched.push(`key ${v.key}: only replayed answers (${again.length}); its first request answered ${list.filter((a) => a.status !== 201).map((a) => a.status).join(", ")}`);
+    if (!fresh.length && again.length)
+      mismatched.push(
+        `key ${v.key}: only replayed answers (${again.length}); its first request answered ${list
+          .filter((a) => a.status !== 201)
+          .map((a) => a.status)
+          .join(", ")}`,
+      );
   }
 
   // What D1 holds, vote by vote (all comparisons on the soak's models are this phase's).
   const inSoak = `comparison_id IN (SELECT id FROM comparisons WHERE model1_id IN ('${VOTE_MODELS.join("','")}'))`;
-  const mv = await d1Rows<{ v: string; n: number }>(persistTo, `SELECT vote_id AS v, count(*) AS n FROM model_votes WHERE ${inSoak} GROUP BY vote_id`);
-  const bt = await d1Rows<{ v: string; n: number }>(persistTo, `SELECT vote_id AS v, count(*) AS n FROM battles WHERE source = 'human' AND ${inSoak} GROUP BY vote_id`);
-  const keys = await d1Rows<{ n: number }>(persistTo, `SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE '${opts.seed}-vote-%'`);
+  const mv = await d1Rows<{ v: string; n: number }>(
+    persistTo,
+    `SELECT vote_id AS v, count(*) AS n FROM model_votes WHERE ${inSoak} GROUP BY vote_id`,
+  );
+  const bt = await d1Rows<{ v: string; n: number }>(
+    persistTo,
+    `SELECT vote_id AS v, count(*) AS n FROM battles WHERE source = 'human' AND ${inSoak} GROUP BY vote_id`,
+  );
+  const keys = await d1Rows<{ n: number }>(
+    persistTo,
+    `SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE '${opts.seed}-vote-%'`,
+  );
   const rowsOf = new Map(mv.map((r) => [r.v, Number(r.n)]));
   const battlesOf = new Map(bt.map((r) => [r.v, Number(r.n)]));
   const lost: string[] = [];
@@ -214,16 +254,26 @@ export async function soakVotes(http: CountingHttp, stub: BenchStub, persistTo: 
   for (const [id, choice] of expected) {
     expectedModelVoteRows += MODEL_VOTE_ROWS[choice];
     const rows = rowsOf.get(id) ?? 0;
-    if (rows < MODEL_VOTE_ROWS[choice]) lost.push(`vote ${id} (${choice}): ${rows} model_votes row(s), ${MODEL_VOTE_ROWS[choice]} expected`);
-    if (rows > MODEL_VOTE_ROWS[choice]) duplicated.push(`vote ${id} (${choice}): ${rows} model_votes rows, ${MODEL_VOTE_ROWS[choice]} expected`);
+    if (rows < MODEL_VOTE_ROWS[choice])
+      lost.push(`vote ${id} (${choice}): ${rows} model_votes row(s), ${MODEL_VOTE_ROWS[choice]} expected`);
+    if (rows > MODEL_VOTE_ROWS[choice])
+      duplicated.push(`vote ${id} (${choice}): ${rows} model_votes rows, ${MODEL_VOTE_ROWS[choice]} expected`);
     const b = battlesOf.get(id) ?? 0;
     if (b !== 1) (b < 1 ? lost : duplicated).push(`vote ${id}: ${b} battle rows, 1 expected`);
   }
-  for (const [id, rows] of rowsOf) if (!expected.has(id)) duplicated.push(`vote ${id}: ${rows} model_votes row(s) stored, but no request was answered with this vote`);
-  for (const [id] of battlesOf) if (!expected.has(id)) duplicated.push(`vote ${id}: a battle row stored, but no request was answered with this vote`);
+  for (const [id, rows] of rowsOf)
+    if (!expected.has(id))
+      duplicated.push(`vote ${id}: ${rows} model_votes row(s) stored, but no request was answered with this vote`);
+  for (const [id] of battlesOf)
+    if (!expected.has(id))
+      duplicated.push(`vote ${id}: a battle row stored, but no request was answered with this vote`);
   const storedKeys = Number(keys[0]?.n ?? 0);
-  if (storedKeys < expected.size) lost.push(`idempotency_keys holds ${storedKeys} of the soak's keys; ${expected.size} votes were accepted`);
-  if (storedKeys > expected.size) duplicated.push(`idempotency_keys holds ${storedKeys} of the soak's keys; only ${expected.size} votes were accepted`);
+  if (storedKeys < expected.size)
+    lost.push(`idempotency_keys holds ${storedKeys} of the soak's keys; ${expected.size} votes were accepted`);
+  if (storedKeys > expected.size)
+    duplicated.push(
+      `idempotency_keys holds ${storedKeys} of the soak's keys; only ${expected.size} votes were accepted`,
+    );
 
   return {
     comparisons: ids.length,

@@ -34,7 +34,12 @@ export const sleep = (msec: number) => new Promise<void>((resolve) => setTimeout
  * Runs `task(i)` for i in 0…count-1 with at most `limit` in flight. With `staggerMs`, the k-th of the
  * `limit` lanes starts k × staggerMs late, so lanes whose tasks all take about as long don't stay in lockstep.
  */
-export async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>, staggerMs = 0): Promise<T[]> {
+export async function pool<T>(
+  count: number,
+  limit: number,
+  task: (i: number) => Promise<T>,
+  staggerMs = 0,
+): Promise<T[]> {
   const out = new Array<T>(count);
   let next = 0;
   const worker = async (lane: number) => {

@@ -73,7 +73,8 @@ export async function startBenchStub(): Promise<BenchStub> {
     const watched = watching;
     if (watched)
       res.once("finish", () => {
-        if (res.statusCode < 300) watched.push({ kind: state.lastKind.get(req) ?? "models", arrived, ended: performance.now() });
+        if (res.statusCode < 300)
+          watched.push({ kind: state.lastKind.get(req) ?? "models", arrived, ended: performance.now() });
       });
     handle(state, sent, req, res).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: `stub failure: ${String(err)}` } });
@@ -109,7 +110,13 @@ async function handle(state: BenchState, sent: Map<string, number>, req: Incomin
   const method = req.method ?? "GET";
   const body = method === "GET" ? null : await readJson(req);
   stampMarkers(res, sent);
-  const request: Request = { method, url, headers: req.headers, body, credential: String(req.headers.authorization ?? "").replace(/^Bearer\s+/i, "") };
+  const request: Request = {
+    method,
+    url,
+    headers: req.headers,
+    body,
+    credential: String(req.headers.authorization ?? "").replace(/^Bearer\s+/i, ""),
+  };
   for (const vendor of VENDORS) {
     const call = vendor.parse(request);
     if (!call) continue;

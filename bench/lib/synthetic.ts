@@ -8,7 +8,10 @@ export const MODEL_COUNT = 50;
 const PROVIDERS = ["openai", "anthropic", "google", "openai-compatible"];
 
 /** `provider:bench-NN`, spread over the four vendors. */
-export const MODELS: string[] = Array.from({ length: MODEL_COUNT }, (_, i) => `${PROVIDERS[i % 4]}:bench-${String(i + 1).padStart(2, "0")}`);
+export const MODELS: string[] = Array.from(
+  { length: MODEL_COUNT },
+  (_, i) => `${PROVIDERS[i % 4]}:bench-${String(i + 1).padStart(2, "0")}`,
+);
 
 /** Outcome codes: model A (left) wins, model B wins, tie, both bad. */
 export const A_WINS = 0;
@@ -56,7 +59,10 @@ export function makeBattles(count: number, seed = 8): Battles {
 }
 
 /** Seed 000's statistics straight from the generator: wins (tie = a win each, both bad none) and appearances. */
-export function expectedStats(battles: Battles, unvoted: { a: Int32Array; b: Int32Array }): { wins: Int32Array; appearances: Int32Array } {
+export function expectedStats(
+  battles: Battles,
+  unvoted: { a: Int32Array; b: Int32Array },
+): { wins: Int32Array; appearances: Int32Array } {
   const wins = new Int32Array(MODEL_COUNT);
   const appearances = new Int32Array(MODEL_COUNT);
   for (let k = 0; k < battles.count; k++) {

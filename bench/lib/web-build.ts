@@ -22,7 +22,8 @@ export interface WebBuild {
   chunks: Map<string, Chunk>;
 }
 
-const flat = (plugins: PluginOption[] | undefined): PluginOption[] => (plugins ?? []).flatMap((p) => (Array.isArray(p) ? flat(p) : [p]));
+const flat = (plugins: PluginOption[] | undefined): PluginOption[] =>
+  (plugins ?? []).flatMap((p) => (Array.isArray(p) ? flat(p) : [p]));
 
 export async function buildWeb(outDir: string): Promise<WebBuild> {
   const configFile = path.join(ROOT, "web/vite.config.ts");
@@ -47,7 +48,9 @@ export async function buildWeb(outDir: string): Promise<WebBuild> {
       }
     },
   };
-  const plugins = flat(loaded.config.plugins).filter((p) => !(p && typeof p === "object" && "name" in p && p.name === "quorum-js-budget"));
+  const plugins = flat(loaded.config.plugins).filter(
+    (p) => !(p && typeof p === "object" && "name" in p && p.name === "quorum-js-budget"),
+  );
   const t = performance.now();
   await build({
     ...loaded.config,

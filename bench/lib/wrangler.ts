@@ -20,7 +20,8 @@ export async function tempDir(prefix: string): Promise<string> {
 export function d1File(persistTo: string): string {
   const dir = path.join(persistTo, "v3/d1/miniflare-D1DatabaseObject");
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite") : [];
-  if (files.length !== 1) throw new Error(`expected one D1 SQLite file in ${dir}, found ${files.length}: ${files.join(", ")}`);
+  if (files.length !== 1)
+    throw new Error(`expected one D1 SQLite file in ${dir}, found ${files.length}: ${files.join(", ")}`);
   return path.join(dir, files[0]);
 }
 

@@ -67,7 +67,11 @@ function roundSocket(url: URL, ctx: Ctx): Response {
   return socket(ctx, async (server) => {
     let seq = 0;
     try {
-      await Promise.all(models.map((model, side) => stream(target, model, (text) => server.send(JSON.stringify({ type: "side.delta", seq: ++seq, side, text })))));
+      await Promise.all(
+        models.map((model, side) =>
+          stream(target, model, (text) => server.send(JSON.stringify({ type: "side.delta", seq: ++seq, side, text }))),
+        ),
+      );
       server.send(JSON.stringify({ type: "comparison.status", seq: ++seq, status: "ready" }));
     } catch (err) {
       server.send(JSON.stringify({ type: "comparison.status", seq: ++seq, status: "failed", error: String(err) }));
@@ -131,7 +135,8 @@ export class RoundRoom extends DurableObject<RoomEnv> {
 
 const roomOf = (env: RoomEnv, id: string) => env.ROUND_ROOM.get(env.ROUND_ROOM.idFromName(id));
 
-const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: unknown, status: number) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 export default {
   async fetch(request: Request, env: RoomEnv, ctx: Ctx): Promise<Response> {

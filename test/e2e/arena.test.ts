@@ -10,7 +10,16 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ComparisonDetail } from "../../worker/shared/arena";
 import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
 import { ARTIFACTS, screenshot } from "../helpers/e2e-browser";
-import { fitsWidth, readableText, recordSockets, sinceOf, unlabelledControls, waitForCount, waitForPartialText, type SocketLog } from "../helpers/e2e-page";
+import {
+  fitsWidth,
+  readableText,
+  recordSockets,
+  sinceOf,
+  unlabelledControls,
+  waitForCount,
+  waitForPartialText,
+  type SocketLog,
+} from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
@@ -20,7 +29,18 @@ const POOL = { "openai:gpt-4o": "GPT-4o", "anthropic:claude-sonnet-4-5": "Claude
 const IMPORT_MAX_LINES = 50;
 
 interface Standings {
-  rows: { modelId: string; displayName: string; wins: number; appearances: number; winRate: number; bt: number | null; ciLower: number | null; ciUpper: number | null; battles: number; elo: number | null }[];
+  rows: {
+    modelId: string;
+    displayName: string;
+    wins: number;
+    appearances: number;
+    winRate: number;
+    bt: number | null;
+    ciLower: number | null;
+    ciUpper: number | null;
+    battles: number;
+    elo: number | null;
+  }[];
   totalBattles: number;
   excludedFlagged: number;
 }
@@ -28,7 +48,10 @@ interface Standings {
 const pane = (page: Page, side: "left" | "right") => page.locator(`.arena-pane[data-side=${side}]`);
 /** The text of a pane's latest reply, as a person reads it. */
 const replyText = (page: Page, side: "left" | "right") => readableText(pane(page, side).locator(".reply-body").last());
-const paneTitles = async (page: Page) => [await readableText(pane(page, "left").locator("h2")), await readableText(pane(page, "right").locator("h2"))];
+const paneTitles = async (page: Page) => [
+  await readableText(pane(page, "left").locator("h2")),
+  await readableText(pane(page, "right").locator("h2")),
+];
 const comparisonIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
 
 /** Every frame valid, a snapshot first, then seqs without a gap. */
@@ -62,14 +85,20 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     if (files) await rm(files, { recursive: true, force: true });
   });
 
-  const api = async <T,>(route: string): Promise<T> => {
+  const api = async <T>(route: string): Promise<T> => {
     const res = await fetch(`${server.url}/api${route}`);
     expect(res.status, `GET /api${route}`).toBe(200);
     return (await res.json()) as T;
   };
 
   /** Starts a round from the empty arena with two named models (sides are still shuffled). */
-  async function startNamedRound(page: Page, first: string, second: string, prompt: string, opts: { blind?: boolean } = {}) {
+  async function startNamedRound(
+    page: Page,
+    first: string,
+    second: string,
+    prompt: string,
+    opts: { blind?: boolean } = {},
+  ) {
     await page.goto(`${server.url}/arena`);
     await page.getByText("Options: models, category, blind, judges, settings").click();
     await page.getByRole("radio", { name: "Two models I name" }).check();
@@ -112,19 +141,33 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
     expect([await replyText(page, "left"), await replyText(page, "right")].sort()).toEqual([long, short].sort());
     for (const side of ["left", "right"] as const) {
-      expect(await readableText(pane(page, side).locator(".metrics"))).toMatch(/^Latency ?[\d.]+ m?s ?Tokens ?42 in · \d+ out$/);
-      expect(await readableText(pane(page, side).locator(".prompt-bubble"))).toBe("You Explain recursion in two sentences.");
+      expect(await readableText(pane(page, side).locator(".metrics"))).toMatch(
+        /^Latency ?[\d.]+ m?s ?Tokens ?42 in · \d+ out$/,
+      );
+      expect(await readableText(pane(page, side).locator(".prompt-bubble"))).toBe(
+        "You Explain recursion in two sentences.",
+      );
     }
 
     // Blind: no model id, display name or maker anywhere on the page, text or markup.
     expect(await paneTitles(page)).toEqual(["Model A", "Model B"]);
     const visible = (await page.locator("body").innerText()).toLowerCase();
     const markup = (await page.content()).toLowerCase();
-    for (const name of [...Object.keys(POOL), ...Object.values(POOL), "gpt", "claude", "sonnet", "openai", "anthropic"]) {
+    for (const name of [
+      ...Object.keys(POOL),
+      ...Object.values(POOL),
+      "gpt",
+      "claude",
+      "sonnet",
+      "openai",
+      "anthropic",
+    ]) {
       expect(visible, `page text names ${name}`).not.toContain(name.toLowerCase());
       expect(markup, `page markup names ${name}`).not.toContain(name.toLowerCase());
     }
-    expect(await readableText(page.getByTestId("length-note"))).toMatch(/^Model [AB]'s answer is [\d.]+× as long as Model [AB]'s\./);
+    expect(await readableText(page.getByTestId("length-note"))).toMatch(
+      /^Model [AB]'s answer is [\d.]+× as long as Model [AB]'s\./,
+    );
     expect(await page.getByRole("button", { name: "A is better" }).isEnabled()).toBe(true);
     await screenshot(page, "arena-before-vote");
 
@@ -133,12 +176,20 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.locator(".vote-result").waitFor({ timeout: 10_000 });
     const [leftName, rightName] = await paneTitles(page);
     expect([leftName, rightName].sort()).toEqual(Object.values(POOL).sort());
-    expect(await readableText(pane(page, "left").locator("header p.muted"))).toMatch(/^Model A · (openai:gpt-4o|anthropic:claude-sonnet-4-5)$/);
+    expect(await readableText(pane(page, "left").locator("header p.muted"))).toMatch(
+      /^Model A · (openai:gpt-4o|anthropic:claude-sonnet-4-5)$/,
+    );
     // The vote's event may draw the result before the vote's response (with its receipt) marks it as this page's.
     await expect
       .poll(() => readableText(page.locator(".vote-summary")), { timeout: 5_000 })
       .toBe(`You voted: A is better (${leftName}) Recorded 1 row: winner ${leftName}. It counts in the leaderboard.`);
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement.className)).toBe("vote-summary");
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { className: string } } }).document.activeElement
+            .className,
+      ),
+    ).toBe("vote-summary");
     const stored = await api<ComparisonDetail>(`/comparisons/${id}`);
     expect(stored.votes).toHaveLength(1);
     expect(stored.votes[0].rows.map((r) => r.winnerModelId)).toEqual([stored.reveal!.left.modelId]);
@@ -154,7 +205,13 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
 
     // Tab, Tab, Enter: "New round" gives an empty arena with the prompt box ready.
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent)).toBe("Change vote");
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement
+            .textContent,
+      ),
+    ).toBe("Change vote");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await page.waitForURL(`${server.url}/arena`);
@@ -162,7 +219,13 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await page.locator(".arena-pane .placeholder").count()).toBe(2);
     expect(await page.locator(".reply-body, .vote-result").count()).toBe(0);
     expect(await prompt.inputValue()).toBe("");
-    await page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id === "arena-prompt", null, { timeout: 5_000 });
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id ===
+        "arena-prompt",
+      null,
+      { timeout: 5_000 },
+    );
     expect(await page.getByRole("button", { name: "A is better" }).isDisabled()).toBe(true);
 
     // The leaderboard lists both with their numbers, and charts one interval per rated model.
@@ -178,7 +241,9 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
       expect(row).toContain(` ${r.wins} ${r.appearances} ${r.winRate.toFixed(1)}% `);
       expect(row.endsWith(` ${r.battles}`)).toBe(true);
     }
-    expect(await readableText(page.locator(`tr[data-model="${stored.reveal!.left.modelId}"]`))).toContain(" 1 1 100.0% ");
+    expect(await readableText(page.locator(`tr[data-model="${stored.reveal!.left.modelId}"]`))).toContain(
+      " 1 1 100.0% ",
+    );
     const rated = board.rows.filter((r) => r.bt !== null);
     const withInterval = board.rows.filter((r) => r.ciLower !== null && r.ciUpper !== null);
     expect(rated).toHaveLength(2);
@@ -254,7 +319,9 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await waitForCount(page, ".arena-pane[data-status=done]", 1, STREAM_WAIT);
     const failed = page.locator(".arena-pane[data-status=failed]");
     const letter = (await failed.getAttribute("data-side")) === "left" ? "A" : "B";
-    expect(await readableText(failed.locator(".callout.error"))).toMatch(/^This side failed: This side's provider refused the request\..* Retry$/);
+    expect(await readableText(failed.locator(".callout.error"))).toMatch(
+      /^This side failed: This side's provider refused the request\..* Retry$/,
+    );
     expect((await page.locator("body").innerText()).toLowerCase()).not.toMatch(/flaky|steady-side|openai|anthropic/);
     expect(await readableText(page.getByTestId("comparison-status"))).toBe("Comparison status: A side failed");
 
@@ -272,7 +339,10 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
 
     await failed.getByRole("button", { name: `Retry Model ${letter}` }).click();
     await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
-    expect([await replyText(page, "left"), await replyText(page, "right")].sort()).toEqual(["A steady answer from the other side.", "Back again: a complete answer after the retry."]);
+    expect([await replyText(page, "left"), await replyText(page, "right")].sort()).toEqual([
+      "A steady answer from the other side.",
+      "Back again: a complete answer after the retry.",
+    ]);
     expect(await readableText(page.getByTestId("comparison-status"))).toBe("Comparison status: Ready for your vote");
     expect(await page.getByRole("button", { name: "A is better" }).isEnabled()).toBe(true);
   });
@@ -294,7 +364,10 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await expect.poll(() => page.getByLabel("Prompt", { exact: true }).inputValue(), { timeout: 5_000 }).toBe("");
     await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
     for (const side of ["left", "right"] as const) {
-      expect(await pane(page, side).locator(".prompt-bubble p").allInnerTexts()).toEqual(["Describe the sea.", "Now in one word."]);
+      expect(await pane(page, side).locator(".prompt-bubble p").allInnerTexts()).toEqual([
+        "Describe the sea.",
+        "Now in one word.",
+      ]);
       expect(await pane(page, side).locator(".reply-body").count()).toBe(2);
     }
     expect([await replyText(page, "left"), await replyText(page, "right")].sort()).toEqual(["Brief.", "Short."]);
@@ -312,11 +385,19 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.locator(".vote-buttons").waitFor({ timeout: 10_000 });
     expect(await paneTitles(page)).toEqual([leftName, rightName]);
     expect((await api<ComparisonDetail>(`/comparisons/${id}`)).votes).toEqual([]);
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent)).toBe("1 A is better");
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement
+            .textContent,
+      ),
+    ).toBe("1 A is better");
 
     await page.keyboard.press("2");
     await page.locator(".vote-result").waitFor({ timeout: 10_000 });
-    expect(await readableText(page.getByTestId("vote-rows"))).toBe(`Recorded 2 rows: one per model, winners ${leftName} and ${rightName}.`);
+    expect(await readableText(page.getByTestId("vote-rows"))).toBe(
+      `Recorded 2 rows: one per model, winners ${leftName} and ${rightName}.`,
+    );
     const stored = await api<ComparisonDetail>(`/comparisons/${id}`);
     // Cast with the names on screen: kept, but not a blind vote.
     expect(stored.votes.map((v) => [v.choice, v.rows.length, v.flags])).toEqual([["tie", 2, ["revealed"]]]);
@@ -359,7 +440,9 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     const page = await open();
     await page.goto(`${server.url}/leaderboard?source=judge`);
     await page.locator(".empty-state").waitFor({ timeout: 10_000 });
-    expect(await readableText(page.locator(".empty-state"))).toBe("No battles from judges yet. Vote in the Arena, or import a battle log below.");
+    expect(await readableText(page.locator(".empty-state"))).toBe(
+      "No battles from judges yet. Vote in the Arena, or import a battle log below.",
+    );
     expect(await page.locator(".empty-state a").getAttribute("href")).toBe("/arena");
 
     const log = [
@@ -373,7 +456,9 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.getByLabel("Battle log file").setInputFiles(file);
     await page.getByRole("button", { name: "Import" }).click();
     await page.getByTestId("import-report").getByText("Accepted").waitFor({ timeout: 10_000 });
-    expect(await readableText(page.getByTestId("import-report"))).toBe('Accepted 3 battles; rejected 1. Line 4: model_a and model_b must differ; both are "imp-alpha"');
+    expect(await readableText(page.getByTestId("import-report"))).toBe(
+      'Accepted 3 battles; rejected 1. Line 4: model_a and model_b must differ; both are "imp-alpha"',
+    );
 
     await page.getByLabel("Source").selectOption("import");
     await page.locator('tr[data-model="imp-alpha"]').waitFor({ timeout: 10_000 });
@@ -387,7 +472,11 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(page.url()).toContain("order=elo");
     const elo = (await api<Standings>("/leaderboard?source=import&order=elo")).rows.map((r) => r.modelId);
     await page.waitForFunction((want) => {
-      const rows = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null }> } }).document.querySelectorAll("table.leaderboard tbody tr");
+      const rows = (
+        globalThis as unknown as {
+          document: { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null }> };
+        }
+      ).document.querySelectorAll("table.leaderboard tbody tr");
       return Array.from(rows, (r) => r.getAttribute("data-model")).join() === want;
     }, elo.join());
     await page.getByLabel("Category").selectOption("coding");
@@ -395,7 +484,12 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await page.locator("table.leaderboard tbody tr").count()).toBe(3);
     expect(page.url()).toContain("category=coding");
     await page.getByLabel("Minimum appearances").fill("2");
-    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown> } }).document.querySelectorAll("table.leaderboard tbody tr").length === 1);
+    await page.waitForFunction(
+      () =>
+        (
+          globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown> } }
+        ).document.querySelectorAll("table.leaderboard tbody tr").length === 1,
+    );
     expect(await readableText(page.locator("table.leaderboard tbody tr"))).toContain("imp-beta");
     await page.getByLabel("Minimum appearances").fill("1");
     await page.getByLabel("Category").selectOption("");
@@ -405,12 +499,20 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     // The same file again writes nothing twice.
     await page.getByRole("button", { name: "Import" }).click();
     await page.getByTestId("import-report").getByText("already imported").waitFor({ timeout: 10_000 });
-    expect(await readableText(page.getByTestId("import-report"))).toContain("Accepted 3 battles (3 already imported from this file before); rejected 1.");
+    expect(await readableText(page.getByTestId("import-report"))).toContain(
+      "Accepted 3 battles (3 already imported from this file before); rejected 1.",
+    );
     expect((await api<Standings>("/leaderboard?source=import")).totalBattles).toBe(3);
 
     // More lines than one request may carry: the server's own message.
     const big = path.join(files, "big.jsonl");
-    const line = (i: number) => JSON.stringify({ model_a: `big-${i % 5}`, model_b: `big-${(i + 1) % 5}`, winner: "model_a", tstamp: 1_700_001_000 + i });
+    const line = (i: number) =>
+      JSON.stringify({
+        model_a: `big-${i % 5}`,
+        model_b: `big-${(i + 1) % 5}`,
+        winner: "model_a",
+        tstamp: 1_700_001_000 + i,
+      });
     await writeFile(big, Array.from({ length: IMPORT_MAX_LINES + 10 }, (_, i) => line(i)).join("\n"));
     await page.getByLabel("Battle log file").setInputFiles(big);
     await page.getByRole("button", { name: "Import" }).click();
@@ -427,8 +529,13 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     const [download] = await Promise.all([page.waitForEvent("download", { timeout: 10_000 }), link.click()]);
     const saved = path.join(ARTIFACTS, "arena-export.jsonl");
     await download.saveAs(saved);
-    const exported = (await readFile(saved, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { model_a: string; model_b: string; winner: string });
-    expect(exported.map((b) => [b.model_a, b.model_b, b.winner])).toEqual(log.slice(0, 3).map((b) => [b.model_a, b.model_b, b.winner]));
+    const exported = (await readFile(saved, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { model_a: string; model_b: string; winner: string });
+    expect(exported.map((b) => [b.model_a, b.model_b, b.winner])).toEqual(
+      log.slice(0, 3).map((b) => [b.model_a, b.model_b, b.winner]),
+    );
   });
 
   test("the setup page picks the current top models from the leaderboard, among those it offers", async () => {
@@ -442,7 +549,9 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.getByLabel("How many").fill("1");
     await page.getByRole("button", { name: "Pick the top models" }).click();
     await page.getByText(/^Selected the top 1/).waitFor({ timeout: 10_000 });
-    expect(await readableText(page.locator("#top-pick-message"))).toBe(`Selected the top 1 by human votes: ${offered[0].displayName}.`);
+    expect(await readableText(page.locator("#top-pick-message"))).toBe(
+      `Selected the top 1 by human votes: ${offered[0].displayName}.`,
+    );
     expect(await page.getByRole("checkbox", { name: offered[0].displayName, exact: true }).isChecked()).toBe(true);
     expect(await page.getByRole("checkbox", { name: offered[1].displayName, exact: true }).isChecked()).toBe(false);
     expect(await page.getByRole("heading", { name: "Selected models (1)" }).count()).toBe(1);
@@ -453,7 +562,8 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await readableText(page.locator("#top-pick-message"))).toBe(
       `Selected the top 2 by human votes: ${offered.map((r) => r.displayName).join(", ")}. Only 2 of the rated models can run here.`,
     );
-    for (const r of offered) expect(await page.getByRole("checkbox", { name: r.displayName, exact: true }).isChecked()).toBe(true);
+    for (const r of offered)
+      expect(await page.getByRole("checkbox", { name: r.displayName, exact: true }).isChecked()).toBe(true);
     await screenshot(page, "setup-top-models");
   });
 

@@ -10,7 +10,16 @@ import type { RunEvent } from "../../worker/shared/events";
 import type { RunDetail } from "../../worker/shared/run";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 import { ARTIFACTS, screenshot } from "../helpers/e2e-browser";
-import { comesBefore, fitsWidth, focusedId, isFocused, readableText, recordSockets, unlabelledControls, waitForPartialText } from "../helpers/e2e-page";
+import {
+  comesBefore,
+  fitsWidth,
+  focusedId,
+  isFocused,
+  readableText,
+  recordSockets,
+  unlabelledControls,
+  waitForPartialText,
+} from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import type { WranglerDev } from "../helpers/e2e-wrangler";
 
@@ -34,7 +43,8 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     guarded = await startServer({ QUORUM_DEMO_DELAY_MS: "5", APP_TOKEN });
   });
 
-  const getRun = async (base: string, id: string): Promise<RunDetail> => (await (await fetch(`${base}/api/runs/${id}`)).json()) as RunDetail;
+  const getRun = async (base: string, id: string): Promise<RunDetail> =>
+    (await (await fetch(`${base}/api/runs/${id}`)).json()) as RunDetail;
 
   test("the Question box comes first with Run under it, and a remembered choice folds into one line that still opens", async () => {
     const page = await open();
@@ -52,11 +62,14 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     expect(await page.locator("details.choice").getAttribute("open")).not.toBeNull();
     expect(await page.getByRole("button", { name: "Forget token" }).count()).toBe(0);
 
-    for (const name of ["Demo · Concise", "Demo · Thorough", "Demo · Skeptic"]) await page.getByRole("checkbox", { name }).check();
+    for (const name of ["Demo · Concise", "Demo · Thorough", "Demo · Skeptic"])
+      await page.getByRole("checkbox", { name }).check();
     await page.reload();
     const summary = page.getByTestId("choice-summary");
     await summary.getByText("3 models").waitFor();
-    expect(await readableText(summary)).toBe("3 models: Demo · Concise, Demo · Thorough, Demo · Skeptic · blind · 4 at a time");
+    expect(await readableText(summary)).toBe(
+      "3 models: Demo · Concise, Demo · Thorough, Demo · Skeptic · blind · 4 at a time",
+    );
     expect(await page.locator("details.choice").getAttribute("open")).toBeNull();
     expect(await page.getByRole("checkbox", { name: "Demo · Concise" }).isVisible()).toBe(false);
     await page.getByLabel("Question").fill("Is a tomato a fruit?");
@@ -77,7 +90,9 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
   });
 
   test("Run again opens the setup filled as the run was, and a changed question starts a new run beside the old one", async () => {
-    await scriptModel(stub.url, "gpt-again", [{ text: "Athens is older: it was settled long before Rome was founded." }]);
+    await scriptModel(stub.url, "gpt-again", [
+      { text: "Athens is older: it was settled long before Rome was founded." },
+    ]);
     const page = await open();
     await page.goto(server.url);
     for (const name of ["Demo · Concise", "Demo · Skeptic"]) await page.getByRole("checkbox", { name }).check();
@@ -101,7 +116,11 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
 
     // Calibrated weights with no judge record: each reviewer took the average, and the vote math says so.
     const calibration = await page.getByTestId("calibration").allInnerTexts();
-    expect(calibration.map((t) => t.trim())).toEqual(["average (no record)", "average (no record)", "average (no record)"]);
+    expect(calibration.map((t) => t.trim())).toEqual([
+      "average (no record)",
+      "average (no record)",
+      "average (no record)",
+    ]);
     await page.getByTestId("calibration").first().scrollIntoViewIfNeeded();
     await screenshot(page, "run-calibrated-weights");
 
@@ -113,7 +132,8 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     );
     expect(await readableText(page.getByTestId("run-again-note"))).toContain("Filled in from the earlier run");
     await page.locator("details.choice > summary").click();
-    for (const name of ["Demo · Concise", "Demo · Skeptic", "gpt-again"]) expect(await page.getByRole("checkbox", { name, exact: true }).isChecked()).toBe(true);
+    for (const name of ["Demo · Concise", "Demo · Skeptic", "gpt-again"])
+      expect(await page.getByRole("checkbox", { name, exact: true }).isChecked()).toBe(true);
     expect(await page.getByRole("checkbox", { name: "Demo · Thorough" }).isChecked()).toBe(false);
     expect(await page.getByLabel("Temperature for Demo · Concise").inputValue()).toBe("0.7");
     expect(await page.getByLabel("System prompt for gpt-again").inputValue()).toBe("Answer in one line.");
@@ -134,14 +154,27 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     const [first, second] = await Promise.all([getRun(server.url, firstId), getRun(server.url, secondId)]);
     expect(second.run.question).toBe(edited);
     expect(second.run.models).toEqual(first.run.models);
-    expect(second.run.models).toEqual([{ id: "demo:concise", params: { temperature: 0.7 } }, { id: "demo:skeptic" }, { id: "openai:gpt-again", params: { systemPrompt: "Answer in one line." } }]);
+    expect(second.run.models).toEqual([
+      { id: "demo:concise", params: { temperature: 0.7 } },
+      { id: "demo:skeptic" },
+      { id: "openai:gpt-again", params: { systemPrompt: "Answer in one line." } },
+    ]);
     expect(second.run.settings).toEqual(first.run.settings);
-    expect(second.run.settings).toMatchObject({ blind: false, concurrency: 2, synthesis: { modelId: "demo:thorough" }, reviewerWeights: "calibrated" });
+    expect(second.run.settings).toMatchObject({
+      blind: false,
+      concurrency: 2,
+      synthesis: { modelId: "demo:thorough" },
+      reviewerWeights: "calibrated",
+    });
 
     // History has both, newest first.
     await page.getByRole("link", { name: "History" }).click();
     await page.locator(`li[data-run-id="${firstId}"]`).waitFor({ timeout: 10_000 });
-    const ids = await page.locator("li.history-item").evaluateAll((els: { getAttribute(n: string): string | null }[]) => els.map((el) => el.getAttribute("data-run-id")));
+    const ids = await page
+      .locator("li.history-item")
+      .evaluateAll((els: { getAttribute(n: string): string | null }[]) =>
+        els.map((el) => el.getAttribute("data-run-id")),
+      );
     expect(ids.slice(0, 2)).toEqual([secondId, firstId]);
     expect(await readableText(page.locator(`li[data-run-id="${firstId}"] .history-question`))).toBe(question);
     expect(await readableText(page.locator(`li[data-run-id="${secondId}"] .history-question`))).toBe(edited);
@@ -178,7 +211,9 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: STREAM_WAIT });
     await page.locator("[data-testid=synthesis][data-status=done]").waitFor({ timeout: 10_000 });
     expect(await readableText(card.locator("h3"))).toBe("Synthesis by GPT-4o mini");
-    expect(await readableText(card)).toContain("Synthesis written from the ranked answers and their critiques; not ranked");
+    expect(await readableText(card)).toContain(
+      "Synthesis written from the ranked answers and their critiques; not ranked",
+    );
     expect(await readableText(card.locator(".markdown"))).toBe(text.replace(/\*\*/g, ""));
     expect(await card.locator(".markdown strong").innerText()).toBe("Spaces");
     expect(await card.locator(".spinner").count()).toBe(0);
@@ -249,7 +284,10 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
 
     await input.fill("not-the-token");
     await page.getByRole("button", { name: "Save" }).click();
-    await page.getByTestId("access-message").getByText("That access token is not this Quorum's APP_TOKEN").waitFor({ timeout: 10_000 });
+    await page
+      .getByTestId("access-message")
+      .getByText("That access token is not this Quorum's APP_TOKEN")
+      .waitFor({ timeout: 10_000 });
     expect(await readableText(page.getByRole("heading", { level: 1 }))).toBe("That access token didn't work");
     await screenshot(page, "access-token-wrong");
 
@@ -274,7 +312,10 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     expect(events.some((e) => e.type === "run.completed")).toBe(true);
 
     // A download can't carry the header on a plain link: the page fetches it with the token and saves it.
-    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 10_000 }), page.getByRole("link", { name: "Export JSON" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download", { timeout: 10_000 }),
+      page.getByRole("link", { name: "Export JSON" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`quorum-run-${runId}.json`);
     const file = path.join(ARTIFACTS, "access-token-export.json");
     await download.saveAs(file);

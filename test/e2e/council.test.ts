@@ -29,9 +29,12 @@ describeInBrowser("Quorum in a real browser", () => {
 
   test("a person runs three models (two added by id), watches them stream, sees the ranking, reopens it from History and exports it", async () => {
     const texts = {
-      "gpt-4o-mini": "Paris is the capital of France. It has been the seat of government for centuries, and it is also the largest city in the country by far.",
-      "claude-stub-large": "The capital of France is Paris, on the Seine. Government, parliament and most national institutions sit there.",
-      "gemini-stub-pro": "France's capital is Paris. Versailles briefly hosted the court, but Paris has been the capital for most of its history.",
+      "gpt-4o-mini":
+        "Paris is the capital of France. It has been the seat of government for centuries, and it is also the largest city in the country by far.",
+      "claude-stub-large":
+        "The capital of France is Paris, on the Seine. Government, parliament and most national institutions sit there.",
+      "gemini-stub-pro":
+        "France's capital is Paris. Versailles briefly hosted the court, but Paris has been the capital for most of its history.",
     };
     // One slow streamer, so the test sees a card part-way through.
     await scriptModel(stub.url, "gpt-4o-mini", [{ text: texts["gpt-4o-mini"], chunkDelayMs: 150 }]);
@@ -45,7 +48,9 @@ describeInBrowser("Quorum in a real browser", () => {
 
     // The picker: grouped by provider, with why a provider can't be used.
     await page.getByRole("group", { name: /OpenAI-compatible/ }).waitFor();
-    expect(await readableText(page.locator('[data-provider="openai-compatible"] legend'))).toContain("unavailable: no OPENAI_COMPATIBLE_BASE_URL");
+    expect(await readableText(page.locator('[data-provider="openai-compatible"] legend'))).toContain(
+      "unavailable: no OPENAI_COMPATIBLE_BASE_URL",
+    );
     expect(await page.getByRole("checkbox", { name: "Demo · Concise" }).isEnabled()).toBe(true);
 
     await page.getByRole("checkbox", { name: "GPT-4o mini" }).check();
@@ -89,10 +94,15 @@ describeInBrowser("Quorum in a real browser", () => {
       expect(await readableText(card.locator(".markdown"))).toBe(text);
       // A catalog model has a price; a model added by id has none, so its cost is unknown (and says so, not "—").
       const cost = model === "gpt-4o-mini" ? "< \\$0\\.0001" : "cost unknown";
-      expect(await readableText(card.locator(".metrics"))).toMatch(new RegExp(`^Latency ?[\\d.]+ m?s ?Tokens ?42 in · \\d+ out ?Cost \\(est\\.\\) ?${cost}$`));
+      expect(await readableText(card.locator(".metrics"))).toMatch(
+        new RegExp(`^Latency ?[\\d.]+ m?s ?Tokens ?42 in · \\d+ out ?Cost \\(est\\.\\) ?${cost}$`),
+      );
     }
-    expect(await readableText(page.getByTestId("winner"))).toMatch(/^Winner: (GPT-4o mini|claude-stub-large|gemini-stub-pro) \(Answer [ABC]\)$/);
-    for (const caption of ["Final ranking", "Borda points by reviewer", "Mean scores (0–10)"]) expect(await page.getByText(caption, { exact: true }).count()).toBe(1);
+    expect(await readableText(page.getByTestId("winner"))).toMatch(
+      /^Winner: (GPT-4o mini|claude-stub-large|gemini-stub-pro) \(Answer [ABC]\)$/,
+    );
+    for (const caption of ["Final ranking", "Borda points by reviewer", "Mean scores (0–10)"])
+      expect(await page.getByText(caption, { exact: true }).count()).toBe(1);
     expect(await page.locator("table.pairwise tbody tr").count()).toBe(3);
     const reviewer = page.locator(".reviewer-card").first();
     await reviewer.getByText("Raw output (JSON)").click();
@@ -118,16 +128,24 @@ describeInBrowser("Quorum in a real browser", () => {
     expect(summary).toMatch(/Done · Winner: (GPT-4o mini|claude-stub-large|gemini-stub-pro)/);
     await screenshot(page, "04-history");
 
-    const [json] = await Promise.all([page.waitForEvent("download", { timeout: 10_000 }), item.getByRole("link", { name: "Export JSON" }).click()]);
+    const [json] = await Promise.all([
+      page.waitForEvent("download", { timeout: 10_000 }),
+      item.getByRole("link", { name: "Export JSON" }).click(),
+    ]);
     const jsonFile = path.join(ARTIFACTS, "11-export.json");
     await json.saveAs(jsonFile);
     const exported = JSON.parse(await readFile(jsonFile, "utf8"));
     expect(exported.run.question).toBe("What is the capital of France?");
-    expect(exported.run.models.find((m: { id: string }) => m.id === "openai:gpt-4o-mini").params).toEqual({ temperature: 0.3 });
+    expect(exported.run.models.find((m: { id: string }) => m.id === "openai:gpt-4o-mini").params).toEqual({
+      temperature: 0.3,
+    });
     expect(exported.answers.map((a: { text: string }) => a.text).sort()).toEqual(Object.values(texts).sort());
     expect(exported.aggregation.finalRanking).toHaveLength(3);
 
-    const [md] = await Promise.all([page.waitForEvent("download", { timeout: 10_000 }), item.getByRole("link", { name: "Export Markdown" }).click()]);
+    const [md] = await Promise.all([
+      page.waitForEvent("download", { timeout: 10_000 }),
+      item.getByRole("link", { name: "Export Markdown" }).click(),
+    ]);
     const mdFile = path.join(ARTIFACTS, "12-export.md");
     await md.saveAs(mdFile);
     const markdown = await readFile(mdFile, "utf8");
@@ -137,9 +155,15 @@ describeInBrowser("Quorum in a real browser", () => {
     await item.getByRole("link", { name: "Open" }).click();
     await page.waitForURL(`${server.url}/runs/${runId}`);
     await page.locator("table.ranking tbody tr").nth(2).waitFor({ timeout: 10_000 });
-    expect((await page.locator(".answer-card h3").allInnerTexts()).sort()).toEqual(["GPT-4o mini", "claude-stub-large", "gemini-stub-pro"]);
+    expect((await page.locator(".answer-card h3").allInnerTexts()).sort()).toEqual([
+      "GPT-4o mini",
+      "claude-stub-large",
+      "gemini-stub-pro",
+    ]);
     // Nothing on the way broke the page's own rules: no errors, no Content-Security-Policy violations.
-    expect(session().console.filter((line) => /^\[(error|pageerror)\]|Content Security Policy/i.test(line))).toEqual([]);
+    expect(session().console.filter((line) => /^\[(error|pageerror)\]|Content Security Policy/i.test(line))).toEqual(
+      [],
+    );
   });
 
   test("an answer carrying <script>, onerror and javascript: payloads renders inert, and remote images wait for a click", async () => {
@@ -154,7 +178,7 @@ describeInBrowser("Quorum in a real browser", () => {
       "",
       "[Click for details](javascript:window.__quorumPwned='markdown-link')",
       "",
-      "<a href=\"JaVaScRiPt:window.__quorumPwned='raw-link'\">raw link</a> and <a href=\"https://example.com/docs\">a real link</a>",
+      '<a href="JaVaScRiPt:window.__quorumPwned=\'raw-link\'">raw link</a> and <a href="https://example.com/docs">a real link</a>',
       "",
       "<svg><script>window.__quorumPwned = 'svg'</script></svg>",
       "<iframe src=\"javascript:window.__quorumPwned='iframe'\"></iframe>",
@@ -202,7 +226,10 @@ describeInBrowser("Quorum in a real browser", () => {
     // No remote image loaded on its own; the person can ask for one.
     expect(remote).toEqual([]);
     const load = body.getByRole("button", { name: /Load image "remote diagram" from images\.example\.invalid/ });
-    const [request] = await Promise.all([page.waitForRequest(/images\.example\.invalid\/diagram\.png/, { timeout: 5_000 }), load.click()]);
+    const [request] = await Promise.all([
+      page.waitForRequest(/images\.example\.invalid\/diagram\.png/, { timeout: 5_000 }),
+      load.click(),
+    ]);
     expect(request.url()).toBe("https://images.example.invalid/diagram.png");
     expect(remote).toEqual(["https://images.example.invalid/diagram.png"]);
     expect(await page.evaluate("window.__quorumPwned")).toBeUndefined();
@@ -226,7 +253,9 @@ describeInBrowser("Quorum in a real browser", () => {
     };
     await scriptModel(stub.url, "gpt-reload-a", [{ text: texts["gpt-reload-a"] }]);
     await scriptModel(stub.url, "claude-reload-b", [{ text: texts["claude-reload-b"] }]);
-    await scriptModel(stub.url, "gemini-reload-held", [{ text: texts["gemini-reload-held"], holdKey: "e2e-reload", chunkDelayMs: 120 }]);
+    await scriptModel(stub.url, "gemini-reload-held", [
+      { text: texts["gemini-reload-held"], holdKey: "e2e-reload", chunkDelayMs: 120 },
+    ]);
 
     const page = await open();
     await trackSockets(page);
@@ -277,9 +306,13 @@ describeInBrowser("Quorum in a real browser", () => {
       expect(socket.events.some((e) => e.type === "snapshot")).toBe(false);
       expect(socket.events.map((e) => e.seq)).toEqual(socket.events.map((_, i) => sinceOf(socket)! + 1 + i));
     }
-    const applied = new Set([...first.events, ...reloaded.events.filter((e) => e.seq <= since), ...redialled.events].map((e) => e.seq));
+    const applied = new Set(
+      [...first.events, ...reloaded.events.filter((e) => e.seq <= since), ...redialled.events].map((e) => e.seq),
+    );
     const end = Math.max(...applied);
-    expect([...applied].sort((a, b) => a - b)).toEqual(Array.from({ length: end - first.events[0].seq + 1 }, (_, i) => first.events[0].seq + i));
+    expect([...applied].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: end - first.events[0].seq + 1 }, (_, i) => first.events[0].seq + i),
+    );
     for (const [model, text] of Object.entries(texts)) {
       const card = page.locator(".answer-card", { has: page.locator("code", { hasText: model }) });
       expect(await readableText(card.locator(".markdown"))).toBe(text);
@@ -288,7 +321,9 @@ describeInBrowser("Quorum in a real browser", () => {
   });
 
   test("a failed model says why and its Retry brings it back into the ranking", async () => {
-    await scriptModel(stub.url, "gpt-flaky", [{ status: 404, errorMessage: "The model `gpt-flaky` does not exist or you do not have access to it." }]);
+    await scriptModel(stub.url, "gpt-flaky", [
+      { status: 404, errorMessage: "The model `gpt-flaky` does not exist or you do not have access to it." },
+    ]);
     const long = Array.from({ length: 60 }, (_, i) => `${i + 1}. A steady line of a long answer.`).join("\n");
     await scriptModel(stub.url, "claude-steady", [{ text: long }]);
     await scriptModel(stub.url, "gemini-steady", [{ text: "Steady answer two." }]);
@@ -309,7 +344,9 @@ describeInBrowser("Quorum in a real browser", () => {
     await page.locator("table.ranking tbody tr").nth(2).waitFor({ timeout: STREAM_WAIT });
     expect(await page.locator("table.ranking tbody tr:not(.unranked)").count()).toBe(2);
     const flakyLabel = await failed.getAttribute("data-label");
-    expect(await readableText(page.locator("table.ranking tr.unranked"))).toBe(`— gpt-flaky (Answer ${flakyLabel}) Not ranked: this model gave no answer`);
+    expect(await readableText(page.locator("table.ranking tr.unranked"))).toBe(
+      `— gpt-flaky (Answer ${flakyLabel}) Not ranked: this model gave no answer`,
+    );
     await screenshot(page, "08-failed-card");
 
     // The long answer starts collapsed and opens on request.
@@ -330,7 +367,8 @@ describeInBrowser("Quorum in a real browser", () => {
   test("the vote math says how many reviewers ranked first the answer they were shown first, against chance, and the order each was shown", async () => {
     const page = await open();
     await page.goto(server.url);
-    for (const name of ["Demo · Concise", "Demo · Thorough", "Demo · Skeptic"]) await page.getByRole("checkbox", { name }).check();
+    for (const name of ["Demo · Concise", "Demo · Thorough", "Demo · Skeptic"])
+      await page.getByRole("checkbox", { name }).check();
     await page.getByLabel("Question").fill("Should tabs or spaces indent code?");
     await page.getByRole("button", { name: "Run", exact: true }).click();
     await page.waitForURL(/\/runs\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });
@@ -341,14 +379,25 @@ describeInBrowser("Quorum in a real browser", () => {
     // The hand count, from each reviewer's own order and ranking as stored.
     const res = await fetch(`${server.url}/api/runs/${runId}`);
     const { aggregation } = (await res.json()) as {
-      aggregation: { voteBreakdown: { reviewers: { ranking: string[]; shownOrder?: string[] | null }[]; positionBias?: { reviewers: number; firstShownRankedFirst: number; expected: number } | null } };
+      aggregation: {
+        voteBreakdown: {
+          reviewers: { ranking: string[]; shownOrder?: string[] | null }[];
+          positionBias?: { reviewers: number; firstShownRankedFirst: number; expected: number } | null;
+        };
+      };
     };
     const reviewers = aggregation.voteBreakdown.reviewers;
     expect(reviewers).toHaveLength(3);
-    const firstShownFirst = reviewers.filter((r) => r.shownOrder!.find((l) => r.ranking.includes(l)) === r.ranking[0]).length;
+    const firstShownFirst = reviewers.filter(
+      (r) => r.shownOrder!.find((l) => r.ranking.includes(l)) === r.ranking[0],
+    ).length;
     const expected = reviewers.reduce((sum, r) => sum + 1 / r.ranking.length, 0);
     expect(expected).toBe(1.5); // three reviewers, each ranking the two answers that are not its own
-    expect(aggregation.voteBreakdown.positionBias).toEqual({ reviewers: 3, firstShownRankedFirst: firstShownFirst, expected });
+    expect(aggregation.voteBreakdown.positionBias).toEqual({
+      reviewers: 3,
+      firstShownRankedFirst: firstShownFirst,
+      expected,
+    });
     expect(await readableText(page.getByTestId("position-bias"))).toBe(
       `Position bias: ${firstShownFirst} of 3 reviewers ranked first the answer they were shown first (1.5 expected by chance). Each reviewer read the answers in its own shuffled order, so no answer was always first.`,
     );
@@ -358,9 +407,13 @@ describeInBrowser("Quorum in a real browser", () => {
     expect(await table.getByRole("columnheader", { name: "Shown order" }).count()).toBe(1);
     const shown = await table.locator("tbody [data-col=shown-order]").allInnerTexts();
     expect(shown).toEqual(reviewers.map((r) => r.shownOrder!.join(", ")));
-    expect(await table.locator("tbody tr").evaluateAll((rows: { children: ArrayLike<{ textContent: string | null }> }[]) => rows.map((r) => r.children[3].textContent))).toEqual(
-      reviewers.map((r) => r.ranking.join(" › ")),
-    );
+    expect(
+      await table
+        .locator("tbody tr")
+        .evaluateAll((rows: { children: ArrayLike<{ textContent: string | null }> }[]) =>
+          rows.map((r) => r.children[3].textContent),
+        ),
+    ).toEqual(reviewers.map((r) => r.ranking.join(" › ")));
     await page.getByTestId("position-bias").scrollIntoViewIfNeeded();
     await screenshot(page, "13-position-bias");
   });

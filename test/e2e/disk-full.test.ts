@@ -22,7 +22,8 @@ const mountError = (() => {
     return (err as { stderr?: Buffer }).stderr?.toString().trim() || String(err);
   }
 })();
-if (mountError) console.warn(`[e2e] skipping the full-disk test: cannot mount a small tmpfs (${mountError}); it needs root.`);
+if (mountError)
+  console.warn(`[e2e] skipping the full-disk test: cannot mount a small tmpfs (${mountError}); it needs root.`);
 
 const BALLAST = path.join(dir, "ballast");
 let server: DevServer | undefined;
@@ -45,11 +46,23 @@ afterAll(() => {
 });
 
 const post = (route: string, body: unknown, type = "application/json") =>
-  fetch(`${server!.url}${route}`, { method: "POST", headers: { "content-type": type }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  fetch(`${server!.url}${route}`, {
+    method: "POST",
+    headers: { "content-type": type },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 /** 100 battles of ~4 KB each (their style metadata is padded): about 0.5 MB of D1 per request. */
 const heavyBattles = (round: number) =>
-  Array.from({ length: 100 }, (_, i) => JSON.stringify({ model_a: "full-a", model_b: "full-b", winner: "tie", tstamp: round * 100 + i, conv_metadata: { pad: "p".repeat(3900) } })).join("\n");
+  Array.from({ length: 100 }, (_, i) =>
+    JSON.stringify({
+      model_a: "full-a",
+      model_b: "full-b",
+      winner: "tie",
+      tstamp: round * 100 + i,
+      conv_metadata: { pad: "p".repeat(3900) },
+    }),
+  ).join("\n");
 
 const MESSAGES = {
   // D1 and the rate limiter: workerd hides SQLITE_FULL behind an internal error's reference
@@ -71,9 +84,12 @@ async function expectStorage503(res: Response, code: keyof typeof MESSAGES): Pro
 async function waitForReady(id: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const detail = (await (await fetch(`${server!.url}/api/comparisons/${id}`)).json()) as { comparison: { status: string } };
+    const detail = (await (await fetch(`${server!.url}/api/comparisons/${id}`)).json()) as {
+      comparison: { status: string };
+    };
     if (detail.comparison.status === "ready") return;
-    if (Date.now() > deadline) throw new Error(`comparison ${id} not ready within ${timeoutMs} ms: ${detail.comparison.status}`);
+    if (Date.now() > deadline)
+      throw new Error(`comparison ${id} not ready within ${timeoutMs} ms: ${detail.comparison.status}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -81,7 +97,8 @@ async function waitForReady(id: string, timeoutMs = 20_000): Promise<void> {
 async function waitForOutput(text: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!server!.output().includes(text)) {
-    if (Date.now() > deadline) throw new Error(`wrangler never printed "${text}"; its output ends:\n${server!.output().slice(-2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`wrangler never printed "${text}"; its output ends:\n${server!.output().slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -106,7 +123,10 @@ describe.skipIf(mountError !== null)("a full disk under wrangler dev", () => {
 
     // A room writes its own storage first: the comparison's follow-up, and a new run's rate limiter.
     await expectStorage503(await post(`/api/comparisons/${id}/messages`, { content: "And again?" }), "storage_full");
-    await expectStorage503(await post("/api/runs", { question: "q", models: [{ id: "demo:concise" }] }), "storage_unavailable");
+    await expectStorage503(
+      await post("/api/runs", { question: "q", models: [{ id: "demo:concise" }] }),
+      "storage_unavailable",
+    );
     expect((await fetch(`${server!.url}/api/health`)).status).toBe(200);
 
     // What the message says to do works: with space freed, the same requests succeed.

@@ -17,8 +17,18 @@ const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const CLI_TIMEOUT = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-interface Received { importId: string; offset: number; lines: string[]; contentType: string | undefined; authorization: string | undefined; }
-interface Answer { status: number; body: unknown; headers?: Record<string, string>; }
+interface Received {
+  importId: string;
+  offset: number;
+  lines: string[];
+  contentType: string | undefined;
+  authorization: string | undefined;
+}
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
 
 let server: Server;
 let url: string;
@@ -40,16 +50,29 @@ function battle(i: number): Record<string, unknown> {
     anony: true,
     language: "English",
     tstamp: 1_700_000_000 + i,
-    conv_metadata: { sum_assistant_a_tokens: i, header_count_a: { h1: 0, h2: i % 3 }, bold_count_a: { "**": 1, __: 0 } },
+    conv_metadata: {
+      sum_assistant_a_tokens: i,
+      header_count_a: { h1: 0, h2: i % 3 },
+      bold_count_a: { "**": 1, __: 0 },
+    },
   };
 }
 
 function answerLikeQuorum(request: Received): Answer {
   const parsed = request.lines.map((text, k) => parseItem({ line: request.offset + k + 1, text }));
   const errors = parsed.flatMap((p) => (p.error === undefined ? [] : [{ line: p.line, message: p.error }]));
-  const report = { importId: request.importId, accepted: parsed.length - errors.length, rejected: errors.length, errors };
+  const report = {
+    importId: request.importId,
+    accepted: parsed.length - errors.length,
+    rejected: errors.length,
+    errors,
+  };
   // As worker/api/battles.ts answers a request none of whose lines is a battle: a 422 carrying the report.
-  if (report.accepted === 0) return { status: 422, body: { error: { code: "nothing_imported", message: "nothing was imported", details: report } } };
+  if (report.accepted === 0)
+    return {
+      status: 422,
+      body: { error: { code: "nothing_imported", message: "nothing was imported", details: report } },
+    };
   return { status: 200, body: report };
 }
 
@@ -59,9 +82,15 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(parts).toString("utf8");
 }
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { QUORUM_TOKEN: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, [TSX, "scripts/import.ts", ...args], { cwd: ROOT, env: { ...inherited, QUORUM_IMPORT_RETRY_MS: "1", ...env } });
+  const child = spawn(process.execPath, [TSX, "scripts/import.ts", ...args], {
+    cwd: ROOT,
+    env: { ...inherited, QUORUM_IMPORT_RETRY_MS: "1", ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -79,7 +108,8 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<{ cod
 }
 
 /** One entry per offset (the last attempt), in file order. */
-const chunksByOffset = () => [...new Map(received.map((r) => [r.offset, r])).values()].sort((a, b) => a.offset - b.offset);
+const chunksByOffset = () =>
+  [...new Map(received.map((r) => [r.offset, r])).values()].sort((a, b) => a.offset - b.offset);
 
 let jsonl: string;
 const N = 12_345;
@@ -131,7 +161,10 @@ beforeEach(() => {
 
 describe("npm run import", () => {
   it("streams 12,345 JSON Lines in chunks of 1,000 under one import id, retrying a 503 with the same chunk", async () => {
-    override = (r, seen) => (r.offset === 3000 && seen === 1 ? { status: 503, body: { error: { code: "unavailable", message: "busy" } }, headers: { "retry-after": "0" } } : undefined);
+    override = (r, seen) =>
+      r.offset === 3000 && seen === 1
+        ? { status: 503, body: { error: { code: "unavailable", message: "busy" } }, headers: { "retry-after": "0" } }
+        : undefined;
     const { code, stdout, stderr } = await runCli([jsonl, "--url", url, "--chunk", "1000"]);
     expect(code, stderr).toBe(0);
 
@@ -145,7 +178,9 @@ describe("npm run import", () => {
     expect(new Set(received.map((r) => r.importId)).size).toBe(1);
     expect(received[0].importId).toMatch(UUID);
     expect(received.every((r) => r.contentType === "application/x-ndjson" && r.authorization === undefined)).toBe(true);
-    expect(chunks.flatMap((c) => c.lines).map((l) => JSON.parse(l).question_id)).toEqual(Array.from({ length: N }, (_, k) => `q-${k + 1}`));
+    expect(chunks.flatMap((c) => c.lines).map((l) => JSON.parse(l).question_id)).toEqual(
+      Array.from({ length: N }, (_, k) => `q-${k + 1}`),
+    );
 
     expect(stderr).toContain("retrying items 3,001–4,000 in 0.0 s (attempt 2 of 5; HTTP 503: busy)");
     expect(stdout).toContain(`as import ${received[0].importId}`);
@@ -159,25 +194,38 @@ describe("npm run import", () => {
     const items = Array.from({ length: N }, (_, k) => battle(k + 1));
     const file = path.join(dir, "battles.json");
     await writeFile(file, JSON.stringify(items, null, 2));
-    const { code, stdout, stderr } = await runCli([file, "--url", `${url}/`, "--chunk", "1000"], { QUORUM_TOKEN: "secret-token" });
+    const { code, stdout, stderr } = await runCli([file, "--url", `${url}/`, "--chunk", "1000"], {
+      QUORUM_TOKEN: "secret-token",
+    });
     expect(code, stderr).toBe(0);
 
     const chunks = chunksByOffset();
     expect(received).toHaveLength(13);
-    expect(chunks.map((c) => [c.offset, c.lines.length])).toEqual(Array.from({ length: 13 }, (_, k) => [k * 1000, k === 12 ? 345 : 1000]));
+    expect(chunks.map((c) => [c.offset, c.lines.length])).toEqual(
+      Array.from({ length: 13 }, (_, k) => [k * 1000, k === 12 ? 345 : 1000]),
+    );
     expect(chunks.flatMap((c) => c.lines.map((l) => JSON.parse(l)))).toEqual(items);
-    expect(chunks[0].lines[0]).toMatch(/^\{ "question_id": "q-1", "model_a": "model-1", .* "conv_metadata": \{ "sum_assistant_a_tokens": 1, "header_count_a": \{ "h1": 0, "h2": 1 \}, .*\} \}$/);
+    expect(chunks[0].lines[0]).toMatch(
+      /^\{ "question_id": "q-1", "model_a": "model-1", .* "conv_metadata": \{ "sum_assistant_a_tokens": 1, "header_count_a": \{ "h1": 0, "h2": 1 \}, .*\} \}$/,
+    );
     expect(received.every((r) => r.authorization === "Bearer secret-token")).toBe(true);
     expect(stdout).toMatch(/accepted {2}12,345\n {2}rejected {2}0\n/);
   });
 
   it("stops on a 400 with the server's message and says how to resume, and the resumed run writes the rest under the same id", async () => {
-    override = (r) => (r.offset === 2000 ? { status: 400, body: { error: { code: "bad_request", message: "offset is past the end of this import" } } } : undefined);
+    override = (r) =>
+      r.offset === 2000
+        ? { status: 400, body: { error: { code: "bad_request", message: "offset is past the end of this import" } } }
+        : undefined;
     const stopped = await runCli([jsonl, "--url", url, "--chunk", "1000"]);
     expect(stopped.code).toBe(1);
     const importId = received[0].importId;
-    expect(stopped.stderr).toContain("Stopped: the server refused items 2,001–3,000 (HTTP 400): offset is past the end of this import.");
-    expect(stopped.stderr).toContain(`Items 1–2,000 are done. To resume without writing anything twice:\n  npm run import -- ${jsonl} --url ${url} --chunk 1000 --from 2000 --import-id ${importId}`);
+    expect(stopped.stderr).toContain(
+      "Stopped: the server refused items 2,001–3,000 (HTTP 400): offset is past the end of this import.",
+    );
+    expect(stopped.stderr).toContain(
+      `Items 1–2,000 are done. To resume without writing anything twice:\n  npm run import -- ${jsonl} --url ${url} --chunk 1000 --from 2000 --import-id ${importId}`,
+    );
     expect(stopped.stdout).toContain(`Stopped importing ${jsonl} as import ${importId}`);
     // At most two chunks are ever on the wire, and it stopped long before the end of the file.
     // (A chunk after 2,000 may still go out if the one before it is answered before the 400.)
@@ -198,7 +246,9 @@ describe("npm run import", () => {
     const { code, stderr } = await runCli([jsonl, "--url", url, "--chunk", "20000"]);
     expect(code).toBe(1);
     expect(received.map((r) => r.offset)).toEqual([0, 0, 0, 0, 0]);
-    expect(stderr).toContain("Stopped: gave up on items 1–12,345 after 5 attempts; last: HTTP 503: down for maintenance.");
+    expect(stderr).toContain(
+      "Stopped: gave up on items 1–12,345 after 5 attempts; last: HTTP 503: down for maintenance.",
+    );
     expect(stderr).toContain("No item is done yet.");
     expect(stderr).toMatch(/--from 0 --import-id [0-9a-f-]{36}\n/);
   });
@@ -211,11 +261,16 @@ describe("npm run import", () => {
     const { code, stderr } = await runCli([jsonl, "--url", `http://127.0.0.1:${closedPort}`, "--chunk", "20000"]);
     expect(code).toBe(1);
     expect(stderr.match(/^retrying items 1–12,345 in 0\.0 s \(attempt \d of 5; fetch failed/gm)).toHaveLength(4);
-    expect(stderr).toContain(`Stopped: gave up on items 1–12,345 after 5 attempts; last: fetch failed (connect ECONNREFUSED 127.0.0.1:${closedPort}).`);
+    expect(stderr).toContain(
+      `Stopped: gave up on items 1–12,345 after 5 attempts; last: fetch failed (connect ECONNREFUSED 127.0.0.1:${closedPort}).`,
+    );
   });
 
   it("suggests a smaller --chunk when the server answers 413", async () => {
-    override = (r) => (r.offset === 0 ? { status: 413, body: { error: { code: "too_large", message: "at most 10000 lines per request" } } } : undefined);
+    override = (r) =>
+      r.offset === 0
+        ? { status: 413, body: { error: { code: "too_large", message: "at most 10000 lines per request" } } }
+        : undefined;
     const { code, stderr } = await runCli([jsonl, "--url", url, "--chunk", "12000"]);
     expect(code).toBe(1);
     expect(stderr).toContain("(HTTP 413): at most 10000 lines per request — try a smaller --chunk, e.g. --chunk 6000.");
@@ -234,13 +289,20 @@ describe("npm run import", () => {
       [4, ["q-5", "q-6"]],
     ]);
     expect(stdout).toMatch(/accepted {2}4\n {2}rejected {2}2\n/);
-    expect(stdout).toMatch(/item 2: not valid JSON: [^\n]*control character[^\n]*\n {4}item 4: the item is empty: two commas in a row, or a comma right after \[\n/);
+    expect(stdout).toMatch(
+      /item 2: not valid JSON: [^\n]*control character[^\n]*\n {4}item 4: the item is empty: two commas in a row, or a comma right after \[\n/,
+    );
   });
 
   it("counts a chunk the server refuses whole (422, no line a battle) as rejected lines and goes on with the next", async () => {
     const file = path.join(dir, "bad-middle.jsonl");
     const bad = (i: number) => JSON.stringify({ ...battle(i), winner: "left" });
-    await writeFile(file, [battle(1), battle(2), bad(3), bad(4), battle(5), battle(6)].map((b) => (typeof b === "string" ? b : JSON.stringify(b))).join("\n") + "\n");
+    await writeFile(
+      file,
+      [battle(1), battle(2), bad(3), bad(4), battle(5), battle(6)]
+        .map((b) => (typeof b === "string" ? b : JSON.stringify(b)))
+        .join("\n") + "\n",
+    );
     const { code, stdout, stderr } = await runCli([file, "--url", url, "--chunk", "2"]);
     expect(code, stderr).toBe(0);
     expect(chunksByOffset().map((c) => c.offset)).toEqual([0, 2, 4]);

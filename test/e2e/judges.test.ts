@@ -34,29 +34,45 @@ interface PageElement {
   ownerDocument: { activeElement: unknown };
 }
 const judgeRow = (page: Page, id: string) => page.locator(`.judge[data-judge="${id}"]`);
-const judgeOrder = (page: Page) => page.locator(".judge").evaluateAll((els: PageElement[]) => els.map((el) => el.getAttribute("data-judge")));
+const judgeOrder = (page: Page) =>
+  page.locator(".judge").evaluateAll((els: PageElement[]) => els.map((el) => el.getAttribute("data-judge")));
 const comparisonIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
 
 describeInBrowser("Judges in a real browser", () => {
   const { server, stub, open } = browserSuite({
     stub: true,
-    vars: { QUORUM_ARENA_MODELS: "openai:gpt-4o,anthropic:claude-sonnet-4-5", QUORUM_MIN_VOTE_MS: "0", QUORUM_ARENA_TIMEOUT_MS: "30000" },
+    vars: {
+      QUORUM_ARENA_MODELS: "openai:gpt-4o,anthropic:claude-sonnet-4-5",
+      QUORUM_MIN_VOTE_MS: "0",
+      QUORUM_ARENA_TIMEOUT_MS: "30000",
+    },
     failOnPageErrors: true,
   });
 
-  const api = async <T,>(route: string, init?: { method: string; json: unknown }): Promise<T> => {
-    const res = await fetch(`${server.url}/api${route}`, init && { method: init.method, headers: { "content-type": "application/json" }, body: JSON.stringify(init.json) });
+  const api = async <T>(route: string, init?: { method: string; json: unknown }): Promise<T> => {
+    const res = await fetch(
+      `${server.url}/api${route}`,
+      init && { method: init.method, headers: { "content-type": "application/json" }, body: JSON.stringify(init.json) },
+    );
     expect(res.ok, `${init?.method ?? "GET"} /api${route} answered ${res.status}`).toBe(true);
     return (await res.json()) as T;
   };
 
   /** Polls the stored comparison until `done` holds (the API is the page's source too); throws after `timeoutMs`. */
-  async function comparisonWhen(id: string, done: (d: ComparisonDetail) => boolean, what: string, timeoutMs = STREAM_WAIT): Promise<ComparisonDetail> {
+  async function comparisonWhen(
+    id: string,
+    done: (d: ComparisonDetail) => boolean,
+    what: string,
+    timeoutMs = STREAM_WAIT,
+  ): Promise<ComparisonDetail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const detail = await api<ComparisonDetail>(`/comparisons/${id}`);
       if (done(detail)) return detail;
-      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what} on comparison ${id}: ${JSON.stringify(detail.comparison.status)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `waited ${timeoutMs} ms for ${what} on comparison ${id}: ${JSON.stringify(detail.comparison.status)}`,
+        );
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -79,7 +95,9 @@ describeInBrowser("Judges in a real browser", () => {
     const page = await open();
     await page.goto(`${server.url}/leaderboard?tab=judges`);
     await page.getByTestId("judges-empty").waitFor({ timeout: 10_000 });
-    expect(await readableText(page.getByTestId("judges-empty"))).toBe("No judge has compared a voted comparison yet: ask judges in the Arena.");
+    expect(await readableText(page.getByTestId("judges-empty"))).toBe(
+      "No judge has compared a voted comparison yet: ask judges in the Arena.",
+    );
     expect(await page.getByTestId("judges-empty").getByRole("link").getAttribute("href")).toBe("/arena");
     expect(await page.getByRole("tab", { name: "Judges" }).getAttribute("aria-selected")).toBe("true");
     expect(await page.getByRole("tabpanel").count()).toBe(1);
@@ -95,7 +113,9 @@ describeInBrowser("Judges in a real browser", () => {
       fickle2: "FICKLE second: the first one reads better again.",
     };
     await scriptModel(stub.url, "jv-one", [{ text: "Recursion: a function that calls itself." }]);
-    await scriptModel(stub.url, "jv-two", [{ text: "Recursion solves a problem through smaller copies of itself, down to a base case." }]);
+    await scriptModel(stub.url, "jv-two", [
+      { text: "Recursion solves a problem through smaller copies of itself, down to a base case." },
+    ]);
     // Left is A in the first order and B in the second: keen and sharp prefer the right side (B) both times; fickle prefers whatever came first.
     await scriptModel(stub.url, "judge-keen", [says("B", reasons.keen1), says("A", reasons.keen2)]);
     await scriptModel(stub.url, "judge-sharp", [says("B", reasons.sharp1), says("A", reasons.sharp2)]);
@@ -111,13 +131,24 @@ describeInBrowser("Judges in a real browser", () => {
     await page.getByLabel("Judge model ids").fill(`${judges.join(", ")}, openai:jv-one`);
     await page.getByRole("button", { name: "Ask judges" }).click();
     await page.getByTestId("judges-note").waitFor({ timeout: 10_000 });
-    expect(await readableText(page.getByTestId("judges-note"))).toBe("Judges compare the answers after your vote; their verdicts appear then.");
-    for (const judge of ["judge-keen", "judge-sharp", "judge-fickle"]) expect(await callsFor(stub.url, judge)).toHaveLength(0);
+    expect(await readableText(page.getByTestId("judges-note"))).toBe(
+      "Judges compare the answers after your vote; their verdicts appear then.",
+    );
+    for (const judge of ["judge-keen", "judge-sharp", "judge-fickle"])
+      expect(await callsFor(stub.url, judge)).toHaveLength(0);
 
     // Before the vote: nothing of the judges anywhere, in the text or the markup, and nothing on the socket.
     const text = await page.locator("body").innerText();
     const markup = await page.content();
-    for (const secret of [...Object.values(reasons), "judge-keen", "judge-sharp", "judge-fickle", "flipped", "Judges:", "Judging"]) {
+    for (const secret of [
+      ...Object.values(reasons),
+      "judge-keen",
+      "judge-sharp",
+      "judge-fickle",
+      "flipped",
+      "Judges:",
+      "Judging",
+    ]) {
       expect(text, `page text shows ${secret}`).not.toContain(secret);
       expect(markup, `page markup shows ${secret}`).not.toContain(secret);
     }
@@ -137,8 +168,11 @@ describeInBrowser("Judges in a real browser", () => {
     expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Judges: B is better (2 of 3)");
     // In the order they were asked, however their verdicts arrived; the side among them left out, saying why.
     await expect.poll(() => judgeOrder(page), { timeout: 5_000 }).toEqual([...judges, "openai:jv-one"]);
-    expect(await readableText(judgeRow(page, "openai:jv-one").locator(".callout.error"))).toMatch(/one of the two sides/);
-    for (const judge of ["judge-keen", "judge-sharp", "judge-fickle"]) expect(await callsFor(stub.url, judge)).toHaveLength(2);
+    expect(await readableText(judgeRow(page, "openai:jv-one").locator(".callout.error"))).toMatch(
+      /one of the two sides/,
+    );
+    for (const judge of ["judge-keen", "judge-sharp", "judge-fickle"])
+      expect(await callsFor(stub.url, judge)).toHaveLength(2);
     expect(await callsFor(stub.url, "jv-one")).toHaveLength(1);
     for (const judge of ["openai:judge-keen", "google:judge-sharp"]) {
       expect(await readableText(judgeRow(page, judge).locator(".judge-verdict"))).toBe("B is better");
@@ -146,7 +180,9 @@ describeInBrowser("Judges in a real browser", () => {
     }
     const fickle = judgeRow(page, "anthropic:judge-fickle");
     expect(await readableText(fickle.locator(".judge-verdict"))).toBe("Tie flipped");
-    expect(await readableText(fickle.locator(".flip-note"))).toBe("Flipped: it changed its answer when A and B swapped places, so it counts as a tie.");
+    expect(await readableText(fickle.locator(".flip-note"))).toBe(
+      "Flipped: it changed its answer when A and B swapped places, so it counts as a tie.",
+    );
 
     // Both orders, folded away: what it picked, its scores and its reasons, in the page's A and B.
     expect(await fickle.locator(".judge-reasons").first().isVisible()).toBe(false);
@@ -157,7 +193,9 @@ describeInBrowser("Judges in a real browser", () => {
       `B shown first: picked B · scores A 5, B 8 ${reasons.fickle2} In this order the judge saw B as its “Answer A” and A as its “Answer B”.`,
     );
     await judgeRow(page, "openai:judge-keen").getByText("Its answers in both orders").click();
-    expect(await readableText(judgeRow(page, "openai:judge-keen").locator(".judge-order").nth(1))).toContain(`picked B · scores A 5, B 8 ${reasons.keen2}`);
+    expect(await readableText(judgeRow(page, "openai:judge-keen").locator(".judge-order").nth(1))).toContain(
+      `picked B · scores A 5, B 8 ${reasons.keen2}`,
+    );
 
     // The page says what the server stored, and the live events it reduced were all valid.
     const shown = await api<ComparisonDetail>(`/comparisons/${id}`);
@@ -193,9 +231,14 @@ describeInBrowser("Judges in a real browser", () => {
   test("auto-judges from the options are asked right after the vote: one spins until it answers, a failed one says why, and the panel counts as they come", async () => {
     await scriptModel(stub.url, "ja-one", [{ text: "An answer about tides." }]);
     await scriptModel(stub.url, "ja-two", [{ text: "Another answer about tides, with the moon in it." }]);
-    await scriptModel(stub.url, "auto-slow", [says("A", "SLOW first: A is right.", { holdKey: "auto-slow" }), says("B", "SLOW second: A is right.")]);
+    await scriptModel(stub.url, "auto-slow", [
+      says("A", "SLOW first: A is right.", { holdKey: "auto-slow" }),
+      says("B", "SLOW second: A is right."),
+    ]);
     await scriptModel(stub.url, "auto-quick", [says("A", "QUICK first: A."), says("B", "QUICK second: A.")]);
-    await scriptModel(stub.url, "auto-broken", [{ status: 404, errorMessage: "The model `auto-broken` does not exist or you do not have access to it." }]);
+    await scriptModel(stub.url, "auto-broken", [
+      { status: 404, errorMessage: "The model `auto-broken` does not exist or you do not have access to it." },
+    ]);
     const auto = "openai:auto-slow, anthropic:auto-quick, openai:auto-broken";
 
     const page = await open();
@@ -214,9 +257,13 @@ describeInBrowser("Judges in a real browser", () => {
     await page.locator('.judge[data-judge="anthropic:auto-quick"][data-status=done]').waitFor({ timeout: STREAM_WAIT });
     await page.locator('.judge[data-judge="openai:auto-broken"][data-status=failed]').waitFor({ timeout: STREAM_WAIT });
     expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Judges: A is better (1 of 1; 1 still judging)");
-    const broken = (await api<ComparisonDetail>(`/comparisons/${id}`)).judges!.find((j) => j.judgeModelId === "openai:auto-broken")!;
+    const broken = (await api<ComparisonDetail>(`/comparisons/${id}`)).judges!.find(
+      (j) => j.judgeModelId === "openai:auto-broken",
+    )!;
     expect(broken.status).toBe("failed");
-    expect(await readableText(judgeRow(page, "openai:auto-broken"))).toBe(`auto-broken openai:auto-broken Failed ${broken.error}`);
+    expect(await readableText(judgeRow(page, "openai:auto-broken"))).toBe(
+      `auto-broken openai:auto-broken Failed ${broken.error}`,
+    );
     // Scrolled to the end, the sticky vote bar sits in its own place on the full-page screenshot.
     await page.evaluate("scrollTo(0, document.documentElement.scrollHeight)");
     await screenshot(page, "judges-pending");
@@ -258,10 +305,17 @@ describeInBrowser("Judges in a real browser", () => {
     for (const choice of votes) {
       await scriptModel(stub.url, "tally-one", [{ text: "One side's answer." }]);
       await scriptModel(stub.url, "tally-two", [{ text: "The other side's answer, a little longer." }]);
-      const { id } = await api<{ id: string }>("/comparisons", { method: "POST", json: { prompt: "Say something.", models: ["openai:tally-one", "anthropic:tally-two"], judges } });
+      const { id } = await api<{ id: string }>("/comparisons", {
+        method: "POST",
+        json: { prompt: "Say something.", models: ["openai:tally-one", "anthropic:tally-two"], judges },
+      });
       await comparisonWhen(id, (d) => d.comparison.status === "ready", "both answers");
       await api(`/comparisons/${id}/votes`, { method: "POST", json: { choice } });
-      await comparisonWhen(id, (d) => !!d.judges?.length && d.judges.every((j) => j.status === "done"), "every judge's verdict");
+      await comparisonWhen(
+        id,
+        (d) => !!d.judges?.length && d.judges.every((j) => j.status === "done"),
+        "every judge's verdict",
+      );
     }
     const hand: Record<string, { agreement: string; flipRate: string; kappa: string; decisive: string }> = {
       "openai:tally-steady": { agreement: "66.7%", flipRate: "0%", kappa: "0.40", decisive: "66.7% of 3" },
@@ -299,7 +353,15 @@ describeInBrowser("Judges in a real browser", () => {
       expect(cells[4]).toBe(hand[judge].kappa);
       expect(Number(hand[judge].kappa)).toBeCloseTo(s.kappa!, 2);
     }
-    for (const header of ["Judge", "Judged", "With a person's vote", "Agrees with people", "Agrees when both pick a side", "Agreement beyond chance (κ)", "Flips when A and B swap"])
+    for (const header of [
+      "Judge",
+      "Judged",
+      "With a person's vote",
+      "Agrees with people",
+      "Agrees when both pick a side",
+      "Agreement beyond chance (κ)",
+      "Flips when A and B swap",
+    ])
       expect(await panel.getByRole("columnheader", { name: header, exact: true }).count()).toBe(1);
     expect(await panel.locator(".measures dt").count()).toBe(8);
     expect(await unlabelledControls(page)).toEqual([]);
@@ -317,30 +379,46 @@ describeInBrowser("Judges in a real browser", () => {
     expect(page.url()).toContain("order=trueskill");
     const board = (await api<{ rows: StandingsRow[] }>("/leaderboard?order=trueskill")).rows;
     expect(board.length).toBeGreaterThan(1);
-    for (let i = 1; i < board.length; i++) expect(board[i - 1].conservative ?? -Infinity).toBeGreaterThanOrEqual(board[i].conservative ?? -Infinity);
+    for (let i = 1; i < board.length; i++)
+      expect(board[i - 1].conservative ?? -Infinity).toBeGreaterThanOrEqual(board[i].conservative ?? -Infinity);
     await page.waitForFunction(
       // Runs in the page, so it can't call this file's helpers.
       (want) => {
-        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<PageElement> } }).document;
-        return Array.from(doc.querySelectorAll("table.leaderboard tbody tr"), (r) => r.getAttribute("data-model")).join() === want;
+        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<PageElement> } })
+          .document;
+        return (
+          Array.from(doc.querySelectorAll("table.leaderboard tbody tr"), (r) => r.getAttribute("data-model")).join() ===
+          want
+        );
       },
       board.map((r) => r.modelId).join(),
       { timeout: 10_000 },
     );
     for (const r of board) {
       const cell = await readableText(page.locator(`tr[data-model="${r.modelId}"] [data-col=trueskill]`));
-      expect(cell).toBe(r.mu === null ? "—" : `${r.mu.toFixed(1)} ± ${r.sigma!.toFixed(1)} μ − 3σ = ${r.conservative!.toFixed(1)}`);
+      expect(cell).toBe(
+        r.mu === null ? "—" : `${r.mu.toFixed(1)} ± ${r.sigma!.toFixed(1)} μ − 3σ = ${r.conservative!.toFixed(1)}`,
+      );
     }
     await screenshot(page, "leaderboard-trueskill");
   });
 
   test("at phone width in dark mode the Judges section and the Judges tab fit, and every control is labelled", async () => {
     await scriptModel(stub.url, "jp-one", [{ text: "A small answer for a small screen." }]);
-    await scriptModel(stub.url, "jp-two", [{ text: "Another small answer for a small screen, a little longer than the first." }]);
-    await scriptModel(stub.url, "judge-phone-with-a-rather-long-model-name", [says("B", "PHONE first: the second is fuller."), says("B", "PHONE second: the second is fuller.")]);
+    await scriptModel(stub.url, "jp-two", [
+      { text: "Another small answer for a small screen, a little longer than the first." },
+    ]);
+    await scriptModel(stub.url, "judge-phone-with-a-rather-long-model-name", [
+      says("B", "PHONE first: the second is fuller."),
+      says("B", "PHONE second: the second is fuller."),
+    ]);
     const { id } = await api<{ id: string }>("/comparisons", {
       method: "POST",
-      json: { prompt: "Hello from a phone.", models: ["openai:jp-one", "google:jp-two"], judges: ["anthropic:judge-phone-with-a-rather-long-model-name"] },
+      json: {
+        prompt: "Hello from a phone.",
+        models: ["openai:jp-one", "google:jp-two"],
+        judges: ["anthropic:judge-phone-with-a-rather-long-model-name"],
+      },
     });
     await comparisonWhen(id, (d) => d.comparison.status === "ready", "both answers");
 
@@ -361,7 +439,9 @@ describeInBrowser("Judges in a real browser", () => {
 
     await page.getByRole("link", { name: "Leaderboard" }).click();
     await page.getByRole("tab", { name: "Judges" }).click();
-    await page.locator('tr[data-judge="anthropic:judge-phone-with-a-rather-long-model-name"]').waitFor({ timeout: 10_000 });
+    await page
+      .locator('tr[data-judge="anthropic:judge-phone-with-a-rather-long-model-name"]')
+      .waitFor({ timeout: 10_000 });
     expect(await unlabelledControls(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
     await screenshot(page, "leaderboard-judges-phone-dark");

@@ -11,7 +11,15 @@ function battles(models: number, extra: number): string {
   const random = mulberry32(3);
   const lines: string[] = [];
   const add = (a: number, b: number) =>
-    lines.push(JSON.stringify({ model_a: `many-${a}`, model_b: `many-${b}`, winner: random() < 0.5 ? "model_a" : "model_b", tstamp: 1_700_000_000 + lines.length, category: "many" }));
+    lines.push(
+      JSON.stringify({
+        model_a: `many-${a}`,
+        model_b: `many-${b}`,
+        winner: random() < 0.5 ? "model_a" : "model_b",
+        tstamp: 1_700_000_000 + lines.length,
+        category: "many",
+      }),
+    );
   for (let k = 0; k < models; k++) {
     add(k, (k + 1) % models);
     add((k + 1) % models, k);
@@ -27,17 +35,28 @@ describeInBrowser("A large leaderboard in a real browser", () => {
   const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" }, failOnPageErrors: true });
 
   test("says the ratings of 400 models are being fitted in the background, then shows them", async () => {
-    const res = await fetch(`${server.url}/api/battles/import?importId=many`, { method: "POST", body: battles(400, 6000), headers: { "content-type": "application/x-ndjson" } });
+    const res = await fetch(`${server.url}/api/battles/import?importId=many`, {
+      method: "POST",
+      body: battles(400, 6000),
+      headers: { "content-type": "application/x-ndjson" },
+    });
     expect(res.status).toBe(200);
     const page = await open();
     await page.goto(`${server.url}/leaderboard?source=import&category=many`);
     const computing = page.getByTestId("fit-computing");
     await computing.waitFor({ timeout: 30_000 });
-    expect(await computing.innerText()).toContain("Bradley–Terry ratings over 400 models are being fitted in the background");
+    expect(await computing.innerText()).toContain(
+      "Bradley–Terry ratings over 400 models are being fitted in the background",
+    );
     await computing.waitFor({ state: "detached", timeout: 60_000 });
-    const api = (await (await fetch(`${server.url}/api/leaderboard?source=import&category=many`)).json()) as { rows: { modelId: string; bt: number }[]; fit: { status: string } };
+    const api = (await (await fetch(`${server.url}/api/leaderboard?source=import&category=many`)).json()) as {
+      rows: { modelId: string; bt: number }[];
+      fit: { status: string };
+    };
     expect(api.fit.status).toBe("ready");
     const top = api.rows[0];
-    await expect.poll(() => page.locator("tr", { hasText: top.modelId }).first().innerText()).toContain(String(Math.round(top.bt)));
+    await expect
+      .poll(() => page.locator("tr", { hasText: top.modelId }).first().innerText())
+      .toContain(String(Math.round(top.bt)));
   });
 });

@@ -36,7 +36,12 @@ describe.skipIf(!host)("from another machine, with no APP_TOKEN", () => {
   let port: string;
 
   const fromTestHost = async (pathname: string, headers: Record<string, string> = {}) => {
-    const { stdout } = await host!.exec(process.execPath, ["-e", CLIENT, `http://${host!.serverAddress}:${port}${pathname}`, JSON.stringify(headers)]);
+    const { stdout } = await host!.exec(process.execPath, [
+      "-e",
+      CLIENT,
+      `http://${host!.serverAddress}:${port}${pathname}`,
+      JSON.stringify(headers),
+    ]);
     return JSON.parse(stdout.trim()) as { status?: number; body?: string; error?: string };
   };
 
@@ -57,20 +62,33 @@ describe.skipIf(!host)("from another machine, with no APP_TOKEN", () => {
   it("reaches the server, and gets 403 for the API even with forged local headers", async () => {
     const page = await fromTestHost("/");
     expect(page.status).toBe(200);
-    const forged = await fromTestHost("/api/health", { Host: "localhost", "CF-Connecting-IP": "127.0.0.1", "X-Forwarded-For": "127.0.0.1" });
+    const forged = await fromTestHost("/api/health", {
+      Host: "localhost",
+      "CF-Connecting-IP": "127.0.0.1",
+      "X-Forwarded-For": "127.0.0.1",
+    });
     expect(forged.status).toBe(403);
     const error = (JSON.parse(forged.body!) as { error: { code: string; message: string } }).error;
     expect(error.code).toBe("app_token_required");
     expect(error.message).toContain("listens on 0.0.0.0");
     const write = await fromTestHost("/api/models", { Host: "127.0.0.1:8787", "CF-Connecting-IP": "::1" });
     expect(write.status).toBe(403);
-    const socket = await fromTestHost("/api/comparisons/anything/ws", { Host: "localhost", "CF-Connecting-IP": "127.0.0.1", Upgrade: "websocket", Connection: "Upgrade", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==" });
+    const socket = await fromTestHost("/api/comparisons/anything/ws", {
+      Host: "localhost",
+      "CF-Connecting-IP": "127.0.0.1",
+      Upgrade: "websocket",
+      Connection: "Upgrade",
+      "Sec-WebSocket-Version": "13",
+      "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    });
     expect(socket.status).toBe(403);
   });
 
   it("refuses this machine too while it listens on every interface", async () => {
     const res = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(10_000) });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/Set APP_TOKEN in \.dev\.vars/);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /Set APP_TOKEN in \.dev\.vars/,
+    );
   });
 });

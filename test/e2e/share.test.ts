@@ -15,7 +15,9 @@ const LINK = /^http:\/\/127\.0\.0\.1:\d+\/shared\/[A-Za-z0-9_-]{43}$/;
 const CONTROLS = /retry|delete|run again|cancel|review and vote|share|export|vote|change|new round|send|ask judges/i;
 
 describeInBrowser("share links in a real browser", () => {
-  const { server, openSession: browser } = browserSuite({ vars: { APP_TOKEN, QUORUM_DEMO_DELAY_MS: "5", QUORUM_MIN_VOTE_MS: "0" } });
+  const { server, openSession: browser } = browserSuite({
+    vars: { APP_TOKEN, QUORUM_DEMO_DELAY_MS: "5", QUORUM_MIN_VOTE_MS: "0" },
+  });
 
   const post = async (path: string, body: unknown): Promise<{ id: string }> => {
     const res = await fetch(`${server.url}/api${path}`, {
@@ -52,7 +54,10 @@ describeInBrowser("share links in a real browser", () => {
   };
 
   test("a finished run shared from its page opens, live and read-only, in a browser with no token, until it is revoked", async () => {
-    const { id } = await post("/runs", { question: "Is a hot dog a sandwich?", models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }] });
+    const { id } = await post("/runs", {
+      question: "Is a hot dog a sandwich?",
+      models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }],
+    });
     const owner = await ownerAt(`/runs/${id}`);
     await owner.page.locator("table.ranking tbody tr").nth(2).waitFor({ timeout: DONE_WAIT });
     // The ranking shows before the run ends, and the names only once it has: read the page as the visitor will see it.
@@ -76,7 +81,10 @@ describeInBrowser("share links in a real browser", () => {
     const socket = await opened;
     expect(new URL(socket.url()).pathname).toBe(`/api/shared/${link.split("/").pop()}/ws`);
     const first = await socket.waitForEvent("framereceived", { timeout: 15_000 });
-    expect(JSON.parse(String(first.payload))).toMatchObject({ type: "snapshot", state: { run: { id, status: "done" } } });
+    expect(JSON.parse(String(first.payload))).toMatchObject({
+      type: "snapshot",
+      state: { run: { id, status: "done" } },
+    });
 
     await visitor.page.locator("table.ranking tbody tr").nth(2).waitFor({ timeout: 15_000 });
     expect(await readableText(visitor.page.getByTestId("winner"))).toBe(winner);
@@ -107,9 +115,15 @@ describeInBrowser("share links in a real browser", () => {
   });
 
   test("a comparison shared before its vote stays blind for the visitor, then reveals the names live when the owner votes", async () => {
-    const { id } = await post("/comparisons", { prompt: "Name a prime number.", models: ["demo:concise", "demo:thorough"] });
+    const { id } = await post("/comparisons", {
+      prompt: "Name a prime number.",
+      models: ["demo:concise", "demo:thorough"],
+    });
     const owner = await ownerAt(`/arena/${id}`);
-    await owner.page.getByTestId("comparison-status").filter({ hasText: "Ready for your vote" }).waitFor({ timeout: DONE_WAIT });
+    await owner.page
+      .getByTestId("comparison-status")
+      .filter({ hasText: "Ready for your vote" })
+      .waitFor({ timeout: DONE_WAIT });
     const link = await makeLink(owner);
 
     const visitor = await browser();

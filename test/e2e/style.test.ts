@@ -16,7 +16,12 @@ function battles(count: number): string {
     const j = (i + 1 + Math.floor(random() * 2)) % 3;
     const [ta, tb] = [100 + Math.floor(random() * 500), 100 + Math.floor(random() * 500)];
     const winner = random() < 1 / (1 + Math.exp((-3 * (ta - tb)) / (ta + tb + 1))) ? "model_a" : "model_b";
-    const side = (tokens: number) => ({ tokens, headers: Math.floor(random() * 3), lists: Math.floor(random() * 3), bold: Math.floor(random() * 2) });
+    const side = (tokens: number) => ({
+      tokens,
+      headers: Math.floor(random() * 3),
+      lists: Math.floor(random() * 3),
+      bold: Math.floor(random() * 2),
+    });
     const [a, b] = [side(ta), side(tb)];
     const conv_metadata = {
       sum_assistant_a_tokens: a.tokens,
@@ -36,7 +41,11 @@ describeInBrowser("Style control in a real browser", () => {
   const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" }, failOnPageErrors: true });
 
   test("ticking Style control fits in the background, then shows ratings with style held equal and what length is worth", async () => {
-    const res = await fetch(`${server.url}/api/battles/import?importId=style-e2e`, { method: "POST", body: battles(1500), headers: { "content-type": "application/x-ndjson" } });
+    const res = await fetch(`${server.url}/api/battles/import?importId=style-e2e`, {
+      method: "POST",
+      body: battles(1500),
+      headers: { "content-type": "application/x-ndjson" },
+    });
     expect(res.status).toBe(200);
     const page = await open();
     await page.goto(`${server.url}/leaderboard?source=import`);
@@ -48,9 +57,15 @@ describeInBrowser("Style control in a real browser", () => {
     const factor = Number(/×(\d+\.\d+)/.exec(longer)![1]);
     expect(factor).toBeGreaterThan(1.2);
     // the table shows the style-controlled ratings the API gives
-    const api = (await (await fetch(`${server.url}/api/leaderboard?source=import&style=true`)).json()) as { rows: { modelId: string; bt: number }[]; style: { status: string } };
+    const api = (await (await fetch(`${server.url}/api/leaderboard?source=import&style=true`)).json()) as {
+      rows: { modelId: string; bt: number }[];
+      style: { status: string };
+    };
     expect(api.style.status).toBe("ready");
-    for (const row of api.rows) await expect.poll(() => page.locator("tr", { hasText: row.modelId }).innerText()).toContain(String(Math.round(row.bt)));
+    for (const row of api.rows)
+      await expect
+        .poll(() => page.locator("tr", { hasText: row.modelId }).innerText())
+        .toContain(String(Math.round(row.bt)));
     await screenshot(page, "leaderboard-style-control");
   });
 });

@@ -71,7 +71,12 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** A battle log drawn from known strengths with a seeded generator, ties included. */
-export function simulateBattles(strengths: Record<string, number>, count: number, seed: number, startTstamp = 1_700_000_000): Battle[] {
+export function simulateBattles(
+  strengths: Record<string, number>,
+  count: number,
+  seed: number,
+  startTstamp = 1_700_000_000,
+): Battle[] {
   const random = mulberry32(seed);
   const names = Object.keys(strengths);
   const out: Battle[] = [];

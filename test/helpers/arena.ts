@@ -11,7 +11,9 @@ export function openComparisonSocket(id: string, since?: number): Promise<Compar
   return openEventSocket(`/api/comparisons/${id}/ws`, comparisonEvent, since);
 }
 
-export async function createComparison(body: unknown): Promise<{ id: string; status: string; mode: string; modeNote: string | null }> {
+export async function createComparison(
+  body: unknown,
+): Promise<{ id: string; status: string; mode: string; modeNote: string | null }> {
   const res = await api("/comparisons", { method: "POST", json: body });
   if (res.status !== 201) throw new Error(`POST /comparisons answered ${res.status}: ${await res.text()}`);
   return res.json();
@@ -27,7 +29,11 @@ export async function getComparison(id: string): Promise<ComparisonDetail> {
 export async function settled(id: string, timeoutMs = 15_000): Promise<ComparisonDetail> {
   const socket = await openComparisonSocket(id, 0);
   try {
-    await socket.until((e) => e.type === "comparison.status" && (e.status === "ready" || e.status === "failed"), "a settled turn", timeoutMs);
+    await socket.until(
+      (e) => e.type === "comparison.status" && (e.status === "ready" || e.status === "failed"),
+      "a settled turn",
+      timeoutMs,
+    );
   } finally {
     socket.close();
   }
@@ -35,7 +41,10 @@ export async function settled(id: string, timeoutMs = 15_000): Promise<Compariso
 }
 
 /** Creates a comparison of two named models and waits until both have answered. */
-export async function readyComparison(models: [string, string], extra: Record<string, unknown> = {}): Promise<ComparisonDetail> {
+export async function readyComparison(
+  models: [string, string],
+  extra: Record<string, unknown> = {},
+): Promise<ComparisonDetail> {
   const { id } = await createComparison({ prompt: "Explain recursion in one paragraph.", models, ...extra });
   const detail = await settled(id);
   if (detail.comparison.status !== "ready") throw new Error(`comparison ${id} ended ${detail.comparison.status}`);
@@ -49,7 +58,14 @@ export async function vote(id: string, choice: string, headers: Record<string, s
 export interface VoteBody {
   voteId: string;
   choice: string;
-  rows: { id: string; voteId: string; comparisonId: string; choice: string; winnerModelId: string | null; flags: string[] }[];
+  rows: {
+    id: string;
+    voteId: string;
+    comparisonId: string;
+    choice: string;
+    winnerModelId: string | null;
+    flags: string[];
+  }[];
   reveal: { left: { modelId: string; displayName: string }; right: { modelId: string; displayName: string } };
   flags: string[];
   receipt: string;
@@ -108,12 +124,18 @@ export async function errorOf(res: Response): Promise<{ code: string; message: s
  * Whether the room named `name` in `namespace` has storage: miniflare lists the objects whose SQLite files
  * exist, so this observes "nothing was created" without creating anything (asking the room would).
  */
-export async function hasRoom<T extends Rpc.DurableObjectBranded | undefined>(namespace: DurableObjectNamespace<T>, name: string): Promise<boolean> {
+export async function hasRoom<T extends Rpc.DurableObjectBranded | undefined>(
+  namespace: DurableObjectNamespace<T>,
+  name: string,
+): Promise<boolean> {
   const id = namespace.idFromName(name);
   return (await listDurableObjectIds(namespace)).some((listed) => listed.equals(id));
 }
 
 /** Withdraws vote `voteId`, showing `receipt` when given. */
 export function withdraw(voteId: string, receipt?: string, headers: Record<string, string> = {}): Promise<Response> {
-  return api(`/votes/${voteId}`, { method: "DELETE", headers: receipt === undefined ? headers : { "X-Vote-Receipt": receipt, ...headers } });
+  return api(`/votes/${voteId}`, {
+    method: "DELETE",
+    headers: receipt === undefined ? headers : { "X-Vote-Receipt": receipt, ...headers },
+  });
 }

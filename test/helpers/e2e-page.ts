@@ -44,7 +44,10 @@ export interface SocketLog<E = RunEvent> {
 }
 
 /** Records the page's live sockets and validates every frame it receives (against `runEvent` unless told otherwise). */
-export function recordSockets<E = RunEvent>(page: Page, schema: EventSchema<E> = runEvent as unknown as EventSchema<E>): SocketLog<E> {
+export function recordSockets<E = RunEvent>(
+  page: Page,
+  schema: EventSchema<E> = runEvent as unknown as EventSchema<E>,
+): SocketLog<E> {
   const sockets: SocketRecord<E>[] = [];
   const log: SocketLog<E> = { sockets, invalid: [], events: () => sockets.flatMap((s) => s.events) };
   page.on("websocket", (ws) => {
@@ -87,13 +90,24 @@ export async function dropNewestSocket(page: Page): Promise<void> {
 
 /** Waits until exactly `count` elements match the CSS `selector`. */
 export async function waitForCount(page: Page, selector: string, count: number, timeoutMs: number): Promise<void> {
-  await page.waitForFunction(([s, n]) => document.querySelectorAll(s).length === n, [selector, count] as const, { timeout: timeoutMs, polling: "raf" });
+  await page.waitForFunction(([s, n]) => document.querySelectorAll(s).length === n, [selector, count] as const, {
+    timeout: timeoutMs,
+    polling: "raf",
+  });
 }
 
 /** Waits until some element matching `selector` shows text, but not yet `notYet` (it is still being written). */
-export async function waitForPartialText(page: Page, selector: string, notYet: string, timeoutMs: number): Promise<void> {
+export async function waitForPartialText(
+  page: Page,
+  selector: string,
+  notYet: string,
+  timeoutMs: number,
+): Promise<void> {
   await page.waitForFunction(
-    ([s, marker]) => Array.from(document.querySelectorAll(s)).some((el) => (el.textContent ?? "").length > 0 && !(el.textContent ?? "").includes(marker)),
+    ([s, marker]) =>
+      Array.from(document.querySelectorAll(s)).some(
+        (el) => (el.textContent ?? "").length > 0 && !(el.textContent ?? "").includes(marker),
+      ),
     [selector, notYet] as const,
     { timeout: timeoutMs, polling: "raf" },
   );
@@ -106,7 +120,9 @@ export async function readableText(locator: Locator): Promise<string> {
 
 /** Names of every attribute on every element inside `locator`. */
 export function attributeNames(locator: Locator): Promise<string[]> {
-  return locator.evaluate((root: PageElement) => Array.from(root.querySelectorAll("*")).flatMap((el) => Array.from(el.attributes, (a) => a.name)));
+  return locator.evaluate((root: PageElement) =>
+    Array.from(root.querySelectorAll("*")).flatMap((el) => Array.from(el.attributes, (a) => a.name)),
+  );
 }
 
 /** The raw `href` attribute of each element matched by `links` (null when it has none). */
@@ -118,7 +134,15 @@ export function hrefsOf(links: Locator): Promise<(string | null)[]> {
 export function unlabelledControls(page: Page): Promise<string[]> {
   return page.evaluate(() =>
     Array.from(document.querySelectorAll("input, textarea, select, button, a[href]"))
-      .filter((el) => !(el.labels?.length || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || (el.textContent ?? "").trim()))
+      .filter(
+        (el) =>
+          !(
+            el.labels?.length ||
+            el.getAttribute("aria-label") ||
+            el.getAttribute("aria-labelledby") ||
+            (el.textContent ?? "").trim()
+          ),
+      )
       .map((el) => el.outerHTML.slice(0, 160)),
   );
 }

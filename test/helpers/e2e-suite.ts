@@ -6,7 +6,14 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
-import { CHROMIUM_PATH, hasChromium, openBrowser, screenshot, type BrowserSession, type SessionOptions } from "./e2e-browser";
+import {
+  CHROMIUM_PATH,
+  hasChromium,
+  openBrowser,
+  screenshot,
+  type BrowserSession,
+  type SessionOptions,
+} from "./e2e-browser";
 import { buildWeb, startWranglerDev, type WranglerDev } from "./e2e-wrangler";
 import { startProviderStub } from "./provider-stub";
 
@@ -52,7 +59,10 @@ export interface Suite {
   session: () => BrowserSession;
 }
 
-if (!hasChromium) console.warn(`[e2e] skipping the browser tests: ${CHROMIUM_PATH} not found. Install Debian's Chromium (apt-get install -y chromium) to run them.`);
+if (!hasChromium)
+  console.warn(
+    `[e2e] skipping the browser tests: ${CHROMIUM_PATH} not found. Install Debian's Chromium (apt-get install -y chromium) to run them.`,
+  );
 
 /** A `describe` of browser tests: skipped where Chromium is missing. */
 export const describeInBrowser = describe.skipIf(!hasChromium);
@@ -89,10 +99,13 @@ export function browserSuite(opts: SuiteOptions): Suite {
         await screenshot(s.page, i === 0 ? `failed-${slug}` : `failed-${slug}-${i}`).catch(() => {});
         console.error(`[e2e] page ${i} console for "${ctx.task.name}":\n${s.console.join("\n")}`);
       }
-      for (const [i, server] of servers.entries()) console.error(`[e2e] the end of server ${i}'s output:\n${server.output().slice(-3000)}`);
+      for (const [i, server] of servers.entries())
+        console.error(`[e2e] the end of server ${i}'s output:\n${server.output().slice(-3000)}`);
     }
     const done = sessions.splice(0);
-    const pageErrors = opts.failOnPageErrors ? done.flatMap((s) => s.console.filter((line) => PAGE_ERROR.test(line))) : [];
+    const pageErrors = opts.failOnPageErrors
+      ? done.flatMap((s) => s.console.filter((line) => PAGE_ERROR.test(line)))
+      : [];
     for (const s of done) await s.close();
     expect(pageErrors).toEqual([]);
   });

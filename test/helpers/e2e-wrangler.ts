@@ -14,7 +14,11 @@ const run = promisify(execFile);
 /** Builds the web app into web/dist exactly as `npm run build` does. */
 export async function buildWeb(): Promise<string> {
   const vite = path.join(ROOT, "node_modules/vite/bin/vite.js");
-  const { stdout } = await run(process.execPath, [vite, "build", "--config", "web/vite.config.ts"], { cwd: ROOT, env: wranglerEnv(), timeout: 120_000 });
+  const { stdout } = await run(process.execPath, [vite, "build", "--config", "web/vite.config.ts"], {
+    cwd: ROOT,
+    env: wranglerEnv(),
+    timeout: 120_000,
+  });
   return stdout;
 }
 

@@ -57,7 +57,8 @@ export async function createTestHost(): Promise<TestHost | { unavailable: string
   return {
     serverAddress,
     clientAddress,
-    exec: (command, args, timeoutMs = 30_000) => run("ip", ["netns", "exec", ns, command, ...args], { timeout: timeoutMs }),
+    exec: (command, args, timeoutMs = 30_000) =>
+      run("ip", ["netns", "exec", ns, command, ...args], { timeout: timeoutMs }),
     remove,
   };
 }

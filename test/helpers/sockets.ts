@@ -12,11 +12,19 @@ export interface EventSocket<E extends { type: string; seq: number }> {
   events: E[];
   /** resolves with the first event, already received or still to come, that matches */
   until(match: (e: E) => boolean, what: string, timeoutMs?: number): Promise<E>;
-  waitFor<T extends E["type"]>(type: T, match?: (e: Extract<E, { type: T }>) => boolean, timeoutMs?: number): Promise<Extract<E, { type: T }>>;
+  waitFor<T extends E["type"]>(
+    type: T,
+    match?: (e: Extract<E, { type: T }>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Extract<E, { type: T }>>;
   close(): void;
 }
 
-export async function openEventSocket<E extends { type: string; seq: number }>(path: string, schema: Schema<E>, since?: number): Promise<EventSocket<E>> {
+export async function openEventSocket<E extends { type: string; seq: number }>(
+  path: string,
+  schema: Schema<E>,
+  since?: number,
+): Promise<EventSocket<E>> {
   const query = since === undefined ? "" : `?since=${since}`;
   const res = await SELF.fetch(`${BASE}${path}${query}`, { headers: { Upgrade: "websocket" } });
   const ws = res.webSocket;
@@ -50,7 +58,8 @@ export async function openEventSocket<E extends { type: string; seq: number }>(p
   return {
     events,
     until,
-    waitFor: (type, match = () => true, timeoutMs) => until((e) => e.type === type && match(e as never), `${type} event`, timeoutMs) as never,
+    waitFor: (type, match = () => true, timeoutMs) =>
+      until((e) => e.type === type && match(e as never), `${type} event`, timeoutMs) as never,
     close: () => ws.close(1000, "done"),
   };
 }
@@ -67,5 +76,8 @@ export function storedEvents(storage: DurableObjectStorage): StoredEvent[] {
 
 /** What a room keeps in its own storage: its stored events and the mark above trailing deltas. */
 export function storedLog(room: DurableObjectStub): Promise<{ events: StoredEvent[]; deltaMark: number | undefined }> {
-  return runInDurableObject(room, (_instance, state) => ({ events: storedEvents(state.storage), deltaMark: state.storage.kv.get<number>(DELTA_MARK_KEY) }));
+  return runInDurableObject(room, (_instance, state) => ({
+    events: storedEvents(state.storage),
+    deltaMark: state.storage.kv.get<number>(DELTA_MARK_KEY),
+  }));
 }

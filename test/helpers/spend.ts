@@ -13,11 +13,26 @@ export interface Spend {
 }
 
 export interface Refusal {
-  error: { code: string; message: string; details: { spentUsd: number; reservedUsd: number; capUsd: number; estimateUsd: number; resetsAt: number; unpriced?: string[] } };
+  error: {
+    code: string;
+    message: string;
+    details: {
+      spentUsd: number;
+      reservedUsd: number;
+      capUsd: number;
+      estimateUsd: number;
+      resetsAt: number;
+      unpriced?: string[];
+    };
+  };
 }
 
 /** A request to the Worker with settings of its own, as a deployment with these variables would get it (its rooms keep the test's own). */
-export async function withSettings(path: string, settings: Record<string, string>, init: { method?: string; json?: unknown } = {}): Promise<Response> {
+export async function withSettings(
+  path: string,
+  settings: Record<string, string>,
+  init: { method?: string; json?: unknown } = {},
+): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await worker.fetch(
     new Request(`http://127.0.0.1/api${path}`, {
@@ -36,4 +51,9 @@ export const spendNow = async (): Promise<Spend> => (await api("/spend")).json()
 
 /** Waits until the day's set-aside figure is `reservedUsd` (holds settle a moment after the work they covered announced its end). */
 export const reservedSettles = (reservedUsd: number, timeoutMs = 5_000): Promise<Spend> =>
-  poll(spendNow, (s) => Math.abs(s.reservedUsd - reservedUsd) < 1e-12, timeoutMs, `the day's reserved figure to be ${reservedUsd}`);
+  poll(
+    spendNow,
+    (s) => Math.abs(s.reservedUsd - reservedUsd) < 1e-12,
+    timeoutMs,
+    `the day's reserved figure to be ${reservedUsd}`,
+  );

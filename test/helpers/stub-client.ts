@@ -41,22 +41,43 @@ export async function heldCount(stubUrl: string, key: string): Promise<number> {
 }
 
 /** Polls until the stub has received at least `count` calls for `model`; throws after `timeoutMs`. */
-export async function waitForCalls(stubUrl: string, model: string, count = 1, timeoutMs = 5_000): Promise<RecordedCall[]> {
-  return poll(() => callsFor(stubUrl, model), (calls) => calls.length >= count, timeoutMs, `${count} call(s) for model "${model}"`);
+export async function waitForCalls(
+  stubUrl: string,
+  model: string,
+  count = 1,
+  timeoutMs = 5_000,
+): Promise<RecordedCall[]> {
+  return poll(
+    () => callsFor(stubUrl, model),
+    (calls) => calls.length >= count,
+    timeoutMs,
+    `${count} call(s) for model "${model}"`,
+  );
 }
 
 /** Polls until at least `count` calls are held on `key`; throws after `timeoutMs`. */
 export async function waitForHeld(stubUrl: string, key: string, count = 1, timeoutMs = 5_000): Promise<void> {
-  await poll(() => heldCount(stubUrl, key), (held) => held >= count, timeoutMs, `${count} call(s) held on "${key}"`);
+  await poll(
+    () => heldCount(stubUrl, key),
+    (held) => held >= count,
+    timeoutMs,
+    `${count} call(s) held on "${key}"`,
+  );
 }
 
 /** Reads until `done` holds of what it read (every 10 ms); throws after `timeoutMs`, saying what it waited for. */
-export async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+export async function poll<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() >= deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; last saw ${JSON.stringify(value).slice(0, 200)}`);
+    if (Date.now() >= deadline)
+      throw new Error(`waited ${timeoutMs} ms for ${what}; last saw ${JSON.stringify(value).slice(0, 200)}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -23,6 +23,7 @@ export function fireAlarm(room: DurableObjectStub): Promise<boolean> {
 
 /** Waits until the room drives no step: the one under way ended, done or failed. */
 export async function waitForStepEnd(room: DurableObjectStub, timeoutMs = 15_000): Promise<void> {
-  const driving = () => runInDurableObject(room, (instance) => (instance as unknown as { running: unknown }).running !== null);
+  const driving = () =>
+    runInDurableObject(room, (instance) => (instance as unknown as { running: unknown }).running !== null);
   await poll(driving, (busy) => !busy, timeoutMs, "the room's step to end");
 }

@@ -49,11 +49,25 @@ export async function freePort(): Promise<number> {
 
 /** `wrangler d1 migrations apply DB --local --persist-to dir`, with the migrations of `config` when given. */
 export async function migrate(persistTo: string, config?: string): Promise<void> {
-  await run(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo, ...(config ? ["--config", config] : [])], {
-    cwd: ROOT,
-    env: wranglerEnv(),
-    timeout: 120_000,
-  });
+  await run(
+    process.execPath,
+    [
+      WRANGLER,
+      "d1",
+      "migrations",
+      "apply",
+      "DB",
+      "--local",
+      "--persist-to",
+      persistTo,
+      ...(config ? ["--config", config] : []),
+    ],
+    {
+      cwd: ROOT,
+      env: wranglerEnv(),
+      timeout: 120_000,
+    },
+  );
 }
 
 export interface DevOptions {
@@ -119,7 +133,10 @@ async function launchOnce(opts: DevOptions): Promise<DevServer> {
     "--show-interactive-dev-session=false",
     "--log-level",
     opts.logLevel ?? "info",
-    ...Object.entries({ QUORUM_LISTEN: opts.ip ?? "127.0.0.1", ...opts.vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ...Object.entries({ QUORUM_LISTEN: opts.ip ?? "127.0.0.1", ...opts.vars }).flatMap(([k, v]) => [
+      "--var",
+      `${k}:${v}`,
+    ]),
   ];
   const start = opts.spawn ?? ((command, args, spawnOpts) => spawn(command, args, { ...spawnOpts, detached: true }));
   const child = start(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
@@ -141,11 +158,17 @@ async function launchOnce(opts: DevOptions): Promise<DevServer> {
 }
 
 /** Polls until `url` answers 200; returns the ms it took. Throws when the process exits or time runs out. */
-export async function waitFor200(url: string, child: ChildProcess, timeoutMs: number, headers: Record<string, string> = {}): Promise<number> {
+export async function waitFor200(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  headers: Record<string, string> = {},
+): Promise<number> {
   const started = performance.now();
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
     try {
       const res = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
       await res.arrayBuffer();

@@ -16,7 +16,9 @@ describe("health and models", () => {
   });
 
   it("lists the configured providers, discovering the OpenAI-compatible server's models", async () => {
-    const { providers } = await (await api("/models")).json<{ providers: { id: string; available: boolean; models: { id: string }[] }[] }>();
+    const { providers } = await (await api("/models")).json<{
+      providers: { id: string; available: boolean; models: { id: string }[] }[];
+    }>();
     expect(providers.every((p) => p.available)).toBe(true);
     expect(providers.find((p) => p.id === "openai-compatible")!.models.map((m) => m.id)).toEqual([
       "openai-compatible:local-llama",
@@ -31,7 +33,11 @@ describe("provider configuration at the edge", () => {
   it("refuses a run on an unconfigured provider with a 400 that names the missing variable", async () => {
     const res = await app.request(
       "/api/runs",
-      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: "q", models: [{ id: "demo:concise" }, { id: "anthropic:claude-haiku-4-5" }] }) },
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "q", models: [{ id: "demo:concise" }, { id: "anthropic:claude-haiku-4-5" }] }),
+      },
       withoutKeys,
     );
     expect(res.status).toBe(400);
@@ -53,7 +59,10 @@ describe("provider configuration at the edge", () => {
     expect(ok.ok).toBe(true);
     const demo = await (await api("/providers/demo/test", { method: "POST" })).json<{ ok: boolean }>();
     expect(demo.ok).toBe(true);
-    const missing = await (await app.request("/api/providers/anthropic/test", { method: "POST" }, withoutKeys)).json<{ ok: boolean; message: string }>();
+    const missing = await (await app.request("/api/providers/anthropic/test", { method: "POST" }, withoutKeys)).json<{
+      ok: boolean;
+      message: string;
+    }>();
     expect(missing).toMatchObject({ ok: false });
     expect(missing.message).toContain("ANTHROPIC_API_KEY");
     expect((await api("/providers/acme/test", { method: "POST" })).status).toBe(404);
@@ -62,8 +71,14 @@ describe("provider configuration at the edge", () => {
 
 describe("parameters a model rejects", () => {
   it("drops an unsupported temperature, asks again once, and records the drop", async () => {
-    await scriptModel(stub, "picky-gpt", [{ status: 400, errorParam: "temperature" }, { text: "Fine without temperature." }]);
-    const id = await createRun({ question: "Picky?", models: [{ id: "openai:picky-gpt", params: { temperature: 0.3 } }, { id: "demo:concise" }] });
+    await scriptModel(stub, "picky-gpt", [
+      { status: 400, errorParam: "temperature" },
+      { text: "Fine without temperature." },
+    ]);
+    const id = await createRun({
+      question: "Picky?",
+      models: [{ id: "openai:picky-gpt", params: { temperature: 0.3 } }, { id: "demo:concise" }],
+    });
     const detail = await finished(id);
     const picky = detail.answers.find((a) => a.modelId === "openai:picky-gpt")!;
     expect(picky.status).toBe("done");
@@ -78,7 +93,10 @@ describe("parameters a model rejects", () => {
   it("passes per-model settings over the run's", async () => {
     const id = await createRun({
       question: "Settings?",
-      models: [{ id: "openai:settings-gpt", params: { maxTokens: 77, systemPrompt: "Answer in French." } }, { id: "demo:concise" }],
+      models: [
+        { id: "openai:settings-gpt", params: { maxTokens: 77, systemPrompt: "Answer in French." } },
+        { id: "demo:concise" },
+      ],
       settings: { systemPrompt: "Be brief.", maxTokens: 500 },
     });
     await finished(id);

@@ -1,6 +1,19 @@
-import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { archiveBattles, archiveComparisons, archiveConversations, dropIdempotencyKeys, readJsonLines, SEGMENT_BATTLES } from "../../worker/db/archive";
+import {
+  archiveBattles,
+  archiveComparisons,
+  archiveConversations,
+  dropIdempotencyKeys,
+  readJsonLines,
+  SEGMENT_BATTLES,
+} from "../../worker/db/archive";
 import { releaseUncounted } from "../../worker/db/counting-queries";
 import { openDb } from "../../worker/db/queries";
 import { sliceBattles } from "../../worker/db/style-queries";
@@ -11,7 +24,14 @@ import type { RunRecord } from "../../worker/rooms/record";
 import app from "../../worker/index";
 import { comparisonRoom } from "../../worker/api/comparisons";
 
-import { castVote, errorOf, leaderboard, readyComparison, withdraw as withdrawVote, type Standings } from "../helpers/arena";
+import {
+  castVote,
+  errorOf,
+  leaderboard,
+  readyComparison,
+  withdraw as withdrawVote,
+  type Standings,
+} from "../helpers/arena";
 import { referenceElo, simulateBattles, type Battle } from "../helpers/arena-reference";
 import { api, createRun, finished } from "../helpers/runs";
 
@@ -23,13 +43,17 @@ const HOUR_MS = 3_600_000;
 const VOTE_WINDOW_MS = 3_600_000;
 
 async function importLines(battles: unknown[], query: string) {
-  const res = await api(`/battles/import${query}`, { method: "POST", body: battles.map((b) => JSON.stringify(b)).join("\n") });
+  const res = await api(`/battles/import${query}`, {
+    method: "POST",
+    body: battles.map((b) => JSON.stringify(b)).join("\n"),
+  });
   if (res.status !== 200) throw new Error(`import answered ${res.status}: ${await res.text()}`);
   return res.json<{ accepted: number; inserted: number; alreadyImported: number }>();
 }
 
 const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
-const exported = async () => (await (await api("/battles/export?source=import&includeFlagged=true")).text()).trim().split("\n");
+const exported = async () =>
+  (await (await api("/battles/export?source=import&includeFlagged=true")).text()).trim().split("\n");
 /** The one object under `prefix` in the archive's bucket, and its rows. */
 async function onlyObject(prefix: string) {
   const { objects } = await env.ARCHIVE.list({ prefix });
@@ -37,19 +61,33 @@ async function onlyObject(prefix: string) {
   const [{ key }] = objects;
   return { key, rows: await readJsonLines<Record<string, unknown>>((await env.ARCHIVE.get(key))!) };
 }
-const ratings = (board: Standings) => board.rows.map((r) => ({ modelId: r.modelId, wins: r.wins, battles: r.battles, elo: r.elo, bt: r.bt }));
+const ratings = (board: Standings) =>
+  board.rows.map((r) => ({ modelId: r.modelId, wins: r.wins, battles: r.battles, elo: r.elo, bt: r.bt }));
 
 describe("the battle archive", () => {
   // Tests in a file share storage: each starts from no battles (so rowids start again at 1) and no comparisons.
   beforeEach(async () => {
-    await env.DB.batch(["battle_archive", "conversation_archive", "comparison_archive", "battles", "pair_counts", "elo_snapshots", "battle_epochs", "judge_verdicts", "comparisons"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+    await env.DB.batch(
+      [
+        "battle_archive",
+        "conversation_archive",
+        "comparison_archive",
+        "battles",
+        "pair_counts",
+        "elo_snapshots",
+        "battle_epochs",
+        "judge_verdicts",
+        "comparisons",
+      ].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
+    );
     const { objects } = await env.ARCHIVE.list();
     if (objects.length) await env.ARCHIVE.delete(objects.map((o) => o.key));
   });
 
   it("moves whole segments of old battles to R2 and leaves the leaderboard, Elo from scratch, style's battles and the export as they were", async () => {
     const battles: Battle[] = simulateBattles({ ar: 1200, bo: 1100, ce: 1000, du: 950 }, 25_000, 11);
-    for (let i = 0; i < battles.length; i += 10_000) await importLines(battles.slice(i, i + 10_000), `?importId=arch&offset=${i}`);
+    for (let i = 0; i < battles.length; i += 10_000)
+      await importLines(battles.slice(i, i + 10_000), `?importId=arch&offset=${i}`);
     const before = await leaderboard("source=import&rounds=0");
     const lines = await exported();
     expect(lines).toHaveLength(25_000);
@@ -58,14 +96,34 @@ describe("the battle archive", () => {
     // Two whole segments; the last 5,000 are less than one and stay in D1.
     expect(pass).toEqual({ segments: 2, battles: 2 * SEGMENT_BATTLES, stopped: null });
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(5_000);
-    const segments = await env.DB.prepare("SELECT key, from_rowid AS fromRowid, to_rowid AS toRowid, battles FROM battle_archive ORDER BY to_rowid").all();
+    const segments = await env.DB.prepare(
+      "SELECT key, from_rowid AS fromRowid, to_rowid AS toRowid, battles FROM battle_archive ORDER BY to_rowid",
+    ).all();
     expect(segments.results).toEqual([
-      { key: expect.stringMatching(/^battles\/000000000001-000000010000\.[0-9a-f]{8}\.jsonl\.gz$/), fromRowid: 1, toRowid: 10_000, battles: 10_000 },
-      { key: expect.stringMatching(/^battles\/000000010001-000000020000\.[0-9a-f]{8}\.jsonl\.gz$/), fromRowid: 10_001, toRowid: 20_000, battles: 10_000 },
+      {
+        key: expect.stringMatching(/^battles\/000000000001-000000010000\.[0-9a-f]{8}\.jsonl\.gz$/),
+        fromRowid: 1,
+        toRowid: 10_000,
+        battles: 10_000,
+      },
+      {
+        key: expect.stringMatching(/^battles\/000000010001-000000020000\.[0-9a-f]{8}\.jsonl\.gz$/),
+        fromRowid: 10_001,
+        toRowid: 20_000,
+        battles: 10_000,
+      },
     ]);
-    expect((await env.ARCHIVE.list({ prefix: "battles/" })).objects.map((o) => o.key)).toEqual(segments.results.map((s) => s.key));
+    expect((await env.ARCHIVE.list({ prefix: "battles/" })).objects.map((o) => o.key)).toEqual(
+      segments.results.map((s) => s.key),
+    );
     const summary = await (await api("/battles/archive")).json();
-    expect(summary).toMatchObject({ afterHours: HOURS, bucketBound: true, segments: 2, battles: 20_000, throughRowid: 20_000 });
+    expect(summary).toMatchObject({
+      afterHours: HOURS,
+      bucketBound: true,
+      segments: 2,
+      battles: 20_000,
+      throughRowid: 20_000,
+    });
 
     // The counters did not move, so the leaderboard is the same to the last digit.
     expect(ratings(await leaderboard("source=import&rounds=0"))).toEqual(ratings(before));
@@ -76,7 +134,12 @@ describe("the battle archive", () => {
     for (const row of replayed.rows) expect(row.elo!).toBeCloseTo(want[row.modelId], 6);
     // Style control and the export read the same battles, in the same order.
     let styled = 0;
-    for await (const page of sliceBattles(openDb(env.DB), env.ARCHIVE, { sources: ["import"], category: "", includeFlagged: true })) styled += page.length;
+    for await (const page of sliceBattles(openDb(env.DB), env.ARCHIVE, {
+      sources: ["import"],
+      category: "",
+      includeFlagged: true,
+    }))
+      styled += page.length;
     expect(styled).toBe(25_000);
     expect(await exported()).toEqual(lines);
   });
@@ -89,19 +152,31 @@ describe("the battle archive", () => {
     const ctx = createExecutionContext();
     app.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
-    expect(await (await api("/battles/archive")).json()).toMatchObject({ segments: 1, battles: 10_000, throughRowid: 10_000 });
+    expect(await (await api("/battles/archive")).json()).toMatchObject({
+      segments: 1,
+      battles: 10_000,
+      throughRowid: 10_000,
+    });
 
     const resent = await importLines(battles.slice(0, 10_000), "?importId=again&offset=0");
     expect(resent).toMatchObject({ accepted: 10_000, inserted: 0, alreadyImported: 10_000 });
     const resentTail = await importLines(battles.slice(10_000), "?importId=again&offset=10000");
     expect(resentTail).toMatchObject({ inserted: 0, alreadyImported: 1 });
-    expect(await count("SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''")).toBe(10_001);
+    expect(
+      await count(
+        "SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''",
+      ),
+    ).toBe(10_001);
 
     // The one battle left in D1 goes (its counters with it); the next one still gets a rowid past the archive's.
     await env.DB.prepare("DELETE FROM battles").run();
     await importLines([{ model_a: "x", model_b: "y", winner: "tie", tstamp: 1_800_000_000 }], "?importId=after");
     expect(await count("SELECT rowid AS n FROM battles WHERE import_id = 'after'")).toBe(10_001);
-    expect(await count("SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''")).toBe(10_001);
+    expect(
+      await count(
+        "SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''",
+      ),
+    ).toBe(10_001);
   });
 
   it("waits while a segment holds a battle inside the window, and archives nothing twice when rows change under it", async () => {
@@ -121,14 +196,26 @@ describe("the battle archive", () => {
       delete: (keys: string | string[]) => env.ARCHIVE.delete(keys),
     } as R2Bucket;
     const later = now + 120_000;
-    expect(await archiveBattles(env.DB, withdrawing, HOURS, later)).toMatchObject({ segments: 0, battles: 0, stopped: expect.stringMatching(/deleted while/) });
+    expect(await archiveBattles(env.DB, withdrawing, HOURS, later)).toMatchObject({
+      segments: 0,
+      battles: 0,
+      stopped: expect.stringMatching(/deleted while/),
+    });
     expect(await count("SELECT count(*) AS n FROM battle_archive")).toBe(0);
     expect((await env.ARCHIVE.list()).objects).toHaveLength(0);
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(SEGMENT_BATTLES);
     // 10,000 left with the newest among them: one more battle makes a whole segment.
     await importLines([{ model_a: "p", model_b: "q", winner: "tie", tstamp: 1_700_000_000 }], "?importId=young-more");
-    expect(await archiveBattles(env.DB, env.ARCHIVE, HOURS, later)).toEqual({ segments: 1, battles: SEGMENT_BATTLES, stopped: null });
-    expect(await count("SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''")).toBe(SEGMENT_BATTLES + 1);
+    expect(await archiveBattles(env.DB, env.ARCHIVE, HOURS, later)).toEqual({
+      segments: 1,
+      battles: SEGMENT_BATTLES,
+      stopped: null,
+    });
+    expect(
+      await count(
+        "SELECT coalesce(sum(lo_wins + hi_wins + ties + both_bad), 0) AS n FROM pair_counts WHERE source = 'import' AND category = ''",
+      ),
+    ).toBe(SEGMENT_BATTLES + 1);
   });
 
   it("takes the model_votes rows of archived votes along, but keeps those a judge's verdict still needs", async () => {
@@ -136,7 +223,9 @@ describe("the battle archive", () => {
     const judged = (await readyComparison(["openai:pool-gpt", "google:pool-gemini"])).comparison.id;
     const gone = await castVote(plain, "tie");
     await castVote(judged, "left");
-    await env.DB.prepare("INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)")
+    await env.DB.prepare(
+      "INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)",
+    )
       .bind(judged)
       .run();
     await env.DB.prepare("UPDATE battles SET tstamp = 1700000000 WHERE source = 'human'").run();
@@ -157,24 +246,37 @@ describe("the battle archive", () => {
     // Withdrawing it now finds nothing in D1, and says why it may be so.
     const withdraw = await withdrawVote(gone.voteId, gone.receipt);
     expect(withdraw.status).toBe(404);
-    expect((await errorOf(withdraw)).message).toMatch(/older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\) and archived, which makes it final/);
+    expect((await errorOf(withdraw)).message).toMatch(
+      /older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\) and archived, which makes it final/,
+    );
   });
 
   it("moves old comparisons' messages to R2 in whole chunks; the comparison still opens from its room, and their costs stay counted", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
     const [a, b, c] = ids;
     const old = Date.now() - (HOURS + 48) * HOUR_MS;
-    for (const table of ["comparisons SET created_at = ?1 WHERE id", "messages SET completed_at = ?1 WHERE completed_at IS NOT NULL AND comparison_id"])
+    for (const table of [
+      "comparisons SET created_at = ?1 WHERE id",
+      "messages SET completed_at = ?1 WHERE completed_at IS NOT NULL AND comparison_id",
+    ])
       await env.DB.prepare(`UPDATE ${table} IN (?2, ?3)`).bind(old, a, b).run();
     const messagesOf = (id: string) => count(`SELECT count(*) AS n FROM messages WHERE comparison_id = '${id}'`);
     const [na, nb, nc] = [await messagesOf(a), await messagesOf(b), await messagesOf(c)];
     expect(na).toBeGreaterThanOrEqual(3); // the prompt and both sides' answers
     // Two answers with usage each: their costs go to spend_entries, as a deleted answer's do.
-    expect(await count(`SELECT count(*) AS n FROM messages WHERE comparison_id = '${a}' AND role = 'assistant' AND coalesce(tokens_in, 0) + coalesce(tokens, 0) > 0`)).toBe(2);
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM messages WHERE comparison_id = '${a}' AND role = 'assistant' AND coalesce(tokens_in, 0) + coalesce(tokens, 0) > 0`,
+      ),
+    ).toBe(2);
     const spendRows = await count("SELECT count(*) AS n FROM spend_entries");
 
-    expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisons: 2, messages: na + nb });
+    expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({
+      comparisons: 2,
+      messages: na + nb,
+    });
     expect([await messagesOf(a), await messagesOf(b), await messagesOf(c)]).toEqual([0, 0, nc]);
     expect(await count("SELECT count(*) AS n FROM spend_entries")).toBe(spendRows + 4);
     const { rows: lines } = await onlyObject("messages/");
@@ -185,7 +287,10 @@ describe("the battle archive", () => {
     const detail = await (await api(`/comparisons/${a}`)).json<{ turns: { prompt: string }[] }>();
     expect(detail.turns.map((t) => t.prompt)).toEqual(["Explain recursion in one paragraph."]);
     // One old comparison left is less than a chunk.
-    expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisons: 0, messages: 0 });
+    expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({
+      comparisons: 0,
+      messages: 0,
+    });
     expect(await (await api("/battles/archive")).json()).toMatchObject({ conversations: 2, messages: na + nb });
   });
 
@@ -195,23 +300,36 @@ describe("the battle archive", () => {
     const young = await ready();
     await castVote(voted, "left");
     await castVote(judged, "right");
-    await env.DB.prepare("INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)")
+    await env.DB.prepare(
+      "INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)",
+    )
       .bind(judged)
       .run();
     expect((await api(`/comparisons/${shared}/share`, { method: "POST" })).status).toBe(201);
     // Four comparisons from before the window, their answers and votes too; the rooms agree on when they began.
     const old = Date.now() - (HOURS + 48) * HOUR_MS;
     const four = [voted, unvoted, judged, shared];
-    await env.DB.prepare("UPDATE comparisons SET created_at = ?1, both_answered_at = ?1 WHERE id IN (SELECT value FROM json_each(?2))").bind(old, JSON.stringify(four)).run();
+    await env.DB.prepare(
+      "UPDATE comparisons SET created_at = ?1, both_answered_at = ?1 WHERE id IN (SELECT value FROM json_each(?2))",
+    )
+      .bind(old, JSON.stringify(four))
+      .run();
     // The unvoted one's vote window is long over: the cron sweep has let it count.
     await releaseUncounted(openDb(env.DB), Date.now(), VOTE_WINDOW_MS);
     await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL").bind(old).run();
-    await env.DB.prepare("UPDATE battles SET tstamp = ?1 WHERE source = 'human'").bind(old / 1000).run();
+    await env.DB.prepare("UPDATE battles SET tstamp = ?1 WHERE source = 'human'")
+      .bind(old / 1000)
+      .run();
     for (const id of four)
       await runInDurableObject(comparisonRoom(env, id), (instance: ComparisonRoom) => {
         (instance as unknown as { record: ComparisonRecord }).record.createdAt = old;
       });
-    const appearances = async () => (await env.DB.prepare("SELECT category, model_id, appearances FROM model_appearances ORDER BY category, model_id").all()).results;
+    const appearances = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT category, model_id, appearances FROM model_appearances ORDER BY category, model_id",
+        ).all()
+      ).results;
     const counted = await appearances();
 
     // Nothing moves while a comparison still has its messages or votes in D1.
@@ -220,14 +338,23 @@ describe("the battle archive", () => {
     expect(await archiveBattles(env.DB, env.ARCHIVE, HOURS)).toMatchObject({ segments: 1 });
     expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 4)).toMatchObject({ comparisons: 4 });
     // Two passes at once: the one whose transaction finds the rows gone writes nothing.
-    const passes = await Promise.all([archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2), archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)]);
+    const passes = await Promise.all([
+      archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2),
+      archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2),
+    ]);
     expect(passes.map((p) => p.comparisonRows).sort()).toEqual([0, 2]);
     // The judged one keeps its row (and vote) for judge calibration, the shared one for its link, the young one for its window.
-    const left = (await env.DB.prepare("SELECT id FROM comparisons").all<{ id: string }>()).results.map((r) => r.id).sort();
+    const left = (await env.DB.prepare("SELECT id FROM comparisons").all<{ id: string }>()).results
+      .map((r) => r.id)
+      .sort();
     expect(left).toEqual([judged, shared, young].sort());
     const { rows } = await onlyObject("comparisons/");
     expect(rows.map((r) => r.id).sort()).toEqual([voted, unvoted].sort());
-    expect(rows[0]).toMatchObject({ prompt: "Explain recursion in one paragraph.", model1_id: expect.any(String), created_at: old });
+    expect(rows[0]).toMatchObject({
+      prompt: "Explain recursion in one paragraph.",
+      model1_id: expect.any(String),
+      created_at: old,
+    });
     expect(await count("SELECT count(*) AS n FROM comparison_archive")).toBe(1);
     expect(await (await api("/battles/archive")).json()).toMatchObject({ comparisonRows: 2 });
     // Appearances stay counted, and the history list still shows all five.
@@ -238,8 +365,15 @@ describe("the battle archive", () => {
     // The page opens from the room; a vote, a turn, a retry or a judge is refused, and writes nothing.
     const page = await api(`/comparisons/${voted}`);
     expect(page.status).toBe(200);
-    expect((await page.json<{ turns: { prompt: string }[] }>()).turns[0].prompt).toBe("Explain recursion in one paragraph.");
-    const closed = { code: "closed", message: expect.stringMatching(/^This comparison is older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\), so it is closed: .*Start a new round\.$/) };
+    expect((await page.json<{ turns: { prompt: string }[] }>()).turns[0].prompt).toBe(
+      "Explain recursion in one paragraph.",
+    );
+    const closed = {
+      code: "closed",
+      message: expect.stringMatching(
+        /^This comparison is older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\), so it is closed: .*Start a new round\.$/,
+      ),
+    };
     for (const [path, body] of [
       [`/comparisons/${voted}/votes`, { choice: "right" }],
       [`/comparisons/${unvoted}/votes`, { choice: "tie" }],
@@ -251,27 +385,37 @@ describe("the battle archive", () => {
       expect([path, res.status]).toEqual([path, 409]);
       expect(await errorOf(res)).toEqual(closed);
     }
-    expect(await count(`SELECT count(*) AS n FROM model_votes WHERE comparison_id IN ('${voted}', '${unvoted}')`)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM model_votes WHERE comparison_id IN ('${voted}', '${unvoted}')`)).toBe(
+      0,
+    );
     // A share link for an archived comparison still works: the room holds what it shows.
     expect((await api(`/comparisons/${unvoted}/share`, { method: "POST" })).status).toBe(201);
   });
 
   it("pages the history list newest first across D1 and archived objects that overlap in time, each comparison once", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
+    for (let i = 0; i < 6; i++)
+      ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
     const young = (await readyComparison(["openai:pool-gpt", "google:pool-gemini"])).comparison.id;
     const old = Date.now() - (HOURS + 48) * HOUR_MS;
-    for (const [i, id] of ids.entries()) await env.DB.prepare("UPDATE comparisons SET created_at = ?1, both_answered_at = ?1 WHERE id = ?2").bind(old + i * 1_000, id).run();
+    for (const [i, id] of ids.entries())
+      await env.DB.prepare("UPDATE comparisons SET created_at = ?1, both_answered_at = ?1 WHERE id = ?2")
+        .bind(old + i * 1_000, id)
+        .run();
     await releaseUncounted(openDb(env.DB), Date.now(), VOTE_WINDOW_MS);
     await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL").bind(old).run();
     expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 6)).toMatchObject({ comparisons: 6 });
     // A verdict holds the second oldest back while the others move in pairs; once it is gone, it moves with the newest.
-    const verdict = env.DB.prepare("INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)");
+    const verdict = env.DB.prepare(
+      "INSERT INTO judge_verdicts (comparison_id, judge_model_id, verdict, flipped, orders, left_chars, right_chars) VALUES (?, 'openai:pool-gpt', 'left', 0, '[]', 10, 10)",
+    );
     await verdict.bind(ids[1]).run();
     expect(await archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisonRows: 4 });
     await env.DB.prepare("DELETE FROM judge_verdicts").run();
     expect(await archiveComparisons(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({ comparisonRows: 2 });
-    const objects = await env.DB.prepare("SELECT first_created_at AS first, last_created_at AS last FROM comparison_archive ORDER BY first_created_at").all();
+    const objects = await env.DB.prepare(
+      "SELECT first_created_at AS first, last_created_at AS last FROM comparison_archive ORDER BY first_created_at",
+    ).all();
     expect(objects.results).toEqual([
       { first: old, last: old + 2_000 },
       { first: old + 1_000, last: old + 5_000 },
@@ -284,9 +428,13 @@ describe("the battle archive", () => {
     do {
       const res = await api(`/comparisons?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
       expect(res.status).toBe(200);
-      const page: { items: { id: string; createdAt: number; prompt: string; blind: boolean; reveal: unknown }[]; nextCursor: string | null } = await res.json();
+      const page: {
+        items: { id: string; createdAt: number; prompt: string; blind: boolean; reveal: unknown }[];
+        nextCursor: string | null;
+      } = await res.json();
       pages.push(page.items.map((i) => i.id));
-      for (const item of page.items.filter((i) => i.id !== young)) expect(item).toMatchObject({ prompt: "Explain recursion in one paragraph.", blind: true, reveal: null });
+      for (const item of page.items.filter((i) => i.id !== young))
+        expect(item).toMatchObject({ prompt: "Explain recursion in one paragraph.", blind: true, reveal: null });
       cursor = page.nextCursor;
     } while (cursor && pages.length < 10);
     expect(pages).toEqual([[young, ids[5]], [ids[4], ids[3]], [ids[2], ids[1]], [ids[0]]]);
@@ -294,21 +442,37 @@ describe("the battle archive", () => {
 
   it("two passes at once archive each segment and chunk once, and the one that loses the race leaves nothing behind", async () => {
     const battles = simulateBattles({ g: 1000, h: 1000 }, 20_001, 8);
-    for (let i = 0; i < battles.length; i += 10_000) await importLines(battles.slice(i, i + 10_000), `?importId=race&offset=${i}`);
-    const passes = await Promise.all([archiveBattles(env.DB, env.ARCHIVE, HOURS), archiveBattles(env.DB, env.ARCHIVE, HOURS)]);
+    for (let i = 0; i < battles.length; i += 10_000)
+      await importLines(battles.slice(i, i + 10_000), `?importId=race&offset=${i}`);
+    const passes = await Promise.all([
+      archiveBattles(env.DB, env.ARCHIVE, HOURS),
+      archiveBattles(env.DB, env.ARCHIVE, HOURS),
+    ]);
     // Both read the first segment; one transaction fails on it, and that pass stops.
     expect(passes.map((p) => p.battles).sort()).toEqual([0, 20_000]);
     expect(passes.filter((p) => p.stopped)).toHaveLength(1);
-    const listed = (await env.DB.prepare("SELECT key FROM battle_archive").all<{ key: string }>()).results.map((r) => r.key).sort();
+    const listed = (await env.DB.prepare("SELECT key FROM battle_archive").all<{ key: string }>()).results
+      .map((r) => r.key)
+      .sort();
     expect(listed).toHaveLength(2);
     expect((await env.ARCHIVE.list({ prefix: "battles/" })).objects.map((o) => o.key).sort()).toEqual(listed);
     expect(await exported()).toHaveLength(20_001);
 
     const ids: string[] = [];
-    for (let i = 0; i < 2; i++) ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
-    await env.DB.prepare("UPDATE comparisons SET created_at = ?1 WHERE id IN (?2, ?3)").bind(Date.now() - (HOURS + 48) * HOUR_MS, ...ids).run();
-    await env.DB.prepare("UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL AND comparison_id IN (?2, ?3)").bind(Date.now() - (HOURS + 48) * HOUR_MS, ...ids).run();
-    const chunks = await Promise.all([archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2), archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)]);
+    for (let i = 0; i < 2; i++)
+      ids.push((await readyComparison(["openai:pool-gpt", "anthropic:pool-claude"])).comparison.id);
+    await env.DB.prepare("UPDATE comparisons SET created_at = ?1 WHERE id IN (?2, ?3)")
+      .bind(Date.now() - (HOURS + 48) * HOUR_MS, ...ids)
+      .run();
+    await env.DB.prepare(
+      "UPDATE messages SET completed_at = ?1 WHERE completed_at IS NOT NULL AND comparison_id IN (?2, ?3)",
+    )
+      .bind(Date.now() - (HOURS + 48) * HOUR_MS, ...ids)
+      .run();
+    const chunks = await Promise.all([
+      archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2),
+      archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2),
+    ]);
     expect(chunks.map((c) => c.comparisons).sort()).toEqual([0, 2]);
     expect(await count("SELECT count(*) AS n FROM conversation_archive")).toBe(1);
     expect((await env.ARCHIVE.list({ prefix: "messages/" })).objects).toHaveLength(1);
@@ -316,14 +480,18 @@ describe("the battle archive", () => {
 
   it("drops idempotency keys older than the window, oldest first, and keeps the rest", async () => {
     const now = Date.now();
-    const insert = env.DB.prepare("INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, 'c', '{}', ?)");
+    const insert = env.DB.prepare(
+      "INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, 'c', '{}', ?)",
+    );
     await env.DB.batch([
       insert.bind("old-1", now - (HOURS + 3) * HOUR_MS),
       insert.bind("old-2", now - (HOURS + 2) * HOUR_MS),
       insert.bind("young", now - HOURS * HOUR_MS),
     ]);
     expect(await dropIdempotencyKeys(env.DB, now - (HOURS + 1) * HOUR_MS)).toBe(2);
-    const left = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key IN ('old-1', 'old-2', 'young')").all();
+    const left = await env.DB.prepare(
+      "SELECT key FROM idempotency_keys WHERE key IN ('old-1', 'old-2', 'young')",
+    ).all();
     expect(left.results).toEqual([{ key: "young" }]);
   });
 
@@ -333,14 +501,21 @@ describe("the battle archive", () => {
     const cast = await castVote(id, "left");
     const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
     await runInDurableObject(room, (instance: ComparisonRoom) => {
-      (instance as unknown as { record: ComparisonRecord }).record.votes[0].createdAt = Date.now() - (HOURS + 1) * HOUR_MS;
+      (instance as unknown as { record: ComparisonRecord }).record.votes[0].createdAt =
+        Date.now() - (HOURS + 1) * HOUR_MS;
     });
     const res = await withdrawVote(cast.voteId, cast.receipt);
     expect(res.status).toBe(409);
-    expect(await errorOf(res)).toMatchObject({ code: "final", message: expect.stringMatching(/older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\)/) });
+    expect(await errorOf(res)).toMatchObject({
+      code: "final",
+      message: expect.stringMatching(/older than 720 hours \(QUORUM_ARCHIVE_AFTER_HOURS\)/),
+    });
     expect(await count(`SELECT count(*) AS n FROM battles WHERE vote_id = '${cast.voteId}'`)).toBe(1);
 
-    const runId = await createRun({ question: "Name three primes.", models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }] });
+    const runId = await createRun({
+      question: "Name three primes.",
+      models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }],
+    });
     await finished(runId);
     const judged = await count(`SELECT count(*) AS n FROM battles WHERE run_id = '${runId}'`);
     expect(judged).toBeGreaterThan(0);
@@ -354,9 +529,16 @@ describe("the battle archive", () => {
   });
 
   it("says what to set when archiving is asked for but off or unbound, and a pass with nothing old enough moves nothing", async () => {
-    const off = await app.request("/api/battles/archive", { method: "POST" }, { ...env, QUORUM_ARCHIVE_AFTER_HOURS: "" });
+    const off = await app.request(
+      "/api/battles/archive",
+      { method: "POST" },
+      { ...env, QUORUM_ARCHIVE_AFTER_HOURS: "" },
+    );
     expect(off.status).toBe(409);
-    expect(await errorOf(off)).toMatchObject({ code: "archive_off", message: expect.stringMatching(/set QUORUM_ARCHIVE_AFTER_HOURS/) });
+    expect(await errorOf(off)).toMatchObject({
+      code: "archive_off",
+      message: expect.stringMatching(/set QUORUM_ARCHIVE_AFTER_HOURS/),
+    });
     const unbound = await app.request("/api/battles/archive", { method: "POST" }, { ...env, ARCHIVE: undefined });
     expect(unbound.status).toBe(409);
     expect((await errorOf(unbound)).message).toMatch(/\[\[r2_buckets\]\] block of wrangler.toml/);
@@ -366,8 +548,26 @@ describe("the battle archive", () => {
     const res = await api("/battles/archive", { method: "POST" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      pass: { segments: 0, battles: 0, stopped: null, comparisons: 0, messages: 0, comparisonRows: 0, idempotencyKeys: 0 },
-      archive: { segments: 0, battles: 0, modelVotes: 0, conversations: 0, messages: 0, comparisonRows: 0, throughRowid: 0, oldest: null, newest: null },
+      pass: {
+        segments: 0,
+        battles: 0,
+        stopped: null,
+        comparisons: 0,
+        messages: 0,
+        comparisonRows: 0,
+        idempotencyKeys: 0,
+      },
+      archive: {
+        segments: 0,
+        battles: 0,
+        modelVotes: 0,
+        conversations: 0,
+        messages: 0,
+        comparisonRows: 0,
+        throughRowid: 0,
+        oldest: null,
+        newest: null,
+      },
     });
     expect(await count("SELECT count(*) AS n FROM battles")).toBe(10_001);
   });

@@ -3,12 +3,21 @@ import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, scriptModel } from "../helpers/stub-client";
 import { api } from "../helpers/runs";
-import { castVote, createComparison, getComparison, openComparisonSocket, settled, type ComparisonSocket } from "../helpers/arena";
+import {
+  castVote,
+  createComparison,
+  getComparison,
+  openComparisonSocket,
+  settled,
+  type ComparisonSocket,
+} from "../helpers/arena";
 import type { ComparisonEvent } from "../../worker/shared/events";
 
 const stub = inject("stubUrl");
 
-const verdict = (winner: "A" | "B") => ({ review: { winner, scores: { A: winner === "A" ? 8 : 5, B: winner === "B" ? 8 : 5 }, reasons: "Because." } });
+const verdict = (winner: "A" | "B") => ({
+  review: { winner, scores: { A: winner === "A" ? 8 : 5, B: winner === "B" ? 8 : 5 }, reasons: "Because." },
+});
 
 /** Every event a fresh client gets replayed from the start (`ws?since=0`), up to the latest status. */
 async function replayed(id: string, last: (e: ComparisonEvent) => boolean): Promise<ComparisonEvent[]> {
@@ -23,18 +32,28 @@ async function replayed(id: string, last: (e: ComparisonEvent) => boolean): Prom
 
 const starts = (events: ComparisonEvent[]) => events.filter((e) => e.type === "side.started");
 
-const spendRows = async () => (await env.DB.prepare("SELECT count(*) AS n FROM spend_entries").first<{ n: number }>())!.n;
+const spendRows = async () =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM spend_entries").first<{ n: number }>())!.n;
 
 describe("a blind comparison's events", () => {
   it("start each side once, as attempt 1, though the Anthropic side drops its temperature and calls again; replayed the same after the vote", async () => {
-    const { id } = await createComparison({ prompt: "Hi", models: ["anthropic:fp-claude", "openai:fp-gpt"], params: { temperature: 0.7 } });
+    const { id } = await createComparison({
+      prompt: "Hi",
+      models: ["anthropic:fp-claude", "openai:fp-gpt"],
+      params: { temperature: 0.7 },
+    });
     await settled(id);
     const before = await replayed(id, (e) => e.type === "comparison.status" && e.status === "ready");
-    expect(starts(before).map((e) => [e.side, e.turn, e.attempt]).sort()).toEqual([
+    expect(
+      starts(before)
+        .map((e) => [e.side, e.turn, e.attempt])
+        .sort(),
+    ).toEqual([
       ["left", 1, 1],
       ["right", 1, 1],
     ]);
-    for (const e of before) expect(JSON.stringify(e)).not.toMatch(/attempt":[2-9]|temperature|dropped|anthropic|openai|cost/i);
+    for (const e of before)
+      expect(JSON.stringify(e)).not.toMatch(/attempt":[2-9]|temperature|dropped|anthropic|openai|cost/i);
 
     await castVote(id, "left");
     const after = await replayed(id, (e) => e.type === "vote.recorded");
@@ -50,8 +69,14 @@ describe("a judge request before the vote", () => {
     await Promise.all([settled(a), settled(b)]);
     const spent = await spendRows();
 
-    const withSide = await api(`/comparisons/${a}/judge`, { method: "POST", json: { judges: ["anthropic:jx-outside", "openai:jx-left"] } });
-    const without = await api(`/comparisons/${b}/judge`, { method: "POST", json: { judges: ["anthropic:jx-outside", "anthropic:jx-other"] } });
+    const withSide = await api(`/comparisons/${a}/judge`, {
+      method: "POST",
+      json: { judges: ["anthropic:jx-outside", "openai:jx-left"] },
+    });
+    const without = await api(`/comparisons/${b}/judge`, {
+      method: "POST",
+      json: { judges: ["anthropic:jx-outside", "anthropic:jx-other"] },
+    });
     expect([withSide.status, await withSide.json()]).toEqual([without.status, await without.json()]);
     expect([withSide.status]).toEqual([202]);
     // Nothing is asked, so nothing is spent, before the vote.
@@ -67,10 +92,16 @@ describe("a judge request before the vote", () => {
     const side = await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "openai:jx-left");
     socket.close();
     expect(outside.judge).toMatchObject({ status: "done", verdict: "left", flipped: false });
-    expect(side.judge).toMatchObject({ status: "failed", verdict: null, error: expect.stringMatching(/one of the two sides/) });
+    expect(side.judge).toMatchObject({
+      status: "failed",
+      verdict: null,
+      error: expect.stringMatching(/one of the two sides/),
+    });
     // The side was never asked to judge: its two calls are its answers.
     expect(await callsFor(stub, "jx-left")).toHaveLength(2);
-    const battles = await env.DB.prepare("SELECT judge FROM battles WHERE comparison_id = ? AND source = 'judge'").bind(a).all();
+    const battles = await env.DB.prepare("SELECT judge FROM battles WHERE comparison_id = ? AND source = 'judge'")
+      .bind(a)
+      .all();
     expect(battles.results).toEqual([{ judge: "anthropic:jx-outside" }]);
   });
 });

@@ -18,7 +18,9 @@ async function poolAppearances(): Promise<Record<string, number>> {
 
 /** Seed 000's appearances, recounted from the comparisons that count, beside what the counters hold. */
 async function countersAndRecount() {
-  const counters = await env.DB.prepare("SELECT category, model_id, appearances FROM model_appearances WHERE appearances <> 0 ORDER BY 1, 2").all();
+  const counters = await env.DB.prepare(
+    "SELECT category, model_id, appearances FROM model_appearances WHERE appearances <> 0 ORDER BY 1, 2",
+  ).all();
   const recount = await env.DB.prepare(
     `SELECT c.category, m.model_id, count(*) AS appearances
      FROM comparisons x
@@ -50,7 +52,10 @@ describe("a blind comparison and the leaderboard", () => {
 
     const { reveal } = await castVote(id, "left");
     const after = await leaderboard("category=zz1");
-    expect(Object.fromEntries(after.rows.map((r) => [r.modelId, r.appearances]))).toEqual({ [reveal.left.modelId]: 1, [reveal.right.modelId]: 1 });
+    expect(Object.fromEntries(after.rows.map((r) => [r.modelId, r.appearances]))).toEqual({
+      [reveal.left.modelId]: 1,
+      [reveal.right.modelId]: 1,
+    });
     expect(after.categories).toContain("zz1");
     const diff = await poolAppearances();
     expect(diff[reveal.left.modelId] - before[reveal.left.modelId]).toBe(1);
@@ -67,7 +72,9 @@ describe("a blind comparison and the leaderboard", () => {
     await sweepUnfinished(env, Date.now() + HOUR + 1000);
     const counted = await leaderboard("category=zz2");
     expect(counted.rows.map((r) => r.appearances)).toEqual([1, 1]);
-    const row = await env.DB.prepare("SELECT counted_at FROM comparisons WHERE id = ?").bind(id).first<{ counted_at: number | null }>();
+    const row = await env.DB.prepare("SELECT counted_at FROM comparisons WHERE id = ?")
+      .bind(id)
+      .first<{ counted_at: number | null }>();
     expect(row?.counted_at).not.toBeNull();
     const { counters, recount } = await countersAndRecount();
     expect(counters).toEqual(recount);

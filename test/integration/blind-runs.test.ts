@@ -10,14 +10,24 @@ const stub = inject("stubUrl");
 
 /** What a label may show while blind: status, text, latency, token counts, truncation, a generic error. */
 function expectNothingTelling(d: RunDetail) {
-  for (const a of d.answers) expect([a.modelId, a.displayName, a.costUsd, a.finishReason, a.droppedParams]).toEqual([null, null, null, null, []]);
+  for (const a of d.answers)
+    expect([a.modelId, a.displayName, a.costUsd, a.finishReason, a.droppedParams]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      [],
+    ]);
   for (const r of d.reviewers) expect([r.reviewerModelId, r.costUsd]).toEqual([null, null]);
   expect(d.totals).toMatchObject({ costUsd: null, unknownCostModels: 0 });
 }
 
 describe("a blind council run while it reviews", () => {
   it("shows no cost, dropped parameter, finish reason or attempt count per label in its view, export, list or events, and all of it once it ends", async () => {
-    await scriptModel(stub, "priced-custom", [{ text: "Answer from a priced model.", tokensIn: 100, tokensOut: 50 }, { holdKey: "blind-review" }]);
+    await scriptModel(stub, "priced-custom", [
+      { text: "Answer from a priced model.", tokensIn: 100, tokensOut: 50 },
+      { holdKey: "blind-review" },
+    ]);
     const id = await createRun({
       question: "Which is best?",
       models: [{ id: "openai:priced-custom" }, { id: "anthropic:blind-claude" }, { id: "google:blind-gemini" }],
@@ -33,7 +43,9 @@ describe("a blind council run while it reviews", () => {
     expectNothingTelling(exported);
     const md = await (await api(`/runs/${id}/export?format=md`)).text();
     expect(md).not.toMatch(/\$\d/);
-    const list = await (await api("/runs?limit=100")).json<{ items: { id: string; costUsd: number | null; costHidden: boolean }[] }>();
+    const list = await (await api("/runs?limit=100")).json<{
+      items: { id: string; costUsd: number | null; costHidden: boolean }[];
+    }>();
     expect(list.items.find((r) => r.id === id)).toMatchObject({ costUsd: null, costHidden: true });
 
     const socket = await openSocket(id, 0);
@@ -49,7 +61,8 @@ describe("a blind council run while it reviews", () => {
     for (const e of events)
       if (e.type === "answer.completed") expect([e.modelId, e.costUsd, e.finishReason]).toEqual([null, null, null]);
     const snapshot = events.find((e) => e.type === "snapshot");
-    if (snapshot?.type === "snapshot") for (const a of snapshot.state.answers) expect([a.costUsd, a.droppedParams]).toEqual([null, []]);
+    if (snapshot?.type === "snapshot")
+      for (const a of snapshot.state.answers) expect([a.costUsd, a.droppedParams]).toEqual([null, []]);
     expect(JSON.stringify(events)).not.toMatch(/temperature"\]|droppedParams":\["/);
 
     await releaseHold(stub, "blind-review");
@@ -64,7 +77,10 @@ describe("a blind council run while it reviews", () => {
     const vendor = "Model blind-err-gpt by OpenAI cannot serve this request.";
     await scriptModel(stub, "blind-err-gpt", [{ status: 400, errorMessage: vendor }]);
     await scriptModel(stub, "blind-err-b", [{ text: "One answer." }, { holdKey: "blind-err-review" }]);
-    const id = await createRun({ question: "Fail?", models: [{ id: "openai:blind-err-gpt" }, { id: "google:blind-err-b" }, { id: "anthropic:blind-err-c" }] });
+    const id = await createRun({
+      question: "Fail?",
+      models: [{ id: "openai:blind-err-gpt" }, { id: "google:blind-err-b" }, { id: "anthropic:blind-err-c" }],
+    });
     await waitForHeld(stub, "blind-err-review");
 
     const socket = await openSocket(id, 0);
@@ -113,10 +129,16 @@ describe("a blind council run while it reviews", () => {
     });
     await waitForHeld(stub, "blind-chair");
     expect((await getRun(id)).run.status).toBe("synthesizing");
-    const count = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE run_id = ?`).bind(id).first<{ n: number }>())!.n;
+    const count = async (table: string) =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE run_id = ?`).bind(id).first<{ n: number }>())!.n;
     const battles = () => count("battles");
     // The ranking is in D1 (the batch that would have carried the battles), and no battle with it.
-    await poll(() => count("aggregations"), (n) => n === 1, 5_000, "the aggregation in D1");
+    await poll(
+      () => count("aggregations"),
+      (n) => n === 1,
+      5_000,
+      "the aggregation in D1",
+    );
     expect(await battles()).toBe(0);
 
     await releaseHold(stub, "blind-chair");
@@ -125,4 +147,3 @@ describe("a blind council run while it reviews", () => {
     expect(await battles()).toBe(3);
   });
 });
-

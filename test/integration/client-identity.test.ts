@@ -19,22 +19,35 @@ const limited = new Hono<{ Bindings: Env }>()
 const LOCAL = { ...env, QUORUM_LISTEN: "127.0.0.1", QUORUM_TRUST_CLIENT_ID: "", QUORUM_RATE_RUNS: "3" };
 const DEPLOYED = { ...env, QUORUM_LISTEN: "", QUORUM_TRUST_CLIENT_ID: "", QUORUM_RATE_RUNS: "3" };
 
-async function statuses(settings: Env, headersFor: (i: number) => Record<string, string>, count: number): Promise<number[]> {
+async function statuses(
+  settings: Env,
+  headersFor: (i: number) => Record<string, string>,
+  count: number,
+): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < count; i++) out.push((await limited.request("/runs", { method: "POST", headers: headersFor(i) }, settings)).status);
+  for (let i = 0; i < count; i++)
+    out.push((await limited.request("/runs", { method: "POST", headers: headersFor(i) }, settings)).status);
   return out;
 }
 
 describe("who a client is", () => {
   it("locally every caller is one client, so rotating X-Client-Id doesn't beat a limit", async () => {
-    const seen = await limited.request("/runs", { method: "POST", headers: { "X-Client-Id": "rotating-0", "CF-Connecting-IP": "203.0.113.5" } }, LOCAL);
+    const seen = await limited.request(
+      "/runs",
+      { method: "POST", headers: { "X-Client-Id": "rotating-0", "CF-Connecting-IP": "203.0.113.5" } },
+      LOCAL,
+    );
     expect(await seen.json()).toEqual({ client: "local" });
-    expect(await statuses(LOCAL, (i) => ({ "X-Client-Id": `rotating-${i + 1}`, "CF-Connecting-IP": `203.0.113.${i}` }), 4)).toEqual([200, 200, 429, 429]);
+    expect(
+      await statuses(LOCAL, (i) => ({ "X-Client-Id": `rotating-${i + 1}`, "CF-Connecting-IP": `203.0.113.${i}` }), 4),
+    ).toEqual([200, 200, 429, 429]);
   });
 
   it("deployed, a client is the address Cloudflare reports, hashed; X-Client-Id can't widen it", async () => {
     const one = (i: number) => ({ "X-Client-Id": `rotating-${i}`, "CF-Connecting-IP": "198.51.100.7" });
-    const first = (await (await limited.request("/runs", { method: "POST", headers: one(0) }, DEPLOYED)).json()) as { client: string };
+    const first = (await (await limited.request("/runs", { method: "POST", headers: one(0) }, DEPLOYED)).json()) as {
+      client: string;
+    };
     expect(first.client).toMatch(/^ip:[0-9a-f]{24}$/);
     expect(first.client).not.toContain("198.51.100.7");
     expect(await statuses(DEPLOYED, (i) => one(i + 1), 3)).toEqual([200, 200, 429]);
@@ -64,7 +77,9 @@ describe("who a client is", () => {
     };
     expect((await cast("mallory-1")).flags).not.toContain("duplicate");
     expect((await cast("mallory-2")).flags).toContain("duplicate");
-    const stored = await env.DB.prepare("SELECT DISTINCT client_id FROM model_votes WHERE comparison_id = ?").bind(detail.comparison.id).all<{ client_id: string }>();
+    const stored = await env.DB.prepare("SELECT DISTINCT client_id FROM model_votes WHERE comparison_id = ?")
+      .bind(detail.comparison.id)
+      .all<{ client_id: string }>();
     expect(stored.results.map((r) => r.client_id)).toEqual(["local"]);
   });
 });

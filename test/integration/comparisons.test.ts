@@ -4,7 +4,17 @@ import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from ".
 import { api } from "../helpers/runs";
 import { fireAlarm, passDeadline, waitForStepEnd } from "../helpers/watchdog";
 import { comparisonRoom } from "../../worker/api/comparisons";
-import { castVote, createComparison, errorOf, getComparison, openComparisonSocket, readyComparison, hasRoom, settled, vote } from "../helpers/arena";
+import {
+  castVote,
+  createComparison,
+  errorOf,
+  getComparison,
+  openComparisonSocket,
+  readyComparison,
+  hasRoom,
+  settled,
+  vote,
+} from "../helpers/arena";
 
 const stub = inject("stubUrl");
 
@@ -16,10 +26,17 @@ function mentionsAny(payload: unknown, words: string[]): string[] {
 
 describe("a blind comparison", () => {
   it("names neither side in any response or event before the vote, then reveals both", async () => {
-    await scriptModel(stub, "secret-gpt", [{ text: "Recursion is a function calling itself on a smaller input until a base case stops it." }]);
-    await scriptModel(stub, "secret-claude", [{ text: "A recursive definition refers to itself, shrinking the problem each time." }]);
+    await scriptModel(stub, "secret-gpt", [
+      { text: "Recursion is a function calling itself on a smaller input until a base case stops it." },
+    ]);
+    await scriptModel(stub, "secret-claude", [
+      { text: "A recursive definition refers to itself, shrinking the problem each time." },
+    ]);
     const giveaways = ["secret-gpt", "secret-claude", "openai", "anthropic", "claude", "gpt"];
-    const created = await createComparison({ prompt: "What is recursion?", models: ["openai:secret-gpt", "anthropic:secret-claude"] });
+    const created = await createComparison({
+      prompt: "What is recursion?",
+      models: ["openai:secret-gpt", "anthropic:secret-claude"],
+    });
     expect(mentionsAny(created, giveaways)).toEqual([]);
 
     const socket = await openComparisonSocket(created.id);
@@ -42,12 +59,16 @@ describe("a blind comparison", () => {
     const after = await getComparison(created.id);
     expect(after.reveal).toEqual(voted.reveal);
     // the left pane showed the left model's answer
-    const leftText = voted.reveal.left.modelId === "openai:secret-gpt" ? "Recursion is a function" : "A recursive definition";
+    const leftText =
+      voted.reveal.left.modelId === "openai:secret-gpt" ? "Recursion is a function" : "A recursive definition";
     expect(after.turns[0].left.text.startsWith(leftText)).toBe(true);
   });
 
   it("hides a failed side's provider error until the vote, and a vote on a failed side is refused until it is retried", async () => {
-    await scriptModel(stub, "leaky-gpt", [{ status: 400, errorMessage: "The model leaky-gpt does not exist or you do not have access to it." }, {}]);
+    await scriptModel(stub, "leaky-gpt", [
+      { status: 400, errorMessage: "The model leaky-gpt does not exist or you do not have access to it." },
+      {},
+    ]);
     const { id } = await createComparison({ prompt: "Hi", models: ["openai:leaky-gpt", "google:plain-gemini"] });
     const failed = await settled(id);
     expect(failed.comparison.status).toBe("failed");
@@ -139,7 +160,10 @@ describe("sides and pairs", () => {
     const manual = await api("/comparisons", { method: "POST", json: { prompt: "x", mode: "manual" } });
     expect(manual.status).toBe(400);
     expect((await errorOf(manual)).message).toMatch(/needs two models/);
-    const twice = await api("/comparisons", { method: "POST", json: { prompt: "x", models: ["openai:a", "openai:a"] } });
+    const twice = await api("/comparisons", {
+      method: "POST",
+      json: { prompt: "x", models: ["openai:a", "openai:a"] },
+    });
     expect(twice.status).toBe(400);
   });
 
@@ -155,10 +179,17 @@ describe("sides and pairs", () => {
 describe("multi-turn chat", () => {
   it("sends each side its own history, and takes no turn after the vote or past the cap", async () => {
     await scriptModel(stub, "turn-gpt", [{ text: "GPT first." }, { text: "GPT second." }, { text: "GPT third." }]);
-    await scriptModel(stub, "turn-gemini", [{ text: "Gemini first." }, { text: "Gemini second." }, { text: "Gemini third." }]);
+    await scriptModel(stub, "turn-gemini", [
+      { text: "Gemini first." },
+      { text: "Gemini second." },
+      { text: "Gemini third." },
+    ]);
     const detail = await readyComparison(["openai:turn-gpt", "google:turn-gemini"]);
     const id = detail.comparison.id;
-    for (const [turn, content] of [[2, "Now shorter."], [3, "And once more."]] as const) {
+    for (const [turn, content] of [
+      [2, "Now shorter."],
+      [3, "And once more."],
+    ] as const) {
       const socket = await openComparisonSocket(id);
       await socket.waitFor("snapshot");
       const res = await api(`/comparisons/${id}/messages`, { method: "POST", json: { content } });
@@ -169,7 +200,10 @@ describe("multi-turn chat", () => {
     }
     const gpt = await callsFor(stub, "turn-gpt");
     expect(gpt).toHaveLength(3);
-    const messages = (gpt[2].body.messages as unknown as { role: string; content: string }[]).map((m) => [m.role, m.content]);
+    const messages = (gpt[2].body.messages as unknown as { role: string; content: string }[]).map((m) => [
+      m.role,
+      m.content,
+    ]);
     expect(messages).toEqual([
       ["user", "Explain recursion in one paragraph."],
       ["assistant", "GPT first."],
@@ -188,13 +222,20 @@ describe("multi-turn chat", () => {
     const afterVote = await api(`/comparisons/${id}/messages`, { method: "POST", json: { content: "more" } });
     expect(afterVote.status).toBe(409);
     const full = await getComparison(id);
-    expect(full.turns.map((t) => t.prompt)).toEqual(["Explain recursion in one paragraph.", "Now shorter.", "And once more."]);
+    expect(full.turns.map((t) => t.prompt)).toEqual([
+      "Explain recursion in one paragraph.",
+      "Now shorter.",
+      "And once more.",
+    ]);
   });
 });
 
 describe("a comparison room that restarts", () => {
   it("resumes an unfinished side after a restart without asking the finished side again", async () => {
-    await scriptModel(stub, "restart-held", [{ holdKey: "restart-held", text: "never delivered" }, { text: "Answered after the restart." }]);
+    await scriptModel(stub, "restart-held", [
+      { holdKey: "restart-held", text: "never delivered" },
+      { text: "Answered after the restart." },
+    ]);
     await scriptModel(stub, "restart-quick", [{ text: "Quick and done." }]);
     const { id } = await createComparison({ prompt: "Hi", models: ["openai:restart-held", "anthropic:restart-quick"] });
     await waitForHeld(stub, "restart-held");
@@ -210,7 +251,11 @@ describe("a comparison room that restarts", () => {
     expect(texts).toEqual(["Answered after the restart.", "Quick and done."]);
     expect(await callsFor(stub, "restart-quick")).toHaveLength(1);
     expect(await callsFor(stub, "restart-held")).toHaveLength(2);
-    const rows = await env.DB.prepare("SELECT side, role, content FROM messages WHERE comparison_id = ? AND role = 'assistant' ORDER BY side").bind(id).all();
+    const rows = await env.DB.prepare(
+      "SELECT side, role, content FROM messages WHERE comparison_id = ? AND role = 'assistant' ORDER BY side",
+    )
+      .bind(id)
+      .all();
     expect(rows.results.map((r) => r.content).sort()).toEqual(texts);
   });
 });
@@ -225,7 +270,10 @@ describe("the comparison's D1 row", () => {
     try {
       await scriptModel(stub, "listing-a", [{ text: "Left, first." }, { text: "Left answer." }]);
       await scriptModel(stub, "listing-b", [{ text: "Right, first." }, { text: "Right answer." }]);
-      const created = await createComparison({ prompt: "Listed later?", models: ["openai:listing-a", "anthropic:listing-b"] });
+      const created = await createComparison({
+        prompt: "Listed later?",
+        models: ["openai:listing-a", "anthropic:listing-b"],
+      });
       id = created.id;
       expect(created.status).toBe("answering");
       // the room answers for the comparison before D1 holds it
@@ -247,9 +295,14 @@ describe("the comparison's D1 row", () => {
     expect(await fireAlarm(room)).toBe(true);
     const done = await settled(id);
     expect(done.comparison.status).toBe("ready");
-    expect(await env.DB.prepare("SELECT status, prompt FROM comparisons WHERE id = ?").bind(id).first()).toEqual({ status: "ready", prompt: "Listed later?" });
+    expect(await env.DB.prepare("SELECT status, prompt FROM comparisons WHERE id = ?").bind(id).first()).toEqual({
+      status: "ready",
+      prompt: "Listed later?",
+    });
     // the answers of the resume, the second each model gave
-    const answers = await env.DB.prepare("SELECT content FROM messages WHERE comparison_id = ? AND role = 'assistant'").bind(id).all();
+    const answers = await env.DB.prepare("SELECT content FROM messages WHERE comparison_id = ? AND role = 'assistant'")
+      .bind(id)
+      .all();
     expect(answers.results.map((r) => r.content).sort()).toEqual(["Left answer.", "Right answer."]);
     expect(await castVote(id, "left")).toMatchObject({ choice: "left" });
   });

@@ -14,7 +14,11 @@ describe("costs that are honest about what they don't know", () => {
     await scriptModel(stub, "local-qwen", [{ tokensIn: 1000, tokensOut: 500 }]);
     const id = await createRun({
       question: "Name a colour.",
-      models: [{ id: "openai:gpt-4o" }, { id: "openai-compatible:local-llama" }, { id: "openai-compatible:local-qwen" }],
+      models: [
+        { id: "openai:gpt-4o" },
+        { id: "openai-compatible:local-llama" },
+        { id: "openai-compatible:local-qwen" },
+      ],
       settings: { autoEvaluate: false },
     });
     const run = await finished(id);
@@ -28,14 +32,20 @@ describe("costs that are honest about what they don't know", () => {
 
     const md = await (await api(`/runs/${id}/export?format=md`)).text();
     expect(md).toContain("estimated cost ≥ $0.0075 (cost unknown for 1 model)");
-    const history = await (await api("/runs")).json<{ items: { id: string; costUsd: number | null; unknownCostModels: number }[] }>();
+    const history = await (await api("/runs")).json<{
+      items: { id: string; costUsd: number | null; unknownCostModels: number }[];
+    }>();
     const item = history.items.find((i) => i.id === id)!;
     expect(item.costUsd).toBeCloseTo(0.0075, 12);
     expect(item.unknownCostModels).toBe(1);
   });
 
   it("says the cost is unknown, never $0, when no model has a price", async () => {
-    const id = await createRun({ question: "Hi", models: [{ id: "openai-compatible:local-llama" }], settings: { autoEvaluate: false } });
+    const id = await createRun({
+      question: "Hi",
+      models: [{ id: "openai-compatible:local-llama" }],
+      settings: { autoEvaluate: false },
+    });
     const run = await finished(id);
     expect(run.totals).toMatchObject({ costUsd: null, unknownCostModels: 1 });
     const md = await (await api(`/runs/${id}/export?format=md`)).text();
@@ -48,7 +58,9 @@ describe("costs that are honest about what they don't know", () => {
       ["openai-compatible:qwen2.5:7b", { priceIn: 0, priceOut: 0 }],
       ["openai:gpt-x", { priceIn: 1.5, priceOut: 6 }],
     ]);
-    const { providers } = await (await api("/models")).json<{ providers: { id: string; models: { id: string; priceIn: number | null }[] }[] }>();
+    const { providers } = await (await api("/models")).json<{
+      providers: { id: string; models: { id: string; priceIn: number | null }[] }[];
+    }>();
     const compat = providers.find((p) => p.id === "openai-compatible")!;
     expect(compat.models.find((m) => m.id === "openai-compatible:local-qwen")!.priceIn).toBe(0);
     expect(compat.models.find((m) => m.id === "openai-compatible:local-llama")!.priceIn).toBeNull();
@@ -60,7 +72,11 @@ describe("the spend cap per run", () => {
     const post = async (body: unknown) => {
       const ctx = createExecutionContext();
       const res = await worker.fetch(
-        new Request("http://127.0.0.1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        new Request("http://127.0.0.1/api/runs", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
         { ...env, QUORUM_MAX_RUN_USD: "0.05" },
         ctx,
       );
@@ -68,15 +84,28 @@ describe("the spend cap per run", () => {
       return res;
     };
     // gpt-5 at $1.25 / $10 per million, two models answering 4,096 tokens each and reviewing: well over $0.05
-    const over = await post({ question: "Write an essay.", models: [{ id: "openai:gpt-5" }, { id: "anthropic:claude-sonnet-4-5" }] });
+    const over = await post({
+      question: "Write an essay.",
+      models: [{ id: "openai:gpt-5" }, { id: "anthropic:claude-sonnet-4-5" }],
+    });
     expect(over.status).toBe(400);
-    const body = (await over.json()) as { error: { code: string; message: string; details: { estimateUsd: number; capUsd: number } } };
+    const body = (await over.json()) as {
+      error: { code: string; message: string; details: { estimateUsd: number; capUsd: number } };
+    };
     expect(body.error.code).toBe("over_budget");
     expect(body.error.message).toMatch(/could cost up to \$0\.\d{4}, more than QUORUM_MAX_RUN_USD \(\$0\.05\)/);
     expect(body.error.details.estimateUsd).toBeGreaterThan(0.05);
     expect(await callsFor(stub, "gpt-5")).toHaveLength(0);
     // the same models with a small output allowance fit under the cap, and demo models cost nothing
-    expect((await post({ question: "Hi", models: [{ id: "openai:gpt-5", params: { maxTokens: 100 } }], settings: { autoEvaluate: false } })).status).toBe(201);
+    expect(
+      (
+        await post({
+          question: "Hi",
+          models: [{ id: "openai:gpt-5", params: { maxTokens: 100 } }],
+          settings: { autoEvaluate: false },
+        })
+      ).status,
+    ).toBe(201);
     expect((await post({ question: "Hi", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }] })).status).toBe(201);
   });
 });

@@ -7,7 +7,10 @@ type Body = { type: string; n?: number };
 const isDelta = (e: Body) => e.type.endsWith(".delta");
 
 /** Runs `work` on the storage of a room no run ever uses, with a log made on it (and `reopen` for a restarted instance's). */
-function withLog<T>(name: string, work: (log: EventLog<Body>, reopen: () => EventLog<Body>, storage: DurableObjectStorage) => T): Promise<T> {
+function withLog<T>(
+  name: string,
+  work: (log: EventLog<Body>, reopen: () => EventLog<Body>, storage: DurableObjectStorage) => T,
+): Promise<T> {
   const room = env.RUN_ROOM.get(env.RUN_ROOM.idFromName(`event-log-${name}`));
   return runInDurableObject(room, (_instance, state) => {
     const reopen = () => new EventLog<Body>(state.storage, isDelta);
@@ -21,10 +24,19 @@ const storedTypes = (storage: DurableObjectStorage) => storedEvents(storage).map
 describe("the event log", () => {
   it("numbers deltas with everything else, replays them from memory without a gap, and stores only the rest", async () => {
     const result = await withLog("replay", (log, _reopen, storage) => {
-      for (const type of ["answer.started", "answer.delta", "answer.delta", "answer.delta", "answer.completed"]) log.append({ type });
+      for (const type of ["answer.started", "answer.delta", "answer.delta", "answer.delta", "answer.completed"])
+        log.append({ type });
       const mark = storage.kv.get(DELTA_MARK_KEY);
       log.settle();
-      return { all: seqs(log.after(0)), tail: seqs(log.after(2)), none: log.after(5), ahead: log.after(6), stored: storedTypes(storage), mark, settled: storage.kv.get(DELTA_MARK_KEY) };
+      return {
+        all: seqs(log.after(0)),
+        tail: seqs(log.after(2)),
+        none: log.after(5),
+        ahead: log.after(6),
+        stored: storedTypes(storage),
+        mark,
+        settled: storage.kv.get(DELTA_MARK_KEY),
+      };
     });
     expect(result.all).toEqual([1, 2, 3, 4, 5]);
     expect(result.tail).toEqual([3, 4, 5]);
@@ -44,7 +56,15 @@ describe("the event log", () => {
       const reserved = storage.kv.get<number>(DELTA_MARK_KEY);
       const marks: (number | undefined)[] = [];
       // two streams: one ends (stored) while the other still sends chunks
-      for (const type of ["answer.started", "answer.started", "answer.delta", "answer.delta", "answer.completed", "answer.delta", "answer.completed"]) {
+      for (const type of [
+        "answer.started",
+        "answer.started",
+        "answer.delta",
+        "answer.delta",
+        "answer.completed",
+        "answer.delta",
+        "answer.completed",
+      ]) {
         log.append({ type });
         marks.push(storage.kv.get<number>(DELTA_MARK_KEY));
       }
@@ -54,7 +74,15 @@ describe("the event log", () => {
       const afterDelta = storage.kv.get<number>(DELTA_MARK_KEY);
       log.append({ type: "run.completed" });
       log.settle();
-      return { reserved, marks, restarted, afterDelta, settled: storage.kv.get(DELTA_MARK_KEY), next: reopen().lastSeq, last: log.lastSeq };
+      return {
+        reserved,
+        marks,
+        restarted,
+        afterDelta,
+        settled: storage.kv.get(DELTA_MARK_KEY),
+        next: reopen().lastSeq,
+        last: log.lastSeq,
+      };
     });
     // the block starts after the last number handed out (1) and stands, untouched, while the streams run
     expect(result.reserved).toBe(2 + 255);
@@ -80,7 +108,17 @@ describe("the event log", () => {
       const fromTop = next.after(first);
       next.append({ type: "side.completed" });
       const third = reopen();
-      return { mark, first, fromStored, fromDelta, fromTop, after: third.lastSeq, replay: seqs(third.after(first)), stored: storedTypes(storage), left: storage.kv.get(DELTA_MARK_KEY) };
+      return {
+        mark,
+        first,
+        fromStored,
+        fromDelta,
+        fromTop,
+        after: third.lastSeq,
+        replay: seqs(third.after(first)),
+        stored: storedTypes(storage),
+        left: storage.kv.get(DELTA_MARK_KEY),
+      };
     });
     // deltas 2–4 were handed out; the mark reserved a block above them
     expect(result.mark).toBeGreaterThanOrEqual(4);
@@ -100,7 +138,12 @@ describe("the event log", () => {
       log.append({ type: "answer.started" });
       for (let i = 0; i <= KEPT_DELTAS; i++) log.append({ type: "answer.delta", n: i });
       const last = log.lastSeq;
-      return { last, early: log.after(1), late: seqs(log.after(last - 3)), kept: log.after(last - KEPT_DELTAS / 2)?.length };
+      return {
+        last,
+        early: log.after(1),
+        late: seqs(log.after(last - 3)),
+        kept: log.after(last - KEPT_DELTAS / 2)?.length,
+      };
     });
     expect(result.last).toBe(KEPT_DELTAS + 2);
     expect(result.early).toBeNull();

@@ -7,7 +7,8 @@ import { SCORE_KEYS, type RunDetail } from "../../worker/shared/run";
 const stub = inject("stubUrl");
 const WAIT = 45_000;
 const PROVIDERS = ["openai", "anthropic", "google"] as const;
-const ANSWER = "Water boils at 100 degrees Celsius at sea level, and at lower temperatures higher up, because the air pressure is lower there.";
+const ANSWER =
+  "Water boils at 100 degrees Celsius at sea level, and at lower temperatures higher up, because the air pressure is lower there.";
 
 /** What each model of the mixed run does when it answers; the reviewers also review, each with a slip of its own. */
 const ANSWER_FAULTS = {
@@ -19,7 +20,13 @@ const ANSWER_FAULTS = {
   empty: [{ text: "" }],
 } satisfies Record<string, Step[]>;
 /** The reviewers, in the order every one of them ranks the others: the true order of the survivors. */
-const REVIEWERS = ["rev-missing", "rate-limited-told-when", "rev-unknown", "rate-limited-untold", "rev-duplicate"] as const;
+const REVIEWERS = [
+  "rev-missing",
+  "rate-limited-told-when",
+  "rev-unknown",
+  "rate-limited-untold",
+  "rev-duplicate",
+] as const;
 type Role = keyof typeof ANSWER_FAULTS | (typeof REVIEWERS)[number];
 
 interface Mixed {
@@ -43,7 +50,11 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 function reviewBy(detail: RunDetail, modelOf: Record<Role, string>, reviewer: (typeof REVIEWERS)[number]) {
   const labelOf = (role: Role) => detail.answers.find((a) => a.modelId === modelOf[role])!.label;
   const judged = REVIEWERS.filter((r) => r !== reviewer).map(labelOf);
-  const reviews = judged.map((label, i) => ({ label, critique: `Answer ${label}, as good as its rank.`, scores: Object.fromEntries(SCORE_KEYS.map((k) => [k, 9 - i])) }));
+  const reviews = judged.map((label, i) => ({
+    label,
+    critique: `Answer ${label}, as good as its rank.`,
+    scores: Object.fromEntries(SCORE_KEYS.map((k) => [k, 9 - i])),
+  }));
   const ranking =
     reviewer === "rev-unknown"
       ? [judged[0], "Z", ...judged.slice(1)]
@@ -58,8 +69,14 @@ function reviewBy(detail: RunDetail, modelOf: Record<Role, string>, reviewer: (t
 /** Starts one mixed run: answers first (the reviewers' held until their reviews are scripted with the labels they got). */
 async function startMixed(round: number): Promise<Mixed> {
   const roles = [...Object.keys(ANSWER_FAULTS), ...REVIEWERS.filter((r) => r.startsWith("rev-"))] as Role[];
-  const vendors = shuffled(roles.map((_, i) => PROVIDERS[i % 3]), round + 1);
-  const modelOf = Object.fromEntries(roles.map((role, i) => [role, `${vendors[i]}:f${round}-${role}`])) as Record<Role, string>;
+  const vendors = shuffled(
+    roles.map((_, i) => PROVIDERS[i % 3]),
+    round + 1,
+  );
+  const modelOf = Object.fromEntries(roles.map((role, i) => [role, `${vendors[i]}:f${round}-${role}`])) as Record<
+    Role,
+    string
+  >;
   const name = (role: Role) => modelOf[role].slice(modelOf[role].indexOf(":") + 1);
   const hold = `faults-${round}`;
   for (const [role, steps] of Object.entries(ANSWER_FAULTS)) await scriptModel(stub, name(role as Role), steps);
@@ -72,7 +89,8 @@ async function startMixed(round: number): Promise<Mixed> {
     settings: { blind: false, concurrency: 16, timeoutMs: 4_000 },
   });
   const detail = await getRun(id);
-  for (const reviewer of REVIEWERS) await scriptModel(stub, name(reviewer), [{ review: reviewBy(detail, modelOf, reviewer) }]);
+  for (const reviewer of REVIEWERS)
+    await scriptModel(stub, name(reviewer), [{ review: reviewBy(detail, modelOf, reviewer) }]);
   await waitForHeld(stub, hold, heldBack.length, WAIT);
   await releaseHold(stub, hold);
   return { id, modelOf };
@@ -94,7 +112,11 @@ async function checkMixed({ id, modelOf }: Mixed) {
   expect(dropped.text.length).toBeGreaterThan(0);
   expect(ANSWER.startsWith(dropped.text)).toBe(true);
   expect(dropped.error).toBeTruthy();
-  expect(answer("empty")).toMatchObject({ status: "failed", text: "", error: "The model returned no text. Retry it, or leave it out." });
+  expect(answer("empty")).toMatchObject({
+    status: "failed",
+    text: "",
+    error: "The model returned no text. Retry it, or leave it out.",
+  });
   for (const role of ["rate-limited-told-when", "rate-limited-untold"] as const) {
     expect(answer(role)).toMatchObject({ status: "done", text: ANSWER, error: null });
     expect((await callsFor(stub, name(role))).filter((c) => c.kind === "answer")).toHaveLength(2);
@@ -105,11 +127,17 @@ async function checkMixed({ id, modelOf }: Mixed) {
   const survivors = REVIEWERS.map((r) => answer(r).label);
   for (const reviewer of detail.reviewers) {
     expect([...reviewer.ranking!].sort()).toEqual(survivors.filter((l) => l !== reviewer.reviewerLabel).sort());
-    const packet = JSON.stringify((await callsFor(stub, name(REVIEWERS.find((r) => answer(r).label === reviewer.reviewerLabel)!))).find((c) => c.kind === "review")!.body);
-    for (const gone of ["server-error", "hang", "stream-dropped", "empty"] as const) expect(packet).not.toContain(`### Answer ${answer(gone).label}`);
+    const packet = JSON.stringify(
+      (await callsFor(stub, name(REVIEWERS.find((r) => answer(r).label === reviewer.reviewerLabel)!))).find(
+        (c) => c.kind === "review",
+      )!.body,
+    );
+    for (const gone of ["server-error", "hang", "stream-dropped", "empty"] as const)
+      expect(packet).not.toContain(`### Answer ${answer(gone).label}`);
   }
   // the raw output keeps what was dropped from the ballot
-  const rawOf = (role: (typeof REVIEWERS)[number]) => detail.reviewers.find((r) => r.reviewerModelId === modelOf[role])!;
+  const rawOf = (role: (typeof REVIEWERS)[number]) =>
+    detail.reviewers.find((r) => r.reviewerModelId === modelOf[role])!;
   expect(rawOf("rev-unknown").rawOutput).toContain('"Z"');
   expect(rawOf("rev-unknown").ranking).not.toContain("Z");
   expect(rawOf("rev-duplicate").ranking).toHaveLength(new Set(rawOf("rev-duplicate").ranking).size);
@@ -132,8 +160,16 @@ describe("many faults at once", () => {
 
 describe("comparisons with faults", () => {
   const SIDE_FAULTS: Record<string, { steps: Step[]; then: "ready" | "failed"; error?: RegExp }> = {
-    "side-error": { steps: Array.from({ length: 4 }, (): Step => ({ status: 503 })), then: "failed", error: /server or network error/ },
-    "side-dropped": { steps: Array.from({ length: 4 }, (): Step => ({ text: ANSWER, breakAfterChunks: 1 })), then: "failed", error: /server or network error/ },
+    "side-error": {
+      steps: Array.from({ length: 4 }, (): Step => ({ status: 503 })),
+      then: "failed",
+      error: /server or network error/,
+    },
+    "side-dropped": {
+      steps: Array.from({ length: 4 }, (): Step => ({ text: ANSWER, breakAfterChunks: 1 })),
+      then: "failed",
+      error: /server or network error/,
+    },
     "side-empty": { steps: [{ text: "  \n" }], then: "failed", error: /returned no text/ },
     "side-limited": { steps: [{ status: 429, retryAfterMs: 20 }, { text: ANSWER }], then: "ready" },
   };
@@ -146,7 +182,10 @@ describe("comparisons with faults", () => {
         const model = `${a}:c${round}-${fault}`;
         await scriptModel(stub, `c${round}-${fault}`, steps);
         await scriptModel(stub, `c${round}-${fault}-other`, [{ text: "The other side answers plainly." }]);
-        const { id } = await createComparison({ prompt: "Why is the sky blue?", models: [model, `${b}:c${round}-${fault}-other`] });
+        const { id } = await createComparison({
+          prompt: "Why is the sky blue?",
+          models: [model, `${b}:c${round}-${fault}-other`],
+        });
         started.push({ id, fault, model });
       }
     }

@@ -53,13 +53,19 @@ const paramNames = (path: string) => [...path.matchAll(PARAM)].map((m) => m[1]);
 
 /** Percent-encodes UTF-8 (a lone surrogate goes in as U+FFFD: encodeURIComponent would throw). */
 const encode = (s: string) =>
-  [...new TextEncoder().encode(s)].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  [...new TextEncoder().encode(s)]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 
 const HOSTILE_STRINGS = [
   "",
   " ",
   "'; DROP TABLE runs;--",
-  "\" OR 1=1 --",
+  '" OR 1=1 --',
   "1; SELECT * FROM sqlite_master",
   "<script>alert(1)</script>",
   "<img src=x onerror=alert(1)>",
@@ -109,7 +115,22 @@ const hostileString = fc.oneof(
 );
 
 const extremeNumber = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1, 0.5, 2 ** 31, -(2 ** 31), 2 ** 53 + 2, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 1e21),
+  fc.constantFrom(
+    0,
+    -0,
+    -1,
+    1,
+    0.5,
+    2 ** 31,
+    -(2 ** 31),
+    2 ** 53 + 2,
+    Number.MAX_SAFE_INTEGER,
+    Number.MIN_SAFE_INTEGER,
+    Number.MAX_VALUE,
+    -Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    1e21,
+  ),
   fc.double(),
   fc.integer(),
 );
@@ -118,13 +139,55 @@ const leaf = fc.oneof(hostileString, extremeNumber, fc.boolean(), fc.constant(nu
 
 const KNOWN_KEYS = [
   // bodies of the API today; a key it doesn't know is as good a test
-  "question", "models", "settings", "id", "params", "temperature", "maxTokens", "systemPrompt", "blind", "selfReview",
-  "selfReviewWeight", "autoEvaluate", "synthesis", "modelId", "reviewerWeights", "concurrency", "timeoutMs", "prompt",
-  "category", "mode", "judges", "content", "choice", "modelIds", "expiresIn", "limitUsd", "usd", "token",
+  "question",
+  "models",
+  "settings",
+  "id",
+  "params",
+  "temperature",
+  "maxTokens",
+  "systemPrompt",
+  "blind",
+  "selfReview",
+  "selfReviewWeight",
+  "autoEvaluate",
+  "synthesis",
+  "modelId",
+  "reviewerWeights",
+  "concurrency",
+  "timeoutMs",
+  "prompt",
+  "category",
+  "mode",
+  "judges",
+  "content",
+  "choice",
+  "modelIds",
+  "expiresIn",
+  "limitUsd",
+  "usd",
+  "token",
   // Chatbot Arena battles (the import)
-  "model_a", "model_b", "winner", "tstamp", "question_id", "turn", "anony", "language", "judge", "conv_metadata",
+  "model_a",
+  "model_b",
+  "winner",
+  "tstamp",
+  "question_id",
+  "turn",
+  "anony",
+  "language",
+  "judge",
+  "conv_metadata",
 ];
-const PROTO_KEYS = ["__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "__defineGetter__"];
+const PROTO_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "__defineGetter__",
+];
 const key = fc.oneof(fc.constantFrom(...KNOWN_KEYS), fc.constantFrom(...PROTO_KEYS), hostileString);
 
 const anything = fc.anything({ key, values: [leaf], maxDepth: 4, maxKeys: 6, withNullPrototype: true });
@@ -132,14 +195,52 @@ const anything = fc.anything({ key, values: [leaf], maxDepth: 4, maxKeys: 6, wit
 /** Objects that look like the API's bodies, with hostile values where the real ones go. */
 const nearValid = fc.oneof(
   fc.dictionary(key, fc.oneof(leaf, anything), { maxKeys: 8 }),
-  fc.record({ question: leaf, models: fc.array(fc.record({ id: leaf, params: fc.option(anything) }, { requiredKeys: ["id"] }), { maxLength: 3 }), settings: fc.option(fc.dictionary(key, leaf)) }, { requiredKeys: [] }),
-  fc.record({ prompt: leaf, models: fc.option(fc.array(leaf, { maxLength: 3 })), category: leaf, mode: leaf, params: fc.dictionary(key, leaf), judges: fc.array(leaf, { maxLength: 3 }) }, { requiredKeys: ["prompt"] }),
+  fc.record(
+    {
+      question: leaf,
+      models: fc.array(fc.record({ id: leaf, params: fc.option(anything) }, { requiredKeys: ["id"] }), {
+        maxLength: 3,
+      }),
+      settings: fc.option(fc.dictionary(key, leaf)),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      prompt: leaf,
+      models: fc.option(fc.array(leaf, { maxLength: 3 })),
+      category: leaf,
+      mode: leaf,
+      params: fc.dictionary(key, leaf),
+      judges: fc.array(leaf, { maxLength: 3 }),
+    },
+    { requiredKeys: ["prompt"] },
+  ),
   fc.record({ choice: fc.oneof(leaf, fc.constantFrom("left", "right", "tie", "both-bad")) }),
   fc.record({ content: leaf }),
-  fc.array(fc.record({ model_a: leaf, model_b: leaf, winner: leaf, tstamp: leaf, question_id: leaf, turn: leaf, anony: leaf, language: leaf, conv_metadata: anything }, { requiredKeys: [] }), { maxLength: 4 }),
+  fc.array(
+    fc.record(
+      {
+        model_a: leaf,
+        model_b: leaf,
+        winner: leaf,
+        tstamp: leaf,
+        question_id: leaf,
+        turn: leaf,
+        anony: leaf,
+        language: leaf,
+        conv_metadata: anything,
+      },
+      { requiredKeys: [] },
+    ),
+    { maxLength: 4 },
+  ),
 );
 
-const hostileText = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS.filter((t) => t.trim() && t.length <= 50_000)), fc.string({ unit: "binary", minLength: 1, maxLength: 60 }).filter((t) => !!t.trim() && leakFree(t)));
+const hostileText = fc.oneof(
+  fc.constantFrom(...HOSTILE_STRINGS.filter((t) => t.trim() && t.length <= 50_000)),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 60 }).filter((t) => !!t.trim() && leakFree(t)),
+);
 const demoModel = fc.constantFrom("demo:concise", "demo:thorough", "demo:skeptic");
 
 /**
@@ -152,15 +253,31 @@ const SHAPES: { example: unknown; hostile: fc.Arbitrary<unknown> }[] = [
     example: { question: "q", models: [{ id: "demo:concise" }] },
     hostile: fc.record({
       question: hostileText,
-      models: fc.uniqueArray(demoModel.map((id) => ({ id })), { minLength: 1, maxLength: 2, selector: (m) => m.id }),
+      models: fc.uniqueArray(
+        demoModel.map((id) => ({ id })),
+        { minLength: 1, maxLength: 2, selector: (m) => m.id },
+      ),
       settings: fc.record({ systemPrompt: hostileText, autoEvaluate: fc.boolean() }),
     }),
   },
-  { example: { prompt: "p", models: ["demo:concise", "demo:thorough"] }, hostile: fc.record({ prompt: hostileText, models: fc.constant(["demo:concise", "demo:thorough"]), category: hostileText }) },
+  {
+    example: { prompt: "p", models: ["demo:concise", "demo:thorough"] },
+    hostile: fc.record({
+      prompt: hostileText,
+      models: fc.constant(["demo:concise", "demo:thorough"]),
+      category: hostileText,
+    }),
+  },
   { example: { content: "c" }, hostile: fc.record({ content: hostileText }) },
   { example: { choice: "left" }, hostile: fc.record({ choice: fc.constantFrom("left", "right", "tie", "both-bad") }) },
-  { example: { judges: ["demo:concise"] }, hostile: fc.record({ judges: fc.array(demoModel, { minLength: 1, maxLength: 2 }) }) },
-  { example: { modelIds: ["demo:concise"] }, hostile: fc.record({ modelIds: fc.array(demoModel, { minLength: 1, maxLength: 1 }) }) },
+  {
+    example: { judges: ["demo:concise"] },
+    hostile: fc.record({ judges: fc.array(demoModel, { minLength: 1, maxLength: 2 }) }),
+  },
+  {
+    example: { modelIds: ["demo:concise"] },
+    hostile: fc.record({ modelIds: fc.array(demoModel, { minLength: 1, maxLength: 1 }) }),
+  },
 ];
 
 /** The shapes a route's validation lets through (a 404 for the made-up id still means the body was fine). */
@@ -180,7 +297,19 @@ async function shapesTakenBy(route: Route): Promise<fc.Arbitrary<unknown>[]> {
 }
 
 /** Bodies too big or too deep to print in a counterexample: described, built at send time. */
-const SPECIALS = ["huge-string", "just-under-cap", "deep-array", "deep-object", "very-deep", "proto-pollution", "malformed", "bom", "binary", "empty", "stream"] as const;
+const SPECIALS = [
+  "huge-string",
+  "just-under-cap",
+  "deep-array",
+  "deep-object",
+  "very-deep",
+  "proto-pollution",
+  "malformed",
+  "bom",
+  "binary",
+  "empty",
+  "stream",
+] as const;
 type Special = (typeof SPECIALS)[number];
 
 const special = fc.constantFrom(...SPECIALS);
@@ -213,13 +342,23 @@ function specialBody(kind: Special): BodyInit {
   }
 }
 
-type Body = { kind: "none" } | { kind: "json"; value: unknown } | { kind: "special"; special: Special } | { kind: "text"; text: string };
+type Body =
+  | { kind: "none" }
+  | { kind: "json"; value: unknown }
+  | { kind: "special"; special: Special }
+  | { kind: "text"; text: string };
 
 const bodyFor = (shapes: fc.Arbitrary<unknown>[]): fc.Arbitrary<Body> =>
   fc.oneof(
     { weight: 1, arbitrary: fc.constant({ kind: "none" as const }) },
     { weight: 4, arbitrary: nearValid.map((value) => ({ kind: "json" as const, value })) },
-    { weight: shapes.length ? 4 : 0, arbitrary: (shapes.length ? fc.oneof(...shapes) : fc.constant({})).map((value) => ({ kind: "json" as const, value })) },
+    {
+      weight: shapes.length ? 4 : 0,
+      arbitrary: (shapes.length ? fc.oneof(...shapes) : fc.constant({})).map((value) => ({
+        kind: "json" as const,
+        value,
+      })),
+    },
     { weight: 2, arbitrary: anything.map((value) => ({ kind: "json" as const, value })) },
     { weight: 2, arbitrary: special.map((s) => ({ kind: "special" as const, special: s })) },
     { weight: 1, arbitrary: hostileString.map((text) => ({ kind: "text" as const, text })) },
@@ -248,16 +387,67 @@ const contentType = fc.oneof(
   },
 );
 
-const QUERY_KEYS = ["cursor", "limit", "format", "since", "source", "category", "minAppearances", "order", "includeFlagged", "anchor", "anchorRating", "rounds", "style", "importId", "offset", "token"];
+const QUERY_KEYS = [
+  "cursor",
+  "limit",
+  "format",
+  "since",
+  "source",
+  "category",
+  "minAppearances",
+  "order",
+  "includeFlagged",
+  "anchor",
+  "anchorRating",
+  "rounds",
+  "style",
+  "importId",
+  "offset",
+  "token",
+];
 
 const query = fc.oneof(
   fc.constant(""),
-  fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.constantFrom(...PROTO_KEYS), hostileString), fc.oneof(hostileString, extremeNumber.map(String))), { maxLength: 5 }).map((pairs) =>
-    pairs.length ? `?${pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join("&")}` : "",
+  fc
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.constantFrom(...PROTO_KEYS), hostileString),
+        fc.oneof(hostileString, extremeNumber.map(String)),
+      ),
+      { maxLength: 5 },
+    )
+    .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join("&")}` : "")),
+  fc.constantFrom(
+    "?limit=1e309",
+    "?limit=-1",
+    "?limit=0x10",
+    "?cursor=Infinity:x",
+    "?cursor=1:%00",
+    "?cursor=:",
+    "?rounds=1000&source=all",
+    "?since=-1",
+    "?format=pdf",
+    "?anchor=x&anchorRating=NaN",
+    "?offset=1e9",
+    "?%",
+    "?a=%zz",
+    "?limit=1&limit=2",
+    "?__proto__[x]=1",
   ),
-  fc.constantFrom("?limit=1e309", "?limit=-1", "?limit=0x10", "?cursor=Infinity:x", "?cursor=1:%00", "?cursor=:", "?rounds=1000&source=all", "?since=-1", "?format=pdf", "?anchor=x&anchorRating=NaN", "?offset=1e9", "?%", "?a=%zz", "?limit=1&limit=2", "?__proto__[x]=1"),
   // valid, at the edges
-  fc.constantFrom("?rounds=0", "?source=judge&order=elo", "?order=trueskill&source=import", "?style=true&category=%3Cscript%3E", "?anchor=demo:concise&anchorRating=100000", "?minAppearances=1000000000", "?includeFlagged=1&source=all&order=winRate", "?format=md", "?since=999999999", "?offset=1000000000&importId=x", "?limit=100&cursor=0:"),
+  fc.constantFrom(
+    "?rounds=0",
+    "?source=judge&order=elo",
+    "?order=trueskill&source=import",
+    "?style=true&category=%3Cscript%3E",
+    "?anchor=demo:concise&anchorRating=100000",
+    "?minAppearances=1000000000",
+    "?includeFlagged=1&source=all&order=winRate",
+    "?format=md",
+    "?since=999999999",
+    "?offset=1000000000&importId=x",
+    "?limit=100&cursor=0:",
+  ),
 );
 
 const HOSTILE_SEGMENTS = [
@@ -290,7 +480,14 @@ interface Sample {
 }
 
 function describeSample(s: Sample): string {
-  const shown = s.body.kind === "json" ? JSON.stringify(s.body.value) : s.body.kind === "special" ? `<${s.body.special}>` : s.body.kind === "text" ? JSON.stringify(s.body.text) : "<none>";
+  const shown =
+    s.body.kind === "json"
+      ? JSON.stringify(s.body.value)
+      : s.body.kind === "special"
+        ? `<${s.body.special}>`
+        : s.body.kind === "text"
+          ? JSON.stringify(s.body.text)
+          : "<none>";
   return `${s.method} ${(s.path + s.query).slice(0, 300)} [${s.contentType}] ${(shown ?? "undefined").slice(0, 300)} ${JSON.stringify(s.headers).slice(0, 200)}`;
 }
 
@@ -319,10 +516,12 @@ async function check(s: Sample, res: Response): Promise<void> {
     return;
   }
   const text = await res.text();
-  if (res.status < 300 && text && res.headers.get("content-type")?.startsWith("application/json")) harvest(JSON.parse(text));
+  if (res.status < 300 && text && res.headers.get("content-type")?.startsWith("application/json"))
+    harvest(JSON.parse(text));
   if (res.status >= 500) fail("a 5xx reached the client", text);
   if (!leakFree(text)) fail("the body looks like a stack trace or an internal error", text);
-  for (const [name, value] of res.headers) if (!leakFree(value)) fail(`the ${name} header looks like an internal error`, value);
+  for (const [name, value] of res.headers)
+    if (!leakFree(value)) fail(`the ${name} header looks like an internal error`, value);
   if (res.status === 405 && !res.headers.get("Allow")) fail("a 405 without Allow", text);
   if (res.status < 400 || s.method === "HEAD") return;
   let parsed: unknown;
@@ -332,7 +531,8 @@ async function check(s: Sample, res: Response): Promise<void> {
     fail("an error that is not JSON", text);
   }
   const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  if (typeof error?.code !== "string" || !error.code || typeof error.message !== "string" || !error.message.trim()) fail("an error not in the one shape", text);
+  if (typeof error?.code !== "string" || !error.code || typeof error.message !== "string" || !error.message.trim())
+    fail("an error not in the one shape", text);
 }
 
 // ---- the existing things a path param may name ----
@@ -343,7 +543,8 @@ const ids: string[] = [];
 function harvest(value: unknown, depth = 0): void {
   if (ids.length >= 60 || depth > 6 || value === null || typeof value !== "object") return;
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v === "string" && /(?:^id|Id|token)$/.test(k) && /^[\w-]{8,200}$/.test(v) && !ids.includes(v)) ids.push(v);
+    if (typeof v === "string" && /(?:^id|Id|token)$/.test(k) && /^[\w-]{8,200}$/.test(v) && !ids.includes(v))
+      ids.push(v);
     else harvest(v, depth + 1);
   }
 }
@@ -356,7 +557,14 @@ beforeAll(async () => {
   globalThis.addEventListener("unhandledrejection", onRejection);
   // a done run, a fresh one, a comparison with a vote and one without
   const run = await createRun({ question: "Fuzz me?", models: [{ id: "demo:concise" }, { id: "demo:thorough" }] });
-  ids.push(run, await createRun({ question: "Still running?", models: [{ id: "demo:concise" }], settings: { autoEvaluate: false } }));
+  ids.push(
+    run,
+    await createRun({
+      question: "Still running?",
+      models: [{ id: "demo:concise" }],
+      settings: { autoEvaluate: false },
+    }),
+  );
   const comparison = await readyComparison(["openai:fuzz-gpt", "anthropic:fuzz-claude"]);
   ids.push(comparison.comparison.id, (await castVote(comparison.comparison.id, "left")).voteId);
   ids.push((await createComparison({ prompt: "Unvoted?", models: ["google:fuzz-gemini", "openai:fuzz-gpt"] })).id);
@@ -376,10 +584,17 @@ const segment = () =>
     { weight: 2, arbitrary: hostileString.filter((s) => s !== "").map(encode) },
   );
 
-const headerValue = fc.oneof(fc.constantFrom("", " ", "x".repeat(300), "'; DROP TABLE votes;--", "<script>", "%00"), fc.string({ unit: "binary-ascii", maxLength: 30 }).map((s) => s.replace(/[^\x20-\x7e]/g, "").trim()).filter(leakFree));
+const headerValue = fc.oneof(
+  fc.constantFrom("", " ", "x".repeat(300), "'; DROP TABLE votes;--", "<script>", "%00"),
+  fc
+    .string({ unit: "binary-ascii", maxLength: 30 })
+    .map((s) => s.replace(/[^\x20-\x7e]/g, "").trim())
+    .filter(leakFree),
+);
 
 /** Sometimes, with `weight` in 10. */
-const sometimes = <T>(arb: fc.Arbitrary<T>, weight: number) => fc.oneof({ weight: 10 - weight, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
+const sometimes = <T>(arb: fc.Arbitrary<T>, weight: number) =>
+  fc.oneof({ weight: 10 - weight, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
 
 // A foreign Origin is refused before anything else looks at the request, so it comes rarely.
 const extraHeaders = fc
@@ -395,7 +610,10 @@ function sampleFor(route: Route, shapes: fc.Arbitrary<unknown>[]): fc.Arbitrary<
   const names = paramNames(route.path);
   return fc
     .record({
-      method: fc.oneof({ weight: 4, arbitrary: fc.constant(route.method === "ALL" ? "GET" : route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      method: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(route.method === "ALL" ? "GET" : route.method) },
+        { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+      ),
       params: fc.tuple(...names.map(() => segment())),
       query,
       contentType,
@@ -406,12 +624,17 @@ function sampleFor(route: Route, shapes: fc.Arbitrary<unknown>[]): fc.Arbitrary<
       let i = 0;
       // fetch makes any upgrade request a GET, which would hide the method under test
       const { Upgrade, ...others } = headers;
-      return { ...rest, headers: rest.method === "GET" && Upgrade !== undefined ? { ...others, Upgrade } : others, path: route.path.replace(PARAM, () => params[i++]) };
+      return {
+        ...rest,
+        headers: rest.method === "GET" && Upgrade !== undefined ? { ...others, Upgrade } : others,
+        path: route.path.replace(PARAM, () => params[i++]),
+      };
     });
 }
 
 /** A stable seed per route, so a route added later doesn't reshuffle every other route's cases. */
-const seedOf = (route: Route) => [...`${route.method} ${route.path}`].reduce((h, ch) => (Math.imul(h, 31) + ch.charCodeAt(0)) | 0, SEED);
+const seedOf = (route: Route) =>
+  [...`${route.method} ${route.path}`].reduce((h, ch) => (Math.imul(h, 31) + ch.charCodeAt(0)) | 0, SEED);
 
 describe("hostile input at every route", () => {
   it("finds the routes in the app's own route table", () => {
@@ -444,7 +667,9 @@ describe("hostile input at every route", () => {
 
 /** The methods a concrete path takes, read from the route table apart from the middleware under test. */
 const patternOf = (route: Route) =>
-  new RegExp(`^${route.path.replace(PARAM, (_, _name: string, re?: string) => (re ? `(?:${re.slice(1, -1)})` : "[^/]+")).replace(/\*/g, ".*")}$`);
+  new RegExp(
+    `^${route.path.replace(PARAM, (_, _name: string, re?: string) => (re ? `(?:${re.slice(1, -1)})` : "[^/]+")).replace(/\*/g, ".*")}$`,
+  );
 
 function methodsFor(path: string): Set<string> {
   const taken = new Set<string>();
@@ -470,7 +695,11 @@ describe("wrong methods and content types", () => {
       if (!patternOf(route).test(path)) continue; // a param with a pattern a uuid doesn't fit
       const taken = methodsFor(path);
       for (const method of METHODS.filter((m) => !taken.has(m))) {
-        const res = await SELF.fetch(`${BASE}${path}`, { method, headers: { "content-type": "text/plain" }, body: method === "GET" || method === "HEAD" ? undefined : "x" });
+        const res = await SELF.fetch(`${BASE}${path}`, {
+          method,
+          headers: { "content-type": "text/plain" },
+          body: method === "GET" || method === "HEAD" ? undefined : "x",
+        });
         expect(res.status, `${method} ${route.path}`).toBe(405);
         expect(new Set(res.headers.get("Allow")!.split(", ")), `${method} ${route.path}`).toEqual(taken);
         if (method !== "HEAD") expect((await errorOf(res)).code).toBe("method_not_allowed");
@@ -479,8 +708,17 @@ describe("wrong methods and content types", () => {
   });
 
   it("keeps the 404 for a path no route knows, whatever the method and body", async () => {
-    for (const [method, path] of [["GET", "/api/nope"], ["POST", "/api/runs/x/y/z"], ["DELETE", "/api/"], ["PUT", "/api/runs/x/cancel/extra"]]) {
-      const res = await SELF.fetch(`${BASE}${path}`, { method, headers: { "content-type": "text/plain" }, body: method === "GET" ? undefined : "x" });
+    for (const [method, path] of [
+      ["GET", "/api/nope"],
+      ["POST", "/api/runs/x/y/z"],
+      ["DELETE", "/api/"],
+      ["PUT", "/api/runs/x/cancel/extra"],
+    ]) {
+      const res = await SELF.fetch(`${BASE}${path}`, {
+        method,
+        headers: { "content-type": "text/plain" },
+        body: method === "GET" ? undefined : "x",
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect((await errorOf(res)).code).toBe("not_found");
     }
@@ -488,8 +726,18 @@ describe("wrong methods and content types", () => {
 
   it("refuses a body in anything but JSON with a 415 on every route that takes one", async () => {
     for (const route of routes.filter((r) => !["GET", "HEAD"].includes(r.method) && r.path !== "/api/battles/import")) {
-      for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/json-seq", "application/jsonx", "text/json"]) {
-        const res = await SELF.fetch(`${BASE}${concrete(route)}`, { method: route.method, headers: { "content-type": type }, body: "{}" });
+      for (const type of [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "application/json-seq",
+        "application/jsonx",
+        "text/json",
+      ]) {
+        const res = await SELF.fetch(`${BASE}${concrete(route)}`, {
+          method: route.method,
+          headers: { "content-type": type },
+          body: "{}",
+        });
         expect(res.status, `${route.method} ${route.path} as ${type}`).toBe(415);
         expect((await errorOf(res)).code).toBe("unsupported_media_type");
       }
@@ -500,10 +748,19 @@ describe("wrong methods and content types", () => {
 // ---- the classics, by hand ----
 
 const json = (method: string, path: string, value: unknown, headers: Record<string, string> = {}) =>
-  SELF.fetch(`${BASE}${path}`, { method, headers: { "content-type": "application/json", ...headers }, body: typeof value === "string" ? value : JSON.stringify(value) });
+  SELF.fetch(`${BASE}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof value === "string" ? value : JSON.stringify(value),
+  });
 
 /** A request that must be refused in the one shape, with `status` and, when given, `code`. */
-async function refused(res: Promise<Response>, status: number, code?: string, label = ""): Promise<{ code: string; message: string }> {
+async function refused(
+  res: Promise<Response>,
+  status: number,
+  code?: string,
+  label = "",
+): Promise<{ code: string; message: string }> {
   const answer = await res;
   const text = await answer.clone().text();
   expect(answer.status, `${label} ${text.slice(0, 300)}`).toBe(status);
@@ -526,7 +783,17 @@ describe("a battery of classic hostile requests", () => {
 
   it("answers SQL, HTML, traversal and control characters in an id with a JSON 404 (a withdrawal, with its refusal for the receipt)", async () => {
     const CLIMBS_OUT = ["%2e%2e"];
-    for (const id of ["'%3B%20DROP%20TABLE%20runs%3B--", "1%20OR%201%3D1", "%3Cscript%3Ealert(1)%3C%2Fscript%3E", "..%2f..%2fetc%2fpasswd", "%2e%2e", "%00", "%ED%A0%80", "%zz", "x".repeat(8000)]) {
+    for (const id of [
+      "'%3B%20DROP%20TABLE%20runs%3B--",
+      "1%20OR%201%3D1",
+      "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+      "..%2f..%2fetc%2fpasswd",
+      "%2e%2e",
+      "%00",
+      "%ED%A0%80",
+      "%zz",
+      "x".repeat(8000),
+    ]) {
       for (const path of [`/api/runs/${id}`, `/api/comparisons/${id}`, `/api/runs/${id}/export?format=md`]) {
         const res = await SELF.fetch(`${BASE}${path}`);
         expect(res.status, path.slice(0, 100)).toBe(404);
@@ -539,14 +806,30 @@ describe("a battery of classic hostile requests", () => {
         continue;
       }
       await refused(SELF.fetch(`${BASE}/api/votes/${id}`, { method: "DELETE" }), 401, "receipt_required");
-      await refused(SELF.fetch(`${BASE}/api/votes/${id}`, { method: "DELETE", headers: { "X-Vote-Receipt": "0".repeat(32) } }), 403, "wrong_receipt");
+      await refused(
+        SELF.fetch(`${BASE}/api/votes/${id}`, { method: "DELETE", headers: { "X-Vote-Receipt": "0".repeat(32) } }),
+        403,
+        "wrong_receipt",
+      );
     }
   });
 
   it("refuses prototype-pollution keys and pollutes nothing", async () => {
     await refused(json("POST", "/api/runs", specialBody("proto-pollution") as string), 400, "invalid_request");
-    await refused(json("POST", "/api/comparisons", '{"prompt":"p","__proto__":{"blind":false}}'), 400, "invalid_request");
-    await refused(json("POST", "/api/runs", { question: "q", models: [{ id: "demo:concise" }], settings: { constructor: { prototype: { x: 1 } } } }), 400, "invalid_request");
+    await refused(
+      json("POST", "/api/comparisons", '{"prompt":"p","__proto__":{"blind":false}}'),
+      400,
+      "invalid_request",
+    );
+    await refused(
+      json("POST", "/api/runs", {
+        question: "q",
+        models: [{ id: "demo:concise" }],
+        settings: { constructor: { prototype: { x: 1 } } },
+      }),
+      400,
+      "invalid_request",
+    );
     const leaderboard = await SELF.fetch(`${BASE}/api/leaderboard?__proto__=x&constructor=y&toString=z`);
     expect(leaderboard.status).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -566,24 +849,70 @@ describe("a battery of classic hostile requests", () => {
     await refused(json("POST", "/api/runs", "[]"), 400, "invalid_request");
     await refused(json("POST", "/api/runs", '"a string"'), 400, "invalid_request");
     await refused(json("POST", "/api/runs", "1e999"), 400, "invalid_request");
-    await refused(SELF.fetch(`${BASE}/api/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: new Uint8Array([0xff, 0xfe, 0x7b]) }), 400);
+    await refused(
+      SELF.fetch(`${BASE}/api/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: new Uint8Array([0xff, 0xfe, 0x7b]),
+      }),
+      400,
+    );
   });
 
   it("refuses numbers at the extremes and strings where numbers go", async () => {
-    for (const settings of [{ temperature: 1e308 }, { temperature: -0.0001 }, { maxTokens: 1.5 }, { maxTokens: 2 ** 53 + 2 }, { concurrency: "4" }, { timeoutMs: null }, { selfReviewWeight: "NaN" }]) {
-      await refused(json("POST", "/api/runs", { question: "q", models: [{ id: "demo:concise" }], settings }), 400, "invalid_request");
+    for (const settings of [
+      { temperature: 1e308 },
+      { temperature: -0.0001 },
+      { maxTokens: 1.5 },
+      { maxTokens: 2 ** 53 + 2 },
+      { concurrency: "4" },
+      { timeoutMs: null },
+      { selfReviewWeight: "NaN" },
+    ]) {
+      await refused(
+        json("POST", "/api/runs", { question: "q", models: [{ id: "demo:concise" }], settings }),
+        400,
+        "invalid_request",
+      );
     }
-    for (const q of ["limit=1e309", "limit=-1", "limit=0.5", "limit=NaN", "limit=1&limit=2", "cursor=Infinity:x", "cursor=:"]) await refused(SELF.fetch(`${BASE}/api/runs?${q}`), 400, undefined, q);
-    for (const q of ["rounds=1e9", "anchor=x&anchorRating=NaN", "anchorRating=1e999&anchor=x", "minAppearances=0", "includeFlagged=yes", "source=__proto__", "order=constructor"])
+    for (const q of [
+      "limit=1e309",
+      "limit=-1",
+      "limit=0.5",
+      "limit=NaN",
+      "limit=1&limit=2",
+      "cursor=Infinity:x",
+      "cursor=:",
+    ])
+      await refused(SELF.fetch(`${BASE}/api/runs?${q}`), 400, undefined, q);
+    for (const q of [
+      "rounds=1e9",
+      "anchor=x&anchorRating=NaN",
+      "anchorRating=1e999&anchor=x",
+      "minAppearances=0",
+      "includeFlagged=yes",
+      "source=__proto__",
+      "order=constructor",
+    ])
       await refused(SELF.fetch(`${BASE}/api/leaderboard?${q}`), 400, undefined, q);
   });
 
   it("takes unicode edge cases in text without a 5xx: lone surrogates, RTL overrides, zero widths, combining marks", async () => {
-    for (const question of ["\ud800", "x\udfffy", "\u202eevil\u200b\ufeff", "e\u0301".repeat(2000), "\u0000null byte", "🙂".repeat(1000)]) {
+    for (const question of [
+      "\ud800",
+      "x\udfffy",
+      "\u202eevil\u200b\ufeff",
+      "e\u0301".repeat(2000),
+      "\u0000null byte",
+      "🙂".repeat(1000),
+    ]) {
       const res = await json("POST", "/api/runs", { question, models: [{ id: "demo:concise" }] });
       expect(res.status, JSON.stringify(question).slice(0, 40)).toBe(201);
     }
-    for (const body of [{ prompt: "\u200b\u200b", models: ["demo:\ud800", "demo:x"] }, { prompt: "\ud83d", category: "\u202e" }]) {
+    for (const body of [
+      { prompt: "\u200b\u200b", models: ["demo:\ud800", "demo:x"] },
+      { prompt: "\ud83d", category: "\u202e" },
+    ]) {
       const res = await json("POST", "/api/comparisons", body);
       expect(res.status, await res.clone().text()).toBeLessThan(500);
       expect(leakFree(await res.text())).toBe(true);
@@ -591,7 +920,15 @@ describe("a battery of classic hostile requests", () => {
   });
 
   it("refuses model ids that aren't, with a 400 that names the field", async () => {
-    for (const id of ["'; DROP TABLE models;--", "<script>:x", "demo:", ":", "a".repeat(10_000), "__proto__:x", "constructor:prototype"]) {
+    for (const id of [
+      "'; DROP TABLE models;--",
+      "<script>:x",
+      "demo:",
+      ":",
+      "a".repeat(10_000),
+      "__proto__:x",
+      "constructor:prototype",
+    ]) {
       const error = await refused(json("POST", "/api/runs", { question: "q", models: [{ id }] }), 400);
       expect(error.message).toMatch(/model|provider/i);
     }
@@ -599,9 +936,18 @@ describe("a battery of classic hostile requests", () => {
 
   it("answers hostile headers without a 5xx", async () => {
     const [{ id }] = (await (await SELF.fetch(`${BASE}/api/comparisons`)).json<{ items: { id: string }[] }>()).items;
-    const idempotent = await json("POST", `/api/comparisons/${id}/votes`, { choice: "left" }, { "Idempotency-Key": "k".repeat(5000) });
+    const idempotent = await json(
+      "POST",
+      `/api/comparisons/${id}/votes`,
+      { choice: "left" },
+      { "Idempotency-Key": "k".repeat(5000) },
+    );
     await refused(Promise.resolve(idempotent), 400, "invalid_request");
-    const hostile: Record<string, string>[] = [{ "X-Client-Id": "x".repeat(8000) }, { "X-Client-Id": "'; DROP TABLE model_votes;--" }, { "Idempotency-Key": "<script>" }];
+    const hostile: Record<string, string>[] = [
+      { "X-Client-Id": "x".repeat(8000) },
+      { "X-Client-Id": "'; DROP TABLE model_votes;--" },
+      { "Idempotency-Key": "<script>" },
+    ];
     for (const headers of hostile) {
       const res = await json("POST", `/api/comparisons/${id}/votes`, { choice: "tie" }, headers);
       expect(res.status, JSON.stringify(headers).slice(0, 60)).toBeLessThan(500);
@@ -620,15 +966,34 @@ describe("a battery of classic hostile requests", () => {
       "null",
       '{"model_a":{"__proto__":1},"model_b":[],"winner":null}',
     ].join("\n");
-    const res = await SELF.fetch(`${BASE}/api/battles/import?importId=fuzz`, { method: "POST", headers: { "content-type": "application/x-ndjson" }, body: lines });
+    const res = await SELF.fetch(`${BASE}/api/battles/import?importId=fuzz`, {
+      method: "POST",
+      headers: { "content-type": "application/x-ndjson" },
+      body: lines,
+    });
     expect(res.status, await res.clone().text()).toBeLessThan(500);
     expect(leakFree(await res.text())).toBe(true);
-    await refused(SELF.fetch(`${BASE}/api/battles/import?importId=..%2f..`, { method: "POST", body: "[]" }), 400, "invalid_request");
-    await refused(SELF.fetch(`${BASE}/api/battles/import?offset=-1`, { method: "POST", body: "[]" }), 400, "invalid_request");
+    await refused(
+      SELF.fetch(`${BASE}/api/battles/import?importId=..%2f..`, { method: "POST", body: "[]" }),
+      400,
+      "invalid_request",
+    );
+    await refused(
+      SELF.fetch(`${BASE}/api/battles/import?offset=-1`, { method: "POST", body: "[]" }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("serves nothing through path tricks", async () => {
-    for (const path of ["/api/runs/../../etc/passwd", "/api/%2e%2e/%2e%2e/wrangler.toml", "/api//runs", "/api/runs//", "/api/runs/%2F", "/api/health/..%5c..%5c"]) {
+    for (const path of [
+      "/api/runs/../../etc/passwd",
+      "/api/%2e%2e/%2e%2e/wrangler.toml",
+      "/api//runs",
+      "/api/runs//",
+      "/api/runs/%2F",
+      "/api/health/..%5c..%5c",
+    ]) {
       const res = await SELF.fetch(`${BASE}${path}`);
       expect(res.status, path).toBeLessThan(500);
       const text = await res.text();
@@ -648,24 +1013,42 @@ describe("a battery of classic hostile requests", () => {
 
   it("refuses a streamed body that isn't JSON with a 415 too (no Content-Length to go by)", async () => {
     const stream = () => new Blob(["{}"]).stream();
-    await refused(SELF.fetch(`${BASE}/api/runs/${crypto.randomUUID()}/answers`, { method: "POST", headers: { "content-type": "text/plain" }, body: stream() }), 415, "unsupported_media_type");
+    await refused(
+      SELF.fetch(`${BASE}/api/runs/${crypto.randomUUID()}/answers`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: stream(),
+      }),
+      415,
+      "unsupported_media_type",
+    );
     await refused(SELF.fetch(`${BASE}/api/runs`, { method: "POST", body: stream() }), 415, "unsupported_media_type");
   });
 
   it("answers very long URLs and query strings without a 5xx", async () => {
-    for (const url of [`/api/runs?cursor=${"9".repeat(20_000)}:x`, `/api/leaderboard?category=${"c".repeat(30_000)}`, `/api/runs/${"r".repeat(30_000)}`, `/api/leaderboard?${"a=1&".repeat(5000)}`]) {
+    for (const url of [
+      `/api/runs?cursor=${"9".repeat(20_000)}:x`,
+      `/api/leaderboard?category=${"c".repeat(30_000)}`,
+      `/api/runs/${"r".repeat(30_000)}`,
+      `/api/leaderboard?${"a=1&".repeat(5000)}`,
+    ]) {
       const res = await SELF.fetch(`${BASE}${url}`);
       expect(res.status, url.slice(0, 60)).toBeLessThan(500);
       const text = await res.text();
       expect(leakFree(text)).toBe(true);
-      if (res.status >= 400) expect(JSON.parse(text)).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+      if (res.status >= 400)
+        expect(JSON.parse(text)).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
     }
   });
 
   it("refuses hostile credentials with a 401 in the one shape when APP_TOKEN is set", async () => {
     const withToken = async (headers: Record<string, string>, path = "/api/runs") => {
       const ctx = createExecutionContext();
-      const res = await app.fetch(new Request(`https://quorum.example.com${path}`, { headers }), { ...env, APP_TOKEN: "s3cret" }, ctx);
+      const res = await app.fetch(
+        new Request(`https://quorum.example.com${path}`, { headers }),
+        { ...env, APP_TOKEN: "s3cret" },
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
       return res;
     };
@@ -674,7 +1057,8 @@ describe("a battery of classic hostile requests", () => {
       { Authorization: "Bearer " + "x".repeat(20_000) },
       { Authorization: "Basic czNjcmV0Og==" },
       { Authorization: "Bearer '; DROP TABLE runs;--" },
-      { Authorization: "Bearer s3cret%00" }, { Authorization: "Bearer  s3cret x" },
+      { Authorization: "Bearer s3cret%00" },
+      { Authorization: "Bearer  s3cret x" },
       { Upgrade: "websocket", "Sec-WebSocket-Protocol": "quorum, quorum-token.%%%not-base64" },
       { Upgrade: "websocket", "Sec-WebSocket-Protocol": "quorum, quorum-token.____" },
       { Upgrade: "websocket", "Sec-WebSocket-Protocol": `quorum-token.${"A".repeat(10_000)}` },

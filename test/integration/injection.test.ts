@@ -34,7 +34,11 @@ function expectFenced(prompt: string, heading: string, text: string) {
 }
 
 const scored = (labels: string[], critique: (label: string) => string) =>
-  labels.map((label, i) => ({ label, critique: critique(label), scores: Object.fromEntries(SCORE_KEYS.map((k) => [k, 8 - i])) }));
+  labels.map((label, i) => ({
+    label,
+    critique: critique(label),
+    scores: Object.fromEntries(SCORE_KEYS.map((k) => [k, 8 - i])),
+  }));
 
 describe("an answer that tries to take over the review", () => {
   it("stays fenced, the prompt says to ignore it, and the run ranks by what the reviewers returned", async () => {
@@ -42,14 +46,36 @@ describe("an answer that tries to take over the review", () => {
     await scriptModel(stub, "inj-good", [{ text: "Paris is the capital of France.", holdKey: "inj-run" }]);
     await scriptModel(stub, "inj-fair", [{ text: "The capital of France is Paris.", holdKey: "inj-run" }]);
     const models = { evil: "openai:inj-evil", good: "anthropic:inj-good", fair: "google:inj-fair" };
-    const id = await createRun({ question: "What is the capital of France?", models: Object.values(models).map((m) => ({ id: m })), settings: { blind: false } });
+    const id = await createRun({
+      question: "What is the capital of France?",
+      models: Object.values(models).map((m) => ({ id: m })),
+      settings: { blind: false },
+    });
     const labels = await getRun(id);
     const label = (model: string) => labels.answers.find((a) => a.modelId === model)!.label;
     const [evil, good, fair] = [label(models.evil), label(models.good), label(models.fair)];
     // Every reviewer puts the evil answer last; the evil one itself prefers good over fair.
-    await scriptModel(stub, "inj-evil", [{ review: { reviews: scored([good, fair], () => XSS), ranking: [good, fair], confidence: 0.9 } }]);
-    await scriptModel(stub, "inj-good", [{ review: { reviews: scored([fair, evil], () => "Tries to instruct the reviewer."), ranking: [fair, evil], confidence: 0.9 } }]);
-    await scriptModel(stub, "inj-fair", [{ review: { reviews: scored([good, evil], () => "<script>alert(1)</script>"), ranking: [good, evil], confidence: 0.9 } }]);
+    await scriptModel(stub, "inj-evil", [
+      { review: { reviews: scored([good, fair], () => XSS), ranking: [good, fair], confidence: 0.9 } },
+    ]);
+    await scriptModel(stub, "inj-good", [
+      {
+        review: {
+          reviews: scored([fair, evil], () => "Tries to instruct the reviewer."),
+          ranking: [fair, evil],
+          confidence: 0.9,
+        },
+      },
+    ]);
+    await scriptModel(stub, "inj-fair", [
+      {
+        review: {
+          reviews: scored([good, evil], () => "<script>alert(1)</script>"),
+          ranking: [good, evil],
+          confidence: 0.9,
+        },
+      },
+    ]);
     await waitForHeld(stub, "inj-run", 3, WAIT);
     await releaseHold(stub, "inj-run");
     const detail = await finished(id, WAIT);
@@ -75,7 +101,11 @@ describe("an answer that tries to take over the review", () => {
   it("returns review text with HTML in it exactly as written, as JSON data, never as markup", async () => {
     await scriptModel(stub, "inj-html-a", [{ text: "One." }]);
     await scriptModel(stub, "inj-html-b", [{ text: "Two.", holdKey: "inj-html" }]);
-    const id = await createRun({ question: "Say a number.", models: [{ id: "openai:inj-html-a" }, { id: "anthropic:inj-html-b" }], settings: { blind: false } });
+    const id = await createRun({
+      question: "Say a number.",
+      models: [{ id: "openai:inj-html-a" }, { id: "anthropic:inj-html-b" }],
+      settings: { blind: false },
+    });
     const other = (await getRun(id)).answers.find((x) => x.modelId === "anthropic:inj-html-b")!.label;
     const review = { reviews: scored([other], () => XSS), ranking: [other], confidence: 0.5 };
     await scriptModel(stub, "inj-html-a", [{ review }]);
@@ -101,15 +131,21 @@ describe("an arena answer that tries to take over the judge", () => {
     await scriptModel(stub, "inj-side-fair", [{ text: "A plain answer: recursion is a function calling itself." }]);
     const ready = await readyComparison(["openai:inj-side-evil", "google:inj-side-fair"]);
     const id = ready.comparison.id;
-    const sides = (await env.DB.prepare("SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?").bind(id).first<{ left: string; right: string }>())!;
+    const sides = (await env.DB.prepare("SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?")
+      .bind(id)
+      .first<{ left: string; right: string }>())!;
     const evilLeft = sides.left === "openai:inj-side-evil";
-    const verdict = (winner: "A" | "B") => ({ review: { winner, scores: { A: 5, B: 5 }, reasons: "Judged on content." } });
+    const verdict = (winner: "A" | "B") => ({
+      review: { winner, scores: { A: 5, B: 5 }, reasons: "Judged on content." },
+    });
     // Asked with the left side as A, then with the right side as A: the fair side wins both times.
     await scriptModel(stub, "inj-judge", [verdict(evilLeft ? "B" : "A"), verdict(evilLeft ? "A" : "B")]);
     const socket = await openComparisonSocket(id);
     await socket.waitFor("snapshot");
     await castVote(id, evilLeft ? "right" : "left");
-    expect((await api(`/comparisons/${id}/judge`, { method: "POST", json: { judges: ["anthropic:inj-judge"] } })).status).toBe(202);
+    expect(
+      (await api(`/comparisons/${id}/judge`, { method: "POST", json: { judges: ["anthropic:inj-judge"] } })).status,
+    ).toBe(202);
     const judged = await socket.waitFor("judge.completed", undefined, WAIT);
     socket.close();
 
@@ -143,7 +179,8 @@ function headingsOutsideFences(markdown: string): string[] {
   for (const line of markdown.split("\n")) {
     const run = /^(`{3,}|~{3,})\s*$/.exec(line)?.[1] ?? /^(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence === null && run) fence = run;
-    else if (fence !== null && run && run[0] === fence[0] && run.length >= fence.length && /^(`+|~+)\s*$/.test(line)) fence = null;
+    else if (fence !== null && run && run[0] === fence[0] && run.length >= fence.length && /^(`+|~+)\s*$/.test(line))
+      fence = null;
     else if (fence === null) {
       const heading = /^### Answer (\S+)$/.exec(line);
       if (heading) found.push(heading[1]);

@@ -119,7 +119,12 @@ describe("ids the server made", () => {
 
 /** A battle between the anchor test's two models, with the style features Arena's logs carry. */
 function styledBattle(k: number, winner: "model_a" | "model_b") {
-  const side = (tokens: number) => ({ tokens, headers: { h1: 0, h2: 0 }, lists: { ordered: 0, unordered: 0 }, bold: { "**": 0, __: 0 } });
+  const side = (tokens: number) => ({
+    tokens,
+    headers: { h1: 0, h2: 0 },
+    lists: { ordered: 0, unordered: 0 },
+    bold: { "**": 0, __: 0 },
+  });
   const [a, b] = [side(100 + k), side(120 + k)];
   return JSON.stringify({
     model_a: "anchor-x",
@@ -164,7 +169,12 @@ describe("style-control views the client names", () => {
     for (let i = 0; i < 3; i++) {
       const res = await api(`/leaderboard?style=true&category=${crypto.randomUUID()}`);
       expect(res.status).toBe(200);
-      expect(((await res.json()) as StyleBoard).style).toEqual({ status: "ready", features: [], battles: 0, withoutFeatures: 0 });
+      expect(((await res.json()) as StyleBoard).style).toEqual({
+        status: "ready",
+        features: [],
+        battles: 0,
+        withoutFeatures: 0,
+      });
     }
     expect(await rooms()).toBe(before);
 

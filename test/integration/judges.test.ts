@@ -2,16 +2,28 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, releaseHold, scriptModel, waitForHeld, type RecordedCall } from "../helpers/stub-client";
 import { api, finished } from "../helpers/runs";
-import { castVote, createComparison, getComparison, leaderboard, openComparisonSocket, readyComparison, settled } from "../helpers/arena";
+import {
+  castVote,
+  createComparison,
+  getComparison,
+  leaderboard,
+  openComparisonSocket,
+  readyComparison,
+  settled,
+} from "../helpers/arena";
 import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
 import type { ComparisonRecord } from "../../worker/db/records";
 
 const stub = inject("stubUrl");
 
-const verdict = (winner: "A" | "B" | "tie", reasons = "Because.") => ({ review: { winner, scores: { A: winner === "A" ? 8 : 5, B: winner === "B" ? 8 : 5 }, reasons } });
+const verdict = (winner: "A" | "B" | "tie", reasons = "Because.") => ({
+  review: { winner, scores: { A: winner === "A" ? 8 : 5, B: winner === "B" ? 8 : 5 }, reasons },
+});
 
 async function sidesOf(id: string) {
-  return (await env.DB.prepare("SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?").bind(id).first<{ left: string; right: string }>())!;
+  return (await env.DB.prepare("SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?")
+    .bind(id)
+    .first<{ left: string; right: string }>())!;
 }
 
 const promptOf = (call: RecordedCall) => JSON.stringify(call.body);
@@ -20,7 +32,10 @@ describe("judge panels on a comparison", () => {
   it("asks each judge twice with the sides swapped, counts a flip as a tie, and asks, shows and writes verdicts only after the vote", async () => {
     await scriptModel(stub, "jc-alpha", [{ text: "Alpha says: recursion needs a base case." }]);
     await scriptModel(stub, "jc-beta", [{ text: "Beta says: a function calling itself." }]);
-    await scriptModel(stub, "judge-steady", [verdict("A", "The first is sharper."), verdict("B", "The second is sharper.")]);
+    await scriptModel(stub, "judge-steady", [
+      verdict("A", "The first is sharper."),
+      verdict("B", "The second is sharper."),
+    ]);
     await scriptModel(stub, "judge-first", [verdict("A"), verdict("A")]);
     const detail = await readyComparison(["openai:jc-alpha", "google:jc-beta"]);
     const id = detail.comparison.id;
@@ -30,13 +45,18 @@ describe("judge panels on a comparison", () => {
 
     const socket = await openComparisonSocket(id);
     await socket.waitFor("snapshot");
-    const res = await api(`/comparisons/${id}/judge`, { method: "POST", json: { judges: ["openai:judge-steady", "anthropic:judge-first", "openai:jc-alpha"] } });
+    const res = await api(`/comparisons/${id}/judge`, {
+      method: "POST",
+      json: { judges: ["openai:judge-steady", "anthropic:judge-first", "openai:jc-alpha"] },
+    });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ accepted: true });
 
     // Before the vote: every judge waits (one of them is a side, which nothing may tell), nothing shows, nothing is written.
-    const waiting = await runInDurableObject(env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id)), (instance: ComparisonRoom) =>
-      (instance as unknown as { record: ComparisonRecord }).record.judges.map((j) => [j.judgeModelId, j.status]),
+    const waiting = await runInDurableObject(
+      env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id)),
+      (instance: ComparisonRoom) =>
+        (instance as unknown as { record: ComparisonRecord }).record.judges.map((j) => [j.judgeModelId, j.status]),
     );
     expect(waiting.sort()).toEqual([
       ["anthropic:judge-first", "pending"],
@@ -47,7 +67,9 @@ describe("judge panels on a comparison", () => {
     const hidden = await getComparison(id);
     expect([hidden.judges, hidden.panel]).toEqual([null, null]);
     expect(socket.events.some((e) => e.type === "judge.completed")).toBe(false);
-    const early = await env.DB.prepare("SELECT count(*) AS n FROM battles WHERE comparison_id = ? AND source = 'judge'").bind(id).first<{ n: number }>();
+    const early = await env.DB.prepare("SELECT count(*) AS n FROM battles WHERE comparison_id = ? AND source = 'judge'")
+      .bind(id)
+      .first<{ n: number }>();
     expect(early!.n).toBe(0);
 
     await castVote(id, "left");
@@ -67,12 +89,20 @@ describe("judge panels on a comparison", () => {
     const shown = await getComparison(id);
     const byJudge = Object.fromEntries(shown.judges!.map((j) => [j.judgeModelId, j]));
     expect(byJudge["openai:judge-steady"]).toMatchObject({ status: "done", verdict: "left", flipped: false });
-    expect(byJudge["openai:judge-steady"].orders.map((o) => o?.reasons)).toEqual(["The first is sharper.", "The second is sharper."]);
+    expect(byJudge["openai:judge-steady"].orders.map((o) => o?.reasons)).toEqual([
+      "The first is sharper.",
+      "The second is sharper.",
+    ]);
     expect(byJudge["anthropic:judge-first"]).toMatchObject({ status: "done", verdict: "tie", flipped: true });
-    expect(byJudge["openai:jc-alpha"]).toMatchObject({ status: "failed", error: expect.stringMatching(/one of the two sides/) });
+    expect(byJudge["openai:jc-alpha"]).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/one of the two sides/),
+    });
     expect(shown.panel).toBe("tie"); // one left, one tie: no majority
 
-    const battles = await env.DB.prepare("SELECT judge, model_a AS a, model_b AS b, winner FROM battles WHERE comparison_id = ? AND source = 'judge' ORDER BY judge")
+    const battles = await env.DB.prepare(
+      "SELECT judge, model_a AS a, model_b AS b, winner FROM battles WHERE comparison_id = ? AND source = 'judge' ORDER BY judge",
+    )
       .bind(id)
       .all();
     expect(battles.results).toEqual([
@@ -85,7 +115,11 @@ describe("judge panels on a comparison", () => {
 
   it("asks the comparison's own judges once the first vote is in", async () => {
     await scriptModel(stub, "auto-judge", [verdict("B"), verdict("A")]);
-    const { id } = await createComparison({ prompt: "Hi", models: ["openai:auto-l", "google:auto-r"], judges: ["anthropic:auto-judge"] });
+    const { id } = await createComparison({
+      prompt: "Hi",
+      models: ["openai:auto-l", "google:auto-r"],
+      judges: ["anthropic:auto-judge"],
+    });
     await settled(id);
     expect(await callsFor(stub, "auto-judge")).toHaveLength(0);
     const socket = await openComparisonSocket(id);
@@ -99,7 +133,10 @@ describe("judge panels on a comparison", () => {
 
   it("refuses judging before both sides answered, and unknown judges", async () => {
     await scriptModel(stub, "judge-slow-side", [{ holdKey: "judge-slow-side" }]);
-    const { id } = await createComparison({ prompt: "Hi", models: ["openai:judge-slow-side", "google:judge-quick-side"] });
+    const { id } = await createComparison({
+      prompt: "Hi",
+      models: ["openai:judge-slow-side", "google:judge-quick-side"],
+    });
     await waitForHeld(stub, "judge-slow-side");
     const early = await api(`/comparisons/${id}/judge`, { method: "POST", json: { judges: ["openai:any-judge"] } });
     expect(early.status).toBe(409);
@@ -116,7 +153,11 @@ describe("judge calibration", () => {
     await scriptModel(stub, "calib-fair", [verdict("A"), verdict("B"), verdict("B"), verdict("A")]);
     await scriptModel(stub, "calib-lazy", [verdict("A"), verdict("A"), verdict("A"), verdict("A")]);
     for (const choice of ["left", "right"] as const) {
-      const id = (await readyComparison(["openai:calib-l", "google:calib-r"], { judges: ["anthropic:calib-fair", "openai:calib-lazy"] })).comparison.id;
+      const id = (
+        await readyComparison(["openai:calib-l", "google:calib-r"], {
+          judges: ["anthropic:calib-fair", "openai:calib-lazy"],
+        })
+      ).comparison.id;
       const socket = await openComparisonSocket(id);
       await socket.waitFor("snapshot");
       await castVote(id, choice);
@@ -124,7 +165,16 @@ describe("judge calibration", () => {
       await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "openai:calib-lazy");
       socket.close();
     }
-    const { judges } = await (await api("/judges")).json<{ judges: { judgeModelId: string; judged: number; withHumans: number; agreement: number; flipRate: number; kappa: number | null }[] }>();
+    const { judges } = await (await api("/judges")).json<{
+      judges: {
+        judgeModelId: string;
+        judged: number;
+        withHumans: number;
+        agreement: number;
+        flipRate: number;
+        kappa: number | null;
+      }[];
+    }>();
     const fair = judges.find((j) => j.judgeModelId === "anthropic:calib-fair")!;
     const lazy = judges.find((j) => j.judgeModelId === "openai:calib-lazy")!;
     expect(fair).toMatchObject({ judged: 2, withHumans: 2, agreement: 100, flipRate: 0, kappa: 1 });
@@ -136,9 +186,17 @@ describe("calibrated reviewer weights in council runs", () => {
   it("weigh each reviewer by its agreement with human votes as a judge, and the unknown at the average", async () => {
     // cal-rev always says left wins; cal-two agrees with every vote. People vote left four times, then right.
     await scriptModel(stub, "cal-rev", Array.from({ length: 5 }, () => [verdict("A"), verdict("B")]).flat());
-    await scriptModel(stub, "cal-two", [...Array.from({ length: 4 }, () => [verdict("A"), verdict("B")]).flat(), verdict("B"), verdict("A")]);
+    await scriptModel(stub, "cal-two", [
+      ...Array.from({ length: 4 }, () => [verdict("A"), verdict("B")]).flat(),
+      verdict("B"),
+      verdict("A"),
+    ]);
     for (const choice of ["left", "left", "left", "left", "right"] as const) {
-      const id = (await readyComparison(["openai:cal-side-l", "google:cal-side-r"], { judges: ["openai:cal-rev", "anthropic:cal-two"] })).comparison.id;
+      const id = (
+        await readyComparison(["openai:cal-side-l", "google:cal-side-r"], {
+          judges: ["openai:cal-rev", "anthropic:cal-two"],
+        })
+      ).comparison.id;
       const socket = await openComparisonSocket(id);
       await socket.waitFor("snapshot");
       await castVote(id, choice);
@@ -147,7 +205,14 @@ describe("calibrated reviewer weights in council runs", () => {
       socket.close();
     }
     const models = ["openai:cal-rev", "anthropic:cal-two", "google:cal-new"];
-    const res = await api("/runs", { method: "POST", json: { question: "Pick a prime.", models: models.map((id) => ({ id })), settings: { reviewerWeights: "calibrated" } } });
+    const res = await api("/runs", {
+      method: "POST",
+      json: {
+        question: "Pick a prime.",
+        models: models.map((id) => ({ id })),
+        settings: { reviewerWeights: "calibrated" },
+      },
+    });
     const { id } = await res.json<{ id: string }>();
     const run = await finished(id);
     expect(run.run.status).toBe("done");
@@ -162,7 +227,10 @@ describe("calibrated reviewer weights in council runs", () => {
     // the Borda points each reviewer gave are scaled by its weight
     for (const r of run.aggregation!.voteBreakdown.reviewers) {
       const top = r.ranking[0];
-      expect(r.points[top]).toBeCloseTo((r.ranking.length - 1) * weightOf[run.reviewers.find((x) => x.id === r.reviewSetId)!.reviewerModelId!], 9);
+      expect(r.points[top]).toBeCloseTo(
+        (r.ranking.length - 1) * weightOf[run.reviewers.find((x) => x.id === r.reviewSetId)!.reviewerModelId!],
+        9,
+      );
     }
   });
 });

@@ -39,8 +39,15 @@ function battlesAmong(models: number, extra: number, category: string, seed: num
 
 async function importLines(lines: Line[], importId: string): Promise<void> {
   for (let from = 0, part = 0; from < lines.length; from += 10_000, part++) {
-    const body = lines.slice(from, from + 10_000).map((l) => JSON.stringify(l)).join("\n");
-    const res = await api(`/battles/import?importId=${importId}-${part}`, { method: "POST", body, headers: { "content-type": "application/x-ndjson" } });
+    const body = lines
+      .slice(from, from + 10_000)
+      .map((l) => JSON.stringify(l))
+      .join("\n");
+    const res = await api(`/battles/import?importId=${importId}-${part}`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-ndjson" },
+    });
     if (res.status !== 200) throw new Error(`import answered ${res.status}: ${await res.text()}`);
   }
 }
@@ -56,7 +63,11 @@ async function whenReady(query: string, tries = 400): Promise<Standings> {
 }
 
 function fitRoom(category: string, rounds: number) {
-  const name = fitRoomName({ slice: { sources: ["import"], category, includeFlagged: false }, rounds, anchorModel: null });
+  const name = fitRoomName({
+    slice: { sources: ["import"], category, includeFlagged: false },
+    rounds,
+    anchorModel: null,
+  });
   return env.FIT_ROOM.get(env.FIT_ROOM.idFromName(name));
 }
 
@@ -92,7 +103,9 @@ describe("a leaderboard over many models", () => {
 
     // An anchor: one fit for every rating of it, each rating a shift of the same numbers.
     const pinned = await whenReady(`${query}&anchor=big-3&anchorRating=1114`);
-    const directPinned = fitBradleyTerry(1000, [...cells.values()], { anchor: { index: index.get("big-3")!, rating: 1114 } });
+    const directPinned = fitBradleyTerry(1000, [...cells.values()], {
+      anchor: { index: index.get("big-3")!, rating: 1114 },
+    });
     for (const row of pinned.rows) expect(row.bt).toBeCloseTo(directPinned.ratings[index.get(row.modelId)!], 6);
     const moved = await leaderboard(`${query}&anchor=big-3&anchorRating=1214`);
     expect(moved.fit.status).toBe("ready");
@@ -103,10 +116,15 @@ describe("a leaderboard over many models", () => {
     }
 
     // A new battle: the view refits, showing the last finished fit meanwhile, marked stale.
-    await importLines([{ model_a: "big-0", model_b: "big-1", winner: "model_a", tstamp: 1_800_000_000, category: "big" }], "big-late");
+    await importLines(
+      [{ model_a: "big-0", model_b: "big-1", winner: "model_a", tstamp: 1_800_000_000, category: "big" }],
+      "big-late",
+    );
     const refitting = await leaderboard(query);
     expect(refitting.fit).toEqual({ status: "computing", models: 1000, rounds: 10, stale: true, notice: null });
-    expect(refitting.rows.find((r) => r.modelId === "big-7")!.bt).toBe(ready.rows.find((r) => r.modelId === "big-7")!.bt);
+    expect(refitting.rows.find((r) => r.modelId === "big-7")!.bt).toBe(
+      ready.rows.find((r) => r.modelId === "big-7")!.bt,
+    );
     expect((await whenReady(query)).totalBattles).toBe(lines.length + 1);
   });
 
@@ -139,11 +157,15 @@ describe("a leaderboard over many models", () => {
     await importLines(battlesAmong(5001, 0, "huge", 3), "huge");
     const board = await leaderboard("source=import&category=huge&rounds=0");
     expect(board.fit).toMatchObject({ status: "refused", models: 5001, maxModels: 5000 });
-    expect(board.fit.status === "refused" && board.fit.notice).toMatch(/more than the 5000 one Bradley–Terry fit may take \(QUORUM_MAX_FIT_MODELS\)/);
+    expect(board.fit.status === "refused" && board.fit.notice).toMatch(
+      /more than the 5000 one Bradley–Terry fit may take \(QUORUM_MAX_FIT_MODELS\)/,
+    );
     expect(board.rows).toHaveLength(5001);
     expect(board.rows.every((r) => r.bt === null && r.battles === 4)).toBe(true);
     // Style control keeps the same ceiling.
-    const styled = (await leaderboard("source=import&category=huge&rounds=0&style=true")) as Standings & { style: { status: string; notice: string } };
+    const styled = (await leaderboard("source=import&category=huge&rounds=0&style=true")) as Standings & {
+      style: { status: string; notice: string };
+    };
     expect(styled.style.status).toBe("refused");
     expect(styled.style.notice).toMatch(/QUORUM_MAX_FIT_MODELS/);
     expect((await api("/health")).status).toBe(200);

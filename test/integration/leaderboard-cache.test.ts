@@ -14,13 +14,17 @@ let next = 0;
 /** A battle written straight to D1, as another isolate would write it: nothing here notices. */
 async function battleElsewhere(category: string): Promise<void> {
   next++;
-  await env.DB.prepare("INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp) VALUES (?, 'import', 'openai:a', 'openai:b', 'model_a', ?, ?)")
+  await env.DB.prepare(
+    "INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp) VALUES (?, 'import', 'openai:a', 'openai:b', 'model_a', ?, ?)",
+  )
     .bind(`cache-${category}-${next}`, category, 1_700_000_000 + next)
     .run();
 }
 
-const query = (category: string) => leaderboardQuery.parse({ source: "import", category, minAppearances: "1", rounds: "0" });
-const totalOf = async (category: string, staleMs: number) => (await computeStandings(env, openDb(env.DB), query(category), staleMs)).standings.totalBattles;
+const query = (category: string) =>
+  leaderboardQuery.parse({ source: "import", category, minAppearances: "1", rounds: "0" });
+const totalOf = async (category: string, staleMs: number) =>
+  (await computeStandings(env, openDb(env.DB), query(category), staleMs)).standings.totalBattles;
 
 afterEach(() => {
   vi.useRealTimers();

@@ -39,7 +39,10 @@ describe("live events", () => {
   });
 
   it("stores no delta, and a room restarted mid-stream numbers on above every delta a client saw", async () => {
-    await scriptModel(stub, "delta-cut", [{ text: "one two three four five six seven eight nine", chunkDelayMs: 30_000 }, { text: "Answered after the restart." }]);
+    await scriptModel(stub, "delta-cut", [
+      { text: "one two three four five six seven eight nine", chunkDelayMs: 30_000 },
+      { text: "Answered after the restart." },
+    ]);
     const id = await createRun({ question: "Numbers after a restart?", models: [{ id: "openai:delta-cut" }] });
     const socket = await openSocket(id, 0);
     const delta = await socket.waitFor("answer.delta");
@@ -84,8 +87,14 @@ describe("live events", () => {
 describe("resumption", () => {
   it("resumes after a restart mid-call, asking again only the model that was cut off", async () => {
     await scriptModel(stub, "crash-fast", [{ text: "Done before the crash." }]);
-    await scriptModel(stub, "crash-held", [{ holdKey: "crash-held-1", text: "lost with the old instance" }, { text: "Answered after the restart." }]);
-    const id = await createRun({ question: "Survive a restart?", models: [{ id: "openai:crash-fast" }, { id: "anthropic:crash-held" }] });
+    await scriptModel(stub, "crash-held", [
+      { holdKey: "crash-held-1", text: "lost with the old instance" },
+      { text: "Answered after the restart." },
+    ]);
+    const id = await createRun({
+      question: "Survive a restart?",
+      models: [{ id: "openai:crash-fast" }, { id: "anthropic:crash-held" }],
+    });
     const socket = await openSocket(id);
     await socket.waitFor("answer.completed");
     await waitForHeld(stub, "crash-held-1", 1, 10_000);
@@ -105,7 +114,10 @@ describe("resumption", () => {
 
   it("resumes after eviction mid-run and finishes without repeating a finished call", async () => {
     await scriptModel(stub, "evict-held", [{ holdKey: "evict-held-1", text: "Held, then answered." }]);
-    const id = await createRun({ question: "Survive eviction?", models: [{ id: "google:evict-held" }, { id: "openai:evict-other" }] });
+    const id = await createRun({
+      question: "Survive eviction?",
+      models: [{ id: "google:evict-held" }, { id: "openai:evict-other" }],
+    });
     const socket = await openSocket(id);
     await waitForHeld(stub, "evict-held-1", 1, 10_000);
     const eviction = evictDurableObject(roomOf(id));
@@ -136,7 +148,10 @@ describe("resumption", () => {
 describe("controls", () => {
   it("cancels a run: in-flight calls stop, finished answers stay", async () => {
     await scriptModel(stub, "cancel-held", [{ holdKey: "cancel-held-1" }]);
-    const id = await createRun({ question: "Cancel me", models: [{ id: "demo:concise" }, { id: "openai:cancel-held" }] });
+    const id = await createRun({
+      question: "Cancel me",
+      models: [{ id: "demo:concise" }, { id: "openai:cancel-held" }],
+    });
     const socket = await openSocket(id);
     await socket.waitFor("answer.completed");
     await waitForHeld(stub, "cancel-held-1", 1, 10_000);
@@ -154,7 +169,10 @@ describe("controls", () => {
 
   it("retries failed answers on request and ranks again", async () => {
     await scriptModel(stub, "flaky-claude", [{ status: 400 }]);
-    const id = await createRun({ question: "Retry me", models: [{ id: "anthropic:flaky-claude" }, { id: "demo:concise" }, { id: "demo:thorough" }] });
+    const id = await createRun({
+      question: "Retry me",
+      models: [{ id: "anthropic:flaky-claude" }, { id: "demo:concise" }, { id: "demo:thorough" }],
+    });
     const first = await finished(id);
     expect(first.answers.find((a) => a.modelId === "anthropic:flaky-claude")!.status).toBe("failed");
     expect(first.aggregation!.finalRanking).toHaveLength(2);
@@ -171,18 +189,27 @@ describe("controls", () => {
 
   it("drops the old ranking when answers are retried in a run that does not evaluate on its own", async () => {
     await scriptModel(stub, "stale-gpt", [{ status: 404 }]);
-    const id = await createRun({ question: "Stale?", models: [{ id: "openai:stale-gpt" }, ...DEMO3], settings: { autoEvaluate: false } });
+    const id = await createRun({
+      question: "Stale?",
+      models: [{ id: "openai:stale-gpt" }, ...DEMO3],
+      settings: { autoEvaluate: false },
+    });
     expect((await finished(id)).run.status).toBe("partial");
     const evaluated = await finishedAgain(id, async () => void (await api(`/runs/${id}/evaluate`, { method: "POST" })));
     expect(evaluated.aggregation!.finalRanking).toHaveLength(3);
 
     await scriptModel(stub, "stale-gpt", [{ text: "Back again." }]);
-    const retried = await finishedAgain(id, async () => void (await api(`/runs/${id}/answers`, { method: "POST", json: { modelIds: ["openai:stale-gpt"] } })));
+    const retried = await finishedAgain(
+      id,
+      async () => void (await api(`/runs/${id}/answers`, { method: "POST", json: { modelIds: ["openai:stale-gpt"] } })),
+    );
     expect(retried.run.status).toBe("partial");
     expect(retried.answers.find((a) => a.modelId === "openai:stale-gpt")!.text).toBe("Back again.");
     expect(retried.aggregation).toBeNull();
     expect(retried.reviewers).toEqual([]);
-    const judged = await env.DB.prepare("select count(*) as n from battles where run_id = ?").bind(id).first<{ n: number }>();
+    const judged = await env.DB.prepare("select count(*) as n from battles where run_id = ?")
+      .bind(id)
+      .first<{ n: number }>();
     expect(judged?.n).toBe(0);
   });
 
@@ -201,13 +228,19 @@ describe("controls", () => {
   it("respects the concurrency cap", async () => {
     const models = ["cap-a", "cap-b", "cap-c"];
     for (const m of models) await scriptModel(stub, m, [{ holdKey: "cap-1", text: `answer ${m.slice(-1)}` }]);
-    const id = await createRun({ question: "One at a time", models: models.map((m) => ({ id: `openai:${m}` })), settings: { concurrency: 1 } });
+    const id = await createRun({
+      question: "One at a time",
+      models: models.map((m) => ({ id: `openai:${m}` })),
+      settings: { concurrency: 1 },
+    });
     await waitForHeld(stub, "cap-1", 1, 10_000);
     const inFlight = (await Promise.all(models.map((m) => callsFor(stub, m)))).flat();
     expect(inFlight).toHaveLength(1);
     for (let i = 0; i < models.length; i++) {
       await waitForHeld(stub, "cap-1", 1, 10_000);
-      expect((await Promise.all(models.map((m) => callsFor(stub, m)))).flat().filter((c) => c.kind === "answer")).toHaveLength(i + 1);
+      expect(
+        (await Promise.all(models.map((m) => callsFor(stub, m)))).flat().filter((c) => c.kind === "answer"),
+      ).toHaveLength(i + 1);
       await releaseHold(stub, "cap-1");
     }
     expect((await finished(id)).run.status).toBe("done");
@@ -219,10 +252,14 @@ describe("controls", () => {
     expect((await api(`/runs/${id}`, { method: "DELETE" })).status).toBe(200);
     expect((await api(`/runs/${id}`)).status).toBe(404);
     for (const table of ["answers", "reviews", "review_sets", "aggregations"]) {
-      const row = await env.DB.prepare(`select count(*) as n from ${table} where run_id = ?`).bind(id).first<{ n: number }>();
+      const row = await env.DB.prepare(`select count(*) as n from ${table} where run_id = ?`)
+        .bind(id)
+        .first<{ n: number }>();
       expect(row?.n).toBe(0);
     }
-    const battles = await env.DB.prepare("select count(*) as n from battles where run_id = ?").bind(id).first<{ n: number }>();
+    const battles = await env.DB.prepare("select count(*) as n from battles where run_id = ?")
+      .bind(id)
+      .first<{ n: number }>();
     expect(battles?.n).toBe(0);
   });
 });
@@ -235,7 +272,9 @@ describe("history and export", () => {
       await finished(ids.at(-1)!);
     }
     const page1 = await (await api("/runs?limit=2")).json<{ items: { id: string }[]; nextCursor: string }>();
-    const page2 = await (await api(`/runs?limit=2&cursor=${encodeURIComponent(page1.nextCursor)}`)).json<{ items: { id: string }[] }>();
+    const page2 = await (await api(`/runs?limit=2&cursor=${encodeURIComponent(page1.nextCursor)}`)).json<{
+      items: { id: string }[];
+    }>();
     const all = [...page1.items, ...page2.items].map((i) => i.id);
     expect(all.indexOf(ids[2])).toBeLessThan(all.indexOf(ids[1]));
     expect(all.indexOf(ids[1])).toBeLessThan(all.indexOf(ids[0]));
@@ -243,7 +282,10 @@ describe("history and export", () => {
   });
 
   it("exports JSON and Markdown with the question and the ranking and no key", async () => {
-    const id = await createRun({ question: "Export this question", models: [{ id: "openai:export-gpt" }, { id: "demo:concise" }] });
+    const id = await createRun({
+      question: "Export this question",
+      models: [{ id: "openai:export-gpt" }, { id: "demo:concise" }],
+    });
     const detail = await finished(id);
     const json = await api(`/runs/${id}/export?format=json`);
     expect(json.headers.get("content-disposition")).toContain(`quorum-run-${id}.json`);
@@ -255,7 +297,8 @@ describe("history and export", () => {
     expect(md).toContain("Export this question");
     expect(md).toContain("## Ranking");
     for (const text of [body, md]) {
-      for (const key of [env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY, env.GOOGLE_API_KEY]) expect(text).not.toContain(key);
+      for (const key of [env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY, env.GOOGLE_API_KEY])
+        expect(text).not.toContain(key);
     }
   });
 });
@@ -278,7 +321,11 @@ describe("bad requests", () => {
       const { error } = await res.json<{ error: { code: string; message: string } }>();
       expect(error.message).toMatch(message);
     }
-    const broken = await api("/runs", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } });
+    const broken = await api("/runs", {
+      method: "POST",
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { error: { code: string } }).error.code).toBeTruthy();
     const count = await env.DB.prepare("select count(*) as n from runs where question = 'q'").first<{ n: number }>();

@@ -9,7 +9,10 @@ const stub = inject("stubUrl");
 /** What the page would show after folding every event into the snapshot it started from. */
 async function followLive(id: string): Promise<RunDetail> {
   const socket = await openSocket(id);
-  await socket.until((e) => e.type === "run.completed" || e.type === "run.failed" || e.type === "run.cancelled", "end of the run");
+  await socket.until(
+    (e) => e.type === "run.completed" || e.type === "run.failed" || e.type === "run.cancelled",
+    "end of the run",
+  );
   socket.close();
   const [snapshot, ...events] = socket.events;
   if (snapshot.type !== "snapshot") throw new Error(`the first event was ${snapshot.type}`);
@@ -18,11 +21,18 @@ async function followLive(id: string): Promise<RunDetail> {
   return state;
 }
 
-const comparable = (d: RunDetail) => ({ ...d, reviewers: [...d.reviewers].sort((a, b) => a.id.localeCompare(b.id)), reviews: [...d.reviews].sort((a, b) => a.id.localeCompare(b.id)) });
+const comparable = (d: RunDetail) => ({
+  ...d,
+  reviewers: [...d.reviewers].sort((a, b) => a.id.localeCompare(b.id)),
+  reviews: [...d.reviews].sort((a, b) => a.id.localeCompare(b.id)),
+});
 
 describe("the page's copy of a run, built from live events", () => {
   it("ends equal to what the API reports for a finished run", async () => {
-    const id = await createRun({ question: "Fold me", models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }] });
+    const id = await createRun({
+      question: "Fold me",
+      models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }],
+    });
     const live = await followLive(id);
     const stored = await getRun(id);
     expect(live.run.status).toBe("done");
@@ -34,7 +44,12 @@ describe("the page's copy of a run, built from live events", () => {
     await scriptModel(stub, "fold-sloppy", [{ text: "A fine answer." }, { review: "nope" }, { review: "still nope" }]);
     const id = await createRun({
       question: "Fold failures",
-      models: [{ id: "openai:fold-down" }, { id: "google:fold-sloppy" }, { id: "demo:concise" }, { id: "demo:skeptic" }],
+      models: [
+        { id: "openai:fold-down" },
+        { id: "google:fold-sloppy" },
+        { id: "demo:concise" },
+        { id: "demo:skeptic" },
+      ],
     });
     const live = await followLive(id);
     const stored = await getRun(id);

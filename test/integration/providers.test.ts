@@ -6,7 +6,14 @@ import { createOpenAIProvider } from "../../worker/providers/openai";
 import { createOpenAICompatibleProvider } from "../../worker/providers/openai-compatible";
 import { retryAfter } from "../../worker/providers/sdk-errors";
 import { ProviderError, type Provider } from "../../worker/providers/types";
-import { callsFor, modelsListCalls, scriptModel, scriptModelsList, waitForCalls, type JsonBody } from "../helpers/stub-client";
+import {
+  callsFor,
+  modelsListCalls,
+  scriptModel,
+  scriptModelsList,
+  waitForCalls,
+  type JsonBody,
+} from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 
@@ -49,7 +56,8 @@ const VENDORS: Vendor[] = [
     credential: { authorization: `Bearer ${env.OPENAI_API_KEY}` },
     stop: "stop",
     truncatedStop: "length",
-    authMessage: "OpenAI rejected the API key (401). Check OPENAI_API_KEY in .dev.vars, or the Worker secret when deployed.",
+    authMessage:
+      "OpenAI rejected the API key (401). Check OPENAI_API_KEY in .dev.vars, or the Worker secret when deployed.",
     sent: (b) => ({ system: b.messages[0], maxTokens: b.max_completion_tokens }),
     structured: (b) => b.response_format,
   },
@@ -61,7 +69,8 @@ const VENDORS: Vendor[] = [
     credential: { authorization: `Bearer ${env.ANTHROPIC_API_KEY}` },
     stop: "end_turn",
     truncatedStop: "max_tokens",
-    authMessage: "Anthropic rejected the API key (401). Check ANTHROPIC_API_KEY in .dev.vars, or the Worker secret when deployed.",
+    authMessage:
+      "Anthropic rejected the API key (401). Check ANTHROPIC_API_KEY in .dev.vars, or the Worker secret when deployed.",
     sent: (b) => ({ system: b.system, maxTokens: b.max_tokens }),
     structured: (b) => ({ tools: b.tools, tool_choice: b.tool_choice }),
   },
@@ -73,7 +82,8 @@ const VENDORS: Vendor[] = [
     credential: { "x-goog-api-key": env.GOOGLE_API_KEY! },
     stop: "STOP",
     truncatedStop: "MAX_TOKENS",
-    authMessage: "Google rejected the API key (401). Check GOOGLE_API_KEY (or GEMINI_API_KEY) in .dev.vars, or the Worker secret when deployed.",
+    authMessage:
+      "Google rejected the API key (401). Check GOOGLE_API_KEY (or GEMINI_API_KEY) in .dev.vars, or the Worker secret when deployed.",
     sent: (b) => ({ system: b.systemInstruction, maxTokens: b.generationConfig.maxOutputTokens }),
     structured: (b) => {
       const { responseMimeType, responseJsonSchema } = b.generationConfig;
@@ -83,7 +93,8 @@ const VENDORS: Vendor[] = [
   {
     id: "compat",
     name: "the OpenAI-compatible server",
-    make: (apiKey = "compat-key-0000") => createOpenAICompatibleProvider({ baseURL: env.OPENAI_COMPATIBLE_BASE_URL!, apiKey, models: [] }),
+    make: (apiKey = "compat-key-0000") =>
+      createOpenAICompatibleProvider({ baseURL: env.OPENAI_COMPATIBLE_BASE_URL!, apiKey, models: [] }),
     key: "compat-key-0000",
     credential: { authorization: "Bearer compat-key-0000" },
     stop: "stop",
@@ -115,7 +126,13 @@ const EXPECTED_STRUCTURED: Record<Vendor["id"], unknown> = {
 };
 
 function ask(model: string, signal = new AbortController().signal) {
-  return { model, system: "Be brief.", messages: [{ role: "user" as const, content: "Count to ten." }], maxTokens: 300, signal };
+  return {
+    model,
+    system: "Be brief.",
+    messages: [{ role: "user" as const, content: "Count to ten." }],
+    maxTokens: 300,
+    signal,
+  };
 }
 
 function reviewOf(model: string, signal = new AbortController().signal) {
@@ -243,7 +260,9 @@ describe.each(VENDORS)("the $id adapter", (v) => {
     const err = await failure(v.make().generate(ask(model("broken")), (d) => deltas.push(d)));
     expect(err.kind).toBe("network");
     expect(err.retryable).toBe(true);
-    expect(err.message).toBe(`The stream from ${v.name} broke off before the answer was complete (Network connection lost.). Try again.`);
+    expect(err.message).toBe(
+      `The stream from ${v.name} broke off before the answer was complete (Network connection lost.). Try again.`,
+    );
     expect(deltas).toEqual(CHUNKS.slice(0, 2));
   });
 
@@ -296,13 +315,21 @@ describe("reading how long to wait before retrying", () => {
 describe("the OpenAI adapter", () => {
   it("reads retry-after-ms before retry-after", async () => {
     await scriptModel(stub, "prov-openai-429-ms", [{ status: 429, retryAfter: 9, retryAfterMs: 1500 }]);
-    const err = await failure(vendor("openai").make().generate(ask("prov-openai-429-ms"), () => {}));
+    const err = await failure(
+      vendor("openai")
+        .make()
+        .generate(ask("prov-openai-429-ms"), () => {}),
+    );
     expect(err.retryAfterMs).toBe(1500);
   });
 
   it("turns a 400 that names temperature into unsupported_param for temperature", async () => {
     await scriptModel(stub, "prov-openai-no-temp", [{ status: 400, errorParam: "temperature" }]);
-    const err = await failure(vendor("openai").make().generate({ ...ask("prov-openai-no-temp"), temperature: 0.2 }, () => {}));
+    const err = await failure(
+      vendor("openai")
+        .make()
+        .generate({ ...ask("prov-openai-no-temp"), temperature: 0.2 }, () => {}),
+    );
     expect(err.kind).toBe("unsupported_param");
     expect(err.param).toBe("temperature");
     const [call] = await callsFor(stub, "prov-openai-no-temp");
@@ -311,14 +338,27 @@ describe("the OpenAI adapter", () => {
 
   it("turns a 400 that names max_tokens into unsupported_param for maxTokens", async () => {
     await scriptModel(stub, "prov-openai-no-max", [{ status: 400, errorParam: "max_tokens" }]);
-    const err = await failure(vendor("openai").make().generate(ask("prov-openai-no-max"), () => {}));
+    const err = await failure(
+      vendor("openai")
+        .make()
+        .generate(ask("prov-openai-no-max"), () => {}),
+    );
     expect(err.kind).toBe("unsupported_param");
     expect(err.param).toBe("maxTokens");
   });
 
   it("asks for usage in the stream and leaves out parameters that were not given", async () => {
     await scriptModel(stub, "prov-openai-shape", [{}]);
-    await vendor("openai").make().generate({ model: "prov-openai-shape", messages: [{ role: "user", content: "Hi" }], signal: new AbortController().signal }, () => {});
+    await vendor("openai")
+      .make()
+      .generate(
+        {
+          model: "prov-openai-shape",
+          messages: [{ role: "user", content: "Hi" }],
+          signal: new AbortController().signal,
+        },
+        () => {},
+      );
     const [call] = await callsFor(stub, "prov-openai-shape");
     expect(call.body).toEqual({
       model: "prov-openai-shape",
@@ -349,14 +389,32 @@ describe("the OpenAI adapter", () => {
 describe("the Anthropic adapter", () => {
   it("asks for 4096 tokens when no maxTokens is given", async () => {
     await scriptModel(stub, "prov-anthropic-default-max", [{}]);
-    await vendor("anthropic").make().generate({ model: "prov-anthropic-default-max", messages: [{ role: "user", content: "Hi" }], signal: new AbortController().signal }, () => {});
+    await vendor("anthropic")
+      .make()
+      .generate(
+        {
+          model: "prov-anthropic-default-max",
+          messages: [{ role: "user", content: "Hi" }],
+          signal: new AbortController().signal,
+        },
+        () => {},
+      );
     const [call] = await callsFor(stub, "prov-anthropic-default-max");
     expect(ANTHROPIC_DEFAULT_MAX_TOKENS).toBe(4096);
-    expect(call.body).toEqual({ model: "prov-anthropic-default-max", max_tokens: 4096, messages: [{ role: "user", content: "Hi" }], stream: true });
+    expect(call.body).toEqual({
+      model: "prov-anthropic-default-max",
+      max_tokens: 4096,
+      messages: [{ role: "user", content: "Hi" }],
+      stream: true,
+    });
   });
 
   it("refuses temperature without calling, since the API version the SDK speaks has none", async () => {
-    const err = await failure(vendor("anthropic").make().generate({ ...ask("prov-anthropic-temp"), temperature: 0.3 }, () => {}));
+    const err = await failure(
+      vendor("anthropic")
+        .make()
+        .generate({ ...ask("prov-anthropic-temp"), temperature: 0.3 }, () => {}),
+    );
     expect(err.kind).toBe("unsupported_param");
     expect(err.param).toBe("temperature");
     expect(await callsFor(stub, "prov-anthropic-temp")).toEqual([]);
@@ -364,7 +422,11 @@ describe("the Anthropic adapter", () => {
 
   it("reports 529 overloaded as a server error", async () => {
     await scriptModel(stub, "prov-anthropic-529", [{ status: 529 }]);
-    const err = await failure(vendor("anthropic").make().generate(ask("prov-anthropic-529"), () => {}));
+    const err = await failure(
+      vendor("anthropic")
+        .make()
+        .generate(ask("prov-anthropic-529"), () => {}),
+    );
     expect(err.kind).toBe("server");
     expect(err.status).toBe(529);
     expect(err.message).toBe('Anthropic is overloaded (529); try again in a moment. Anthropic said: "Overloaded"');
@@ -386,8 +448,14 @@ describe("the Google adapter", () => {
   });
 
   it("treats Gemini's 400 'API key not valid' as an auth error", async () => {
-    await scriptModel(stub, "prov-google-bad-key", [{ status: 400, errorMessage: "API key not valid. Please pass a valid API key." }]);
-    const err = await failure(vendor("google").make().generate(ask("prov-google-bad-key"), () => {}));
+    await scriptModel(stub, "prov-google-bad-key", [
+      { status: 400, errorMessage: "API key not valid. Please pass a valid API key." },
+    ]);
+    const err = await failure(
+      vendor("google")
+        .make()
+        .generate(ask("prov-google-bad-key"), () => {}),
+    );
     expect(err.kind).toBe("auth");
   });
 
@@ -398,7 +466,12 @@ describe("the Google adapter", () => {
       { role: "assistant" as const, content: "Hello." },
       { role: "user" as const, content: "Go on" },
     ];
-    await vendor("google").make().generate({ model: "prov-google-turns", messages, temperature: 0.4, signal: new AbortController().signal }, () => {});
+    await vendor("google")
+      .make()
+      .generate(
+        { model: "prov-google-turns", messages, temperature: 0.4, signal: new AbortController().signal },
+        () => {},
+      );
     const [call] = await callsFor(stub, "prov-google-turns");
     expect(call.path).toBe("/v1beta/models/prov-google-turns:streamGenerateContent?alt=sse");
     expect(call.body).toEqual({
@@ -420,7 +493,9 @@ describe("the Google adapter", () => {
 
 describe("the stub's defaults", () => {
   it("answers with text that names no model", async () => {
-    const result = await vendor("openai").make().generate(ask("prov-stub-default-answer"), () => {});
+    const result = await vendor("openai")
+      .make()
+      .generate(ask("prov-stub-default-answer"), () => {});
     expect(result.text).toBe(
       "Here is a careful answer. The main point comes first, then the reasons behind it, and finally a short summary of what to do next.",
     );
@@ -439,7 +514,10 @@ describe("the stub's defaults", () => {
             type: "object",
             properties: {
               label,
-              scores: { type: "object", properties: { correctness: { type: "integer", minimum: 0, maximum: 10 }, overall: { type: "integer" } } },
+              scores: {
+                type: "object",
+                properties: { correctness: { type: "integer", minimum: 0, maximum: 10 }, overall: { type: "integer" } },
+              },
               critique: { type: "string" },
             },
           },
@@ -448,11 +526,21 @@ describe("the stub's defaults", () => {
         confidence: { type: "number", minimum: 0, maximum: 1 },
       },
     };
-    const out = await vendor("anthropic").make().review({ ...reviewOf("prov-stub-default-review"), schema });
+    const out = await vendor("anthropic")
+      .make()
+      .review({ ...reviewOf("prov-stub-default-review"), schema });
     expect(JSON.parse(out.raw)).toEqual({
       reviews: [
-        { label: "A", scores: { correctness: 7, overall: 7 }, critique: "Answer A is clear and mostly correct; one more example would help." },
-        { label: "B", scores: { correctness: 7, overall: 7 }, critique: "Answer B is clear and mostly correct; one more example would help." },
+        {
+          label: "A",
+          scores: { correctness: 7, overall: 7 },
+          critique: "Answer A is clear and mostly correct; one more example would help.",
+        },
+        {
+          label: "B",
+          scores: { correctness: 7, overall: 7 },
+          critique: "Answer B is clear and mostly correct; one more example would help.",
+        },
       ],
       ranking: ["A", "B"],
       confidence: 0.8,
@@ -465,8 +553,13 @@ describe("the OpenAI-compatible adapter", () => {
 
   it("falls back to JSON mode with the schema in the prompt when the server rejects json_schema", async () => {
     const review = { ranking: ["B", "A", "C"], confidence: 0.7 };
-    await scriptModel(stub, "prov-compat-fallback", [{ status: 400, errorMessage: "response_format json_schema is not supported" }, { review }]);
-    const out = await createOpenAICompatibleProvider({ baseURL: base(), models: [] }).review(reviewOf("prov-compat-fallback"));
+    await scriptModel(stub, "prov-compat-fallback", [
+      { status: 400, errorMessage: "response_format json_schema is not supported" },
+      { review },
+    ]);
+    const out = await createOpenAICompatibleProvider({ baseURL: base(), models: [] }).review(
+      reviewOf("prov-compat-fallback"),
+    );
     expect(JSON.parse(out.raw)).toEqual(review);
 
     const calls = await callsFor(stub, "prov-compat-fallback");
@@ -482,13 +575,18 @@ describe("the OpenAI-compatible adapter", () => {
 
   it("gets a default review from the stub in JSON mode, built from the schema in the prompt", async () => {
     await scriptModel(stub, "prov-compat-default-review", [{ status: 400 }]);
-    const out = await createOpenAICompatibleProvider({ baseURL: base(), models: [] }).review(reviewOf("prov-compat-default-review"));
+    const out = await createOpenAICompatibleProvider({ baseURL: base(), models: [] }).review(
+      reviewOf("prov-compat-default-review"),
+    );
     expect(JSON.parse(out.raw)).toEqual({ ranking: ["A", "B", "C"], confidence: 0.8 });
   });
 
   it("reports null tokens when the server sends no usage", async () => {
     await scriptModel(stub, "prov-compat-no-usage", [{ text: TEXT, noUsage: true }]);
-    const result = await createOpenAICompatibleProvider({ baseURL: base(), models: [] }).generate(ask("prov-compat-no-usage"), () => {});
+    const result = await createOpenAICompatibleProvider({ baseURL: base(), models: [] }).generate(
+      ask("prov-compat-no-usage"),
+      () => {},
+    );
     expect(result).toEqual({ text: TEXT, tokensIn: null, tokensOut: null, finishReason: "stop", truncated: false });
   });
 
@@ -500,17 +598,41 @@ describe("the OpenAI-compatible adapter", () => {
   });
 
   it("lists its configured models without asking the server", async () => {
-    const models = await createOpenAICompatibleProvider({ baseURL: base(), apiKey: "compat-configured", models: ["local-llama", "qwen2.5:7b"] }).listModels();
+    const models = await createOpenAICompatibleProvider({
+      baseURL: base(),
+      apiKey: "compat-configured",
+      models: ["local-llama", "qwen2.5:7b"],
+    }).listModels();
     expect(models).toEqual([
-      { id: "openai-compatible:local-llama", provider: "openai-compatible", name: "local-llama", displayName: "local-llama", priceIn: null, priceOut: null, contextTokens: null },
-      { id: "openai-compatible:qwen2.5:7b", provider: "openai-compatible", name: "qwen2.5:7b", displayName: "qwen2.5:7b", priceIn: null, priceOut: null, contextTokens: null },
+      {
+        id: "openai-compatible:local-llama",
+        provider: "openai-compatible",
+        name: "local-llama",
+        displayName: "local-llama",
+        priceIn: null,
+        priceOut: null,
+        contextTokens: null,
+      },
+      {
+        id: "openai-compatible:qwen2.5:7b",
+        provider: "openai-compatible",
+        name: "qwen2.5:7b",
+        displayName: "qwen2.5:7b",
+        priceIn: null,
+        priceOut: null,
+        contextTokens: null,
+      },
     ]);
     expect(await modelsListCalls(stub, "compat-configured")).toEqual([]);
   });
 
   it("discovers its models from GET /models when none are configured", async () => {
     await scriptModelsList(stub, "compat-discover", [{ models: ["llama3.2:3b", "mistral:7b"] }]);
-    const models = await createOpenAICompatibleProvider({ baseURL: base(), apiKey: "compat-discover", models: [] }).listModels();
+    const models = await createOpenAICompatibleProvider({
+      baseURL: base(),
+      apiKey: "compat-discover",
+      models: [],
+    }).listModels();
     expect(models.map((m) => m.id)).toEqual(["openai-compatible:llama3.2:3b", "openai-compatible:mistral:7b"]);
     const calls = await modelsListCalls(stub, "compat-discover");
     expect(calls.map((c) => `${c.protocol} ${c.method} ${c.path}`)).toEqual(["compat GET /compat/v1/models"]);
@@ -518,7 +640,10 @@ describe("the OpenAI-compatible adapter", () => {
 
   it("accepts a stream that ends without a finish reason, since some servers never send one", async () => {
     await scriptModel(stub, "prov-compat-no-finish", [{ text: TEXT, endAfterChunks: 4 }]);
-    const result = await createOpenAICompatibleProvider({ baseURL: base(), models: [] }).generate(ask("prov-compat-no-finish"), () => {});
+    const result = await createOpenAICompatibleProvider({ baseURL: base(), models: [] }).generate(
+      ask("prov-compat-no-finish"),
+      () => {},
+    );
     expect(result).toEqual({ text: TEXT, tokensIn: null, tokensOut: null, finishReason: null, truncated: false });
   });
 

@@ -15,10 +15,20 @@ const limited = new Hono<{ Bindings: Env }>()
   })
   .onError(onError);
 
-const VARIABLE = { runs: "QUORUM_RATE_RUNS", comparisons: "QUORUM_RATE_COMPARISONS", votes: "QUORUM_RATE_VOTES" } as const;
+const VARIABLE = {
+  runs: "QUORUM_RATE_RUNS",
+  comparisons: "QUORUM_RATE_COMPARISONS",
+  votes: "QUORUM_RATE_VOTES",
+} as const;
 
 function send(action: LimitedAction, client: string, perMinute: number): Promise<Response> {
-  return Promise.resolve(limited.request(`/${action}`, { method: "POST", headers: { "X-Client-Id": client } }, { ...env, [VARIABLE[action]]: String(perMinute) }));
+  return Promise.resolve(
+    limited.request(
+      `/${action}`,
+      { method: "POST", headers: { "X-Client-Id": client } },
+      { ...env, [VARIABLE[action]]: String(perMinute) },
+    ),
+  );
 }
 
 /** Sends `count` requests one after another and returns their statuses. */
@@ -27,7 +37,6 @@ async function burst(action: LimitedAction, client: string, perMinute: number, c
   for (let i = 0; i < count; i++) statuses.push((await send(action, client, perMinute)).status);
   return statuses;
 }
-
 
 /** The limiter runs in this isolate, so a frozen Date holds its buckets still too: no refill unless a test moves the clock. */
 function freezeClock(at = new Date("2030-01-01T00:00:00Z")) {
@@ -116,23 +125,30 @@ describe("limiter shards", () => {
 describe("leased tokens in the Worker", () => {
   beforeEach(() => freezeClock());
 
-  it.each(["runs", "comparisons", "votes"] as const)("a client sending %s back to back is refused exactly past its perMinute, with the same 429", async (action) => {
-    expect(await burst(action, `back-to-back-${action}`, 600, 600)).toEqual(Array(600).fill(204));
-    const refused = await send(action, `back-to-back-${action}`, 600);
-    expect(refused.status).toBe(429);
-    // the bucket is empty and a token comes every 100 ms: Retry-After rounds up to a second, as before
-    expect(refused.headers.get("Retry-After")).toBe("1");
-    expect(await errorOf(refused)).toEqual({
-      code: "rate_limited",
-      message: `Too many ${action} from you: at most 600 a minute (${VARIABLE[action]}). Try again in 1 s.`,
-    });
-  });
+  it.each(["runs", "comparisons", "votes"] as const)(
+    "a client sending %s back to back is refused exactly past its perMinute, with the same 429",
+    async (action) => {
+      expect(await burst(action, `back-to-back-${action}`, 600, 600)).toEqual(Array(600).fill(204));
+      const refused = await send(action, `back-to-back-${action}`, 600);
+      expect(refused.status).toBe(429);
+      // the bucket is empty and a token comes every 100 ms: Retry-After rounds up to a second, as before
+      expect(refused.headers.get("Retry-After")).toBe("1");
+      expect(await errorOf(refused)).toEqual({
+        code: "rate_limited",
+        message: `Too many ${action} from you: at most 600 a minute (${VARIABLE[action]}). Try again in 1 s.`,
+      });
+    },
+  );
 
   it("asks the limiter once for the first request, then for a second's refill at a time while the client stays busy", async () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect(await burst("votes", "busy", 600, 21)).toEqual(Array(21).fill(204));
     // the first request takes one; the second, within the lease window, takes 600 / 60 = 10 and spends one of them
-    expect(take.mock.calls).toEqual([["local/client:busy", "votes", 600, 1], ["local/client:busy", "votes", 600, 10], ["local/client:busy", "votes", 600, 10]]);
+    expect(take.mock.calls).toEqual([
+      ["local/client:busy", "votes", 600, 1],
+      ["local/client:busy", "votes", 600, 10],
+      ["local/client:busy", "votes", 600, 10],
+    ]);
   });
 
   it("never asks for more than one token at a time for a client that isn't busy", async () => {
@@ -141,13 +157,20 @@ describe("leased tokens in the Worker", () => {
       expect((await send("votes", "unhurried", 600)).status).toBe(204);
       vi.advanceTimersByTime(LEASE_MS);
     }
-    expect(take.mock.calls).toEqual([["local/client:unhurried", "votes", 600, 1], ["local/client:unhurried", "votes", 600, 1], ["local/client:unhurried", "votes", 600, 1]]);
+    expect(take.mock.calls).toEqual([
+      ["local/client:unhurried", "votes", 600, 1],
+      ["local/client:unhurried", "votes", 600, 1],
+      ["local/client:unhurried", "votes", 600, 1],
+    ]);
   });
 
   it("lets leased tokens expire unspent: after LEASE_MS the client asks the limiter again, and the unspent ones are gone from the bucket", async () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect(await burst("votes", "expiring", 600, 5)).toEqual(Array(5).fill(204));
-    expect(take.mock.calls).toEqual([["local/client:expiring", "votes", 600, 1], ["local/client:expiring", "votes", 600, 10]]);
+    expect(take.mock.calls).toEqual([
+      ["local/client:expiring", "votes", 600, 1],
+      ["local/client:expiring", "votes", 600, 10],
+    ]);
     vi.advanceTimersByTime(LEASE_MS / 2);
     expect((await send("votes", "expiring", 600)).status).toBe(204);
     expect(take).toHaveBeenCalledTimes(2);
@@ -157,7 +180,10 @@ describe("leased tokens in the Worker", () => {
     expect(take.mock.calls.slice(2)).toEqual([["local/client:expiring", "votes", 600, 10]]);
     // 7 requests served, 21 tokens taken: after two seconds' refill (20) the bucket holds 600 − 21 + 20
     vi.advanceTimersByTime(LEASE_MS);
-    expect(await limiterFor(env, "local/client:expiring").take("local/client:expiring", "votes", 600, 600)).toEqual({ ok: true, granted: 599 });
+    expect(await limiterFor(env, "local/client:expiring").take("local/client:expiring", "votes", 600, 600)).toEqual({
+      ok: true,
+      granted: 599,
+    });
   });
 
   it("keeps separate leases for separate clients and separate actions", async () => {
@@ -167,7 +193,10 @@ describe("leased tokens in the Worker", () => {
     expect((await send("comparisons", "leaser", 600)).status).toBe(204);
     expect((await send("votes", "leaser", 600)).status).toBe(204);
     // the other client and the other action each ask for their own first token; the leaser's vote spends its lease
-    expect(take.mock.calls).toEqual([["local/client:other-client", "votes", 600, 1], ["local/client:leaser", "comparisons", 600, 1]]);
+    expect(take.mock.calls).toEqual([
+      ["local/client:other-client", "votes", 600, 1],
+      ["local/client:leaser", "comparisons", 600, 1],
+    ]);
   });
 
   it("drops a lease when the configured limit changes rather than spending it under the new one", async () => {
@@ -175,7 +204,10 @@ describe("leased tokens in the Worker", () => {
     const take = vi.spyOn(RateLimiter.prototype, "take");
     expect((await send("votes", "reconfigured", 1_200)).status).toBe(204);
     expect((await send("votes", "reconfigured", 1_200)).status).toBe(204);
-    expect(take.mock.calls).toEqual([["local/client:reconfigured", "votes", 1_200, 1], ["local/client:reconfigured", "votes", 1_200, 20]]);
+    expect(take.mock.calls).toEqual([
+      ["local/client:reconfigured", "votes", 1_200, 1],
+      ["local/client:reconfigured", "votes", 1_200, 20],
+    ]);
   });
 });
 
@@ -206,7 +238,9 @@ describe("votes through the API", () => {
     const refused = await post();
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toBe("1");
-    expect((await errorOf(refused)).message).toBe("Too many votes from you: at most 120 a minute (QUORUM_RATE_VOTES). Try again in 1 s.");
+    expect((await errorOf(refused)).message).toBe(
+      "Too many votes from you: at most 120 a minute (QUORUM_RATE_VOTES). Try again in 1 s.",
+    );
     // one token, then two at a time (120 / 60) for the other 119 votes, then the refusal: 62 calls for 121 votes
     expect(take).toHaveBeenCalledTimes(62);
   });

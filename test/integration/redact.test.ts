@@ -13,14 +13,19 @@ const OPENAI_KEY = "sk-proj-Qz8Wx7Vc6Bn5Ml4Kj3Hg2Fd1Sa0Po9Iu8Yt7";
 const AWS_KEY = "AKIAQZ7WX6VC5BN4ML3K";
 const EMAIL = "ops.lead@example-corp.com";
 const BEARER = "eyJhbGciOiJIUzI1NiJ9.eyJ1c2VyIjo0Mn0.9sdf8Gk2Lq";
-const PEM = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----";
+const PEM =
+  "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----";
 const GITHUB = "ghp_Zq9Xw8Cv7Bn6Ml5Kj4Hg3Fd2Sa1Po0Iu9Yt8Re7W";
 const SECRETS = [OPENAI_KEY, AWS_KEY, EMAIL, BEARER, PEM, GITHUB, "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"];
 
 async function post(path: string, json: unknown, redact: boolean): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await worker.fetch(
-    new Request(`http://127.0.0.1/api${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(json) }),
+    new Request(`http://127.0.0.1/api${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(json),
+    }),
     redact ? { ...env, QUORUM_REDACT: "true" } : env,
     ctx,
   );
@@ -33,13 +38,15 @@ async function secondTurnAnswered(id: string, timeoutMs = 10_000): Promise<Compa
   for (;;) {
     const detail = await getComparison(id);
     if (detail.turns.length === 2 && detail.comparison.status === "ready") return detail;
-    if (Date.now() > deadline) throw new Error(`turn 2 not answered within ${timeoutMs} ms: ${detail.comparison.status}`);
+    if (Date.now() > deadline)
+      throw new Error(`turn 2 not answered within ${timeoutMs} ms: ${detail.comparison.status}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 const bodiesOf = async (model: string) => (await callsFor(stub, model)).map((c) => JSON.stringify(c.body)).join("\n");
-const containsAny = (text: string) => SECRETS.filter((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
+const containsAny = (text: string) =>
+  SECRETS.filter((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
 
 const runBody = (model: string) => ({
   question: `Why does this fail? curl -H "Authorization: Bearer ${BEARER}" with key ${OPENAI_KEY}; mail ${EMAIL}. Also: what is 2 + 2?`,
@@ -64,17 +71,25 @@ describe("redact mode, QUORUM_REDACT", () => {
     expect(sent).toContain("[redacted: api key]");
     expect(sent).toContain("what is 2 + 2?");
     expect(containsAny(sent)).toEqual([]);
-    const stored = await env.DB.prepare("SELECT question, settings FROM runs WHERE id = ?").bind(created.id).first<{ question: string; settings: string }>();
+    const stored = await env.DB.prepare("SELECT question, settings FROM runs WHERE id = ?")
+      .bind(created.id)
+      .first<{ question: string; settings: string }>();
     expect(containsAny(stored!.question + stored!.settings)).toEqual([]);
     expect(JSON.parse(stored!.settings).redactions).toEqual(counts);
-    const answers = await env.DB.prepare("SELECT params FROM answers WHERE run_id = ?").bind(created.id).all<{ params: string }>();
+    const answers = await env.DB.prepare("SELECT params FROM answers WHERE run_id = ?")
+      .bind(created.id)
+      .all<{ params: string }>();
     expect(containsAny(answers.results.map((a) => a.params).join())).toEqual([]);
   });
 
   it("masks a comparison's prompt, system prompt and follow-up messages, adding up the marks", async () => {
     const res = await post(
       "/comparisons",
-      { prompt: `Fix my CI: GITHUB_TOKEN=${GITHUB} fails, write to ${EMAIL}`, models: ["openai:redact-left", "anthropic:redact-right"], params: { systemPrompt: `Use ${OPENAI_KEY}` } },
+      {
+        prompt: `Fix my CI: GITHUB_TOKEN=${GITHUB} fails, write to ${EMAIL}`,
+        models: ["openai:redact-left", "anthropic:redact-right"],
+        params: { systemPrompt: `Use ${OPENAI_KEY}` },
+      },
       true,
     );
     expect(res.status).toBe(201);
@@ -82,20 +97,31 @@ describe("redact mode, QUORUM_REDACT", () => {
     expect(created.redactions).toEqual({ "api key": 2, email: 1 });
     await settled(created.id);
 
-    const follow = await post(`/comparisons/${created.id}/messages`, { content: `Still failing with Bearer ${BEARER}` }, true);
+    const follow = await post(
+      `/comparisons/${created.id}/messages`,
+      { content: `Still failing with Bearer ${BEARER}` },
+      true,
+    );
     expect(follow.status).toBe(202);
     expect(((await follow.json()) as { redactions: Record<string, number> }).redactions).toEqual({ "bearer token": 1 });
     const detail = await secondTurnAnswered(created.id);
     expect(detail.comparison.params.redactions).toEqual({ "api key": 2, email: 1, "bearer token": 1 });
-    expect(detail.turns.map((t) => t.prompt)).toEqual(["Fix my CI: GITHUB_TOKEN=[redacted: api key] fails, write to [redacted: email]", "Still failing with Bearer [redacted: bearer token]"]);
+    expect(detail.turns.map((t) => t.prompt)).toEqual([
+      "Fix my CI: GITHUB_TOKEN=[redacted: api key] fails, write to [redacted: email]",
+      "Still failing with Bearer [redacted: bearer token]",
+    ]);
 
     for (const model of ["redact-left", "redact-right"]) {
       const sent = await bodiesOf(model);
       expect(sent).toContain("Still failing with Bearer [redacted: bearer token]");
       expect(containsAny(sent)).toEqual([]);
     }
-    const stored = await env.DB.prepare("SELECT prompt, params FROM comparisons WHERE id = ?").bind(created.id).first<{ prompt: string; params: string }>();
-    const messages = await env.DB.prepare("SELECT content FROM messages WHERE comparison_id = ? AND role = 'user'").bind(created.id).all<{ content: string }>();
+    const stored = await env.DB.prepare("SELECT prompt, params FROM comparisons WHERE id = ?")
+      .bind(created.id)
+      .first<{ prompt: string; params: string }>();
+    const messages = await env.DB.prepare("SELECT content FROM messages WHERE comparison_id = ? AND role = 'user'")
+      .bind(created.id)
+      .all<{ content: string }>();
     expect(containsAny(stored!.prompt + stored!.params + messages.results.map((m) => m.content).join())).toEqual([]);
     expect(JSON.parse(stored!.params).redactions).toEqual({ "api key": 2, email: 1, "bearer token": 1 });
   });
@@ -106,13 +132,25 @@ describe("redact mode, QUORUM_REDACT", () => {
     const npm = "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
     const pasted: { line: string; parts: string[] }[] = [
       { line: `stripe ${stripe}`, parts: [stripe.slice(8)] },
-      { line: "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", parts: ["dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJzdWIiOiIxMjM0NTY3ODkwIn0"] },
+      {
+        line: "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        parts: ["dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJzdWIiOiIxMjM0NTY3ODkwIn0"],
+      },
       { line: "DATABASE_URL=postgres://app_user:Zk82xQpL@db.internal:5432/prod", parts: ["Zk82xQpL"] },
       { line: "HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh", parts: ["AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"] },
-      { line: "oauth ya29.a0AfH6SMBx3kPq9ZrT7uVwXy1234567890abcdEFGH", parts: ["a0AfH6SMBx3kPq9ZrT7uVwXy1234567890abcdEFGH"] },
+      {
+        line: "oauth ya29.a0AfH6SMBx3kPq9ZrT7uVwXy1234567890abcdEFGH",
+        parts: ["a0AfH6SMBx3kPq9ZrT7uVwXy1234567890abcdEFGH"],
+      },
       { line: `npm ${npm}`, parts: [npm.slice(4)] },
-      { line: 'curl -H "Authorization: Basic YWRtaW46czNjcmV0UGE1NQ==" https://admin:s3cretPa55@example.com/', parts: ["YWRtaW46czNjcmV0UGE1NQ", "s3cretPa55"] },
-      { line: "webhook https://hooks.slack.com/services/T0123ABCD/B0456EFGH/aBcDeFgHiJkLmNoPqRsTuVwX", parts: ["aBcDeFgHiJkLmNoPqRsTuVwX"] },
+      {
+        line: 'curl -H "Authorization: Basic YWRtaW46czNjcmV0UGE1NQ==" https://admin:s3cretPa55@example.com/',
+        parts: ["YWRtaW46czNjcmV0UGE1NQ", "s3cretPa55"],
+      },
+      {
+        line: "webhook https://hooks.slack.com/services/T0123ABCD/B0456EFGH/aBcDeFgHiJkLmNoPqRsTuVwX",
+        parts: ["aBcDeFgHiJkLmNoPqRsTuVwX"],
+      },
       { line: "and my password is Tr0ub4dor&3, the pw is hunter22", parts: ["Tr0ub4dor&3", "hunter22"] },
       { line: `split ${stripe.slice(0, 22)} ${stripe.slice(22)}`, parts: [stripe.slice(8, 22), stripe.slice(22)] },
       { line: `hidden ${npm.slice(0, 14)}\u200B${npm.slice(14)}`, parts: [npm.slice(4, 14), npm.slice(14)] },
@@ -123,7 +161,12 @@ describe("redact mode, QUORUM_REDACT", () => {
 
     const res = await post(
       "/comparisons",
-      { prompt, category: `billing ${stripe}`, models: ["openai:leak-left", "anthropic:leak-right"], params: { systemPrompt: pasted[9]!.line } },
+      {
+        prompt,
+        category: `billing ${stripe}`,
+        models: ["openai:leak-left", "anthropic:leak-right"],
+        params: { systemPrompt: pasted[9]!.line },
+      },
       true,
     );
     expect(res.status).toBe(201);
@@ -134,24 +177,42 @@ describe("redact mode, QUORUM_REDACT", () => {
     expect(follow.status).toBe(202);
     const detail = await secondTurnAnswered(created.id);
     expect(detail.comparison.category).toBe("billing [redacted: api key]");
-    expect(detail.turns[0]!.prompt).toContain("DATABASE_URL=postgres://app_user:[redacted: password]@db.internal:5432/prod");
+    expect(detail.turns[0]!.prompt).toContain(
+      "DATABASE_URL=postgres://app_user:[redacted: password]@db.internal:5432/prod",
+    );
     expect(detail.turns[1]!.prompt).toBe("hidden [redacted: api key]");
     for (const model of ["leak-left", "leak-right"]) {
       const sent = await bodiesOf(model);
       expect(sent).toContain("Why does my deploy fail?");
       expect(leaks(sent)).toEqual([]);
     }
-    const stored = await env.DB.prepare("SELECT prompt, category, params FROM comparisons WHERE id = ?").bind(created.id).first<{ prompt: string; category: string; params: string }>();
-    const messages = await env.DB.prepare("SELECT content FROM messages WHERE comparison_id = ?").bind(created.id).all<{ content: string }>();
-    expect(leaks(stored!.prompt + stored!.category + stored!.params + messages.results.map((m) => m.content).join())).toEqual([]);
+    const stored = await env.DB.prepare("SELECT prompt, category, params FROM comparisons WHERE id = ?")
+      .bind(created.id)
+      .first<{ prompt: string; category: string; params: string }>();
+    const messages = await env.DB.prepare("SELECT content FROM messages WHERE comparison_id = ?")
+      .bind(created.id)
+      .all<{ content: string }>();
+    expect(
+      leaks(stored!.prompt + stored!.category + stored!.params + messages.results.map((m) => m.content).join()),
+    ).toEqual([]);
 
-    const run = await post("/runs", { question: prompt, models: [{ id: "openai:leak-run", params: { systemPrompt: pasted[10]!.line } }], settings: { autoEvaluate: false, systemPrompt: pasted[8]!.line } }, true);
+    const run = await post(
+      "/runs",
+      {
+        question: prompt,
+        models: [{ id: "openai:leak-run", params: { systemPrompt: pasted[10]!.line } }],
+        settings: { autoEvaluate: false, systemPrompt: pasted[8]!.line },
+      },
+      true,
+    );
     expect(run.status).toBe(201);
     const ran = (await run.json()) as { id: string; redactions: Record<string, number> };
     expect(ran.redactions).toEqual({ "api key": 7, token: 2, password: 7 });
     await finished(ran.id);
     expect(leaks(await bodiesOf("leak-run"))).toEqual([]);
-    const row = await env.DB.prepare("SELECT question, settings FROM runs WHERE id = ?").bind(ran.id).first<{ question: string; settings: string }>();
+    const row = await env.DB.prepare("SELECT question, settings FROM runs WHERE id = ?")
+      .bind(ran.id)
+      .first<{ question: string; settings: string }>();
     expect(leaks(row!.question + row!.settings)).toEqual([]);
   });
 

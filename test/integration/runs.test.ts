@@ -8,7 +8,9 @@ const stub = inject("stubUrl");
 
 /** Borda counted independently of the server, from the reviews the API reports. */
 function bordaFromReviews(detail: RunDetail): Record<string, number> {
-  const totals: Record<string, number> = Object.fromEntries(detail.answers.filter((a) => a.status === "done").map((a) => [a.label, 0]));
+  const totals: Record<string, number> = Object.fromEntries(
+    detail.answers.filter((a) => a.status === "done").map((a) => [a.label, 0]),
+  );
   for (const reviewer of detail.reviewers.filter((r) => r.status === "done")) {
     const ranked = reviewer.ranking!.filter((l) => l !== reviewer.reviewerLabel && l in totals);
     ranked.forEach((label, i) => (totals[label] += ranked.length - 1 - i));
@@ -18,9 +20,15 @@ function bordaFromReviews(detail: RunDetail): Record<string, number> {
 
 describe("a council run across the three vendors", () => {
   it("streams every answer through the SDKs, reviews blind with structured output, and ranks by Borda", async () => {
-    await scriptModel(stub, "happy-gpt", [{ text: "Paris is the capital of France. It sits on the Seine.", tokensIn: 11, tokensOut: 13 }]);
-    await scriptModel(stub, "happy-claude", [{ text: "The capital of France is Paris, home of the Louvre.", tokensIn: 12, tokensOut: 14 }]);
-    await scriptModel(stub, "happy-gemini", [{ text: "France's capital: Paris (about two million people).", tokensIn: 9, tokensOut: 12 }]);
+    await scriptModel(stub, "happy-gpt", [
+      { text: "Paris is the capital of France. It sits on the Seine.", tokensIn: 11, tokensOut: 13 },
+    ]);
+    await scriptModel(stub, "happy-claude", [
+      { text: "The capital of France is Paris, home of the Louvre.", tokensIn: 12, tokensOut: 14 },
+    ]);
+    await scriptModel(stub, "happy-gemini", [
+      { text: "France's capital: Paris (about two million people).", tokensIn: 9, tokensOut: 12 },
+    ]);
     const id = await createRun({
       question: "What is the capital of France?",
       models: [{ id: "openai:happy-gpt" }, { id: "anthropic:happy-claude" }, { id: "google:happy-gemini" }],
@@ -61,10 +69,24 @@ describe("a council run across the three vendors", () => {
     const agg = detail.aggregation!;
     expect(agg.voteBreakdown.bordaTotals).toEqual(bordaFromReviews(detail));
     for (const e of agg.finalRanking) expect(e.borda).toBe(bordaFromReviews(detail)[e.label]);
-    expect(agg.finalRanking.map((e) => e.modelId).sort()).toEqual(["anthropic:happy-claude", "google:happy-gemini", "openai:happy-gpt"]);
+    expect(agg.finalRanking.map((e) => e.modelId).sort()).toEqual([
+      "anthropic:happy-claude",
+      "google:happy-gemini",
+      "openai:happy-gpt",
+    ]);
 
     // the review requests used each vendor's structured output and named no model
-    const names = ["happy-gpt", "happy-claude", "happy-gemini", "openai", "anthropic", "google", "gpt", "claude", "gemini"];
+    const names = [
+      "happy-gpt",
+      "happy-claude",
+      "happy-gemini",
+      "openai",
+      "anthropic",
+      "google",
+      "gpt",
+      "claude",
+      "gemini",
+    ];
     const gptReview = (await callsFor(stub, "happy-gpt")).filter((c) => c.kind === "review");
     const claudeReview = (await callsFor(stub, "happy-claude")).filter((c) => c.kind === "review");
     const geminiReview = (await callsFor(stub, "happy-gemini")).filter((c) => c.kind === "review");
@@ -82,7 +104,10 @@ describe("a council run across the three vendors", () => {
   });
 
   it("keeps model ids hidden next to labels until the run is done, then reveals them", async () => {
-    const id = await createRun({ question: "Blind?", models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }] });
+    const id = await createRun({
+      question: "Blind?",
+      models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }],
+    });
     const socket = await openSocket(id);
     await socket.waitFor("run.completed");
     socket.close();
@@ -92,7 +117,11 @@ describe("a council run across the three vendors", () => {
       if ("reviewerModelId" in e) expect(e.reviewerModelId).toBeNull();
     }
     const done = socket.events.find((e) => e.type === "run.completed");
-    expect(done?.type === "run.completed" && done.reveal.map((r) => r.modelId).sort()).toEqual(["demo:concise", "demo:skeptic", "demo:thorough"]);
+    expect(done?.type === "run.completed" && done.reveal.map((r) => r.modelId).sort()).toEqual([
+      "demo:concise",
+      "demo:skeptic",
+      "demo:thorough",
+    ]);
   });
 });
 
@@ -122,14 +151,24 @@ describe("the order reviewers see the answers in", () => {
 
 describe("failures never block a run", () => {
   it("marks a model that answers 500 as failed with its reason and ranks the rest", async () => {
-    await scriptModel(stub, "down-gpt", Array.from({ length: 4 }, () => ({ status: 500 })));
-    const id = await createRun({ question: "Q1", models: [{ id: "openai:down-gpt" }, { id: "anthropic:fine-claude" }, { id: "google:fine-gemini" }] });
+    await scriptModel(
+      stub,
+      "down-gpt",
+      Array.from({ length: 4 }, () => ({ status: 500 })),
+    );
+    const id = await createRun({
+      question: "Q1",
+      models: [{ id: "openai:down-gpt" }, { id: "anthropic:fine-claude" }, { id: "google:fine-gemini" }],
+    });
     const detail = await finished(id);
     expect(detail.run.status).toBe("done");
     const failed = detail.answers.find((a) => a.modelId === "openai:down-gpt")!;
     expect(failed.status).toBe("failed");
     expect(failed.error).toMatch(/500|server/i);
-    expect(detail.aggregation!.finalRanking.map((e) => e.modelId).sort()).toEqual(["anthropic:fine-claude", "google:fine-gemini"]);
+    expect(detail.aggregation!.finalRanking.map((e) => e.modelId).sort()).toEqual([
+      "anthropic:fine-claude",
+      "google:fine-gemini",
+    ]);
     // four attempts for a transient error, then it gave up
     expect((await callsFor(stub, "down-gpt")).filter((c) => c.kind === "answer")).toHaveLength(4);
   });
@@ -160,8 +199,15 @@ describe("failures never block a run", () => {
   });
 
   it("asks again once for review output that fails validation, then marks that review failed", async () => {
-    await scriptModel(stub, "sloppy-gpt", [{ text: "An answer." }, { review: "this is not JSON at all" }, { review: { ranking: [] } }]);
-    const id = await createRun({ question: "Q4", models: [{ id: "openai:sloppy-gpt" }, { id: "demo:concise" }, { id: "demo:thorough" }] });
+    await scriptModel(stub, "sloppy-gpt", [
+      { text: "An answer." },
+      { review: "this is not JSON at all" },
+      { review: { ranking: [] } },
+    ]);
+    const id = await createRun({
+      question: "Q4",
+      models: [{ id: "openai:sloppy-gpt" }, { id: "demo:concise" }, { id: "demo:thorough" }],
+    });
     const detail = await finished(id);
     const sloppy = detail.reviewers.find((r) => r.reviewerModelId === "openai:sloppy-gpt")!;
     expect(sloppy.status).toBe("failed");

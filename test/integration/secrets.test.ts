@@ -16,13 +16,24 @@ function leaks(payload: string): string[] {
 describe("keys never leave the server", () => {
   it("appear in no response, export, event or error of a run and a comparison, even when a provider echoes them (nor does the signing secret)", async () => {
     // Providers that put the caller's key in their own error text, as a buggy or hostile one might.
-    await scriptModel(stub, "echo-gpt", [{ status: 401, errorMessage: "Incorrect API key provided: sk-test-openai-0000" }]);
+    await scriptModel(stub, "echo-gpt", [
+      { status: 401, errorMessage: "Incorrect API key provided: sk-test-openai-0000" },
+    ]);
     const echo = { status: 500, errorMessage: "upstream said x-api-key=sk-ant-test-0000 failed" };
     await scriptModel(stub, "echo-claude", [echo, echo, echo, echo]);
-    await scriptModel(stub, "echo-gemini", [{ text: "Fine." }, { review: "not json test-google-0000" }, { review: "still not json" }]);
+    await scriptModel(stub, "echo-gemini", [
+      { text: "Fine." },
+      { review: "not json test-google-0000" },
+      { review: "still not json" },
+    ]);
     const id = await createRun({
       question: "Keys?",
-      models: [{ id: "openai:echo-gpt" }, { id: "anthropic:echo-claude" }, { id: "google:echo-gemini" }, { id: "demo:concise" }],
+      models: [
+        { id: "openai:echo-gpt" },
+        { id: "anthropic:echo-claude" },
+        { id: "google:echo-gemini" },
+        { id: "demo:concise" },
+      ],
     });
     const socket = await openSocket(id, 0);
     await socket.until((e) => e.type === "run.completed" || e.type === "run.failed", "end of the run");
@@ -40,7 +51,11 @@ describe("keys never leave the server", () => {
     ];
 
     await scriptModel(stub, "echo-side", [{ status: 401, errorMessage: "bad key sk-test-openai-0000" }]);
-    const comparison = await createComparison({ prompt: "Keys?", models: ["openai:echo-side", "google:echo-fine"], blind: false });
+    const comparison = await createComparison({
+      prompt: "Keys?",
+      models: ["openai:echo-side", "google:echo-fine"],
+      blind: false,
+    });
     const failedSide = await settled(comparison.id);
     payloads.push(JSON.stringify(failedSide));
     const fine = await createComparison({ prompt: "Keys?", models: ["openai:echo-ok", "google:echo-ok2"] });
@@ -48,11 +63,17 @@ describe("keys never leave the server", () => {
     await settled(fine.id);
     payloads.push(JSON.stringify(await castVote(fine.id, "tie")));
     cs.close();
-    payloads.push(JSON.stringify(cs.events), await (await api("/comparisons")).text(), await (await api("/battles/export?includeFlagged=true")).text());
+    payloads.push(
+      JSON.stringify(cs.events),
+      await (await api("/comparisons")).text(),
+      await (await api("/battles/export?includeFlagged=true")).text(),
+    );
 
     for (const p of payloads) expect(leaks(p)).toEqual([]);
     // Nor the server's own signing secret (ids and vote receipts), made and kept in D1 by now.
-    const signing = await env.DB.prepare("SELECT value FROM server_secrets WHERE name = 'signing'").first<string>("value");
+    const signing = await env.DB.prepare("SELECT value FROM server_secrets WHERE name = 'signing'").first<string>(
+      "value",
+    );
     expect(signing).toMatch(/^[0-9a-f]{64}$/);
     for (const p of payloads) expect(p).not.toContain(signing);
     // the provider's own text did come through, with the key taken out

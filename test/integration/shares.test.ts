@@ -28,7 +28,10 @@ async function share(kind: "runs" | "comparisons", id: string): Promise<Created>
   return res.json();
 }
 
-async function sharesOf(kind: "runs" | "comparisons", id: string): Promise<{ id: string; kind: string; itemId: string; createdAt: number }[]> {
+async function sharesOf(
+  kind: "runs" | "comparisons",
+  id: string,
+): Promise<{ id: string; kind: string; itemId: string; createdAt: number }[]> {
   const res = await api(`/${kind}/${id}/shares`);
   if (res.status !== 200) throw new Error(`GET /${kind}/${id}/shares answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { shares: [] }).shares;
@@ -69,24 +72,45 @@ describe("making and revoking share links", () => {
     const second = await share("runs", id);
     expect(second.token).not.toBe(first.token);
 
-    const rows = await env.DB.prepare("SELECT * FROM shares WHERE item_id = ? ORDER BY created_at, id").bind(id).all<Record<string, unknown>>();
-    expect(rows.results.map((r) => r.token_hash).sort()).toEqual([await hashToken(first.token), await hashToken(second.token)].sort());
+    const rows = await env.DB.prepare("SELECT * FROM shares WHERE item_id = ? ORDER BY created_at, id")
+      .bind(id)
+      .all<Record<string, unknown>>();
+    expect(rows.results.map((r) => r.token_hash).sort()).toEqual(
+      [await hashToken(first.token), await hashToken(second.token)].sort(),
+    );
     expect(JSON.stringify(rows.results)).not.toContain(first.token);
     expect(JSON.stringify(rows.results)).not.toContain(second.token);
 
     const listed = await sharesOf("runs", id);
     expect(listed.map((s) => s.id).sort()).toEqual([first.id, second.id].sort());
-    expect(listed.find((s) => s.id === first.id)).toEqual({ id: first.id, kind: "run", itemId: id, createdAt: first.createdAt });
+    expect(listed.find((s) => s.id === first.id)).toEqual({
+      id: first.id,
+      kind: "run",
+      itemId: id,
+      createdAt: first.createdAt,
+    });
     expect(JSON.stringify(listed)).not.toContain(first.token.slice(0, 8));
 
     const revoked = await api(`/shares/${first.id}`, { method: "DELETE" });
     expect(revoked.status).toBe(200);
-    expect(await revoked.json()).toEqual({ id: first.id, kind: "run", itemId: id, createdAt: first.createdAt, revoked: true });
+    expect(await revoked.json()).toEqual({
+      id: first.id,
+      kind: "run",
+      itemId: id,
+      createdAt: first.createdAt,
+      revoked: true,
+    });
     expect((await sharesOf("runs", id)).map((s) => s.id)).toEqual([second.id]);
     // revoking it again is a 404 that says it was already revoked; so is an unknown link
     const again = await api(`/shares/${first.id}`, { method: "DELETE" });
     expect(again.status).toBe(404);
-    expect(await again.json()).toEqual({ error: { code: "not_found", message: "This share link was already revoked; it opens nothing. Make a new one with Share if you need it again." } });
+    expect(await again.json()).toEqual({
+      error: {
+        code: "not_found",
+        message:
+          "This share link was already revoked; it opens nothing. Make a new one with Share if you need it again.",
+      },
+    });
     const unknown = await api(`/shares/${crypto.randomUUID()}`, { method: "DELETE" });
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe("not_found");
@@ -104,7 +128,9 @@ describe("making and revoking share links", () => {
       const res = await SELF.fetch(`${BASE}/api/shared/${token}/ws`, { headers: { Upgrade: "websocket" } });
       const ws = res.webSocket!;
       const closed = new Promise<number>((resolve) => ws.addEventListener("close", (e) => resolve(e.code)));
-      const pong = new Promise<string>((resolve) => ws.addEventListener("message", (m) => m.data === "pong" && resolve("pong")));
+      const pong = new Promise<string>((resolve) =>
+        ws.addEventListener("message", (m) => m.data === "pong" && resolve("pong")),
+      );
       ws.accept();
       return { ws, closed, pong };
     };
@@ -160,7 +186,11 @@ describe("what a share link shows", () => {
 
   it("streams the run's live events over the shared socket, snapshot first, and resumes after ?since=", async () => {
     await scriptModel(stub, "share-held", [{ holdKey: "share-held", text: "Held until the test lets it go." }]);
-    const id = await createRun({ question: "Live over a link?", models: [{ id: "openai:share-held" }], settings: { autoEvaluate: false } });
+    const id = await createRun({
+      question: "Live over a link?",
+      models: [{ id: "openai:share-held" }],
+      settings: { autoEvaluate: false },
+    });
     await waitForHeld(stub, "share-held");
     const { token } = await share("runs", id);
     const socket = await openEventSocket(`/api/shared/${token}/ws`, runEvent);
@@ -188,8 +218,12 @@ describe("what a share link shows", () => {
   });
 
   it("keeps a comparison shared before the vote blind, on the API and the socket, and reveals it after", async () => {
-    await scriptModel(stub, "shared-secret-gpt", [{ text: "Recursion is a function calling itself on a smaller input." }]);
-    await scriptModel(stub, "shared-secret-claude", [{ text: "A recursive definition refers to itself, shrinking the problem." }]);
+    await scriptModel(stub, "shared-secret-gpt", [
+      { text: "Recursion is a function calling itself on a smaller input." },
+    ]);
+    await scriptModel(stub, "shared-secret-claude", [
+      { text: "A recursive definition refers to itself, shrinking the problem." },
+    ]);
     const giveaways = ["shared-secret-gpt", "shared-secret-claude", "openai", "anthropic", "claude", "gpt"];
     const ready = await readyComparison(["openai:shared-secret-gpt", "anthropic:shared-secret-claude"]);
     const { token } = await share("comparisons", ready.comparison.id);
@@ -223,8 +257,12 @@ describe("what a share link shows", () => {
     const res = await shared(token);
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({ code: "not_found", message: "Share link not found." });
-    expect((await SELF.fetch(`${BASE}/api/shared/${token}/ws`, { headers: { Upgrade: "websocket" } })).status).toBe(404);
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM shares WHERE item_id = ?").bind(id).first<{ n: number }>();
+    expect((await SELF.fetch(`${BASE}/api/shared/${token}/ws`, { headers: { Upgrade: "websocket" } })).status).toBe(
+      404,
+    );
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM shares WHERE item_id = ?")
+      .bind(id)
+      .first<{ n: number }>();
     expect(left?.n).toBe(0);
   });
 
@@ -238,7 +276,9 @@ describe("what a share link shows", () => {
       env.DB.prepare("DELETE FROM comparisons WHERE id = ?").bind(id),
     ]);
     expect((await shared(token)).status).toBe(404);
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM shares WHERE item_id = ?").bind(id).first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM shares WHERE item_id = ?")
+      .bind(id)
+      .first<{ n: number }>();
     expect(left?.n).toBe(0);
   });
 });
@@ -252,7 +292,11 @@ describe("who may open a share link", () => {
     expect(open.status).toBe(200);
     expect(((await open.json()) as { item: unknown }).item).toEqual(await getRun(id));
 
-    const ws = await deployed(`${host}/api/shared/${created.token}/ws`, { headers: { Upgrade: "websocket" } }, APP_TOKEN);
+    const ws = await deployed(
+      `${host}/api/shared/${created.token}/ws`,
+      { headers: { Upgrade: "websocket" } },
+      APP_TOKEN,
+    );
     expect(ws.status).toBe(101);
     ws.webSocket!.accept();
     ws.webSocket!.close(1000, "done");
@@ -281,7 +325,11 @@ describe("who may open a share link", () => {
     expect(malformed.status).toBe(404);
     expect((await errorOf(malformed)).code).toBe("not_found");
     // the token still opens them, and the link's socket accepts the token's subprotocol like any socket
-    const withToken = await deployed(`${host}/api/runs/${id}/shares`, { headers: { Authorization: `Bearer ${APP_TOKEN}` } }, APP_TOKEN);
+    const withToken = await deployed(
+      `${host}/api/runs/${id}/shares`,
+      { headers: { Authorization: `Bearer ${APP_TOKEN}` } },
+      APP_TOKEN,
+    );
     expect(withToken.status).toBe(200);
     const offered = await deployed(
       `${host}/api/shared/${created.token}/ws`,
@@ -322,7 +370,11 @@ describe("who may open a share link", () => {
   it("still refuses the link's socket from another site's page", async () => {
     const id = await finishedRun("Cross-site");
     const { token } = await share("runs", id);
-    const res = await deployed(`https://quorum.example.com/api/shared/${token}/ws`, { headers: { Upgrade: "websocket", Origin: "https://evil.example" } }, APP_TOKEN);
+    const res = await deployed(
+      `https://quorum.example.com/api/shared/${token}/ws`,
+      { headers: { Upgrade: "websocket", Origin: "https://evil.example" } },
+      APP_TOKEN,
+    );
     expect(res.status).toBe(403);
     expect((await errorOf(res)).code).toBe("cross_origin");
   });

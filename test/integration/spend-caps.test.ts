@@ -15,7 +15,8 @@ const stub = inject("stubUrl");
 // Catalog models no other test file calls (the stub is shared, its steps queued per model name):
 // gpt-5-mini $0.25 / $2, o4-mini $1.10 / $4.40, claude-3-5-haiku-latest $0.80 / $4, gpt-4.1 $2 / $8,
 // gemini-2.5-flash $0.30 / $2.50, gemini-2.5-pro $1.25 / $10, claude-sonnet-4-5 $3 / $15 per million tokens.
-const usd = (tokensIn: number, priceIn: number, tokensOut: number, priceOut: number) => (tokensIn * priceIn + tokensOut * priceOut) / 1e6;
+const usd = (tokensIn: number, priceIn: number, tokensOut: number, priceOut: number) =>
+  (tokensIn * priceIn + tokensOut * priceOut) / 1e6;
 
 const used = async () => {
   const s = await spendNow();
@@ -24,7 +25,10 @@ const used = async () => {
 
 describe("models without a price, under a cap", () => {
   it("refuses them with a 400 that says how to price them in QUORUM_PRICES; demo models are free; without a cap they run", async () => {
-    const unpriced = Array.from({ length: 26 }, (_, i) => ({ id: `openai:gpt-unpriced-${i}`, params: { maxTokens: 200_000 } }));
+    const unpriced = Array.from({ length: 26 }, (_, i) => ({
+      id: `openai:gpt-unpriced-${i}`,
+      params: { maxTokens: 200_000 },
+    }));
     for (const cap of [{ QUORUM_MAX_RUN_USD: "0.10" }, { QUORUM_MAX_DAY_USD: "100" }] as Record<string, string>[]) {
       const res = await withSettings("/runs", cap, { method: "POST", json: { question: "Hi", models: unpriced } });
       expect(res.status).toBe(400);
@@ -34,28 +38,56 @@ describe("models without a price, under a cap", () => {
       expect(body.error.message).toContain("QUORUM_PRICES=openai:gpt-unpriced-0=0.5:1.5");
       expect(body.error.details.unpriced).toHaveLength(26);
     }
-    const pair = await withSettings("/comparisons", { QUORUM_MAX_RUN_USD: "1" }, { method: "POST", json: { prompt: "Hi", models: ["openai:gpt-unpriced-0", "openai:gpt-5-mini"] } });
+    const pair = await withSettings(
+      "/comparisons",
+      { QUORUM_MAX_RUN_USD: "1" },
+      { method: "POST", json: { prompt: "Hi", models: ["openai:gpt-unpriced-0", "openai:gpt-5-mini"] } },
+    );
     expect(pair.status).toBe(400);
     expect(((await pair.json()) as Refusal).error.details.unpriced).toEqual(["openai:gpt-unpriced-0"]);
     // A sampled pair is refused for any unpriced model of its pool, whichever two were drawn.
-    const pool = { QUORUM_MAX_DAY_USD: "100", QUORUM_ARENA_MODELS: "openai:gpt-5-mini,openai:gpt-unpriced-1,google:gemini-2.5-pro" };
+    const pool = {
+      QUORUM_MAX_DAY_USD: "100",
+      QUORUM_ARENA_MODELS: "openai:gpt-5-mini,openai:gpt-unpriced-1,google:gemini-2.5-pro",
+    };
     const sampled = await withSettings("/comparisons", pool, { method: "POST", json: { prompt: "Hi" } });
     expect(sampled.status).toBe(400);
     expect(((await sampled.json()) as Refusal).error.details.unpriced).toEqual(["openai:gpt-unpriced-1"]);
-    const judged = await withSettings("/comparisons", { QUORUM_MAX_RUN_USD: "1" }, { method: "POST", json: { prompt: "Hi", models: ["demo:concise", "demo:skeptic"], judges: ["openai:gpt-unpriced-2"] } });
+    const judged = await withSettings(
+      "/comparisons",
+      { QUORUM_MAX_RUN_USD: "1" },
+      {
+        method: "POST",
+        json: { prompt: "Hi", models: ["demo:concise", "demo:skeptic"], judges: ["openai:gpt-unpriced-2"] },
+      },
+    );
     expect(judged.status).toBe(400);
     for (const i of [0, 1, 2]) expect(await callsFor(stub, `gpt-unpriced-${i}`)).toHaveLength(0);
 
-    const priced = await withSettings("/runs", { QUORUM_MAX_RUN_USD: "1", QUORUM_PRICES: "openai:gpt-unpriced-3=0.5:1.5" }, {
-      method: "POST",
-      json: { question: "Hi", models: [{ id: "openai:gpt-unpriced-3", params: { maxTokens: 100 } }], settings: { autoEvaluate: false } },
-    });
+    const priced = await withSettings(
+      "/runs",
+      { QUORUM_MAX_RUN_USD: "1", QUORUM_PRICES: "openai:gpt-unpriced-3=0.5:1.5" },
+      {
+        method: "POST",
+        json: {
+          question: "Hi",
+          models: [{ id: "openai:gpt-unpriced-3", params: { maxTokens: 100 } }],
+          settings: { autoEvaluate: false },
+        },
+      },
+    );
     expect(priced.status).toBe(201);
     await finished(((await priced.json()) as { id: string }).id);
-    const demo = await withSettings("/runs", { QUORUM_MAX_RUN_USD: "0" }, { method: "POST", json: { question: "Hi", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }] } });
+    const demo = await withSettings(
+      "/runs",
+      { QUORUM_MAX_RUN_USD: "0" },
+      { method: "POST", json: { question: "Hi", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }] } },
+    );
     expect(demo.status).toBe(201);
     await finished(((await demo.json()) as { id: string }).id);
-    const free = await finished(await createRun({ question: "Hi", models: [{ id: "openai:gpt-unpriced-4" }], settings: { autoEvaluate: false } }));
+    const free = await finished(
+      await createRun({ question: "Hi", models: [{ id: "openai:gpt-unpriced-4" }], settings: { autoEvaluate: false } }),
+    );
     expect(free.answers[0].status).toBe("done");
   });
 });
@@ -81,14 +113,24 @@ describe("the day's cap holds for work under way", () => {
 
   // "Hi" is one token in; each run may write 1,000 tokens at $2 per million
   const EACH = usd(1, 0.25, 1000, 2);
-  const body = { question: "Hi", models: [{ id: "openai:gpt-5-mini", params: { maxTokens: 1000 } }], settings: { autoEvaluate: false, blind: false } };
+  const body = {
+    question: "Hi",
+    models: [{ id: "openai:gpt-5-mini", params: { maxTokens: 1000 } }],
+    settings: { autoEvaluate: false, blind: false },
+  };
 
   /** Sends 40 runs (with `send`) while the day has room for ten: the runs accepted stay under way until released. */
   async function fortyNearTheCap(key: string, send: (post: () => Promise<Response>) => Promise<Response[]>) {
     const base = await spendNow();
     const cap = base.spentUsd + base.reservedUsd + 10.5 * EACH;
-    await scriptModel(stub, "gpt-5-mini", Array.from({ length: 10 }, () => ({ holdKey: key, tokensIn: 1, tokensOut: 1000 })));
-    const responses = await send(() => withSettings("/runs", { QUORUM_MAX_DAY_USD: String(cap) }, { method: "POST", json: body }));
+    await scriptModel(
+      stub,
+      "gpt-5-mini",
+      Array.from({ length: 10 }, () => ({ holdKey: key, tokensIn: 1, tokensOut: 1000 })),
+    );
+    const responses = await send(() =>
+      withSettings("/runs", { QUORUM_MAX_DAY_USD: String(cap) }, { method: "POST", json: body }),
+    );
     const accepted = responses.filter((r) => r.status === 201);
     const refused = responses.filter((r) => r.status === 429);
     expect(accepted).toHaveLength(10);
@@ -125,11 +167,18 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
     // Each review reads 1,000 tokens and writes 400; the answers 1 in and 2 or 4 out.
     const reviews = Array.from({ length: 6 }, () => ({ tokensIn: 1000, tokensOut: 400 }));
     await scriptModel(stub, "o4-mini", [{ text: "Paris.", tokensIn: 1, tokensOut: 2 }, ...reviews]);
-    await scriptModel(stub, "claude-3-5-haiku-latest", [{ text: "Paris is the capital.", tokensIn: 1, tokensOut: 4 }, ...reviews]);
+    await scriptModel(stub, "claude-3-5-haiku-latest", [
+      { text: "Paris is the capital.", tokensIn: 1, tokensOut: 4 },
+      ...reviews,
+    ]);
     const cap = { QUORUM_MAX_RUN_USD: "0.03" };
     const created = await withSettings("/runs", cap, {
       method: "POST",
-      json: { question: "Capital of France?", models: [{ id: "openai:o4-mini" }, { id: "anthropic:claude-3-5-haiku-latest" }], settings: { maxTokens: 50, blind: false } },
+      json: {
+        question: "Capital of France?",
+        models: [{ id: "openai:o4-mini" }, { id: "anthropic:claude-3-5-haiku-latest" }],
+        settings: { maxTokens: 50, blind: false },
+      },
     });
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { id: string }).id;
@@ -158,7 +207,9 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
     // $0.0053 after the run itself, $0.0053 more per evaluation, and each asks to set aside $0.0165 first
     expect(accepted).toBe(2);
     expect(refusal!.error.code).toBe("over_budget");
-    expect(refusal!.error.message).toMatch(/This request could cost up to \$0\.\d{4}, and this run has already spent or set aside \$0\.\d{4} of its QUORUM_MAX_RUN_USD \(\$0\.03\)/);
+    expect(refusal!.error.message).toMatch(
+      /This request could cost up to \$0\.\d{4}, and this run has already spent or set aside \$0\.\d{4} of its QUORUM_MAX_RUN_USD \(\$0\.03\)/,
+    );
     expect(refusal!.error.details.spentUsd).toBeCloseTo(answers + 3 * evaluation, 12);
 
     const run = await getRun(id);
@@ -171,7 +222,10 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
     const id = await createRun({ question: "Hi", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }] });
     const before = await finished(id);
     expect(before.reviewers.every((r) => (r.tokensIn ?? 0) > 0)).toBe(true);
-    const kept = async () => (await env.DB.prepare("SELECT count(*) AS n FROM spend_entries WHERE item_id = ?").bind(id).first<{ n: number }>())!.n;
+    const kept = async () =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM spend_entries WHERE item_id = ?")
+        .bind(id)
+        .first<{ n: number }>())!.n;
     expect(await kept()).toBe(0);
     const record = (await loadRunRecord(openDb(env.DB), id))!;
     await runWrites(env.DB, wholeRunWrites(env.DB, record, judgeBattles(record)));
@@ -184,13 +238,28 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
 
   it("counts an arena follow-up against the comparison's cap with what its turns already cost, and shows every turn in its totals", async () => {
     // Each side reads what was estimated and writes its whole allowance of 100 tokens.
-    await scriptModel(stub, "gpt-4.1", [{ text: "One.", tokensIn: 1, tokensOut: 100 }, { text: "Three.", tokensIn: 4, tokensOut: 100 }]);
-    await scriptModel(stub, "gemini-2.5-flash", [{ text: "Two.", tokensIn: 1, tokensOut: 100 }, { text: "Four.", tokensIn: 4, tokensOut: 100 }]);
+    await scriptModel(stub, "gpt-4.1", [
+      { text: "One.", tokensIn: 1, tokensOut: 100 },
+      { text: "Three.", tokensIn: 4, tokensOut: 100 },
+    ]);
+    await scriptModel(stub, "gemini-2.5-flash", [
+      { text: "Two.", tokensIn: 1, tokensOut: 100 },
+      { text: "Four.", tokensIn: 4, tokensOut: 100 },
+    ]);
     const base = await spendNow();
-    const created = await withSettings("/comparisons", { QUORUM_MAX_RUN_USD: "0.01" }, {
-      method: "POST",
-      json: { prompt: "Hi", models: ["openai:gpt-4.1", "google:gemini-2.5-flash"], blind: false, params: { maxTokens: 100 } },
-    });
+    const created = await withSettings(
+      "/comparisons",
+      { QUORUM_MAX_RUN_USD: "0.01" },
+      {
+        method: "POST",
+        json: {
+          prompt: "Hi",
+          models: ["openai:gpt-4.1", "google:gemini-2.5-flash"],
+          blind: false,
+          params: { maxTokens: 100 },
+        },
+      },
+    );
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { id: string }).id;
     await settled(id);
@@ -198,7 +267,12 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
     const first = usd(1, 2, 100, 8) + usd(1, 0.3, 100, 2.5);
     expect((await getComparison(id)).totals?.costUsd).toBeCloseTo(first, 12);
 
-    const followUp = (cap: number) => withSettings(`/comparisons/${id}/messages`, { QUORUM_MAX_RUN_USD: String(cap) }, { method: "POST", json: { content: "And?" } });
+    const followUp = (cap: number) =>
+      withSettings(
+        `/comparisons/${id}/messages`,
+        { QUORUM_MAX_RUN_USD: String(cap) },
+        { method: "POST", json: { content: "And?" } },
+      );
     const over = await followUp(0.0021);
     expect(over.status).toBe(400);
     const refusal = (await over.json()) as Refusal;
@@ -218,7 +292,11 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
     expect((await followUp(first + next + 1e-9)).status).toBe(400);
     // A judge asked for now would take it past the cap too.
     const judgeCalls = (await callsFor(stub, "gpt-5-mini")).length;
-    const judge = await withSettings(`/comparisons/${id}/judge`, { QUORUM_MAX_RUN_USD: String(first + next + 1e-9) }, { method: "POST", json: { judges: ["openai:gpt-5-mini"] } });
+    const judge = await withSettings(
+      `/comparisons/${id}/judge`,
+      { QUORUM_MAX_RUN_USD: String(first + next + 1e-9) },
+      { method: "POST", json: { judges: ["openai:gpt-5-mini"] } },
+    );
     expect(judge.status).toBe(400);
     expect(((await judge.json()) as Refusal).error.code).toBe("over_budget");
     expect(await callsFor(stub, "gpt-4.1")).toHaveLength(2);
@@ -236,9 +314,15 @@ describe("spend figures before a reveal", () => {
 
   it("don't move while a blind run's labels answer one by one, and show what it cost once it ends", async () => {
     await scriptModel(stub, "gpt-4.1", [{ text: "Hello.", tokensIn: 1, tokensOut: 50 }]);
-    await scriptModel(stub, "gemini-2.5-flash", [{ text: "Hi there.", tokensIn: 1, tokensOut: 80, holdKey: "spend-caps-blind-run" }]);
+    await scriptModel(stub, "gemini-2.5-flash", [
+      { text: "Hi there.", tokensIn: 1, tokensOut: 80, holdKey: "spend-caps-blind-run" },
+    ]);
     const base = await spendNow();
-    const id = await createRun({ question: "Hi", models: [{ id: "openai:gpt-4.1" }, { id: "google:gemini-2.5-flash" }], settings: { autoEvaluate: false, maxTokens: 100 } });
+    const id = await createRun({
+      question: "Hi",
+      models: [{ id: "openai:gpt-4.1" }, { id: "google:gemini-2.5-flash" }],
+      settings: { autoEvaluate: false, maxTokens: 100 },
+    });
     const socket = await openSocket(id, 0);
     try {
       await socket.waitFor("answer.completed");
@@ -263,9 +347,18 @@ describe("spend figures before a reveal", () => {
 
   it("move by the same price-independent amount for every blind comparison, whichever pair it drew and sides it has, and refusals read the same", async () => {
     const reply = "Same length reply.";
-    await scriptModel(stub, "gemini-2.5-pro", [{ text: reply, tokensIn: 300, tokensOut: 200 }, { text: reply, tokensIn: 300, tokensOut: 200 }]);
-    await scriptModel(stub, "claude-sonnet-4-5", [{ text: reply, tokensIn: 50, tokensOut: 600 }, { text: reply, tokensIn: 50, tokensOut: 600 }]);
-    await scriptModel(stub, "gpt-4.1", [{ text: reply, tokensIn: 500, tokensOut: 100 }, { text: reply, tokensIn: 500, tokensOut: 100 }]);
+    await scriptModel(stub, "gemini-2.5-pro", [
+      { text: reply, tokensIn: 300, tokensOut: 200 },
+      { text: reply, tokensIn: 300, tokensOut: 200 },
+    ]);
+    await scriptModel(stub, "claude-sonnet-4-5", [
+      { text: reply, tokensIn: 50, tokensOut: 600 },
+      { text: reply, tokensIn: 50, tokensOut: 600 },
+    ]);
+    await scriptModel(stub, "gpt-4.1", [
+      { text: reply, tokensIn: 500, tokensOut: 100 },
+      { text: reply, tokensIn: 500, tokensOut: 100 },
+    ]);
     const base = await spendNow();
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -279,7 +372,8 @@ describe("spend figures before a reveal", () => {
       expect((await spendNow()).reservedUsd - base.reservedUsd).toBeCloseTo((i + 1) * HOLD, 12);
     }
     // A judge that is one of the sides is left out, and set aside all the same.
-    for (const id of ids) expect((await postTo(id, "judge", { judges: ["anthropic:claude-sonnet-4-5"] })).status).toBe(202);
+    for (const id of ids)
+      expect((await postTo(id, "judge", { judges: ["anthropic:claude-sonnet-4-5"] })).status).toBe(202);
     expect((await spendNow()).reservedUsd - base.reservedUsd).toBeCloseTo(2 * HOLD + 2 * JUDGE, 12);
     expect((await spendNow()).spentUsd).toBe(base.spentUsd);
 
@@ -287,12 +381,16 @@ describe("spend figures before a reveal", () => {
     const cap = { QUORUM_MAX_DAY_USD: String(await used()) };
     const texts = [];
     for (const id of ids) {
-      const res = await withSettings(`/comparisons/${id}/messages`, cap, { method: "POST", json: { content: "Another?" } });
+      const res = await withSettings(`/comparisons/${id}/messages`, cap, {
+        method: "POST",
+        json: { content: "Another?" },
+      });
       expect(res.status).toBe(429);
       texts.push(((await res.json()) as Refusal).error.message);
     }
     expect(texts[0]).toBe(texts[1]);
-    for (const name of ["gemini", "sonnet", "gpt", "google", "anthropic", "openai", "left", "right"]) expect(texts[0].toLowerCase()).not.toContain(name);
+    for (const name of ["gemini", "sonnet", "gpt", "google", "anthropic", "openai", "left", "right"])
+      expect(texts[0].toLowerCase()).not.toContain(name);
 
     // The vote reveals the first: from then on it counts at what it cost, judge included.
     await castVote(ids[0], "tie");
@@ -314,13 +412,9 @@ describe("spend holds over time", () => {
     const day = 86_400_000;
     const today = Math.floor(Date.now() / day) * day;
     const hold = (id: string, at: number, settled: boolean, hidden: boolean) =>
-      env.DB.prepare("INSERT INTO spend_holds (id, item_id, day, usd, hidden, created_at, expires_at, settled_at) VALUES (?1, ?1, ?2, 1, ?3, ?2, ?4, ?5)").bind(
-        id,
-        at,
-        hidden ? 1 : 0,
-        at + 60_000,
-        settled ? at + 1_000 : null,
-      );
+      env.DB.prepare(
+        "INSERT INTO spend_holds (id, item_id, day, usd, hidden, created_at, expires_at, settled_at) VALUES (?1, ?1, ?2, 1, ?3, ?2, ?4, ?5)",
+      ).bind(id, at, hidden ? 1 : 0, at + 60_000, settled ? at + 1_000 : null);
     await env.DB.batch([
       hold("prune-settled", today - 3 * day, true, false),
       hold("prune-expired", today - 3 * day, false, false),
@@ -328,7 +422,9 @@ describe("spend holds over time", () => {
       hold("prune-yesterday", today - day, true, false),
     ]);
     await sweepUnfinished(env);
-    const left = await env.DB.prepare("SELECT id FROM spend_holds WHERE id LIKE 'prune-%' ORDER BY id").all<{ id: string }>();
+    const left = await env.DB.prepare("SELECT id FROM spend_holds WHERE id LIKE 'prune-%' ORDER BY id").all<{
+      id: string;
+    }>();
     expect(left.results.map((r) => r.id)).toEqual(["prune-blind", "prune-yesterday"]);
   });
 });

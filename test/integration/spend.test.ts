@@ -13,14 +13,21 @@ async function judgesFinished(id: string, timeoutMs = 10_000) {
   const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const judges = await runInDurableObject(room, (instance: ComparisonRoom) => (instance as unknown as { record: ComparisonRecord }).record.judges);
+    const judges = await runInDurableObject(
+      room,
+      (instance: ComparisonRoom) => (instance as unknown as { record: ComparisonRecord }).record.judges,
+    );
     if (judges.length && judges.every((j) => j.status === "done" || j.status === "failed")) return judges;
     if (Date.now() > deadline) throw new Error(`judges not finished within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-const verdict = (winner: "A" | "B") => ({ review: { winner, scores: { A: 6, B: 6 }, reasons: "Close." }, tokensIn: 100, tokensOut: 50 });
+const verdict = (winner: "A" | "B") => ({
+  review: { winner, scores: { A: 6, B: 6 }, reasons: "Close." },
+  tokensIn: 100,
+  tokensOut: 50,
+});
 
 // Models no other test file scripts: the stub is shared, and its steps are queued per model name.
 const PRICED = ["priced-custom", "gpt-4.1-mini", "gemini-2.5-flash-lite", "claude-opus-4-1"];
@@ -37,16 +44,32 @@ describe("the day's spend, QUORUM_MAX_DAY_USD", () => {
     // priced-custom costs $1 / $2 per million (QUORUM_PRICES); spend-unpriced has no price at all
     await scriptModel(stub, "priced-custom", [{ tokensIn: 1000, tokensOut: 500 }]);
     await scriptModel(stub, "spend-unpriced", [{ tokensIn: 1000, tokensOut: 500 }]);
-    const runId = await createRun({ question: "Name a prime.", models: [{ id: "openai:priced-custom" }, { id: "openai:spend-unpriced" }], settings: { autoEvaluate: false } });
+    const runId = await createRun({
+      question: "Name a prime.",
+      models: [{ id: "openai:priced-custom" }, { id: "openai:spend-unpriced" }],
+      settings: { autoEvaluate: false },
+    });
     await finished(runId);
 
     // gpt-4.1-mini at $0.40 / $1.60, gemini-2.5-flash-lite at $0.10 / $0.40; the judge, claude-opus-4-1, at $15 / $75
     await scriptModel(stub, "gpt-4.1-mini", [{ tokensIn: 1000, tokensOut: 500 }]);
     await scriptModel(stub, "gemini-2.5-flash-lite", [{ tokensIn: 2000, tokensOut: 1000 }]);
     await scriptModel(stub, "claude-opus-4-1", [verdict("A"), verdict("B")]);
-    comparisonId = (await createComparison({ prompt: "Haiku about rain.", models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"] })).id;
+    comparisonId = (
+      await createComparison({
+        prompt: "Haiku about rain.",
+        models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"],
+      })
+    ).id;
     expect((await settled(comparisonId)).comparison.status).toBe("ready");
-    expect((await api(`/comparisons/${comparisonId}/judge`, { method: "POST", json: { judges: ["anthropic:claude-opus-4-1"] } })).status).toBe(202);
+    expect(
+      (
+        await api(`/comparisons/${comparisonId}/judge`, {
+          method: "POST",
+          json: { judges: ["anthropic:claude-opus-4-1"] },
+        })
+      ).status,
+    ).toBe(202);
     // Blind until its vote: only then is its judge asked, and do its sides and its judge count at what they cost.
     await castVote(comparisonId, "left");
     await judgesFinished(comparisonId);
@@ -58,7 +81,11 @@ describe("the day's spend, QUORUM_MAX_DAY_USD", () => {
     expect(after.spentUsd - before.spentUsd).toBeCloseTo(answers + sides + judge, 10);
     expect(after.unknownCostCalls - before.unknownCostCalls).toBe(1);
 
-    const row = await env.DB.prepare("SELECT cost_usd AS cost FROM messages WHERE comparison_id = ? AND role = 'assistant' AND side = 'left'").bind(comparisonId).first<{ cost: number }>();
+    const row = await env.DB.prepare(
+      "SELECT cost_usd AS cost FROM messages WHERE comparison_id = ? AND role = 'assistant' AND side = 'left'",
+    )
+      .bind(comparisonId)
+      .first<{ cost: number }>();
     expect(row!.cost).toBeGreaterThan(0);
 
     // Deleting the run takes its rows, not the money it spent.
@@ -79,13 +106,25 @@ describe("the day's spend, QUORUM_MAX_DAY_USD", () => {
     const calls = await callCounts();
 
     const refusals = [
-      await withSettings("/runs", cap, { method: "POST", json: { question: "Hi", models: [{ id: "openai:priced-custom" }] } }),
+      await withSettings("/runs", cap, {
+        method: "POST",
+        json: { question: "Hi", models: [{ id: "openai:priced-custom" }] },
+      }),
       // even free demo models: the day is spent
       await withSettings("/runs", cap, { method: "POST", json: { question: "Hi", models: [{ id: "demo:concise" }] } }),
-      await withSettings("/comparisons", cap, { method: "POST", json: { prompt: "Hi", models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"] } }),
-      await withSettings(`/comparisons/${comparisonId}/messages`, cap, { method: "POST", json: { content: "And another?" } }),
+      await withSettings("/comparisons", cap, {
+        method: "POST",
+        json: { prompt: "Hi", models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"] },
+      }),
+      await withSettings(`/comparisons/${comparisonId}/messages`, cap, {
+        method: "POST",
+        json: { content: "And another?" },
+      }),
       await withSettings(`/comparisons/${comparisonId}/retry`, cap, { method: "POST" }),
-      await withSettings(`/comparisons/${comparisonId}/judge`, cap, { method: "POST", json: { judges: ["openai:priced-custom"] } }),
+      await withSettings(`/comparisons/${comparisonId}/judge`, cap, {
+        method: "POST",
+        json: { judges: ["openai:priced-custom"] },
+      }),
     ];
     for (const res of refusals) {
       expect(res.status).toBe(429);
@@ -111,34 +150,62 @@ describe("the day's spend, QUORUM_MAX_DAY_USD", () => {
     const cap = { QUORUM_MAX_DAY_USD: String(spentUsd + 0.001) };
     const calls = await callCounts();
     // 4,096 output tokens at $2 per million is already $0.008
-    const over = await withSettings("/runs", cap, { method: "POST", json: { question: "Hi", models: [{ id: "openai:priced-custom" }] } });
+    const over = await withSettings("/runs", cap, {
+      method: "POST",
+      json: { question: "Hi", models: [{ id: "openai:priced-custom" }] },
+    });
     expect(over.status).toBe(429);
     const body = (await over.json()) as Refusal;
     expect(body.error.code).toBe("day_cap");
-    expect(body.error.message).toMatch(/This could cost up to \$0\.\d{4}, and \$0\.\d{4} of today's \$0\.\d{4} \(QUORUM_MAX_DAY_USD\) is already spent/);
+    expect(body.error.message).toMatch(
+      /This could cost up to \$0\.\d{4}, and \$0\.\d{4} of today's \$0\.\d{4} \(QUORUM_MAX_DAY_USD\) is already spent/,
+    );
     expect(body.error.details.estimateUsd).toBeGreaterThan(0.008);
-    const comparison = await withSettings("/comparisons", cap, { method: "POST", json: { prompt: "Hi", models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"] } });
+    const comparison = await withSettings("/comparisons", cap, {
+      method: "POST",
+      json: { prompt: "Hi", models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"] },
+    });
     expect(comparison.status).toBe(429);
     expect(await callCounts()).toEqual(calls);
 
-    const free = await withSettings("/runs", cap, { method: "POST", json: { question: "Hi", models: [{ id: "demo:concise" }], settings: { autoEvaluate: false } } });
+    const free = await withSettings("/runs", cap, {
+      method: "POST",
+      json: { question: "Hi", models: [{ id: "demo:concise" }], settings: { autoEvaluate: false } },
+    });
     expect(free.status).toBe(201);
     await finished(((await free.json()) as { id: string }).id);
-    const small = await withSettings("/runs", { QUORUM_MAX_DAY_USD: String(spentUsd + 1) }, { method: "POST", json: { question: "Hi", models: [{ id: "openai:priced-custom", params: { maxTokens: 50 } }], settings: { autoEvaluate: false } } });
+    const small = await withSettings(
+      "/runs",
+      { QUORUM_MAX_DAY_USD: String(spentUsd + 1) },
+      {
+        method: "POST",
+        json: {
+          question: "Hi",
+          models: [{ id: "openai:priced-custom", params: { maxTokens: 50 } }],
+          settings: { autoEvaluate: false },
+        },
+      },
+    );
     expect(small.status).toBe(201);
     await finished(((await small.json()) as { id: string }).id);
   });
 
   it("applies QUORUM_MAX_RUN_USD to a new comparison too", async () => {
     const calls = await callCounts();
-    const res = await withSettings("/comparisons", { QUORUM_MAX_RUN_USD: "0.001" }, { method: "POST", json: { prompt: "Hi", models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"] } });
+    const res = await withSettings(
+      "/comparisons",
+      { QUORUM_MAX_RUN_USD: "0.001" },
+      { method: "POST", json: { prompt: "Hi", models: ["openai:gpt-4.1-mini", "google:gemini-2.5-flash-lite"] } },
+    );
     expect(res.status).toBe(400);
     const body = (await res.json()) as Refusal;
     expect(body.error.code).toBe("over_budget");
-    expect(body.error.message).toMatch(/This comparison could cost up to \$0\.\d{4}, more than QUORUM_MAX_RUN_USD \(\$0\.001\)/);
+    expect(body.error.message).toMatch(
+      /This comparison could cost up to \$0\.\d{4}, more than QUORUM_MAX_RUN_USD \(\$0\.001\)/,
+    );
     // "Hi" is one token in; each side may write 4,096 tokens. Blind, both sides are set aside at the pair's
     // highest prices ($0.40 / $1.60 of gpt-4.1-mini, not gemini's $0.10 / $0.40), so the amount says nothing of the sides.
-    expect(body.error.details.estimateUsd).toBeCloseTo(2 * (1 * 0.4 + 4096 * 1.6) / 1e6, 12);
+    expect(body.error.details.estimateUsd).toBeCloseTo((2 * (1 * 0.4 + 4096 * 1.6)) / 1e6, 12);
     expect(await callCounts()).toEqual(calls);
   });
 });

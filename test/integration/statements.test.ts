@@ -16,7 +16,15 @@ let next = 0;
 
 async function newRun(): Promise<string> {
   const id = `statements-${++next}`;
-  const run = { id, createdAt: 1_900_000_000_000, updatedAt: 1_900_000_000_000, question: "Q?", settings: { models: [{ id: "demo:concise" }] } as never, status: "done" as const, error: null };
+  const run = {
+    id,
+    createdAt: 1_900_000_000_000,
+    updatedAt: 1_900_000_000_000,
+    question: "Q?",
+    settings: { models: [{ id: "demo:concise" }] } as never,
+    status: "done" as const,
+    error: null,
+  };
   await runWrites(env.DB, insertRows(env.DB, schema.runs, [run]));
   return id;
 }
@@ -49,7 +57,11 @@ describe("write statements", () => {
     // 17 columns: 5 rows per statement, so 13 rows take 3.
     expect(writes).toHaveLength(3);
     await runWrites(env.DB, writes);
-    const stored = await openDb(env.DB).select().from(schema.answers).where(eq(schema.answers.runId, runId)).orderBy(schema.answers.label);
+    const stored = await openDb(env.DB)
+      .select()
+      .from(schema.answers)
+      .where(eq(schema.answers.runId, runId))
+      .orderBy(schema.answers.label);
     expect(stored).toEqual(rows);
   });
 
@@ -64,7 +76,9 @@ describe("write statements", () => {
     expect(await db.select().from(schema.answers).where(eq(schema.answers.id, first.id)).get()).toEqual(changed);
 
     await runWrites(env.DB, insertRows(env.DB, schema.answers, [{ ...first, text: "ignored" }], "ignore"));
-    expect((await db.select().from(schema.answers).where(eq(schema.answers.id, first.id)).get())?.text).toBe("rewritten");
+    expect((await db.select().from(schema.answers).where(eq(schema.answers.id, first.id)).get())?.text).toBe(
+      "rewritten",
+    );
 
     const { text: _text, truncated: _truncated, attempts: _attempts, ...bare } = answer(runId, "B");
     await runWrites(env.DB, insertRows(env.DB, schema.answers, [bare]));
@@ -75,9 +89,15 @@ describe("write statements", () => {
   it("fails a plain insert whose key is taken, and leaves the batch's other rows unwritten", async () => {
     const runId = await newRun();
     await runWrites(env.DB, insertRows(env.DB, schema.answers, [answer(runId, "A")]));
-    const batch = [...insertRows(env.DB, schema.answers, [answer(runId, "B")]), ...insertRows(env.DB, schema.answers, [answer(runId, "A")])];
+    const batch = [
+      ...insertRows(env.DB, schema.answers, [answer(runId, "B")]),
+      ...insertRows(env.DB, schema.answers, [answer(runId, "A")]),
+    ];
     await expect(runWrites(env.DB, batch)).rejects.toThrow(/UNIQUE constraint failed/);
-    const labels = await openDb(env.DB).select({ label: schema.answers.label }).from(schema.answers).where(eq(schema.answers.runId, runId));
+    const labels = await openDb(env.DB)
+      .select({ label: schema.answers.label })
+      .from(schema.answers)
+      .where(eq(schema.answers.runId, runId));
     expect(labels).toEqual([{ label: "A" }]);
   });
 
@@ -115,7 +135,9 @@ describe("write statements", () => {
         category: null,
       })),
     );
-    const counted = await env.DB.prepare("SELECT sum(lo_wins + hi_wins + ties + both_bad) AS n FROM pair_counts WHERE source = 'judge' AND category = '' AND model_lo LIKE ?")
+    const counted = await env.DB.prepare(
+      "SELECT sum(lo_wins + hi_wins + ties + both_bad) AS n FROM pair_counts WHERE source = 'judge' AND category = '' AND model_lo LIKE ?",
+    )
       .bind(`stmt-${runId}-%`)
       .first("n");
     expect(counted).toBe(12);
@@ -124,7 +146,14 @@ describe("write statements", () => {
 
   it("rewrites a review set and its reviews in place, leaving one row per review", async () => {
     const runId = await newRun();
-    await runWrites(env.DB, insertRows(env.DB, schema.answers, ["A", "B", "C"].map((label) => answer(runId, label))));
+    await runWrites(
+      env.DB,
+      insertRows(
+        env.DB,
+        schema.answers,
+        ["A", "B", "C"].map((label) => answer(runId, label)),
+      ),
+    );
     const set = (critique: string): ReviewSetRecord => ({
       id: `${runId}-rA`,
       reviewerModelId: "demo:concise",
@@ -141,15 +170,26 @@ describe("write statements", () => {
       costUsd: 0,
       attempts: 1,
       shownOrder: ["C", "B"],
-      reviews: ["B", "C"].map((label) => ({ id: `${runId}-rA-${label}`, targetAnswerId: `${runId}-${label}`, scores: { correctness: 4, completeness: 3, clarity: 5, helpfulness: 4, safety: 5, overall: 4 }, critique })),
+      reviews: ["B", "C"].map((label) => ({
+        id: `${runId}-rA-${label}`,
+        targetAnswerId: `${runId}-${label}`,
+        scores: { correctness: 4, completeness: 3, clarity: 5, helpfulness: 4, safety: 5, overall: 4 },
+        critique,
+      })),
     });
     await runWrites(env.DB, reviewSetWrites(env.DB, runId, set("first")));
     await runWrites(env.DB, reviewSetWrites(env.DB, runId, set("second")));
-    const reviews = await openDb(env.DB).select().from(schema.reviews).where(eq(schema.reviews.runId, runId)).orderBy(schema.reviews.id);
+    const reviews = await openDb(env.DB)
+      .select()
+      .from(schema.reviews)
+      .where(eq(schema.reviews.runId, runId))
+      .orderBy(schema.reviews.id);
     expect(reviews.map((v) => [v.targetAnswerId, v.critique, v.scores.clarity])).toEqual([
       [`${runId}-B`, "second", 5],
       [`${runId}-C`, "second", 5],
     ]);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM review_sets WHERE run_id = ?").bind(runId).first("n")).toBe(1);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM review_sets WHERE run_id = ?").bind(runId).first("n")).toBe(
+      1,
+    );
   });
 });

@@ -11,7 +11,15 @@ const stub = inject("stubUrl");
 
 interface StyleView {
   rows: { modelId: string; bt: number | null; ciLower: number | null; ciUpper: number | null }[];
-  style: null | { status: "computing" } | { status: "ready"; battles: number; withoutFeatures: number; features: { name: string; beta: number; lower: number; upper: number; oddsFactor: number }[] };
+  style:
+    | null
+    | { status: "computing" }
+    | {
+        status: "ready";
+        battles: number;
+        withoutFeatures: number;
+        features: { name: string; beta: number; lower: number; upper: number; oddsFactor: number }[];
+      };
 }
 
 async function styleBoard(query: string, timeoutMs = 30_000): Promise<{ first: StyleView; ready: StyleView }> {
@@ -35,7 +43,12 @@ function lengthBiasedBattles(count: number) {
     const [ta, tb] = [100 + Math.floor(random() * 500), 100 + Math.floor(random() * 500)];
     const pa = 1 / (1 + Math.exp((-3 * (ta - tb)) / (ta + tb + 1)));
     const winner = random() < 0.08 ? "tie" : random() < pa ? "model_a" : "model_b";
-    const side = (tokens: number) => ({ tokens, headers: Math.floor(random() * 3), lists: Math.floor(random() * 4), bold: Math.floor(random() * 2) });
+    const side = (tokens: number) => ({
+      tokens,
+      headers: Math.floor(random() * 3),
+      lists: Math.floor(random() * 4),
+      bold: Math.floor(random() * 2),
+    });
     const [a, b] = [side(ta), side(tb)];
     return {
       model_a: models[i],
@@ -67,7 +80,10 @@ describe("style control on the leaderboard", () => {
     // Two battles without features: counted in the plain view, left out of the style fit and said so.
     await api("/battles/import?importId=plain", {
       method: "POST",
-      body: [JSON.stringify({ model_a: "len-1", model_b: "len-2", winner: "model_a", tstamp: 1, category: "style" }), JSON.stringify({ model_a: "len-3", model_b: "len-4", winner: "tie", tstamp: 2, category: "style" })].join("\n"),
+      body: [
+        JSON.stringify({ model_a: "len-1", model_b: "len-2", winner: "model_a", tstamp: 1, category: "style" }),
+        JSON.stringify({ model_a: "len-3", model_b: "len-4", winner: "tie", tstamp: 2, category: "style" }),
+      ].join("\n"),
     });
 
     const { first, ready } = await styleBoard("source=import&category=style&style=true&rounds=20");
@@ -85,7 +101,12 @@ describe("style control on the leaderboard", () => {
     const order = (m: string) => at.get(m) ?? (at.set(m, at.size), at.size - 1);
     const direct = fitStyleControlled(
       4,
-      battles.map((b) => ({ a: order(b.model_a), b: order(b.model_b), winner: b.winner as "model_a", diffs: styleDiffs(b.counts[0], b.counts[1]) })),
+      battles.map((b) => ({
+        a: order(b.model_a),
+        b: order(b.model_b),
+        winner: b.winner as "model_a",
+        diffs: styleDiffs(b.counts[0], b.counts[1]),
+      })),
     );
     for (const name of names) {
       const row = ready.rows.find((r) => r.modelId === name)!;
@@ -103,7 +124,9 @@ describe("style control on the leaderboard", () => {
     await scriptModel(stub, "style-right", [{ text: "Plain short answer." }]);
     const id = (await readyComparison(["openai:style-left", "google:style-right"])).comparison.id;
     const vote = await castVote(id, "left");
-    const row = await env.DB.prepare("SELECT conv_metadata AS meta FROM battles WHERE vote_id = ?").bind(vote.voteId).first<{ meta: string }>();
+    const row = await env.DB.prepare("SELECT conv_metadata AS meta FROM battles WHERE vote_id = ?")
+      .bind(vote.voteId)
+      .first<{ meta: string }>();
     const meta = JSON.parse(row!.meta);
     const [rich, bare] = vote.reveal.left.modelId === "openai:style-left" ? ["a", "b"] : ["b", "a"];
     expect([meta[`header_count_${rich}`], meta[`list_count_${rich}`], meta[`bold_count_${rich}`]]).toEqual([1, 2, 1]);

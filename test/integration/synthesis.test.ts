@@ -6,7 +6,9 @@ const stub = inject("stubUrl");
 
 describe("a chairman's synthesis", () => {
   it("streams one final answer after the ranking, from the ranked answers and their critiques, without names", async () => {
-    await scriptModel(stub, "chair", [{ text: "Paris is the capital of France, on the Seine.", tokensIn: 300, tokensOut: 12 }]);
+    await scriptModel(stub, "chair", [
+      { text: "Paris is the capital of France, on the Seine.", tokensIn: 300, tokensOut: 12 },
+    ]);
     const id = await createRun({
       question: "What is the capital of France?",
       models: [{ id: "openai:syn-a" }, { id: "anthropic:syn-b" }, { id: "google:syn-c" }],
@@ -25,7 +27,13 @@ describe("a chairman's synthesis", () => {
 
     const run = await finished(id);
     expect(run.run.status).toBe("done");
-    expect(run.synthesis).toMatchObject({ modelId: "anthropic:chair", status: "done", text: "Paris is the capital of France, on the Seine.", tokensIn: 300, tokensOut: 12 });
+    expect(run.synthesis).toMatchObject({
+      modelId: "anthropic:chair",
+      status: "done",
+      text: "Paris is the capital of France, on the Seine.",
+      tokensIn: 300,
+      tokensOut: 12,
+    });
     // it is not ranked and adds no battles
     expect(run.aggregation!.finalRanking.map((e) => e.label).sort()).toEqual(["A", "B", "C"]);
 
@@ -45,14 +53,22 @@ describe("a chairman's synthesis", () => {
 
   it("works over the demo models, and a failed synthesis leaves the ranking standing", async () => {
     const demo = await finished(
-      await createRun({ question: "Why is the sky blue?", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }], settings: { synthesis: { modelId: "demo:thorough" } } }),
+      await createRun({
+        question: "Why is the sky blue?",
+        models: [{ id: "demo:concise" }, { id: "demo:skeptic" }],
+        settings: { synthesis: { modelId: "demo:thorough" } },
+      }),
     );
     expect(demo.synthesis!.status).toBe("done");
     expect(demo.synthesis!.text.length).toBeGreaterThan(50);
 
     await scriptModel(stub, "chair-down", [{ status: 400, errorMessage: "context too long" }]);
     const failed = await finished(
-      await createRun({ question: "Q", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }], settings: { synthesis: { modelId: "openai:chair-down" } } }),
+      await createRun({
+        question: "Q",
+        models: [{ id: "demo:concise" }, { id: "demo:skeptic" }],
+        settings: { synthesis: { modelId: "openai:chair-down" } },
+      }),
     );
     expect(failed.run.status).toBe("done");
     expect(failed.aggregation).not.toBeNull();
@@ -60,7 +76,10 @@ describe("a chairman's synthesis", () => {
   });
 
   it("refuses a synthesis model of an unconfigured or unknown provider", async () => {
-    const res = await api("/runs", { method: "POST", json: { question: "Q", models: [{ id: "demo:concise" }], settings: { synthesis: { modelId: "nobody:chair" } } } });
+    const res = await api("/runs", {
+      method: "POST",
+      json: { question: "Q", models: [{ id: "demo:concise" }], settings: { synthesis: { modelId: "nobody:chair" } } },
+    });
     expect(res.status).toBe(400);
   });
 });

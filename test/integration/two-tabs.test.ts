@@ -8,9 +8,14 @@ const WAIT = 20_000;
 
 describe("two tabs on one run", () => {
   it("see the same events, seq for seq and body for body, to the end, and a tab joining mid-run catches up exactly", async () => {
-    await scriptModel(stub, "tabs-held", [{ holdKey: "tabs-run", text: "Held until the second tab is in.", chunkDelayMs: 2 }]);
+    await scriptModel(stub, "tabs-held", [
+      { holdKey: "tabs-run", text: "Held until the second tab is in.", chunkDelayMs: 2 },
+    ]);
     await scriptModel(stub, "tabs-quick", [{ text: "A quick answer in several words, streamed in pieces." }]);
-    const id = await createRun({ question: "Two tabs?", models: [{ id: "openai:tabs-held" }, { id: "anthropic:tabs-quick" }, { id: "demo:concise" }] });
+    const id = await createRun({
+      question: "Two tabs?",
+      models: [{ id: "openai:tabs-held" }, { id: "anthropic:tabs-quick" }, { id: "demo:concise" }],
+    });
     const [first, second] = await Promise.all([openSocket(id, 0), openSocket(id, 0)]);
 
     const completed = () => first.events.filter((e) => e.type === "answer.completed").length;
@@ -39,9 +44,14 @@ describe("two tabs on one run", () => {
 
 describe("two tabs on one comparison", () => {
   it("see the same events to the end, and a tab joining mid-turn catches up exactly", async () => {
-    await scriptModel(stub, "tabs-side-held", [{ holdKey: "tabs-cmp", text: "The held side answers at last, in a few words.", chunkDelayMs: 2 }]);
+    await scriptModel(stub, "tabs-side-held", [
+      { holdKey: "tabs-cmp", text: "The held side answers at last, in a few words.", chunkDelayMs: 2 },
+    ]);
     await scriptModel(stub, "tabs-side-quick", [{ text: "The quick side answers in a few words." }]);
-    const { id } = await createComparison({ prompt: "Two tabs?", models: ["openai:tabs-side-held", "google:tabs-side-quick"] });
+    const { id } = await createComparison({
+      prompt: "Two tabs?",
+      models: ["openai:tabs-side-held", "google:tabs-side-quick"],
+    });
     const [first, second] = await Promise.all([openComparisonSocket(id, 0), openComparisonSocket(id, 0)]);
 
     await first.waitFor("side.completed", undefined, WAIT);

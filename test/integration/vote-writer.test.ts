@@ -16,26 +16,41 @@ function leftWin(id: string, left: string, right: string, n: number, key: string
   };
 }
 
-const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
+const count = async (sql: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
 
 describe("the vote writer", () => {
   it("writes votes sent together, each once, and fails only the one whose Idempotency-Key was already taken", async () => {
     const c = await readyComparison(["demo:concise", "demo:thorough"]);
     const id = c.comparison.id;
-    const { left, right } = (await env.DB.prepare("SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?").bind(id).first<{ left: string; right: string }>())!;
+    const { left, right } = (await env.DB.prepare(
+      "SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?",
+    )
+      .bind(id)
+      .first<{ left: string; right: string }>())!;
     const writer = voteWriterFor(env, id);
     await writer.write(leftWin(id, left, right, 0, "writer-key-taken"));
 
     // Sent at once, they queue behind each other's transactions and share them; one of them reuses the key.
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, n) => writer.write(leftWin(id, left, right, n + 1, n === 6 ? "writer-key-taken" : `writer-key-${n}`))),
+      Array.from({ length: 12 }, (_, n) =>
+        writer.write(leftWin(id, left, right, n + 1, n === 6 ? "writer-key-taken" : `writer-key-${n}`)),
+      ),
     );
-    expect(outcomes.map((o) => o.status)).toEqual(Array.from({ length: 12 }, (_, n) => (n === 6 ? "rejected" : "fulfilled")));
+    expect(outcomes.map((o) => o.status)).toEqual(
+      Array.from({ length: 12 }, (_, n) => (n === 6 ? "rejected" : "fulfilled")),
+    );
     expect(String((outcomes[6] as PromiseRejectedResult).reason)).toMatch(/UNIQUE|constraint/i);
 
     // 1 + 11 votes: their model_votes rows, battles and keys, and nothing of the refused one.
-    expect(await count("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ? AND vote_id LIKE 'writer-test-%'", id)).toBe(12);
-    expect(await count("SELECT count(*) AS n FROM battles WHERE comparison_id = ? AND vote_id LIKE 'writer-test-%'", id)).toBe(12);
+    expect(
+      await count("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ? AND vote_id LIKE 'writer-test-%'", id),
+    ).toBe(12);
+    expect(
+      await count("SELECT count(*) AS n FROM battles WHERE comparison_id = ? AND vote_id LIKE 'writer-test-%'", id),
+    ).toBe(12);
     expect(await count("SELECT count(*) AS n FROM model_votes WHERE vote_id = ?", `writer-test-${id}-7`)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM idempotency_keys WHERE comparison_id = ?", id)).toBe(12);
   });

@@ -4,7 +4,17 @@ import { releaseUncounted } from "../../worker/db/counting-queries";
 import { openDb } from "../../worker/db/queries";
 import { scriptModel } from "../helpers/stub-client";
 import { api, finished } from "../helpers/runs";
-import { castVote, errorOf, getComparison, leaderboard, readyComparison, hasRoom, rowsOf, vote, withdraw } from "../helpers/arena";
+import {
+  castVote,
+  errorOf,
+  getComparison,
+  leaderboard,
+  readyComparison,
+  hasRoom,
+  rowsOf,
+  vote,
+  withdraw,
+} from "../helpers/arena";
 
 const stub = inject("stubUrl");
 /** QUORUM_VOTE_WINDOW_MS's default */
@@ -12,7 +22,9 @@ const VOTE_WINDOW_MS = 3_600_000;
 
 /** Which model sits on the left and right, read from D1 (the API hides it until the vote). */
 async function sidesOf(id: string): Promise<{ left: string; right: string }> {
-  const row = await env.DB.prepare("SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?").bind(id).first<{ left: string; right: string }>();
+  const row = await env.DB.prepare("SELECT model1_id AS left, model2_id AS right FROM comparisons WHERE id = ?")
+    .bind(id)
+    .first<{ left: string; right: string }>();
   return row!;
 }
 
@@ -34,7 +46,11 @@ async function seedLeaderboard(category: string) {
     LEFT JOIN model_votes v ON v.winner_model_id = m.model_id AND v.comparison_id IN (SELECT id FROM comparisons WHERE category = ?1)
     GROUP BY m.model_id
     ORDER BY winRate DESC, appearances DESC`;
-  return (await env.DB.prepare(sql).bind(category).all<{ modelId: string; wins: number; appearances: number; winRate: number }>()).results;
+  return (
+    await env.DB.prepare(sql)
+      .bind(category)
+      .all<{ modelId: string; wins: number; appearances: number; winRate: number }>()
+  ).results;
 }
 
 const A = "openai:ledger-a";
@@ -64,14 +80,25 @@ describe("votes, exactly as seed 000 defines them", () => {
     expect(bad.rows.map((r) => r.winnerModelId)).toEqual([null]);
     for (const v of [left, right, tie, bad]) expect(v.flags).toEqual([]);
 
-    const stored = await env.DB.prepare("SELECT vote_id AS voteId, choice, winner_model_id AS winner FROM model_votes WHERE comparison_id IN (?, ?, ?, ?) ORDER BY id")
+    const stored = await env.DB.prepare(
+      "SELECT vote_id AS voteId, choice, winner_model_id AS winner FROM model_votes WHERE comparison_id IN (?, ?, ?, ?) ORDER BY id",
+    )
       .bind(c1, c2, c3, c4)
       .all<{ voteId: string; choice: string; winner: string | null }>();
     expect(stored.results).toHaveLength(5);
-    expect(stored.results.filter((r) => r.voteId === tie.voteId).map((r) => r.winner).sort()).toEqual([s3.left, s3.right].sort());
+    expect(
+      stored.results
+        .filter((r) => r.voteId === tie.voteId)
+        .map((r) => r.winner)
+        .sort(),
+    ).toEqual([s3.left, s3.right].sort());
 
     // By hand: each model's wins are its left/right wins plus one per tie; appearances are its comparisons.
-    const expected: Record<string, { wins: number; appearances: number }> = { [A]: { wins: 0, appearances: 4 }, [B]: { wins: 0, appearances: 3 }, [C]: { wins: 0, appearances: 3 } };
+    const expected: Record<string, { wins: number; appearances: number }> = {
+      [A]: { wins: 0, appearances: 4 },
+      [B]: { wins: 0, appearances: 3 },
+      [C]: { wins: 0, appearances: 3 },
+    };
     expected[s1.left].wins++;
     expected[s2.right].wins++;
     expected[A].wins++; // the tie of c3 (A and C)
@@ -87,8 +114,12 @@ describe("votes, exactly as seed 000 defines them", () => {
     expect(board[B].tieRate).toBe(0);
 
     const seed = await seedLeaderboard("ledger");
-    const byWinRate = (await leaderboard("category=ledger&order=winRate")).rows.filter((r) => [A, B, C].includes(r.modelId));
-    expect(byWinRate.map((r) => [r.modelId, r.wins, r.appearances])).toEqual(seed.map((r) => [r.modelId, r.wins, r.appearances]));
+    const byWinRate = (await leaderboard("category=ledger&order=winRate")).rows.filter((r) =>
+      [A, B, C].includes(r.modelId),
+    );
+    expect(byWinRate.map((r) => [r.modelId, r.wins, r.appearances])).toEqual(
+      seed.map((r) => [r.modelId, r.wins, r.appearances]),
+    );
     byWinRate.forEach((r, i) => expect(r.winRate).toBeCloseTo(seed[i].winRate, 10));
   });
 
@@ -101,8 +132,12 @@ describe("votes, exactly as seed 000 defines them", () => {
     const res = await withdraw(first.voteId, first.receipt);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ voteId: first.voteId, status: "ready", withdrawn: true });
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE vote_id = ?").bind(first.voteId).first<{ n: number }>();
-    const battles = await env.DB.prepare("SELECT count(*) AS n FROM battles WHERE vote_id = ?").bind(first.voteId).first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE vote_id = ?")
+      .bind(first.voteId)
+      .first<{ n: number }>();
+    const battles = await env.DB.prepare("SELECT count(*) AS n FROM battles WHERE vote_id = ?")
+      .bind(first.voteId)
+      .first<{ n: number }>();
     expect([left!.n, battles!.n]).toEqual([0, 0]);
     const after = rowsOf(await leaderboard("category=withdraw"), [A, B]);
     expect([after[A].wins, after[A].battles, after[A].appearances, after[A].bt]).toEqual([0, 0, 1, null]);
@@ -112,7 +147,9 @@ describe("votes, exactly as seed 000 defines them", () => {
     // Peek, then vote the other way: the names were shown, so the vote is not blind any more.
     const peeked = await castVote(id, await choiceFor(id, B));
     expect(peeked.flags).toEqual(["revealed"]);
-    const stored = await env.DB.prepare("SELECT flags FROM model_votes WHERE vote_id = ?").bind(peeked.voteId).first<{ flags: string }>();
+    const stored = await env.DB.prepare("SELECT flags FROM model_votes WHERE vote_id = ?")
+      .bind(peeked.voteId)
+      .first<{ flags: string }>();
     expect(JSON.parse(stored!.flags)).toEqual(["revealed"]);
     const again = rowsOf(await leaderboard("category=withdraw"), [A, B]);
     expect([again[A].wins, again[B].wins, again[B].battles]).toEqual([0, 0, 0]);
@@ -134,7 +171,9 @@ describe("votes, exactly as seed 000 defines them", () => {
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({ code: "not_found", message: "Comparison not found." });
     expect(await hasRoom(env.COMPARISON_ROOM, id)).toBe(false);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ?").bind(id).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ?").bind(id).first("n"),
+    ).toBe(0);
   });
 
   it("replays an Idempotency-Key with the first response and writes nothing; the same key for another vote is a 409", async () => {
@@ -146,7 +185,9 @@ describe("votes, exactly as seed 000 defines them", () => {
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     const body = await first.json();
     expect(await replay.json()).toEqual(body);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ?").bind(id).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM model_votes WHERE comparison_id = ?")
+      .bind(id)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
     expect(rowsOf(await leaderboard("category=idem"), [A, C])[A].battles).toBe(1);
 
@@ -172,10 +213,19 @@ describe("vote quality flags", () => {
 
     const fast = (await readyComparison([D, E], category)).comparison.id;
     const room = env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(fast));
-    const tooFast = await room.vote({ choice: await choiceFor(fast, D), clientId: "client:carol", idempotencyKey: null, minVoteMs: 600_000, maxPerClient: 5, maxPerComparison: 20 });
+    const tooFast = await room.vote({
+      choice: await choiceFor(fast, D),
+      clientId: "client:carol",
+      idempotencyKey: null,
+      minVoteMs: 600_000,
+      maxPerClient: 5,
+      maxPerComparison: 20,
+    });
     expect(tooFast.ok && tooFast.response.flags).toEqual(["too_fast"]);
 
-    await scriptModel(stub, "flag-leaky", [{ text: "As Claude, a model made by Anthropic, I would say recursion is self-reference." }]);
+    await scriptModel(stub, "flag-leaky", [
+      { text: "As Claude, a model made by Anthropic, I would say recursion is self-reference." },
+    ]);
     const leaky = (await readyComparison(["anthropic:flag-leaky", D], category)).comparison.id;
     expect((await castVote(leaky, await choiceFor(leaky, D))).flags).toEqual(["identity_leak"]);
 
@@ -183,7 +233,9 @@ describe("vote quality flags", () => {
     expect((await getComparison(open)).reveal).not.toBeNull();
     expect((await castVote(open, await choiceFor(open, D))).flags).toEqual(["revealed"]);
 
-    const stored = await env.DB.prepare("SELECT flags FROM model_votes WHERE comparison_id IN (?, ?, ?, ?)").bind(clean, fast, leaky, open).all<{ flags: string }>();
+    const stored = await env.DB.prepare("SELECT flags FROM model_votes WHERE comparison_id IN (?, ?, ?, ?)")
+      .bind(clean, fast, leaky, open)
+      .all<{ flags: string }>();
     expect(stored.results).toHaveLength(6);
 
     // Counted: the clean vote only (D won once), over 4 comparisons of each of D and E.
@@ -196,7 +248,9 @@ describe("vote quality flags", () => {
     const all = await leaderboard("category=flags&includeFlagged=true&order=winRate");
     expect(all.excludedFlagged).toBe(0);
     const seed = await seedLeaderboard("flags");
-    expect(all.rows.map((r) => [r.modelId, r.wins, r.appearances])).toEqual(seed.map((r) => [r.modelId, r.wins, r.appearances]));
+    expect(all.rows.map((r) => [r.modelId, r.wins, r.appearances])).toEqual(
+      seed.map((r) => [r.modelId, r.wins, r.appearances]),
+    );
     all.rows.forEach((r, i) => expect(r.winRate).toBeCloseTo(seed[i].winRate, 10));
   });
 });
@@ -226,7 +280,10 @@ describe("ratings from votes", () => {
     // the same numbers on a reload: the bootstrap is seeded
     expect(rowsOf(await leaderboard("category=ratings"), [F, G])).toEqual(r);
 
-    const anchored = rowsOf(await leaderboard(`category=ratings&anchor=${encodeURIComponent(G)}&anchorRating=1114`), [F, G]);
+    const anchored = rowsOf(await leaderboard(`category=ratings&anchor=${encodeURIComponent(G)}&anchorRating=1114`), [
+      F,
+      G,
+    ]);
     expect(anchored[G].bt).toBeCloseTo(1114, 6);
     expect(anchored[F].bt).toBeCloseTo(1114 + 120.412, 2);
     const bad = await api("/leaderboard?anchor=nobody&anchorRating=1000");
@@ -237,7 +294,10 @@ describe("ratings from votes", () => {
   it("lists judge battles from council runs under source=judge, apart from human votes", async () => {
     const res = await api("/runs", {
       method: "POST",
-      json: { question: "Name a prime.", models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }] },
+      json: {
+        question: "Name a prime.",
+        models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }],
+      },
     });
     const { id } = await res.json<{ id: string }>();
     expect((await finished(id)).run.status).toBe("done");
@@ -255,10 +315,18 @@ describe("votes that can't be stuffed", () => {
   it("store every accepted vote of hundreds fired at once exactly once, answer every refused one, and replay retries", async () => {
     const id = (await readyComparison([A, C], { category: "stuffing" })).comparison.id;
     // 30 clients fire 10 votes each, all at once; every third vote is sent twice with the same key.
-    const attempts = Array.from({ length: 300 }, (_, k) => ({ client: `c${k % 30}`, key: `stuff-${k}`, choice: (["left", "right", "tie", "both-bad"] as const)[k % 4] }));
+    const attempts = Array.from({ length: 300 }, (_, k) => ({
+      client: `c${k % 30}`,
+      key: `stuff-${k}`,
+      choice: (["left", "right", "tie", "both-bad"] as const)[k % 4],
+    }));
     const sends = attempts.flatMap((a, k) => (k % 3 === 0 ? [a, a] : [a]));
-    const answers = await Promise.all(sends.map((a) => vote(id, a.choice, { "X-Client-Id": a.client, "Idempotency-Key": a.key })));
-    const bodies = await Promise.all(answers.map((r) => r.json() as Promise<{ voteId?: string; rows?: unknown[]; error?: { code: string } }>));
+    const answers = await Promise.all(
+      sends.map((a) => vote(id, a.choice, { "X-Client-Id": a.client, "Idempotency-Key": a.key })),
+    );
+    const bodies = await Promise.all(
+      answers.map((r) => r.json() as Promise<{ voteId?: string; rows?: unknown[]; error?: { code: string } }>),
+    );
     expect(answers.every((r) => r.status === 201 || r.status === 429)).toBe(true);
     for (const [i, r] of answers.entries()) if (r.status === 429) expect(bodies[i].error!.code).toBe("vote_limit");
 
@@ -272,11 +340,19 @@ describe("votes that can't be stuffed", () => {
       }
     // at most 20 live votes on a comparison, at most 5 per client
     expect(accepted.size).toBe(20);
-    const stored = await env.DB.prepare("SELECT vote_id AS voteId, count(*) AS n FROM model_votes WHERE comparison_id = ? GROUP BY vote_id").bind(id).all<{ voteId: string; n: number }>();
+    const stored = await env.DB.prepare(
+      "SELECT vote_id AS voteId, count(*) AS n FROM model_votes WHERE comparison_id = ? GROUP BY vote_id",
+    )
+      .bind(id)
+      .all<{ voteId: string; n: number }>();
     expect(stored.results).toHaveLength(20);
     const rowsByVote = new Map([...accepted.values()].map((v) => [v.voteId, v.rows]));
     for (const row of stored.results) expect(row.n).toBe(rowsByVote.get(row.voteId));
-    const battles = await env.DB.prepare("SELECT count(*) AS n FROM battles WHERE comparison_id = ? AND source = 'human'").bind(id).first<{ n: number }>();
+    const battles = await env.DB.prepare(
+      "SELECT count(*) AS n FROM battles WHERE comparison_id = ? AND source = 'human'",
+    )
+      .bind(id)
+      .first<{ n: number }>();
     expect(battles!.n).toBe(20);
     const perClient = new Map<string, number>();
     for (const [key] of accepted) {

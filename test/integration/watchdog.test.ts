@@ -1,4 +1,11 @@
-import { abortAllDurableObjects, createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import {
+  abortAllDurableObjects,
+  createExecutionContext,
+  createScheduledController,
+  env,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import worker from "../../worker/index";
 import { SWEEP_AFTER_MS } from "../../worker/rooms/sweep";
 import { describe, expect, inject, it } from "vitest";
@@ -17,9 +24,16 @@ const WAIT = 15_000;
 describe("the watchdog", () => {
   it("resumes a run stuck past its deadline once, then ends it with what it has and says why", async () => {
     await scriptModel(stub, "wd-hang-gpt", [{ hang: true }, { hang: true }]);
-    const id = await createRun({ question: "Will it hang?", models: [{ id: "openai:wd-hang-gpt" }, { id: "demo:concise" }, { id: "demo:thorough" }] });
+    const id = await createRun({
+      question: "Will it hang?",
+      models: [{ id: "openai:wd-hang-gpt" }, { id: "demo:concise" }, { id: "demo:thorough" }],
+    });
     const socket = await openSocket(id);
-    await socket.until((e) => socket.events.filter((x) => x.type === "answer.completed").length === 2 && e.type === "answer.completed", "two answers", WAIT);
+    await socket.until(
+      (e) => socket.events.filter((x) => x.type === "answer.completed").length === 2 && e.type === "answer.completed",
+      "two answers",
+      WAIT,
+    );
     await waitForCalls(stub, "wd-hang-gpt", 1, WAIT);
     const room = runRoom(id);
 
@@ -29,7 +43,9 @@ describe("the watchdog", () => {
     expect(first.allowanceMs).toBeGreaterThanOrEqual(150_000);
     const resuming = fireAlarm(room);
     const resumed = await socket.waitFor("watchdog", (e) => e.action === "resumed", WAIT);
-    expect(resumed.message).toBe(`No progress within ${formatMs(first.allowanceMs)}: the watchdog resumed the unfinished work once.`);
+    expect(resumed.message).toBe(
+      `No progress within ${formatMs(first.allowanceMs)}: the watchdog resumed the unfinished work once.`,
+    );
     await waitForCalls(stub, "wd-hang-gpt", 2, WAIT);
 
     const second = await passDeadline(room);
@@ -48,18 +64,30 @@ describe("the watchdog", () => {
     expect(detail.run).toMatchObject({ status: "partial", error: reason });
     const hung = detail.answers.find((a) => a.modelId === "openai:wd-hang-gpt")!;
     expect(hung).toMatchObject({ status: "failed", error: reason });
-    expect(detail.answers.filter((a) => a.status === "done").map((a) => a.modelId).sort()).toEqual(["demo:concise", "demo:thorough"]);
+    expect(
+      detail.answers
+        .filter((a) => a.status === "done")
+        .map((a) => a.modelId)
+        .sort(),
+    ).toEqual(["demo:concise", "demo:thorough"]);
     // asked once, then once more by the resume, and never again
     expect((await callsFor(stub, "wd-hang-gpt")).filter((c) => c.kind === "answer")).toHaveLength(2);
     // the answers that came back can still be ranked
-    const ranked = await finishedAgain(id, async () => expect((await api(`/runs/${id}/evaluate`, { method: "POST" })).status).toBe(202), WAIT);
+    const ranked = await finishedAgain(
+      id,
+      async () => expect((await api(`/runs/${id}/evaluate`, { method: "POST" })).status).toBe(202),
+      WAIT,
+    );
     expect(ranked.run.status).toBe("done");
     expect(ranked.aggregation!.finalRanking).toHaveLength(2);
   });
 
   it("gives a step that finishes after a resume no second chance to be stopped: the run completes", async () => {
     await scriptModel(stub, "wd-late-claude", [{ hang: true }, { holdKey: "wd-late-1", text: "Late but here." }]);
-    const id = await createRun({ question: "Late?", models: [{ id: "anthropic:wd-late-claude" }, { id: "demo:concise" }] });
+    const id = await createRun({
+      question: "Late?",
+      models: [{ id: "anthropic:wd-late-claude" }, { id: "demo:concise" }],
+    });
     const socket = await openSocket(id);
     await waitForCalls(stub, "wd-late-claude", 1, WAIT);
     const room = runRoom(id);
@@ -80,7 +108,10 @@ describe("the watchdog", () => {
 
   it("counts a restart found past the deadline as the resume", async () => {
     await scriptModel(stub, "wd-crash-gpt", [{ hang: true }, { text: "Answered after the restart." }]);
-    const id = await createRun({ question: "Crash past the deadline?", models: [{ id: "openai:wd-crash-gpt" }, { id: "demo:concise" }] });
+    const id = await createRun({
+      question: "Crash past the deadline?",
+      models: [{ id: "openai:wd-crash-gpt" }, { id: "demo:concise" }],
+    });
     await waitForCalls(stub, "wd-crash-gpt", 1, WAIT);
     const room = runRoom(id);
     await passDeadline(room);
@@ -97,12 +128,17 @@ describe("the watchdog", () => {
 
   it("the cron sweep wakes a run that lost its alarm with its instance, and it finishes", async () => {
     await scriptModel(stub, "wd-lost-gpt", [{ hang: true }, { text: "Woken by the sweep." }]);
-    const id = await createRun({ question: "Lost alarm?", models: [{ id: "openai:wd-lost-gpt" }, { id: "demo:concise" }] });
+    const id = await createRun({
+      question: "Lost alarm?",
+      models: [{ id: "openai:wd-lost-gpt" }, { id: "demo:concise" }],
+    });
     await waitForCalls(stub, "wd-lost-gpt", 1, WAIT);
     await runInDurableObject(runRoom(id), (_room, state) => state.storage.deleteAlarm());
     await abortAllDurableObjects();
     // as D1 sees it, the run started well before the sweep looks
-    await env.DB.prepare("UPDATE runs SET created_at = ? WHERE id = ?").bind(Date.now() - SWEEP_AFTER_MS - 60_000, id).run();
+    await env.DB.prepare("UPDATE runs SET created_at = ? WHERE id = ?")
+      .bind(Date.now() - SWEEP_AFTER_MS - 60_000, id)
+      .run();
 
     const ctx = createExecutionContext();
     worker.scheduled(createScheduledController({ cron: "*/10 * * * *" }), env, ctx);
@@ -116,7 +152,10 @@ describe("the watchdog", () => {
   it("resumes a comparison side stuck past its deadline once, then fails that side with the reason, blind still", async () => {
     await scriptModel(stub, "wd-hang-side", [{ hang: true }, { hang: true }]);
     await scriptModel(stub, "wd-fine-side", [{ text: "A fine answer about recursion." }]);
-    const { id } = await createComparison({ prompt: "Explain recursion.", models: ["openai:wd-hang-side", "anthropic:wd-fine-side"] });
+    const { id } = await createComparison({
+      prompt: "Explain recursion.",
+      models: ["openai:wd-hang-side", "anthropic:wd-fine-side"],
+    });
     const socket = await openComparisonSocket(id);
     await socket.waitFor("side.completed", undefined, WAIT);
     await waitForCalls(stub, "wd-hang-side", 1, WAIT);

@@ -37,11 +37,15 @@ function watchedQueue() {
 }
 
 function spend(modelId: string): Write {
-  return insertRows(env.DB, schema.spendEntries, [{ kind: "answer", modelId, tokensIn: 1, tokensOut: 1, costUsd: 0, completedAt: Date.now() }])[0];
+  return insertRows(env.DB, schema.spendEntries, [
+    { kind: "answer", modelId, tokensIn: 1, tokensOut: 1, costUsd: 0, completedAt: Date.now() },
+  ])[0];
 }
 
 async function stored(modelId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM spend_entries WHERE model_id = ?").bind(modelId).first<{ n: number }>();
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM spend_entries WHERE model_id = ?")
+    .bind(modelId)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 

@@ -3,17 +3,38 @@ import { aggregate, METHOD_VERSION, type AggregateInput, type Ballot } from "../
 import { aggregationView, type Scores } from "../../worker/shared/run";
 
 /** Scores where only overall and correctness matter; the other keys are a flat 5 so they cannot break ties. */
-const score = (overall: number, correctness = overall): Scores => ({ correctness, completeness: 5, clarity: 5, helpfulness: 5, safety: 5, overall });
+const score = (overall: number, correctness = overall): Scores => ({
+  correctness,
+  completeness: 5,
+  clarity: 5,
+  helpfulness: 5,
+  safety: 5,
+  overall,
+});
 
-const answers = (...labels: string[]): AggregateInput["answers"] => labels.map((label) => ({ label, answerId: `ans-${label}`, modelId: `demo:m-${label}` }));
+const answers = (...labels: string[]): AggregateInput["answers"] =>
+  labels.map((label) => ({ label, answerId: `ans-${label}`, modelId: `demo:m-${label}` }));
 
 /** A ballot from the model that wrote `reviewerLabel` (null: a reviewer with no answer of its own). */
-function ballot(reviewerLabel: string | null, ranking: string[], scores: Record<string, Scores> = {}, weight = 1): Ballot {
+function ballot(
+  reviewerLabel: string | null,
+  ranking: string[],
+  scores: Record<string, Scores> = {},
+  weight = 1,
+): Ballot {
   return { reviewSetId: `rs-${reviewerLabel ?? "x"}`, reviewerLabel, weight, ranking, scores };
 }
 
-const exclude = (input: Pick<AggregateInput, "answers" | "ballots">): AggregateInput => ({ ...input, selfReview: "exclude", selfReviewWeight: 0.5 });
-const downweight = (input: Pick<AggregateInput, "answers" | "ballots">, selfReviewWeight = 0.5): AggregateInput => ({ ...input, selfReview: "downweight", selfReviewWeight });
+const exclude = (input: Pick<AggregateInput, "answers" | "ballots">): AggregateInput => ({
+  ...input,
+  selfReview: "exclude",
+  selfReviewWeight: 0.5,
+});
+const downweight = (input: Pick<AggregateInput, "answers" | "ballots">, selfReviewWeight = 0.5): AggregateInput => ({
+  ...input,
+  selfReview: "downweight",
+  selfReviewWeight,
+});
 
 describe("Borda aggregation", () => {
   it("three reviewers that leave out their own answer crown a clear winner, and every number is shown", () => {
@@ -33,12 +54,46 @@ describe("Borda aggregation", () => {
         ],
       }),
     );
-    const means = (overall: number, correctness: number) => ({ correctness, completeness: 5, clarity: 5, helpfulness: 5, safety: 5, overall });
+    const means = (overall: number, correctness: number) => ({
+      correctness,
+      completeness: 5,
+      clarity: 5,
+      helpfulness: 5,
+      safety: 5,
+      overall,
+    });
     expect(result).toEqual({
       finalRanking: [
-        { rank: 1, label: "A", answerId: "ans-A", modelId: "demo:m-A", borda: 2, firstPlaceVotes: 2, meanOverall: 8, meanCorrectness: 9 },
-        { rank: 2, label: "B", answerId: "ans-B", modelId: "demo:m-B", borda: 1, firstPlaceVotes: 1, meanOverall: 7, meanCorrectness: 7 },
-        { rank: 3, label: "C", answerId: "ans-C", modelId: "demo:m-C", borda: 0, firstPlaceVotes: 0, meanOverall: 4.5, meanCorrectness: 3.5 },
+        {
+          rank: 1,
+          label: "A",
+          answerId: "ans-A",
+          modelId: "demo:m-A",
+          borda: 2,
+          firstPlaceVotes: 2,
+          meanOverall: 8,
+          meanCorrectness: 9,
+        },
+        {
+          rank: 2,
+          label: "B",
+          answerId: "ans-B",
+          modelId: "demo:m-B",
+          borda: 1,
+          firstPlaceVotes: 1,
+          meanOverall: 7,
+          meanCorrectness: 7,
+        },
+        {
+          rank: 3,
+          label: "C",
+          answerId: "ans-C",
+          modelId: "demo:m-C",
+          borda: 0,
+          firstPlaceVotes: 0,
+          meanOverall: 4.5,
+          meanCorrectness: 3.5,
+        },
       ],
       voteBreakdown: {
         reviewers: [
@@ -161,11 +216,24 @@ describe("Borda aggregation", () => {
 
   it("a single surviving answer ranks first with 0 points, even when a ballot names a failed answer", () => {
     // Only A succeeded. rA's ranking [A, B]: B is unknown, A is its own → nothing counted.
-    const result = aggregate(exclude({ answers: answers("A"), ballots: [ballot("A", ["A", "B"], { A: score(9), B: score(3) })] }));
+    const result = aggregate(
+      exclude({ answers: answers("A"), ballots: [ballot("A", ["A", "B"], { A: score(9), B: score(3) })] }),
+    );
     expect(result.finalRanking).toEqual([
-      { rank: 1, label: "A", answerId: "ans-A", modelId: "demo:m-A", borda: 0, firstPlaceVotes: 0, meanOverall: null, meanCorrectness: null },
+      {
+        rank: 1,
+        label: "A",
+        answerId: "ans-A",
+        modelId: "demo:m-A",
+        borda: 0,
+        firstPlaceVotes: 0,
+        meanOverall: null,
+        meanCorrectness: null,
+      },
     ]);
-    expect(result.voteBreakdown.reviewers).toEqual([{ reviewSetId: "rs-A", reviewerLabel: "A", weight: 1, ranking: [], points: {} }]);
+    expect(result.voteBreakdown.reviewers).toEqual([
+      { reviewSetId: "rs-A", reviewerLabel: "A", weight: 1, ranking: [], points: {} },
+    ]);
     expect(result.voteBreakdown.pairwise).toEqual({ A: {} });
     expect(result.voteBreakdown.tieBreaks).toEqual([]);
     expect(result.voteBreakdown.condorcetWinner).toBeNull();
@@ -231,7 +299,10 @@ describe("Borda aggregation", () => {
     const result = aggregate(
       exclude({
         answers: answers("A", "B", "C"),
-        ballots: [ballot("A", ["Z", "B", "B", "A", "C", "Q", "C"], { Z: score(10), B: score(6) }), ballot("B", ["C", "C", "A"])],
+        ballots: [
+          ballot("A", ["Z", "B", "B", "A", "C", "Q", "C"], { Z: score(10), B: score(6) }),
+          ballot("B", ["C", "C", "A"]),
+        ],
       }),
     );
     expect(result.voteBreakdown.reviewers.map((r) => [r.ranking, r.points])).toEqual([
@@ -252,7 +323,10 @@ describe("Borda aggregation", () => {
   it("a preference cycle fills the pairwise matrix but yields no Condorcet winner", () => {
     // rA [B,C]: B>C   rB [C,A]: C>A   rC [A,B]: A>B — each wins one duel and loses one.
     const result = aggregate(
-      exclude({ answers: answers("A", "B", "C"), ballots: [ballot("A", ["A", "B", "C"]), ballot("B", ["B", "C", "A"]), ballot("C", ["C", "A", "B"])] }),
+      exclude({
+        answers: answers("A", "B", "C"),
+        ballots: [ballot("A", ["A", "B", "C"]), ballot("B", ["B", "C", "A"]), ballot("C", ["C", "A", "B"])],
+      }),
     );
     expect(result.voteBreakdown.pairwise).toEqual({ A: { B: 1, C: 0 }, B: { A: 0, C: 1 }, C: { A: 1, B: 0 } });
     expect(result.voteBreakdown.condorcetWinner).toBeNull();
@@ -265,7 +339,9 @@ describe("Borda aggregation", () => {
     //   Pairwise A>B 3 vs 2, A>C 3 vs 2, B>C 5 vs 0 → A beats everyone.
     const abc = ["A", "B", "C"];
     const bca = ["B", "C", "A"];
-    const result = aggregate(exclude({ answers: answers("A", "B", "C"), ballots: [abc, abc, abc, bca, bca].map((r) => ballot(null, r)) }));
+    const result = aggregate(
+      exclude({ answers: answers("A", "B", "C"), ballots: [abc, abc, abc, bca, bca].map((r) => ballot(null, r)) }),
+    );
     expect(result.finalRanking.map((e) => [e.rank, e.label, e.borda])).toEqual([
       [1, "B", 7],
       [2, "A", 6],
@@ -307,7 +383,9 @@ describe("Borda aggregation", () => {
 
   it("fractional weights add up to clean totals", () => {
     // Three outside reviewers of weight 0.1 rank [A, B]: 0.1 + 0.1 + 0.1 is 0.30000000000000004 in floating point.
-    const result = aggregate(exclude({ answers: answers("A", "B"), ballots: [0, 1, 2].map(() => ballot(null, ["A", "B"], {}, 0.1)) }));
+    const result = aggregate(
+      exclude({ answers: answers("A", "B"), ballots: [0, 1, 2].map(() => ballot(null, ["A", "B"], {}, 0.1)) }),
+    );
     expect(result.voteBreakdown.bordaTotals).toEqual({ A: 0.3, B: 0 });
     expect(result.voteBreakdown.firstPlaceVotes).toEqual({ A: 0.3, B: 0 });
     expect(result.voteBreakdown.pairwise).toEqual({ A: { B: 0.3 }, B: { A: 0 } });
@@ -332,6 +410,10 @@ describe("position bias in reviews", () => {
     });
     expect(result.voteBreakdown.positionBias).toMatchObject({ reviewers: 2, firstShownRankedFirst: 1 });
     expect(result.voteBreakdown.positionBias!.expected).toBeCloseTo(2 / 3, 9);
-    expect(result.voteBreakdown.reviewers.map((r) => r.shownOrder ?? null)).toEqual([["B", "D", "C"], ["C", "A", "D"], null]);
+    expect(result.voteBreakdown.reviewers.map((r) => r.shownOrder ?? null)).toEqual([
+      ["B", "D", "C"],
+      ["C", "A", "D"],
+      null,
+    ]);
   });
 });

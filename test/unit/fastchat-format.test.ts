@@ -53,9 +53,24 @@ describe("parseBattle", () => {
   });
 
   it("fills absent and null optional fields with null", () => {
-    const expected = { modelA: "gpt-4", modelB: "claude-3", winner: "tie", tstamp: 0, questionId: null, turn: null, anony: null, language: null, judge: null, category: null, convMetadata: null };
+    const expected = {
+      modelA: "gpt-4",
+      modelB: "claude-3",
+      winner: "tie",
+      tstamp: 0,
+      questionId: null,
+      turn: null,
+      anony: null,
+      language: null,
+      judge: null,
+      category: null,
+      convMetadata: null,
+    };
     expect(parseBattle(minimal)).toEqual({ ok: true, battle: expected });
-    expect(parseBattle({ ...minimal, turn: null, anony: null, language: null, conv_metadata: null })).toEqual({ ok: true, battle: expected });
+    expect(parseBattle({ ...minimal, turn: null, anony: null, language: null, conv_metadata: null })).toEqual({
+      ok: true,
+      battle: expected,
+    });
   });
 
   it("accepts every one of Arena's four outcomes", () => {
@@ -66,29 +81,81 @@ describe("parseBattle", () => {
   });
 
   it.each([
-    ["a winner outside the four outcomes", { ...minimal, winner: "left" }, 'winner must be one of model_a, model_b, tie, tie (bothbad); got "left"'],
-    ["no winner", { model_a: "a", model_b: "b", tstamp: 1 }, "winner must be one of model_a, model_b, tie, tie (bothbad); got nothing"],
+    [
+      "a winner outside the four outcomes",
+      { ...minimal, winner: "left" },
+      'winner must be one of model_a, model_b, tie, tie (bothbad); got "left"',
+    ],
+    [
+      "no winner",
+      { model_a: "a", model_b: "b", tstamp: 1 },
+      "winner must be one of model_a, model_b, tie, tie (bothbad); got nothing",
+    ],
     ["no model_a", { model_b: "b", winner: "tie", tstamp: 1 }, "model_a is missing"],
     ["a number for model_b", { ...minimal, model_b: 42 }, "model_b must be a non-empty string; got 42"],
     ["a blank model name", { ...minimal, model_a: "   " }, 'model_a must be a non-empty string; got "   "'],
-    ["a model name with a leading space", { ...minimal, model_a: " gpt-4" }, 'model_a must not start or end with whitespace; got " gpt-4"'],
-    ["a 201-character model name", { ...minimal, model_b: "m".repeat(201) }, "model_b must be at most 200 characters; got 201"],
-    ["the same model on both sides", { ...minimal, model_b: "gpt-4" }, 'model_a and model_b must differ; both are "gpt-4"'],
+    [
+      "a model name with a leading space",
+      { ...minimal, model_a: " gpt-4" },
+      'model_a must not start or end with whitespace; got " gpt-4"',
+    ],
+    [
+      "a 201-character model name",
+      { ...minimal, model_b: "m".repeat(201) },
+      "model_b must be at most 200 characters; got 201",
+    ],
+    [
+      "the same model on both sides",
+      { ...minimal, model_b: "gpt-4" },
+      'model_a and model_b must differ; both are "gpt-4"',
+    ],
     ["no tstamp", { model_a: "a", model_b: "b", winner: "tie" }, "tstamp is missing"],
-    ["a tstamp given as a string", { ...minimal, tstamp: "1700000000" }, 'tstamp must be a number of seconds since 1970, at least 0; got "1700000000"'],
-    ["a negative tstamp", { ...minimal, tstamp: -1 }, "tstamp must be a number of seconds since 1970, at least 0; got -1"],
-    ["an infinite tstamp", { ...minimal, tstamp: Infinity }, "tstamp must be a number of seconds since 1970, at least 0; got Infinity"],
+    [
+      "a tstamp given as a string",
+      { ...minimal, tstamp: "1700000000" },
+      'tstamp must be a number of seconds since 1970, at least 0; got "1700000000"',
+    ],
+    [
+      "a negative tstamp",
+      { ...minimal, tstamp: -1 },
+      "tstamp must be a number of seconds since 1970, at least 0; got -1",
+    ],
+    [
+      "an infinite tstamp",
+      { ...minimal, tstamp: Infinity },
+      "tstamp must be a number of seconds since 1970, at least 0; got Infinity",
+    ],
     ["a fractional turn", { ...minimal, turn: 1.5 }, "turn must be a non-negative integer; got 1.5"],
     ["a negative turn", { ...minimal, turn: -1 }, "turn must be a non-negative integer; got -1"],
     ["anony as a word", { ...minimal, anony: "yes" }, 'anony must be true or false; got "yes"'],
     ["a numeric language", { ...minimal, language: 7 }, "language must be a string; got 7"],
-    ["a 201-character category", { ...minimal, category: "c".repeat(201) }, "category must be at most 200 characters; got 201"],
-    ["a 201-character question_id", { ...minimal, question_id: "q".repeat(201) }, "question_id must be at most 200 characters; got 201"],
+    [
+      "a 201-character category",
+      { ...minimal, category: "c".repeat(201) },
+      "category must be at most 200 characters; got 201",
+    ],
+    [
+      "a 201-character question_id",
+      { ...minimal, question_id: "q".repeat(201) },
+      "question_id must be at most 200 characters; got 201",
+    ],
     ["a judge given as an object", { ...minimal, judge: { id: 1 } }, "judge must be a string; got an object"],
     ["conv_metadata as an array", { ...minimal, conv_metadata: [1] }, "conv_metadata must be an object; got an array"],
-    ["conv_metadata holding NaN", { ...minimal, conv_metadata: { x: NaN } }, "conv_metadata.x must be a finite number; got NaN"],
-    ["conv_metadata holding a Date", { ...minimal, conv_metadata: { when: new Date(0) } }, "conv_metadata.when must be plain JSON data; got a Date"],
-    ["conv_metadata with a constructor key", { ...minimal, conv_metadata: { a: [{ constructor: 1 }] } }, 'conv_metadata.a[0] must not contain the key "constructor"'],
+    [
+      "conv_metadata holding NaN",
+      { ...minimal, conv_metadata: { x: NaN } },
+      "conv_metadata.x must be a finite number; got NaN",
+    ],
+    [
+      "conv_metadata holding a Date",
+      { ...minimal, conv_metadata: { when: new Date(0) } },
+      "conv_metadata.when must be plain JSON data; got a Date",
+    ],
+    [
+      "conv_metadata with a constructor key",
+      { ...minimal, conv_metadata: { a: [{ constructor: 1 }] } },
+      'conv_metadata.a[0] must not contain the key "constructor"',
+    ],
     ["an array instead of a battle", [minimal], "a battle must be a JSON object; got an array"],
     ["null instead of a battle", null, "a battle must be a JSON object; got null"],
     ["a long string instead of a battle", "x".repeat(100), `a battle must be a JSON object; got "${"x".repeat(60)}…"`],
@@ -97,7 +164,9 @@ describe("parseBattle", () => {
   });
 
   it("rejects __proto__ keys from JSON without touching any prototype", () => {
-    const nested = JSON.parse('{"model_a":"a","model_b":"b","winner":"tie","tstamp":1,"conv_metadata":{"header_count_a":{"__proto__":{"polluted":1}}}}');
+    const nested = JSON.parse(
+      '{"model_a":"a","model_b":"b","winner":"tie","tstamp":1,"conv_metadata":{"header_count_a":{"__proto__":{"polluted":1}}}}',
+    );
     expect(errorOf(nested)).toBe('conv_metadata.header_count_a must not contain the key "__proto__"');
     const top = JSON.parse('{"model_a":"a","model_b":"b","winner":"tie","tstamp":1,"__proto__":{"polluted":1}}');
     expect(errorOf(top)).toBe('a battle must not contain the key "__proto__"');
@@ -107,8 +176,12 @@ describe("parseBattle", () => {
   it("takes conv_metadata up to 4096 bytes of JSON, counting UTF-8 bytes, and rejects one byte more", () => {
     // {"pad":"…"} is 10 bytes around the padding.
     expect(parseBattle({ ...minimal, conv_metadata: { pad: "x".repeat(4086) } }).ok).toBe(true);
-    expect(errorOf({ ...minimal, conv_metadata: { pad: "x".repeat(4087) } })).toBe("conv_metadata must be at most 4096 bytes as JSON; got 4097");
-    expect(errorOf({ ...minimal, conv_metadata: { pad: "é".repeat(2044) } })).toBe("conv_metadata must be at most 4096 bytes as JSON; got 4098");
+    expect(errorOf({ ...minimal, conv_metadata: { pad: "x".repeat(4087) } })).toBe(
+      "conv_metadata must be at most 4096 bytes as JSON; got 4097",
+    );
+    expect(errorOf({ ...minimal, conv_metadata: { pad: "é".repeat(2044) } })).toBe(
+      "conv_metadata must be at most 4096 bytes as JSON; got 4098",
+    );
   });
 });
 
@@ -117,7 +190,13 @@ describe("toCleanBattle", () => {
     const battle = parseBattle(minimal);
     if (!battle.ok) throw new Error(battle.error);
     expect(toCleanBattle(battle.battle)).toEqual({ model_a: "gpt-4", model_b: "claude-3", winner: "tie", tstamp: 0 });
-    expect(toCleanBattle({ ...battle.battle, source: "judge" })).toEqual({ model_a: "gpt-4", model_b: "claude-3", winner: "tie", tstamp: 0, source: "judge" });
+    expect(toCleanBattle({ ...battle.battle, source: "judge" })).toEqual({
+      model_a: "gpt-4",
+      model_b: "claude-3",
+      winner: "tie",
+      tstamp: 0,
+      source: "judge",
+    });
   });
 
   it("round-trips a full battle through JSON unchanged", () => {
@@ -144,10 +223,23 @@ function splitAt(text: string, cuts: number[], max?: number): SplitItem[] {
 function expectSplit(text: string, expected: SplitItem[], max?: number): void {
   expect(splitAt(text, [], max)).toEqual(expected);
   for (let cut = 0; cut <= text.length; cut++) expect(splitAt(text, [cut], max), `cut at ${cut}`).toEqual(expected);
-  expect(splitAt(text, Array.from(text, (_, i) => i), max)).toEqual(expected);
+  expect(
+    splitAt(
+      text,
+      Array.from(text, (_, i) => i),
+      max,
+    ),
+  ).toEqual(expected);
 }
 
-const tricky = { model_a: "a[0]", model_b: 'b "quoted" {x}', winner: "tie", tstamp: 1, language: "line\nbreak \\ back,slash ]", conv_metadata: { header_count_a: { h1: 1 }, list: [[1, 2], { k: "}" }] } };
+const tricky = {
+  model_a: "a[0]",
+  model_b: 'b "quoted" {x}',
+  winner: "tie",
+  tstamp: 1,
+  language: "line\nbreak \\ back,slash ]",
+  conv_metadata: { header_count_a: { h1: 1 }, list: [[1, 2], { k: "}" }] },
+};
 
 describe("BattleSplitter on JSON Lines", () => {
   it("gives one item per non-blank line, numbered by item, with CRLF and blank lines skipped", () => {
@@ -161,11 +253,15 @@ describe("BattleSplitter on JSON Lines", () => {
   });
 
   it("skips a byte-order mark and reports an over-long line without losing the next one", () => {
-    expectSplit(`\uFEFF{"a":1}\n${"x".repeat(30)}\n{"b":2}\n`, [
-      { line: 1, text: '{"a":1}' },
-      { line: 2, text: "", error: "the item is longer than 20 characters" },
-      { line: 3, text: '{"b":2}' },
-    ], 20);
+    expectSplit(
+      `\uFEFF{"a":1}\n${"x".repeat(30)}\n{"b":2}\n`,
+      [
+        { line: 1, text: '{"a":1}' },
+        { line: 2, text: "", error: "the item is longer than 20 characters" },
+        { line: 3, text: '{"b":2}' },
+      ],
+      20,
+    );
   });
 
   it("gives nothing for an empty or blank file", () => {
@@ -193,7 +289,10 @@ describe("BattleSplitter on a JSON array", () => {
   it("tracks backslash escapes at the end of strings wherever the chunks are cut", () => {
     const values = ["ends in \\", '\\"', '\\\\\"]', "\\\\", "\u005d,"];
     const text = `[${values.map((v) => JSON.stringify({ v })).join(",")}]`;
-    expectSplit(text, values.map((v, k) => ({ line: k + 1, text: JSON.stringify({ v }) })));
+    expectSplit(
+      text,
+      values.map((v, k) => ({ line: k + 1, text: JSON.stringify({ v }) })),
+    );
   });
 
   it("reports text after the closing bracket as one more item and ignores the rest", () => {
@@ -230,18 +329,28 @@ describe("BattleSplitter on a JSON array", () => {
 
   it("gives nothing for an empty array and reports an over-long element", () => {
     expectSplit(" [ ] ", []);
-    expectSplit(`[{"a":"${"x".repeat(30)}"},{"b":2}]`, [
-      { line: 1, text: "", error: "the item is longer than 20 characters" },
-      { line: 2, text: '{"b":2}' },
-    ], 20);
+    expectSplit(
+      `[{"a":"${"x".repeat(30)}"},{"b":2}]`,
+      [
+        { line: 1, text: "", error: "the item is longer than 20 characters" },
+        { line: 2, text: '{"b":2}' },
+      ],
+      20,
+    );
   });
 });
 
 describe("parseItem", () => {
   it("parses a good item, and says why a bad one was rejected with its number", () => {
     expect(parseItem({ line: 4, text: JSON.stringify(arenaRow) })).toEqual({ line: 4, battle: parsedArenaRow });
-    expect(parseItem({ line: 5, text: JSON.stringify({ ...minimal, winner: "left" }) })).toEqual({ line: 5, error: 'winner must be one of model_a, model_b, tie, tie (bothbad); got "left"' });
-    expect(parseItem({ line: 6, text: "", error: "the item is empty" })).toEqual({ line: 6, error: "the item is empty" });
+    expect(parseItem({ line: 5, text: JSON.stringify({ ...minimal, winner: "left" }) })).toEqual({
+      line: 5,
+      error: 'winner must be one of model_a, model_b, tie, tie (bothbad); got "left"',
+    });
+    expect(parseItem({ line: 6, text: "", error: "the item is empty" })).toEqual({
+      line: 6,
+      error: "the item is empty",
+    });
     const broken = parseItem({ line: 7, text: '{"model_a": }' });
     expect(broken.line).toBe(7);
     expect(broken.error).toMatch(/^not valid JSON: .+/);

@@ -2,12 +2,17 @@
 import { describe, expect, it } from "vitest";
 
 /** Every Worker source file's text, by its path relative to this test (Vite reads them at build time). */
-const sources = import.meta.glob<string>(["../../worker/**/*.ts", "!../../worker/**/*.d.ts"], { query: "?raw", import: "default", eager: true });
+const sources = import.meta.glob<string>(["../../worker/**/*.ts", "!../../worker/**/*.d.ts"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 
 const ROOT = "../../worker/";
 
 /** The top-level folder of `worker/` a path is in, or "(entry)" for the files directly under it. */
-const folderOf = (path: string) => (path.slice(ROOT.length).includes("/") ? path.slice(ROOT.length).split("/")[0] : "(entry)");
+const folderOf = (path: string) =>
+  path.slice(ROOT.length).includes("/") ? path.slice(ROOT.length).split("/")[0] : "(entry)";
 
 /** `spec` resolved against the folder of `from`, both relative to this test. */
 function resolve(from: string, spec: string): string {

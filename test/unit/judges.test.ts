@@ -19,7 +19,13 @@ describe("the swap rule", () => {
   });
 
   it("maps a judge's letter back to the side it was shown", () => {
-    expect([sideOf("A", "A"), sideOf("A", "B"), sideOf("B", "A"), sideOf("B", "B"), sideOf("B", "tie")]).toEqual(["left", "right", "right", "left", "tie"]);
+    expect([sideOf("A", "A"), sideOf("A", "B"), sideOf("B", "A"), sideOf("B", "B"), sideOf("B", "tie")]).toEqual([
+      "left",
+      "right",
+      "right",
+      "left",
+      "tie",
+    ]);
   });
 });
 
@@ -36,12 +42,18 @@ describe("a panel's verdict", () => {
 describe("a judge's output", () => {
   it("is accepted when it follows the schema, fenced or not", () => {
     const raw = '```json\n{"winner":"B","scores":{"A":4,"B":8.5},"reasons":"B is correct."}\n```';
-    expect(parseJudgeOutput(raw)).toEqual({ ok: true, value: { winner: "B", scores: { A: 4, B: 8.5 }, reasons: "B is correct." } });
+    expect(parseJudgeOutput(raw)).toEqual({
+      ok: true,
+      value: { winner: "B", scores: { A: 4, B: 8.5 }, reasons: "B is correct." },
+    });
   });
 
   it("is refused with a reason when it does not", () => {
     expect(parseJudgeOutput("A is better")).toEqual({ ok: false, error: "the judge's output is not JSON" });
-    expect(parseJudgeOutput('{"winner":"left","scores":{"A":1,"B":2},"reasons":""}')).toEqual({ ok: false, error: 'winner must be "A", "B" or "tie"' });
+    expect(parseJudgeOutput('{"winner":"left","scores":{"A":1,"B":2},"reasons":""}')).toEqual({
+      ok: false,
+      error: 'winner must be "A", "B" or "tie"',
+    });
     expect(parseJudgeOutput('{"winner":"A","scores":{"A":11,"B":2},"reasons":""}').ok).toBe(false);
   });
 
@@ -54,7 +66,12 @@ describe("a judge's output", () => {
   });
 });
 
-const row = (judgeModelId: string, verdict: CalibrationRow["verdict"], human: CalibrationRow["human"], extra: Partial<CalibrationRow> = {}): CalibrationRow => ({
+const row = (
+  judgeModelId: string,
+  verdict: CalibrationRow["verdict"],
+  human: CalibrationRow["human"],
+  extra: Partial<CalibrationRow> = {},
+): CalibrationRow => ({
   judgeModelId,
   verdict,
   flipped: false,
@@ -93,7 +110,13 @@ describe("judge calibration", () => {
   });
 
   it("has a kappa of 1 for perfect agreement and none without votes", () => {
-    expect(cohensKappa([["left", "left"], ["right", "right"], ["tie", "tie"]])).toBe(1);
+    expect(
+      cohensKappa([
+        ["left", "left"],
+        ["right", "right"],
+        ["tie", "tie"],
+      ]),
+    ).toBe(1);
     expect(cohensKappa([])).toBeNull();
     expect(calibrate([row("a:j", "left", null)])[0].agreement).toBeNull();
   });

@@ -7,7 +7,14 @@ import { cellsOf, centred, simulateBattles } from "./rating-simulation";
 const cell = (i: number, j: number, winsI: number, winsJ: number, ties = 0): PairCell => ({ i, j, winsI, winsJ, ties });
 
 /** Four models with a clear order and a fifth that never played. */
-const cells = [cell(0, 1, 30, 20, 6), cell(1, 2, 28, 18, 4), cell(2, 3, 25, 20, 5), cell(0, 2, 35, 12, 3), cell(1, 3, 30, 15, 5), cell(0, 3, 40, 8, 2)];
+const cells = [
+  cell(0, 1, 30, 20, 6),
+  cell(1, 2, 28, 18, 4),
+  cell(2, 3, 25, 20, 5),
+  cell(0, 2, 35, 12, 3),
+  cell(1, 3, 30, 15, 5),
+  cell(0, 3, 40, 8, 2),
+];
 
 describe("bootstrap intervals for Bradley–Terry", () => {
   it("runs 100 seeded rounds by default and gives the same intervals for the same seed", () => {
@@ -82,7 +89,10 @@ describe("bootstrap intervals for Bradley–Terry", () => {
 
   it("returns no intervals when there are no battles or no rounds", () => {
     expect(Array.from(bootstrapBradleyTerry(2, []).lower)).toEqual([Number.NaN, Number.NaN]);
-    expect(Array.from(bootstrapBradleyTerry(2, [cell(0, 1, 3, 1)], { rounds: 0 }).upper)).toEqual([Number.NaN, Number.NaN]);
+    expect(Array.from(bootstrapBradleyTerry(2, [cell(0, 1, 3, 1)], { rounds: 0 }).upper)).toEqual([
+      Number.NaN,
+      Number.NaN,
+    ]);
   });
 
   it("refuses fractional counts, which cannot be resampled as battles", () => {

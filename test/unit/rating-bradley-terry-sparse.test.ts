@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapBradleyTerry, bootstrapBradleyTerrySliced } from "../../worker/rating/bootstrap";
-import { DENSE_MAX_MODELS, fitBradleyTerry, fitBradleyTerrySliced, type PairCell } from "../../worker/rating/bradley-terry";
+import {
+  DENSE_MAX_MODELS,
+  fitBradleyTerry,
+  fitBradleyTerrySliced,
+  type PairCell,
+} from "../../worker/rating/bradley-terry";
 import { maximizeLikelihood, type ScoredPairs } from "../../worker/rating/bradley-terry-newton";
 import { maximizeLikelihoodSparse } from "../../worker/rating/bradley-terry-sparse";
 import { seededRandom } from "../../worker/rating/random";

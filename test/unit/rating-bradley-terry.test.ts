@@ -62,7 +62,11 @@ describe("Bradley–Terry by maximum likelihood", () => {
   });
 
   it("treats a tie (bothbad) like a tie when battles are tallied into cells", () => {
-    const battle = (modelA: string, modelB: string, winner: "model_a" | "model_b" | "tie" | "tie (bothbad)") => ({ modelA, modelB, winner });
+    const battle = (modelA: string, modelB: string, winner: "model_a" | "model_b" | "tie" | "tie (bothbad)") => ({
+      modelA,
+      modelB,
+      winner,
+    });
     const tallied = pairCellsFromBattles([
       battle("x", "y", "model_a"),
       battle("y", "x", "model_a"),

@@ -33,8 +33,14 @@ describe("online Elo", () => {
   });
 
   it("treats a tie (bothbad) exactly like a tie", () => {
-    const tie = computeElo([{ modelA: "A", modelB: "B", winner: "model_a" }, { modelA: "A", modelB: "B", winner: "tie" }]);
-    const bothBad = computeElo([{ modelA: "A", modelB: "B", winner: "model_a" }, { modelA: "A", modelB: "B", winner: "tie (bothbad)" }]);
+    const tie = computeElo([
+      { modelA: "A", modelB: "B", winner: "model_a" },
+      { modelA: "A", modelB: "B", winner: "tie" },
+    ]);
+    const bothBad = computeElo([
+      { modelA: "A", modelB: "B", winner: "model_a" },
+      { modelA: "A", modelB: "B", winner: "tie (bothbad)" },
+    ]);
     expect([...bothBad]).toEqual([...tie]);
   });
 

@@ -13,7 +13,12 @@ export interface SimulatedBattle {
  * and the wins are reduced by half of it each, so a's expected score stays exactly P = 1/(1+10^((Rb−Ra)/400)):
  * the half-win Bradley–Terry fit then estimates the true ratings, ties and all.
  */
-export function simulateBattles(random: () => number, ratings: readonly number[], count: number, tieShare = 0.3): SimulatedBattle[] {
+export function simulateBattles(
+  random: () => number,
+  ratings: readonly number[],
+  count: number,
+  tieShare = 0.3,
+): SimulatedBattle[] {
   const n = ratings.length;
   const battles: SimulatedBattle[] = [];
   for (let k = 0; k < count; k++) {

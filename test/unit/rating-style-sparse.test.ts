@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../worker/rating/random";
-import { bootstrapStyleControlled, bootstrapStyleControlledSliced, fitStyleControlled, STYLE_L2_PENALTY, type StyleBattle } from "../../worker/rating/style-control";
+import {
+  bootstrapStyleControlled,
+  bootstrapStyleControlledSliced,
+  fitStyleControlled,
+  STYLE_L2_PENALTY,
+  type StyleBattle,
+} from "../../worker/rating/style-control";
 import { minimizeStyleLoss, type StyleDesign } from "../../worker/rating/style-newton";
 import { minimizeStyleLossSparse } from "../../worker/rating/style-newton-sparse";
 import { drain, Slicer } from "../../worker/rating/work-slices";
@@ -8,7 +14,15 @@ import { drain, Slicer } from "../../worker/rating/work-slices";
 /** Battles among `n` models with four random standardised-looking features, outcomes from spread strengths. */
 function design(n: number, count: number, seed: number): StyleDesign {
   const random = seededRandom(seed);
-  const d: StyleDesign = { n, k: 4, count, a: new Int32Array(count), b: new Int32Array(count), y: new Float64Array(count), x: new Float64Array(count * 4) };
+  const d: StyleDesign = {
+    n,
+    k: 4,
+    count,
+    a: new Int32Array(count),
+    b: new Int32Array(count),
+    y: new Float64Array(count),
+    x: new Float64Array(count * 4),
+  };
   for (let i = 0; i < count; i++) {
     const a = Math.floor(random() * n);
     const b = (a + 1 + Math.floor(random() * (n - 1))) % n;

@@ -3,8 +3,21 @@ import type { Winner } from "../../worker/rating/battle-outcome";
 import { fitBradleyTerry } from "../../worker/rating/bradley-terry";
 import { pairCellsFromBattles } from "../../worker/rating/pair-cells";
 import { seededRandom } from "../../worker/rating/random";
-import { bootstrapStyleControlled, fitStyleControlled, oddsFactorPerStd, STYLE_L2_PENALTY, type StyleBattle } from "../../worker/rating/style-control";
-import { estimateTokens, STYLE_FEATURES, styleCountsFromConvMetadata, styleCountsOf, styleDiffs, type StyleCounts } from "../../worker/rating/style-features";
+import {
+  bootstrapStyleControlled,
+  fitStyleControlled,
+  oddsFactorPerStd,
+  STYLE_L2_PENALTY,
+  type StyleBattle,
+} from "../../worker/rating/style-control";
+import {
+  estimateTokens,
+  STYLE_FEATURES,
+  styleCountsFromConvMetadata,
+  styleCountsOf,
+  styleDiffs,
+  type StyleCounts,
+} from "../../worker/rating/style-features";
 
 const SAMPLE = [
   "# Title",
@@ -76,7 +89,10 @@ describe("style features", () => {
 
   it("turns two sides' counts into (a − b)/(a + b + 1) per feature, in the order tokens, headers, lists, bold", () => {
     expect(STYLE_FEATURES).toEqual(["tokens", "headers", "lists", "bold"]);
-    const diffs = styleDiffs({ tokens: 100, headers: 2, lists: 0, bold: 4 }, { tokens: 50, headers: 0, lists: 0, bold: 1 });
+    const diffs = styleDiffs(
+      { tokens: 100, headers: 2, lists: 0, bold: 4 },
+      { tokens: 50, headers: 0, lists: 0, bold: 1 },
+    );
     expect(diffs).toEqual([50 / 151, 2 / 3, 0, 3 / 6]);
   });
 });
@@ -107,7 +123,8 @@ function simulate(seed: number, count: number, lengthEffect: number): StyleBattl
     const p = 1 / (1 + Math.exp(-((Math.LN10 * (STRENGTHS[a] - STRENGTHS[b])) / 400 + lengthEffect * diffs[0])));
     const tie = 0.6 * Math.min(p, 1 - p);
     const u = random();
-    const winner: Winner = u < p - tie / 2 ? "model_a" : u < p + tie / 2 ? (i % 2 ? "tie" : "tie (bothbad)") : "model_b";
+    const winner: Winner =
+      u < p - tie / 2 ? "model_a" : u < p + tie / 2 ? (i % 2 ? "tie" : "tie (bothbad)") : "model_b";
     battles.push({ a, b, winner, diffs });
   }
   return battles;
@@ -123,7 +140,11 @@ function plainBradleyTerry(battles: readonly StyleBattle[]): Float64Array {
 }
 
 /** ∂loss/∂θ per model over its battles and ∂loss/∂β over all battles, recomputed here from Arena's loss. */
-function relativeGradient(n: number, battles: readonly StyleBattle[], fit: ReturnType<typeof fitStyleControlled>): number {
+function relativeGradient(
+  n: number,
+  battles: readonly StyleBattle[],
+  fit: ReturnType<typeof fitStyleControlled>,
+): number {
   const theta = Array.from(fit.ratings, (r) => (r - 1000) / 400);
   const k = fit.beta.length;
   const gradient = new Array<number>(n + k).fill(0);
@@ -196,7 +217,10 @@ describe("style-controlled Bradley–Terry", () => {
     // A: 2 wins, B: 1 win, 2 ties: ln10·(5σ(ln10·d) − 3) + λ·d/2 = 0, a gap of 67.777 (plain BT: 70.437).
     const zero = [0, 0, 0, 0];
     const outcomes: Winner[] = ["model_a", "model_a", "model_b", "tie", "tie (bothbad)"];
-    const fit = fitStyleControlled(2, outcomes.map((winner) => ({ a: 0, b: 1, winner, diffs: zero })));
+    const fit = fitStyleControlled(
+      2,
+      outcomes.map((winner) => ({ a: 0, b: 1, winner, diffs: zero })),
+    );
     expect(fit.ratings[0] - fit.ratings[1]).toBeCloseTo(67.777, 3);
   });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { WINNERS } from "../../worker/rating/battle-outcome";
 import { normalCdf, normalPdf, normalQuantile } from "../../worker/rating/normal";
-import { computeTrueSkill, conservative, TRUESKILL_DEFAULTS, updateTrueSkill, type TrueSkillRating } from "../../worker/rating/trueskill";
+import {
+  computeTrueSkill,
+  conservative,
+  TRUESKILL_DEFAULTS,
+  updateTrueSkill,
+  type TrueSkillRating,
+} from "../../worker/rating/trueskill";
 
 const battle = (modelA: string, modelB: string, winner: (typeof WINNERS)[number]) => ({ modelA, modelB, winner });
 
@@ -33,7 +39,8 @@ describe("the standard normal distribution", () => {
     expect(normalQuantile(0.55)).toBeCloseTo(0.12566134685507403, 14);
     expect(normalQuantile(0.975)).toBeCloseTo(1.959963984540054, 13);
     expect(normalQuantile(0.5)).toBe(0);
-    for (const q of [1e-300, 1e-20, 0.01, 0.3]) expect(Math.abs(normalCdf(normalQuantile(q)) - q) / q).toBeLessThan(1e-12);
+    for (const q of [1e-300, 1e-20, 0.01, 0.3])
+      expect(Math.abs(normalCdf(normalQuantile(q)) - q) / q).toBeLessThan(1e-12);
   });
 });
 

@@ -5,7 +5,10 @@ import { estimateCost, describeModel } from "../../worker/providers/catalog";
 describe("model ids", () => {
   it("split at the first colon, so names may hold colons and slashes", () => {
     expect(parseModelId("openai-compatible:qwen2.5:7b")).toEqual({ provider: "openai-compatible", name: "qwen2.5:7b" });
-    expect(parseModelId("openai-compatible:meta-llama/Llama-3.1-8B")).toEqual({ provider: "openai-compatible", name: "meta-llama/Llama-3.1-8B" });
+    expect(parseModelId("openai-compatible:meta-llama/Llama-3.1-8B")).toEqual({
+      provider: "openai-compatible",
+      name: "meta-llama/Llama-3.1-8B",
+    });
     expect(parseModelId("acme:x")).toBeNull();
     expect(parseModelId("openai:")).toBeNull();
     expect(parseModelId("gpt-4o")).toBeNull();

@@ -72,7 +72,13 @@ export const access = createMiddleware<{ Bindings: Env }>(async (c, next) => {
   const upgrade = c.req.header("Upgrade")?.toLowerCase() === "websocket";
   const origin = c.req.header("Origin");
   if ((upgrade || !SAFE_METHODS.has(c.req.method)) && origin && origin !== url.origin)
-    return c.json(errorBody("cross_origin", `Requests from another site (${origin}) are refused: use Quorum's own page at ${url.origin}.`), 403);
+    return c.json(
+      errorBody(
+        "cross_origin",
+        `Requests from another site (${origin}) are refused: use Quorum's own page at ${url.origin}.`,
+      ),
+      403,
+    );
 
   if ((c.req.method === "GET" || c.req.method === "HEAD") && SHARED_ROUTE.test(url.pathname)) return next();
 
@@ -81,7 +87,9 @@ export const access = createMiddleware<{ Bindings: Env }>(async (c, next) => {
     const refusal = localRefusal(url, c.env.QUORUM_LISTEN);
     return refusal === null ? next() : c.json(errorBody("app_token_required", refusal), 403);
   }
-  const given = upgrade ? (socketToken(c.req.header("Sec-WebSocket-Protocol")) ?? bearer(c.req.header("Authorization"))) : bearer(c.req.header("Authorization"));
+  const given = upgrade
+    ? (socketToken(c.req.header("Sec-WebSocket-Protocol")) ?? bearer(c.req.header("Authorization")))
+    : bearer(c.req.header("Authorization"));
   if (given !== null && (await sameSecret(given, token))) return next();
   return c.json(
     errorBody(

@@ -48,7 +48,10 @@ async function readBattles(body: ReadableStream<Uint8Array> | null, offset: numb
   let bytes = 0;
   const take = (items: ReturnType<BattleSplitter["push"]>) => {
     for (const item of items) {
-      if (accepted.length + rejected >= maxLines) throw tooLarge(`This request has more than ${maxLines.toLocaleString("en")} battle lines (QUORUM_IMPORT_MAX_LINES).`);
+      if (accepted.length + rejected >= maxLines)
+        throw tooLarge(
+          `This request has more than ${maxLines.toLocaleString("en")} battle lines (QUORUM_IMPORT_MAX_LINES).`,
+        );
       const parsed = parseItem(item);
       const line = offset + parsed.line;
       if (parsed.battle) accepted.push({ line, battle: parsed.battle });
@@ -111,27 +114,59 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     const { importId = crypto.randomUUID(), offset } = c.req.valid("query");
     // A body declared too large is refused unread.
     if (Number(c.req.header("Content-Length") ?? 0) > MAX_IMPORT_BYTES) throw bodyTooLarge();
-    const { accepted, rejected, errors } = await readBattles(c.req.raw.body, offset, arenaSettings(c.env).importMaxLines);
-    if (!accepted.length && !rejected) throw new ApiError(400, "empty_import", "The body holds no battles: send a JSON array or JSON Lines of Chatbot Arena clean battles.");
+    const { accepted, rejected, errors } = await readBattles(
+      c.req.raw.body,
+      offset,
+      arenaSettings(c.env).importMaxLines,
+    );
+    if (!accepted.length && !rejected)
+      throw new ApiError(
+        400,
+        "empty_import",
+        "The body holds no battles: send a JSON array or JSON Lines of Chatbot Arena clean battles.",
+      );
     // Lines of this import the archive already holds are not in D1 to conflict with: they are left out here.
     const archived = await archivedImportLines(c.env.DB, importId);
-    const inserted = await insertImportedBattles(openDb(c.env.DB), importId, accepted.filter((a) => !archived(a.line)));
-    const report = { importId, accepted: accepted.length, inserted, alreadyImported: accepted.length - inserted, rejected, errors };
+    const inserted = await insertImportedBattles(
+      openDb(c.env.DB),
+      importId,
+      accepted.filter((a) => !archived(a.line)),
+    );
+    const report = {
+      importId,
+      accepted: accepted.length,
+      inserted,
+      alreadyImported: accepted.length - inserted,
+      rejected,
+      errors,
+    };
     // Nothing accepted is a failure `curl -f` and scripts must see; the report rides along as the details.
     if (!accepted.length) throw nothingImported(report);
     return c.json(report, 200);
   })
   .get("/archive", async (c) => {
     const { archiveAfterHours } = arenaSettings(c.env);
-    return c.json({ afterHours: archiveAfterHours || null, bucketBound: !!c.env.ARCHIVE, ...(await archiveSummary(c.env.DB)) });
+    return c.json({
+      afterHours: archiveAfterHours || null,
+      bucketBound: !!c.env.ARCHIVE,
+      ...(await archiveSummary(c.env.DB)),
+    });
   })
   // A cron runs a pass every minute; this runs one now.
   .post("/archive", async (c) => {
     if (!c.env.ARCHIVE)
-      throw new ApiError(409, "archive_unbound", "No ARCHIVE bucket is bound: add the [[r2_buckets]] block of wrangler.toml back, then deploy again.");
+      throw new ApiError(
+        409,
+        "archive_unbound",
+        "No ARCHIVE bucket is bound: add the [[r2_buckets]] block of wrangler.toml back, then deploy again.",
+      );
     const pass = await archivePass(c.env);
     if (!pass)
-      throw new ApiError(409, "archive_off", "Archiving is off: set QUORUM_ARCHIVE_AFTER_HOURS to the hours after which battles become final and move to R2.");
+      throw new ApiError(
+        409,
+        "archive_off",
+        "Archiving is off: set QUORUM_ARCHIVE_AFTER_HOURS to the hours after which battles become final and move to R2.",
+      );
     return c.json({ pass, archive: await archiveSummary(c.env.DB) });
   })
   .get("/export", validate("query", exportBattlesQuery), async (c) => {

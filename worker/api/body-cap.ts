@@ -27,13 +27,20 @@ export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array
 }
 
 const tooLarge = (c: Context) =>
-  c.json(errorBody("too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KB. Send a shorter question, prompt or message.`), 413);
+  c.json(
+    errorBody(
+      "too_large",
+      `The request body is larger than ${MAX_BODY_BYTES / 1024} KB. Send a shorter question, prompt or message.`,
+    ),
+    413,
+  );
 
 /** Hono's bodyLimit, but a streamed body refused midway is read to its end (see discardRest). */
 async function limit(c: Context, next: Next) {
   const raw = c.req.raw;
   if (!raw.body) return next();
-  if (raw.headers.has("Content-Length") && !raw.headers.has("Transfer-Encoding")) return Number(raw.headers.get("Content-Length")) > MAX_BODY_BYTES ? tooLarge(c) : next();
+  if (raw.headers.has("Content-Length") && !raw.headers.has("Transfer-Encoding"))
+    return Number(raw.headers.get("Content-Length")) > MAX_BODY_BYTES ? tooLarge(c) : next();
   const reader = raw.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -56,12 +63,19 @@ async function limit(c: Context, next: Next) {
 /** The media types Hono's validator parses as JSON; anything else (application/json-seq too) is a 415, never read as `{}`. */
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
-const hasBody = (req: Request) => (req.headers.get("Content-Length") ?? "0") !== "0" || req.headers.has("Transfer-Encoding");
+const hasBody = (req: Request) =>
+  (req.headers.get("Content-Length") ?? "0") !== "0" || req.headers.has("Transfer-Encoding");
 
 export const bodyCap = createMiddleware<{ Bindings: Env }>(async (c, next) => {
   if (c.req.path === "/api/battles/import" || c.req.method === "GET" || c.req.method === "HEAD") return next();
   const type = c.req.header("Content-Type") ?? "";
   if (hasBody(c.req.raw) && !JSON_TYPE.test(type))
-    return c.json(errorBody("unsupported_media_type", `Send JSON with Content-Type: application/json (got ${type ? `"${type.slice(0, 80)}"` : "none"}).`), 415);
+    return c.json(
+      errorBody(
+        "unsupported_media_type",
+        `Send JSON with Content-Type: application/json (got ${type ? `"${type.slice(0, 80)}"` : "none"}).`,
+      ),
+      415,
+    );
   return limit(c, next);
 });

@@ -8,14 +8,25 @@ export function checkModels(env: Env, ids: string[]) {
     const parsed = parseModelId(id);
     if (!parsed) {
       const provider = id.slice(0, id.indexOf(":"));
-      const why = isProviderId(provider) ? "has no model name after the colon" : `names an unknown provider "${provider}"`;
-      throw new ApiError(400, "unknown_provider", `Model "${id}" ${why}. Use provider:model-name with one of: ${PROVIDER_IDS.join(", ")}.`);
+      const why = isProviderId(provider)
+        ? "has no model name after the colon"
+        : `names an unknown provider "${provider}"`;
+      throw new ApiError(
+        400,
+        "unknown_provider",
+        `Model "${id}" ${why}. Use provider:model-name with one of: ${PROVIDER_IDS.join(", ")}.`,
+      );
     }
     const reason = unavailableReason(parsed.provider, env);
     if (reason)
-      throw new ApiError(400, "provider_not_configured", `${PROVIDER_NAMES[parsed.provider]} is not configured (${reason}), so "${id}" can't run. Add it to .dev.vars or pick another model.`, {
-        provider: parsed.provider,
-        reason,
-      });
+      throw new ApiError(
+        400,
+        "provider_not_configured",
+        `${PROVIDER_NAMES[parsed.provider]} is not configured (${reason}), so "${id}" can't run. Add it to .dev.vars or pick another model.`,
+        {
+          provider: parsed.provider,
+          reason,
+        },
+      );
   }
 }

@@ -6,7 +6,14 @@ import { choosePair, NoPairError } from "../arena/choose-pair";
 import { arenaSettings } from "../arena/settings";
 import type { Outcome } from "../rooms/comparison-room";
 import { displayName } from "../providers/registry";
-import { comparisonMessageInput, createComparisonInput, judgeInput, listComparisonsQuery, voteInput, wsQuery } from "../shared/requests";
+import {
+  comparisonMessageInput,
+  createComparisonInput,
+  judgeInput,
+  listComparisonsQuery,
+  voteInput,
+  wsQuery,
+} from "../shared/requests";
 import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";
 import { parseCursor } from "./paging";
@@ -49,7 +56,9 @@ async function withSpend<R extends { ok: boolean }>(
   const db = openDb(c.env.DB);
   const found = await comparisonForEstimate(db, id);
   if (!found) return act(undefined);
-  const blind = found.hidden ? ((await blindPricesOf(db, id)) ?? poolPrices(c.env, [found.models.left, found.models.right]).price) : null;
+  const blind = found.hidden
+    ? ((await blindPricesOf(db, id)) ?? poolPrices(c.env, [found.models.left, found.models.right]).price)
+    : null;
   const holdId = await reserveSpend(c, {
     itemId: id,
     what: "comparison",
@@ -97,7 +106,13 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     }
     const autoJudges = input.judges ?? settings.judges;
     const blind = blindPricing(c.env, input.blind, chosen.candidates);
-    const estimate = estimateComparison(c.env, { models: chosen.models, prompt: input.prompt, params: input.params ?? {}, judges: autoJudges, blind: blind?.price ?? null });
+    const estimate = estimateComparison(c.env, {
+      models: chosen.models,
+      prompt: input.prompt,
+      params: input.params ?? {},
+      judges: autoJudges,
+      blind: blind?.price ?? null,
+    });
     const id = await newItemId(c.env, "comparison");
     const holdId = await reserveSpend(c, {
       itemId: id,
@@ -106,30 +121,50 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       hidden: input.blind,
       blindPrices: blind?.price ?? null,
       // Automatic judges are asked after the vote, whenever it comes: their part stays set aside until then, today at least.
-      workMs: Math.max(workMs(c.env, comparisonCallsMs(settings.timeoutMs)), autoJudges.length ? utcDay().resetsAt - Date.now() : 0),
+      workMs: Math.max(
+        workMs(c.env, comparisonCallsMs(settings.timeoutMs)),
+        autoJudges.length ? utcDay().resetsAt - Date.now() : 0,
+      ),
     });
-    const outcome = await withHold(c.env, holdId, async (holdId) =>
-      await comparisonRoom(c.env, id).start({
-        id,
-        prompt: input.prompt,
-        models: chosen.models,
-        category: input.category ?? null,
-        blind: input.blind,
-        mode: chosen.mode,
-        modeNote: chosen.modeNote,
-        params: redacted ? { ...input.params, redactions: redacted.redactions } : (input.params ?? {}),
-        maxTurns: settings.maxTurns,
-        timeoutMs: settings.timeoutMs,
-        autoJudges,
-        holdId,
-      }),
+    const outcome = await withHold(
+      c.env,
+      holdId,
+      async (holdId) =>
+        await comparisonRoom(c.env, id).start({
+          id,
+          prompt: input.prompt,
+          models: chosen.models,
+          category: input.category ?? null,
+          blind: input.blind,
+          mode: chosen.mode,
+          modeNote: chosen.modeNote,
+          params: redacted ? { ...input.params, redactions: redacted.redactions } : (input.params ?? {}),
+          maxTurns: settings.maxTurns,
+          timeoutMs: settings.timeoutMs,
+          autoJudges,
+          holdId,
+        }),
     );
     const started = unwrap(outcome);
-    return c.json({ ...started, mode: chosen.mode, modeNote: chosen.modeNote, ...(redacted ? { redactions: redacted.redactions } : {}) }, 201);
+    return c.json(
+      {
+        ...started,
+        mode: chosen.mode,
+        modeNote: chosen.modeNote,
+        ...(redacted ? { redactions: redacted.redactions } : {}),
+      },
+      201,
+    );
   })
   .get("/", validate("query", listComparisonsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
-    const { rows, nextCursor } = await comparisonHistory(openDb(c.env.DB), c.env.DB, c.env.ARCHIVE, limit, parseCursor(cursor));
+    const { rows, nextCursor } = await comparisonHistory(
+      openDb(c.env.DB),
+      c.env.DB,
+      c.env.ARCHIVE,
+      limit,
+      parseCursor(cursor),
+    );
     const items = rows.map((r) => {
       const shown = !r.blind || r.revealedAt !== null;
       const named = (modelId: string) => ({ modelId, displayName: displayName(modelId) });
@@ -151,18 +186,45 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     const id = await knownId(c, "comparison");
     const redacted = redactMode(c.env) ? await redactMessage(c.req.valid("json").content) : null;
     const content = redacted?.content ?? c.req.valid("json").content;
-    const sent = unwrap(await withSpend(c, id, (found, blind) => estimateTurn(c.env, found, blind, content), async (holdId) => await comparisonRoom(c.env, id).sendMessage(content, redacted?.redactions, holdId)));
+    const sent = unwrap(
+      await withSpend(
+        c,
+        id,
+        (found, blind) => estimateTurn(c.env, found, blind, content),
+        async (holdId) => await comparisonRoom(c.env, id).sendMessage(content, redacted?.redactions, holdId),
+      ),
+    );
     return c.json(redacted ? { ...sent, redactions: redacted.redactions } : sent, 202);
   })
   .post("/:id/retry", async (c) => {
     const id = await knownId(c, "comparison");
-    return c.json(unwrap(await withSpend(c, id, (found, blind) => estimateRetry(c.env, found, blind), async (holdId) => await comparisonRoom(c.env, id).retry(holdId))), 202);
+    return c.json(
+      unwrap(
+        await withSpend(
+          c,
+          id,
+          (found, blind) => estimateRetry(c.env, found, blind),
+          async (holdId) => await comparisonRoom(c.env, id).retry(holdId),
+        ),
+      ),
+      202,
+    );
   })
   .post("/:id/judge", validate("json", judgeInput), async (c) => {
     const id = await knownId(c, "comparison");
     const { judges } = c.req.valid("json");
     checkModels(c.env, judges);
-    return c.json(unwrap(await withSpend(c, id, (found) => estimateJudges(c.env, found, judges), async (holdId) => await comparisonRoom(c.env, id).requestJudges(judges, holdId))), 202);
+    return c.json(
+      unwrap(
+        await withSpend(
+          c,
+          id,
+          (found) => estimateJudges(c.env, found, judges),
+          async (holdId) => await comparisonRoom(c.env, id).requestJudges(judges, holdId),
+        ),
+      ),
+      202,
+    );
   })
   .post("/:id/votes", validate("json", voteInput), async (c) => {
     // No D1 existence read: the id's tag says the server made it, and the room knows whether it holds it.

@@ -49,6 +49,18 @@ export function onError(err: Error, c: Context) {
   }
   logError("unhandled error", err);
   const storage = storageFailure(err);
-  if (storage) return c.json(storage.full ? errorBody("storage_full", STORAGE_FULL) : errorBody("storage_unavailable", runtimeFailure(storage.reference)), 503);
-  return c.json(errorBody("internal", "Something went wrong on the server. Try again; if it keeps happening, check the wrangler output."), 500);
+  if (storage)
+    return c.json(
+      storage.full
+        ? errorBody("storage_full", STORAGE_FULL)
+        : errorBody("storage_unavailable", runtimeFailure(storage.reference)),
+      503,
+    );
+  return c.json(
+    errorBody(
+      "internal",
+      "Something went wrong on the server. Try again; if it keeps happening, check the wrangler output.",
+    ),
+    500,
+  );
 }

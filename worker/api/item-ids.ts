@@ -13,7 +13,9 @@ import { sign, TAG_HEX_LENGTH, verify } from "./signing";
 export type ItemKind = "run" | "comparison";
 
 const WHAT: Record<ItemKind, string> = { run: "Run", comparison: "Comparison" };
-const TAGGED = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([0-9a-f]{${TAG_HEX_LENGTH}})$`);
+const TAGGED = new RegExp(
+  `^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([0-9a-f]{${TAG_HEX_LENGTH}})$`,
+);
 
 export async function newItemId(env: Env, kind: ItemKind): Promise<string> {
   const base = crypto.randomUUID();

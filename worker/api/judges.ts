@@ -6,6 +6,9 @@ import { openDb } from "../db/queries";
 import { displayName } from "../providers/registry";
 
 export const judgesApi = new Hono<{ Bindings: Env }>().get("/", async (c) => {
-  const judges = calibrate(await calibrationRows(openDb(c.env.DB))).map((j) => ({ ...j, displayName: displayName(j.judgeModelId) }));
+  const judges = calibrate(await calibrationRows(openDb(c.env.DB))).map((j) => ({
+    ...j,
+    displayName: displayName(j.judgeModelId),
+  }));
   return c.json({ judges });
 });

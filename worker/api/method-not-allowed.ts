@@ -34,5 +34,8 @@ export const methodNotAllowed = (router: () => RouteTable) =>
     const allow = allowedMethods(table, c.req.path);
     if (!allow.length) return c.notFound();
     c.header("Allow", allow.join(", "));
-    return c.json(errorBody("method_not_allowed", `${c.req.path} takes ${allow.join(", ")}, not ${c.req.method}.`), 405);
+    return c.json(
+      errorBody("method_not_allowed", `${c.req.path} takes ${allow.join(", ")}, not ${c.req.method}.`),
+      405,
+    );
   });

@@ -8,9 +8,11 @@ const TEST_TIMEOUT_MS = 15_000;
 
 export const providersApi = new Hono<{ Bindings: Env }>().post("/:provider/test", async (c) => {
   const provider = c.req.param("provider");
-  if (!isProviderId(provider)) throw new ApiError(404, "not_found", `Unknown provider "${provider}". Known: ${PROVIDER_IDS.join(", ")}.`);
+  if (!isProviderId(provider))
+    throw new ApiError(404, "not_found", `Unknown provider "${provider}". Known: ${PROVIDER_IDS.join(", ")}.`);
   const reason = unavailableReason(provider, c.env);
-  if (reason) return c.json({ ok: false, provider, message: `${PROVIDER_NAMES[provider]} is not configured: ${reason}.` });
+  if (reason)
+    return c.json({ ok: false, provider, message: `${PROVIDER_NAMES[provider]} is not configured: ${reason}.` });
   try {
     await createProvider(provider, c.env).test(AbortSignal.timeout(TEST_TIMEOUT_MS));
     return c.json({ ok: true, provider, message: `${PROVIDER_NAMES[provider]} answered.` });

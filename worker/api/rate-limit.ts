@@ -42,7 +42,9 @@ const leases = new Map<string, Lease>();
  * benches playing many clients) does it name a client of its own within its address.
  */
 export async function clientIdOf(c: Context<{ Bindings: Env }>): Promise<string> {
-  const address = c.env.QUORUM_LISTEN?.trim() ? "local" : await hashedAddress(c.req.header("CF-Connecting-IP") ?? "unknown");
+  const address = c.env.QUORUM_LISTEN?.trim()
+    ? "local"
+    : await hashedAddress(c.req.header("CF-Connecting-IP") ?? "unknown");
   const given = c.env.QUORUM_TRUST_CLIENT_ID === "true" ? c.req.header("X-Client-Id")?.trim() : undefined;
   return given ? `${address}/client:${given.slice(0, 200)}` : address;
 }
@@ -65,7 +67,12 @@ export async function rateLimit(c: Context<{ Bindings: Env }>, action: LimitedAc
     lease.tokens -= 1;
     return;
   }
-  const taken = await limiterFor(c.env, clientId).take(clientId, action, perMinute, busy ? Math.max(1, Math.floor(perMinute / 60)) : 1);
+  const taken = await limiterFor(c.env, clientId).take(
+    clientId,
+    action,
+    perMinute,
+    busy ? Math.max(1, Math.floor(perMinute / 60)) : 1,
+  );
   if (taken.ok) {
     // A lease dropped while we waited (the limit changed, or too many clients) takes no spare tokens: they are lost, never overspent.
     if (taken.granted > 1 && leases.get(key) === lease) {
@@ -77,7 +84,11 @@ export async function rateLimit(c: Context<{ Bindings: Env }>, action: LimitedAc
   }
   const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
   c.header("Retry-After", String(seconds));
-  throw new ApiError(429, "rate_limited", `Too many ${action} from you: at most ${perMinute} a minute (${VARIABLE[action]}). Try again in ${seconds} s.`);
+  throw new ApiError(
+    429,
+    "rate_limited",
+    `Too many ${action} from you: at most ${perMinute} a minute (${VARIABLE[action]}). Try again in ${seconds} s.`,
+  );
 }
 
 /** The lease for `key` at this limit, now the most recently seen; one held at another limit is dropped, tokens and all. */

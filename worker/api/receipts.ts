@@ -24,5 +24,9 @@ export async function requireWithdrawalRight(c: Context<{ Bindings: Env }>, vote
       `Withdrawing a vote takes its receipt: send the \`receipt\` the vote was answered with in the ${RECEIPT_HEADER} header (the page that cast it keeps it).`,
     );
   if (!(await verify(c.env, "vote-receipt", voteId, given)))
-    throw new ApiError(403, "wrong_receipt", `That ${RECEIPT_HEADER} is not this vote's receipt: only whoever cast the vote, with the receipt it was answered with, can withdraw it.`);
+    throw new ApiError(
+      403,
+      "wrong_receipt",
+      `That ${RECEIPT_HEADER} is not this vote's receipt: only whoever cast the vote, with the receipt it was answered with, can withdraw it.`,
+    );
 }

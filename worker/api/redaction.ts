@@ -23,7 +23,11 @@ export async function redactRun(input: CreateRunInput): Promise<{ input: CreateR
     ...input,
     question: await mask(input.question),
     models: await Promise.all(
-      input.models.map(async (m) => (m.params?.systemPrompt === undefined ? m : { ...m, params: { ...m.params, systemPrompt: await mask(m.params.systemPrompt) } })),
+      input.models.map(async (m) =>
+        m.params?.systemPrompt === undefined
+          ? m
+          : { ...m, params: { ...m.params, systemPrompt: await mask(m.params.systemPrompt) } },
+      ),
     ),
     settings: { ...input.settings, systemPrompt: await mask(input.settings.systemPrompt) },
   };
@@ -32,12 +36,26 @@ export async function redactRun(input: CreateRunInput): Promise<{ input: CreateR
 }
 
 /** The prompt, the category and the system prompt, masked. */
-export async function redactComparison(input: CreateComparisonInput): Promise<{ input: CreateComparisonInput; redactions: Redactions }> {
+export async function redactComparison(
+  input: CreateComparisonInput,
+): Promise<{ input: CreateComparisonInput; redactions: Redactions }> {
   const tally = { counts: {} };
   const mask = masker(tally);
-  const params = input.params && (input.params.systemPrompt === undefined ? input.params : { ...input.params, systemPrompt: await mask(input.params.systemPrompt) });
+  const params =
+    input.params &&
+    (input.params.systemPrompt === undefined
+      ? input.params
+      : { ...input.params, systemPrompt: await mask(input.params.systemPrompt) });
   const category = await mask(input.category);
-  return { input: { ...input, prompt: await mask(input.prompt), ...(category === undefined ? {} : { category }), ...(params ? { params } : {}) }, redactions: tally.counts };
+  return {
+    input: {
+      ...input,
+      prompt: await mask(input.prompt),
+      ...(category === undefined ? {} : { category }),
+      ...(params ? { params } : {}),
+    },
+    redactions: tally.counts,
+  };
 }
 
 export async function redactMessage(content: string): Promise<{ content: string; redactions: Redactions }> {

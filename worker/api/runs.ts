@@ -58,10 +58,22 @@ function runCallsMs(settings: RunSettings, models: number): number {
  * Sets aside the most an ended run's new request could cost (QUORUM_MAX_RUN_USD counts everything the run
  * ever spent), then hands the request to the room; a request the room refuses gives its hold back.
  */
-async function withSpend(c: Context<{ Bindings: Env }>, id: string, estimate: (run: NonNullable<Awaited<ReturnType<typeof loadRunRecord>>>) => RunEstimate, act: (holdId: string) => Promise<RoomResult>) {
+async function withSpend(
+  c: Context<{ Bindings: Env }>,
+  id: string,
+  estimate: (run: NonNullable<Awaited<ReturnType<typeof loadRunRecord>>>) => RunEstimate,
+  act: (holdId: string) => Promise<RoomResult>,
+) {
   const run = await loadRunRecord(openDb(c.env.DB), id);
   if (!run) throw notFound("Run");
-  const holdId = await reserveSpend(c, { itemId: id, what: "run", estimate: estimate(run), hidden: false, blindPrices: null, workMs: workMs(c.env, runCallsMs(run.settings, run.answers.length)) });
+  const holdId = await reserveSpend(c, {
+    itemId: id,
+    what: "run",
+    estimate: estimate(run),
+    hidden: false,
+    blindPrices: null,
+    workMs: workMs(c.env, runCallsMs(run.settings, run.answers.length)),
+  });
   return unwrap(await withHold(c.env, holdId, act));
 }
 
@@ -69,7 +81,10 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   .post("/", validate("json", createRunInput), async (c) => {
     const redacted = redactMode(c.env) ? await redactRun(c.req.valid("json")) : null;
     const input = redacted?.input ?? c.req.valid("json");
-    checkModels(c.env, [...input.models.map((m) => m.id), ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : [])]);
+    checkModels(c.env, [
+      ...input.models.map((m) => m.id),
+      ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : []),
+    ]);
     await rateLimit(c, "runs", await clientIdOf(c));
     const id = await newItemId(c.env, "run");
     // A blind run's total, over labels whose tokens are shown, would say which model wrote which: it shows at the run's end.
@@ -82,7 +97,14 @@ export const runsApi = new Hono<{ Bindings: Env }>()
       workMs: workMs(c.env, runCallsMs(input.settings, input.models.length)),
     });
     const settings = redacted ? { ...input.settings, redactions: redacted.redactions } : input.settings;
-    const started = unwrap(await withHold(c.env, holdId, async (holdId) => await room(c.env, id).start({ id, question: input.question, models: input.models, settings, holdId })));
+    const started = unwrap(
+      await withHold(
+        c.env,
+        holdId,
+        async (holdId) =>
+          await room(c.env, id).start({ id, question: input.question, models: input.models, settings, holdId }),
+      ),
+    );
     return c.json(redacted ? { ...started, redactions: redacted.redactions } : started, 201);
   })
   .get("/", validate("query", listRunsQuery), async (c) => {
@@ -98,7 +120,13 @@ export const runsApi = new Hono<{ Bindings: Env }>()
         question: row.question,
         status: row.status,
         models: row.settings.models.map((m) => m.id),
-        winner: first ? { label: first.label, modelId: first.modelId, displayName: first.modelId ? displayName(first.modelId) : null } : null,
+        winner: first
+          ? {
+              label: first.label,
+              modelId: first.modelId,
+              displayName: first.modelId ? displayName(first.modelId) : null,
+            }
+          : null,
         costHidden,
         costUsd: costHidden ? null : row.costUsd,
         unknownCostModels: costHidden ? 0 : row.unknownCostModels,
@@ -119,12 +147,28 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   })
   .post("/:id/evaluate", async (c) => {
     const id = await knownId(c, "run");
-    return c.json(await withSpend(c, id, (run) => estimateEvaluation(c.env, run), (holdId) => room(c.env, id).evaluate(holdId)), 202);
+    return c.json(
+      await withSpend(
+        c,
+        id,
+        (run) => estimateEvaluation(c.env, run),
+        (holdId) => room(c.env, id).evaluate(holdId),
+      ),
+      202,
+    );
   })
   .post("/:id/answers", validate("json", retryAnswersInput), async (c) => {
     const id = await knownId(c, "run");
     const { modelIds } = c.req.valid("json");
-    return c.json(await withSpend(c, id, (run) => estimateAnswerRetry(c.env, run, modelIds), (holdId) => room(c.env, id).retryAnswers(modelIds, holdId)), 202);
+    return c.json(
+      await withSpend(
+        c,
+        id,
+        (run) => estimateAnswerRetry(c.env, run, modelIds),
+        (holdId) => room(c.env, id).retryAnswers(modelIds, holdId),
+      ),
+      202,
+    );
   })
   .get("/:id/export", validate("query", exportQuery), async (c) => {
     const detail = await runDetail(c.env, await knownId(c, "run"));

@@ -6,7 +6,14 @@
  */
 import { Hono } from "hono";
 import { openDb, runStatusOf } from "../db/queries";
-import { insertShare, liveShareByHash, liveSharesOf, revokeShare, type ShareKind, type ShareRow } from "../db/share-queries";
+import {
+  insertShare,
+  liveShareByHash,
+  liveSharesOf,
+  revokeShare,
+  type ShareKind,
+  type ShareRow,
+} from "../db/share-queries";
 import { SHARE_HEADER } from "../rooms/room";
 import { wsQuery } from "../shared/requests";
 import { comparisonDetail, comparisonRoom } from "./comparisons";
@@ -21,7 +28,10 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** The token's SHA-256 in hex: what D1 stores and looks a link up by. */
@@ -37,7 +47,9 @@ const WHAT: Record<ShareKind, string> = { run: "Run", comparison: "Comparison" }
  * archived. `id` is one the server made (a route's is checked by knownId; a link's comes from D1).
  */
 async function itemExists(env: Env, kind: ShareKind, id: string): Promise<boolean> {
-  return kind === "run" ? (await runStatusOf(openDb(env.DB), id)) !== null : (await comparisonRoom(env, id).detail()) !== null;
+  return kind === "run"
+    ? (await runStatusOf(openDb(env.DB), id)) !== null
+    : (await comparisonRoom(env, id).detail()) !== null;
 }
 
 /** A link's item: its id was checked when the link was made. */
@@ -73,7 +85,12 @@ export const sharesApi = new Hono<{ Bindings: Env }>().delete("/:shareId", async
   if (!revoked) throw notFound("Share link");
   // Closed again on a repeat, in case the first call stopped between D1 and the room.
   await roomOf(c.env, revoked.share).closeShared(revoked.share.id);
-  if (!revoked.revokedNow) throw new ApiError(404, "not_found", "This share link was already revoked; it opens nothing. Make a new one with Share if you need it again.");
+  if (!revoked.revokedNow)
+    throw new ApiError(
+      404,
+      "not_found",
+      "This share link was already revoked; it opens nothing. Make a new one with Share if you need it again.",
+    );
   return c.json({ ...listed(revoked.share), revoked: true as const });
 });
 

@@ -20,7 +20,8 @@ const encoder = new TextEncoder();
 const configuredKeys = new Map<string, Promise<CryptoKey>>();
 let keptKey: Promise<CryptoKey> | null = null;
 
-const importKey = (secret: string) => crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+const importKey = (secret: string) =>
+  crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 
 function randomSecret(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -11,7 +11,11 @@ export function requireUpgrade(c: Context): void {
  * The room's answer to `request`, for a room whose id the route has checked (item-ids.ts). A room that holds
  * no run or comparison answers 404 itself, and that becomes `missing`, the API's own error for the route.
  */
-export async function connectRoom(room: { fetch(request: Request): Promise<Response> }, request: Request, missing: () => ApiError): Promise<Response> {
+export async function connectRoom(
+  room: { fetch(request: Request): Promise<Response> },
+  request: Request,
+  missing: () => ApiError,
+): Promise<Response> {
   const response = await room.fetch(request);
   if (response.status === 404) throw missing();
   return response;

@@ -47,7 +47,8 @@ export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + watchdogSlac
 export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequest): Promise<string> {
   const { dayUsd: dayCap, runUsd: itemCap } = spendCaps(c.env);
   const caps = { dayCap, itemCap };
-  if ((caps.dayCap !== null || caps.itemCap !== null) && req.estimate.unpriced.length) throw unpricedRefusal(req.estimate.unpriced);
+  if ((caps.dayCap !== null || caps.itemCap !== null) && req.estimate.unpriced.length)
+    throw unpricedRefusal(req.estimate.unpriced);
   const now = Date.now();
   const day = utcDay(now);
   const hold: Hold = {
@@ -70,12 +71,17 @@ export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequ
       itemUsed > 0
         ? `This request could cost up to ${usd(req.estimate.usd)}, and this ${req.what} has already spent or set aside ${usd(itemUsed)} of its QUORUM_MAX_RUN_USD ($${caps.itemCap}).`
         : `This ${req.what} could cost up to $${req.estimate.usd.toFixed(4)}, more than QUORUM_MAX_RUN_USD ($${caps.itemCap}).`;
-    throw new ApiError(400, "over_budget", `${why} Pick fewer or cheaper models, set a lower max tokens, or raise the cap.`, {
-      estimateUsd: req.estimate.usd,
-      capUsd: caps.itemCap,
-      spentUsd: item.spentUsd,
-      reservedUsd: item.reservedUsd,
-    });
+    throw new ApiError(
+      400,
+      "over_budget",
+      `${why} Pick fewer or cheaper models, set a lower max tokens, or raise the cap.`,
+      {
+        estimateUsd: req.estimate.usd,
+        capUsd: caps.itemCap,
+        spentUsd: item.spentUsd,
+        reservedUsd: item.reservedUsd,
+      },
+    );
   }
   throw await dayCapRefusal(c, caps.dayCap ?? 0, req.estimate.usd);
 }
@@ -86,7 +92,11 @@ export async function releaseSpend(env: Env, holdId: string): Promise<void> {
 }
 
 /** Hands the hold to the room's request `act`; one that throws, or that the room refuses, gives the hold back. */
-export async function withHold<R extends { ok: boolean }>(env: Env, holdId: string, act: (holdId: string) => PromiseLike<R>): Promise<R> {
+export async function withHold<R extends { ok: boolean }>(
+  env: Env,
+  holdId: string,
+  act: (holdId: string) => PromiseLike<R>,
+): Promise<R> {
   let outcome: R;
   try {
     outcome = await act(holdId);
@@ -127,7 +137,14 @@ async function dayCapRefusal(c: Context<{ Bindings: Env }>, cap: number, estimat
     429,
     "day_cap",
     `${why} The cap resets at 00:00 UTC (${resets}). To go on today, wait for work under way to finish, raise QUORUM_MAX_DAY_USD in .dev.vars (or the Worker's secrets) and restart, or pick cheaper models or a lower max tokens.`,
-    { spentUsd: spent.spentUsd, reservedUsd: spent.reservedUsd, capUsd: cap, estimateUsd, unknownCostCalls: spent.unknownCostCalls, resetsAt: day.resetsAt },
+    {
+      spentUsd: spent.spentUsd,
+      reservedUsd: spent.reservedUsd,
+      capUsd: cap,
+      estimateUsd,
+      unknownCostCalls: spent.unknownCostCalls,
+      resetsAt: day.resetsAt,
+    },
   );
 }
 

@@ -4,7 +4,10 @@ import type { ZodType } from "zod";
 import { errorBody } from "./errors";
 
 /** zValidator with the API's error shape: a 400 that names the field that is wrong. */
-export const validate = <Target extends keyof ValidationTargets, Schema extends ZodType>(target: Target, schema: Schema) =>
+export const validate = <Target extends keyof ValidationTargets, Schema extends ZodType>(
+  target: Target,
+  schema: Schema,
+) =>
   zValidator(target, schema, (result, c) => {
     if (result.success) return;
     const issues = result.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));

@@ -16,8 +16,16 @@ export const votesApi = new Hono<{ Bindings: Env }>().delete("/:voteId", async (
     const { archiveAfterHours } = arenaSettings(c.env);
     // An archived vote's rows are in R2 now: say so rather than only "not found".
     if (archiveAfterHours > 0)
-      throw new ApiError(404, "not_found", `Vote not found: it may have been withdrawn, or be older than ${archiveAfterHours} hours (QUORUM_ARCHIVE_AFTER_HOURS) and archived, which makes it final.`);
+      throw new ApiError(
+        404,
+        "not_found",
+        `Vote not found: it may have been withdrawn, or be older than ${archiveAfterHours} hours (QUORUM_ARCHIVE_AFTER_HOURS) and archived, which makes it final.`,
+      );
     throw notFound("Vote");
   }
-  return c.json({ ...unwrap(await comparisonRoom(c.env, comparisonId).withdraw(voteId)), comparisonId, withdrawn: true as const });
+  return c.json({
+    ...unwrap(await comparisonRoom(c.env, comparisonId).withdraw(voteId)),
+    comparisonId,
+    withdrawn: true as const,
+  });
 });

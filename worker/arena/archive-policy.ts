@@ -24,7 +24,9 @@ import { arenaSettings } from "./settings";
  */
 export function finalReason(env: Env, atMs: number, what: string, now = Date.now()): string | null {
   const hours = pastWindow(env, atMs, now);
-  return hours === null ? null : `${what} is older than ${hours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so its battles are final: they may already be archived and can't be taken back.`;
+  return hours === null
+    ? null
+    : `${what} is older than ${hours} hours (QUORUM_ARCHIVE_AFTER_HOURS), so its battles are final: they may already be archived and can't be taken back.`;
 }
 
 /** Why a comparison created at `createdAtMs` takes nothing more (it may already be archived); null while it does. */

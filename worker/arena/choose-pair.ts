@@ -21,7 +21,9 @@ export class NoPairError extends Error {}
 function evidenceFrom(standings: Standings, pairs: PairTotals[]): PairEvidence {
   const battles = new Map(pairs.map((p) => [`${p.lo}\n${p.hi}`, p.loWins + p.hiWins + p.ties + p.bothBad]));
   const intervals = new Map(
-    standings.rows.filter((r) => r.ciLower !== null && r.ciUpper !== null).map((r) => [r.modelId, [r.ciLower!, r.ciUpper!] as [number, number]]),
+    standings.rows
+      .filter((r) => r.ciLower !== null && r.ciUpper !== null)
+      .map((r) => [r.modelId, [r.ciLower!, r.ciUpper!] as [number, number]]),
   );
   return {
     battles: (a, b) => battles.get(a < b ? `${a}\n${b}` : `${b}\n${a}`) ?? 0,
@@ -48,13 +50,36 @@ export async function choosePair(
     throw new NoPairError(
       "The arena needs at least two available models to sample from. Set QUORUM_ARENA_MODELS to two or more model ids of configured providers, or name the two models.",
     );
-  const { standings, pairs } = await computeStandings(env, db, leaderboardQuery.parse({}), arenaSettings(env).leaderboardStaleMs);
+  const { standings, pairs } = await computeStandings(
+    env,
+    db,
+    leaderboardQuery.parse({}),
+    arenaSettings(env).leaderboardStaleMs,
+  );
   const evidence = evidenceFrom(standings, pairs);
   if (request.mode === "topper") {
-    const leader = standings.rows.find((r) => r.bt !== null && r.appearances >= topperMinAppearances && pool.includes(r.modelId));
-    if (leader) return { models: shuffleSides(drawPair(pool, evidence, random, leader.modelId), random), mode: "topper", modeNote: null, candidates: pool };
+    const leader = standings.rows.find(
+      (r) => r.bt !== null && r.appearances >= topperMinAppearances && pool.includes(r.modelId),
+    );
+    if (leader)
+      return {
+        models: shuffleSides(drawPair(pool, evidence, random, leader.modelId), random),
+        mode: "topper",
+        modeNote: null,
+        candidates: pool,
+      };
     const note = `No model in the pool has ${topperMinAppearances} appearances with a rating yet, so this pair was sampled instead of pitting the leader.`;
-    return { models: shuffleSides(drawPair(pool, evidence, random), random), mode: "sampled", modeNote: note, candidates: pool };
+    return {
+      models: shuffleSides(drawPair(pool, evidence, random), random),
+      mode: "sampled",
+      modeNote: note,
+      candidates: pool,
+    };
   }
-  return { models: shuffleSides(drawPair(pool, evidence, random), random), mode: "sampled", modeNote: null, candidates: pool };
+  return {
+    models: shuffleSides(drawPair(pool, evidence, random), random),
+    mode: "sampled",
+    modeNote: null,
+    candidates: pool,
+  };
 }

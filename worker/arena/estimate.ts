@@ -6,14 +6,26 @@
  * Blind work is estimated at `blind` prices, the highest of the pool its pair came from, for both sides:
  * the amount set aside then says nothing about which model is on which side, or which pair was drawn.
  */
-import { ASSUMED_MAX_TOKENS, priceCalls, priceOf, REVIEW_PROMPT_TOKENS, REVIEW_TOKENS_PER_ANSWER, STRUCTURED_ROUNDS, tokensOf, type Price, type RunEstimate } from "../council/estimate";
+import {
+  ASSUMED_MAX_TOKENS,
+  priceCalls,
+  priceOf,
+  REVIEW_PROMPT_TOKENS,
+  REVIEW_TOKENS_PER_ANSWER,
+  STRUCTURED_ROUNDS,
+  tokensOf,
+  type Price,
+  type RunEstimate,
+} from "../council/estimate";
 import type { ComparisonForEstimate } from "../db/spend-queries";
 import type { ArenaParams, Side } from "../shared/arena";
 
 type Env = { QUORUM_PRICES?: string };
 
 /** A conversation as the estimate needs it: sizes only, and the price blind sides are charged at. */
-type Conversation = Pick<ComparisonForEstimate, "models" | "params" | "promptChars" | "sideChars"> & { blind: Price | null };
+type Conversation = Pick<ComparisonForEstimate, "models" | "params" | "promptChars" | "sideChars"> & {
+  blind: Price | null;
+};
 
 const SIDES: Side[] = ["left", "right"];
 
@@ -27,7 +39,11 @@ export function poolPrices(env: Env, pool: string[]): { price: Price; unpriced: 
   for (const id of new Set(pool)) {
     const p = priceOf(env, id);
     if (!p) unpriced.push(id);
-    else Object.assign(price, { priceIn: Math.max(price.priceIn, p.priceIn), priceOut: Math.max(price.priceOut, p.priceOut) });
+    else
+      Object.assign(price, {
+        priceIn: Math.max(price.priceIn, p.priceIn),
+        priceOut: Math.max(price.priceOut, p.priceOut),
+      });
   }
   return { price, unpriced };
 }
@@ -36,19 +52,41 @@ function estimate(env: Env, c: Conversation, sides: Side[], judges: string[]): R
   const { charge, total } = priceCalls(env);
   const system = c.params.systemPrompt?.length ?? 0;
   const maxOut = c.params.maxTokens ?? ASSUMED_MAX_TOKENS;
-  for (const side of sides) charge(c.models[side], tokensOf(c.promptChars + c.sideChars[side] + system), maxOut, c.blind ?? undefined);
+  for (const side of sides)
+    charge(c.models[side], tokensOf(c.promptChars + c.sideChars[side] + system), maxOut, c.blind ?? undefined);
   // A judge reads every prompt and both sides' replies, which are at most their output allowance this turn.
-  const read = REVIEW_PROMPT_TOKENS + tokensOf(c.promptChars) + SIDES.reduce((n, side) => n + tokensOf(c.sideChars[side]) + (sides.includes(side) ? maxOut : 0), 0);
-  for (const judge of judges) charge(judge, STRUCTURED_ROUNDS * 2 * read, STRUCTURED_ROUNDS * 2 * 2 * REVIEW_TOKENS_PER_ANSWER);
+  const read =
+    REVIEW_PROMPT_TOKENS +
+    tokensOf(c.promptChars) +
+    SIDES.reduce((n, side) => n + tokensOf(c.sideChars[side]) + (sides.includes(side) ? maxOut : 0), 0);
+  for (const judge of judges)
+    charge(judge, STRUCTURED_ROUNDS * 2 * read, STRUCTURED_ROUNDS * 2 * 2 * REVIEW_TOKENS_PER_ANSWER);
   return total();
 }
 
 /** A new comparison: both sides answer the prompt, then any judges asked for after the first vote. */
 export function estimateComparison(
   env: Env,
-  init: { models: { left: string; right: string }; prompt: string; params: ArenaParams; judges: string[]; blind: Price | null },
+  init: {
+    models: { left: string; right: string };
+    prompt: string;
+    params: ArenaParams;
+    judges: string[];
+    blind: Price | null;
+  },
 ): RunEstimate {
-  return estimate(env, { models: init.models, params: init.params, promptChars: init.prompt.length, sideChars: { left: 0, right: 0 }, blind: init.blind }, SIDES, init.judges);
+  return estimate(
+    env,
+    {
+      models: init.models,
+      params: init.params,
+      promptChars: init.prompt.length,
+      sideChars: { left: 0, right: 0 },
+      blind: init.blind,
+    },
+    SIDES,
+    init.judges,
+  );
 }
 
 /** The next turn: both sides read their whole conversation and the new message. */

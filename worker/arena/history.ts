@@ -31,11 +31,18 @@ interface ArchivedComparison {
 
 type Cursor = { createdAt: number; id: string };
 
-const newerFirst = (a: HistoryRow, b: HistoryRow) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const newerFirst = (a: HistoryRow, b: HistoryRow) =>
+  b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 const before = (row: HistoryRow, cursor: Cursor | undefined) =>
   !cursor || row.createdAt < cursor.createdAt || (row.createdAt === cursor.createdAt && row.id < cursor.id);
 
-export async function comparisonHistory(db: Db, d1: D1Database, bucket: R2Bucket | undefined, limit: number, cursor?: Cursor) {
+export async function comparisonHistory(
+  db: Db,
+  d1: D1Database,
+  bucket: R2Bucket | undefined,
+  limit: number,
+  cursor?: Cursor,
+) {
   const [listed, { results: objects }] = await Promise.all([
     listComparisons(db, limit, cursor),
     comparisonArchiveObjects(d1, cursor?.createdAt ?? Number.MAX_SAFE_INTEGER),
@@ -45,7 +52,9 @@ export async function comparisonHistory(db: Db, d1: D1Database, bucket: R2Bucket
   let rows: HistoryRow[] = listed.extra ? [...listed.rows, listed.extra] : listed.rows;
   for (const { key, last } of objects) {
     if (rows.length > limit && last < rows[limit].createdAt) break;
-    const archived = (await readListedObject<ArchivedComparison>(bucket, key, "comparison archive")).map(fromArchive).filter((row) => before(row, cursor));
+    const archived = (await readListedObject<ArchivedComparison>(bucket, key, "comparison archive"))
+      .map(fromArchive)
+      .filter((row) => before(row, cursor));
     rows = [...rows, ...archived].sort(newerFirst).slice(0, limit + 1);
   }
   const page = rows.slice(0, limit);

@@ -30,12 +30,16 @@ export function identityTerms(modelId: string): string[] {
   const parsed = parseModelId(modelId);
   if (!parsed || parsed.provider === "demo") return [];
   const family = FAMILIES.filter(([pattern]) => pattern.test(parsed.name)).flatMap(([, words]) => words);
-  return [...new Set([parsed.name, displayName(modelId), ...MAKERS[parsed.provider], ...family])].filter((t) => t.length >= 3);
+  return [...new Set([parsed.name, displayName(modelId), ...MAKERS[parsed.provider], ...family])].filter(
+    (t) => t.length >= 3,
+  );
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** True when `text` names the model or its maker as a word of its own (case-insensitive). */
 export function namesItself(text: string, modelId: string): boolean {
-  return identityTerms(modelId).some((term) => new RegExp(`(^|[^\\p{L}\\p{N}])${escape(term)}($|[^\\p{L}])`, "iu").test(text));
+  return identityTerms(modelId).some((term) =>
+    new RegExp(`(^|[^\\p{L}\\p{N}])${escape(term)}($|[^\\p{L}])`, "iu").test(text),
+  );
 }

@@ -67,13 +67,17 @@ function cellsOf(pairs: PairTotals[]) {
   const cells: PairCell[] = pairs.map((p) => {
     const [a, b] = [at(p.lo), at(p.hi)];
     const ties = p.ties + p.bothBad;
-    return a < b ? { i: a, j: b, winsI: p.loWins, winsJ: p.hiWins, ties } : { i: b, j: a, winsI: p.hiWins, winsJ: p.loWins, ties };
+    return a < b
+      ? { i: a, j: b, winsI: p.loWins, winsJ: p.hiWins, ties }
+      : { i: b, j: a, winsI: p.hiWins, winsJ: p.loWins, ties };
   });
   return { index, cells };
 }
 
 function trueSkillOf(r: TrueSkillRating | undefined) {
-  return r ? { mu: r.mu, sigma: r.sigma, conservative: conservative(r) } : { mu: null, sigma: null, conservative: null };
+  return r
+    ? { mu: r.mu, sigma: r.sigma, conservative: conservative(r) }
+    : { mu: null, sigma: null, conservative: null };
 }
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
@@ -82,14 +86,22 @@ const finite = (x: number) => (Number.isFinite(x) ? x : null);
  * Bradley–Terry over the pairs, with `rounds` bootstrap rounds, in slices that yield (rating/work-slices.ts).
  * The anchor applies when its model has battles here.
  */
-export function* rateModelsSliced(pairs: PairTotals[], rounds: number, anchor: { modelId: string; rating: number } | null, slicer: Slicer): Sliced<ModelRating[]> {
+export function* rateModelsSliced(
+  pairs: PairTotals[],
+  rounds: number,
+  anchor: { modelId: string; rating: number } | null,
+  slicer: Slicer,
+): Sliced<ModelRating[]> {
   const { index, cells } = cellsOf(pairs);
   // Indexing a pair by its models' names costs a few cell visits' worth of work.
   if (slicer.spend(4 * pairs.length)) yield;
   const anchorIndex = anchor ? index.get(anchor.modelId) : undefined;
   const pinned = anchor && anchorIndex !== undefined ? { index: anchorIndex, rating: anchor.rating } : null;
   const fit = yield* fitBradleyTerrySliced(index.size, cells, { anchor: pinned }, slicer);
-  const intervals = rounds > 0 ? yield* bootstrapBradleyTerrySliced(index.size, cells, { rounds, seed: BOOTSTRAP_SEED, anchor: pinned }, slicer) : null;
+  const intervals =
+    rounds > 0
+      ? yield* bootstrapBradleyTerrySliced(index.size, cells, { rounds, seed: BOOTSTRAP_SEED, anchor: pinned }, slicer)
+      : null;
   return [...index].map(([modelId, i]) => ({
     modelId,
     bt: fit.rated[i] ? finite(fit.ratings[i]) : null,
@@ -100,7 +112,11 @@ export function* rateModelsSliced(pairs: PairTotals[], rounds: number, anchor: {
 }
 
 /** rateModelsSliced in one go, for fits small enough to run on the request (arena/fit-plan.ts). */
-export function rateModels(pairs: PairTotals[], rounds: number, anchor: { modelId: string; rating: number } | null): Map<string, ModelRating> {
+export function rateModels(
+  pairs: PairTotals[],
+  rounds: number,
+  anchor: { modelId: string; rating: number } | null,
+): Map<string, ModelRating> {
   const rated = drain(rateModelsSliced(pairs, rounds, anchor, new Slicer(Number.POSITIVE_INFINITY)));
   return new Map(rated.map((r) => [r.modelId, r]));
 }
@@ -112,7 +128,9 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
   for (const modelId of models) {
     const t = counts.get(modelId) ?? { wins: 0, battles: 0, ties: 0 };
     const appearances = input.comparisons
-      ? (input.comparisons.appearances.get(modelId) ?? 0) + t.battles - (input.comparisons.humanBattles.get(modelId) ?? 0)
+      ? (input.comparisons.appearances.get(modelId) ?? 0) +
+        t.battles -
+        (input.comparisons.humanBattles.get(modelId) ?? 0)
       : t.battles;
     if (appearances < input.minAppearances) continue;
     const rating = input.ratings?.get(modelId);

@@ -38,7 +38,12 @@ export function pairWeight(battles: number, sharedInterval: number): number {
 }
 
 /** Draws two different models from `pool` (at least two), weighted by `pairWeight`; `with` fixes the first. */
-export function drawPair(pool: string[], evidence: PairEvidence, random: () => number, first?: string): [string, string] {
+export function drawPair(
+  pool: string[],
+  evidence: PairEvidence,
+  random: () => number,
+  first?: string,
+): [string, string] {
   const pairs: [string, string, number][] = [];
   for (let i = 0; i < pool.length; i++)
     for (let j = i + 1; j < pool.length; j++) {

@@ -1,5 +1,13 @@
 /** Reads the counters for one leaderboard query and turns them into rows. */
-import { dataVersion, readAppearances, readCategories, readOnlineRatings, readPairCounts, type PairTotals, type Slice } from "../db/leaderboard-queries";
+import {
+  dataVersion,
+  readAppearances,
+  readCategories,
+  readOnlineRatings,
+  readPairCounts,
+  type PairTotals,
+  type Slice,
+} from "../db/leaderboard-queries";
 import { releaseUncounted } from "../db/counting-queries";
 import type { Db } from "../db/queries";
 import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
@@ -82,7 +90,13 @@ export function noteLocalWrite(): void {
  * Blind comparisons whose vote window (`voteWindowMs`, QUORUM_VOTE_WINDOW_MS) passed unvoted are let in first
  * (releasing one changes the version): until then they count nowhere, so the leaderboard can't name a hidden pair.
  */
-export async function computeStandings(env: Env, db: Db, q: LeaderboardQuery, staleMs = 0, voteWindowMs = arenaSettings(env).voteWindowMs): Promise<Computed> {
+export async function computeStandings(
+  env: Env,
+  db: Db,
+  q: LeaderboardQuery,
+  staleMs = 0,
+  voteWindowMs = arenaSettings(env).voteWindowMs,
+): Promise<Computed> {
   const key = JSON.stringify(q);
   const hit = cache.get(key);
   const [now, writes] = [Date.now(), localWrites];
@@ -114,12 +128,24 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
   ]);
   const rated = new Set(pairs.flatMap((p) => [p.lo, p.hi]));
   // An anchor is used only when that model has battles here; the response says which one was.
-  const anchor = q.anchor !== undefined && q.anchorRating !== undefined && rated.has(q.anchor) ? { modelId: q.anchor, rating: q.anchorRating } : null;
-  const { ratings, fit } = await fitRatings(env, { pairs, models: rated.size, slice, rounds: q.rounds, anchor, version });
+  const anchor =
+    q.anchor !== undefined && q.anchorRating !== undefined && rated.has(q.anchor)
+      ? { modelId: q.anchor, rating: q.anchorRating }
+      : null;
+  const { ratings, fit } = await fitRatings(env, {
+    pairs,
+    models: rated.size,
+    slice,
+    rounds: q.rounds,
+    anchor,
+    version,
+  });
   const { rows, totalBattles } = buildLeaderboard({
     pairs,
     ratings,
-    comparisons: appearances ? { appearances, humanBattles: battlesPerModel(humanPairs ? humanPairs.pairs : pairs) } : null,
+    comparisons: appearances
+      ? { appearances, humanBattles: battlesPerModel(humanPairs ? humanPairs.pairs : pairs) }
+      : null,
     online,
     minAppearances: q.minAppearances,
     order: q.order,
@@ -151,21 +177,39 @@ interface FitInput {
 }
 
 /** Ratings by model for the view: fitted here when small, by the view's FitRoom when large, none past the ceiling. */
-async function fitRatings(env: Env, input: FitInput): Promise<{ ratings: Map<string, ModelRating> | null; fit: FitStatus }> {
+async function fitRatings(
+  env: Env,
+  input: FitInput,
+): Promise<{ ratings: Map<string, ModelRating> | null; fit: FitStatus }> {
   const { models, rounds, anchor } = input;
   const maxModels = arenaSettings(env).maxFitModels;
   const plan = fitPlan(models, rounds, maxModels);
-  if (plan.where === "inline") return { ratings: rateModels(input.pairs, rounds, anchor), fit: { status: "ready", models, rounds, notice: null } };
-  if (plan.where === "refused") return { ratings: null, fit: { status: "refused", models, maxModels, notice: plan.notice } };
-  const request = { slice: input.slice, rounds: plan.rounds, anchorModel: anchor?.modelId ?? null, version: input.version };
+  if (plan.where === "inline")
+    return { ratings: rateModels(input.pairs, rounds, anchor), fit: { status: "ready", models, rounds, notice: null } };
+  if (plan.where === "refused")
+    return { ratings: null, fit: { status: "refused", models, maxModels, notice: plan.notice } };
+  const request = {
+    slice: input.slice,
+    rounds: plan.rounds,
+    anchorModel: anchor?.modelId ?? null,
+    version: input.version,
+  };
   // A view has a room only past INLINE_FIT_MODELS rated models, so a made-up query never creates one.
   const room = env.FIT_ROOM.get(env.FIT_ROOM.idFromName(fitRoomName(request)));
   const answer = await room.ratings(request);
   // The room pins the anchor at 0; its rating moves every rating and interval by the same amount.
   const shift = anchor?.rating ?? 0;
   const plus = (x: number | null) => (x === null ? null : x + shift);
-  const byModel = (list: ModelRating[]) => new Map(list.map((r) => [r.modelId, { ...r, bt: plus(r.bt), ciLower: plus(r.ciLower), ciUpper: plus(r.ciUpper) }]));
-  if (answer.status === "ready") return { ratings: byModel(answer.ratings), fit: { status: "ready", models, rounds: plan.rounds, notice: plan.notice } };
+  const byModel = (list: ModelRating[]) =>
+    new Map(list.map((r) => [r.modelId, { ...r, bt: plus(r.bt), ciLower: plus(r.ciLower), ciUpper: plus(r.ciUpper) }]));
+  if (answer.status === "ready")
+    return {
+      ratings: byModel(answer.ratings),
+      fit: { status: "ready", models, rounds: plan.rounds, notice: plan.notice },
+    };
   const stale = answer.stale ? byModel(answer.stale) : null;
-  return { ratings: stale, fit: { status: "computing", models, rounds: plan.rounds, stale: stale !== null, notice: plan.notice } };
+  return {
+    ratings: stale,
+    fit: { status: "computing", models, rounds: plan.rounds, stale: stale !== null, notice: plan.notice },
+  };
 }

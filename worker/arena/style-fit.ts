@@ -1,14 +1,26 @@
 /** Chatbot Arena's style control over the battles that carry style features: ratings with style held equal, and β per feature. */
 import type { FeaturedBattle } from "../db/style-queries";
 import type { Anchor } from "../rating/bradley-terry";
-import { bootstrapStyleControlledSliced, fitStyleControlledSliced, oddsFactorPerStd, type StyleBattle } from "../rating/style-control";
+import {
+  bootstrapStyleControlledSliced,
+  fitStyleControlledSliced,
+  oddsFactorPerStd,
+  type StyleBattle,
+} from "../rating/style-control";
 import type { Sliced, Slicer } from "../rating/work-slices";
 import { STYLE_FEATURES, styleCountsFromConvMetadata, styleDiffs } from "../rating/style-features";
 import { BOOTSTRAP_SEED } from "./leaderboard";
 
 export interface StyleResult {
   models: { modelId: string; rating: number | null; lower: number | null; upper: number | null }[];
-  features: { name: (typeof STYLE_FEATURES)[number]; beta: number; lower: number | null; upper: number | null; oddsFactor: number; std: number }[];
+  features: {
+    name: (typeof STYLE_FEATURES)[number];
+    beta: number;
+    lower: number | null;
+    upper: number | null;
+    oddsFactor: number;
+    std: number;
+  }[];
   /** battles in the fit, and battles of the slice left out because they carry no style features */
   battles: number;
   withoutFeatures: number;
@@ -25,12 +37,19 @@ export class StyleFitter {
 
   add(page: FeaturedBattle[]): void {
     for (const b of page) {
-      const counts = b.convMetadata ? styleCountsFromConvMetadata(JSON.parse(b.convMetadata) as Record<string, unknown>) : null;
+      const counts = b.convMetadata
+        ? styleCountsFromConvMetadata(JSON.parse(b.convMetadata) as Record<string, unknown>)
+        : null;
       if (!counts) {
         this.withoutFeatures++;
         continue;
       }
-      this.battles.push({ a: this.at(b.modelA), b: this.at(b.modelB), winner: b.winner, diffs: styleDiffs(counts.a, counts.b) });
+      this.battles.push({
+        a: this.at(b.modelA),
+        b: this.at(b.modelB),
+        winner: b.winner,
+        diffs: styleDiffs(counts.a, counts.b),
+      });
     }
   }
 
@@ -40,7 +59,15 @@ export class StyleFitter {
     const at = anchor ? this.index.get(anchor.modelId) : undefined;
     const pinned: Anchor | null = anchor && at !== undefined ? { index: at, rating: anchor.rating } : null;
     const fit = yield* fitStyleControlledSliced(n, this.battles, { anchor: pinned }, slicer);
-    const ci = rounds > 0 ? yield* bootstrapStyleControlledSliced(n, this.battles, { rounds, seed: BOOTSTRAP_SEED, anchor: pinned }, slicer) : null;
+    const ci =
+      rounds > 0
+        ? yield* bootstrapStyleControlledSliced(
+            n,
+            this.battles,
+            { rounds, seed: BOOTSTRAP_SEED, anchor: pinned },
+            slicer,
+          )
+        : null;
     return {
       models: [...this.index].map(([modelId, i]) => ({
         modelId,

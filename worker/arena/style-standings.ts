@@ -17,12 +17,19 @@ export type StyleSummary =
   | { status: "refused"; notice: string }
   | ({ status: "ready" } & Pick<StyleResult, "features" | "battles" | "withoutFeatures">);
 
-export async function withStyleControl(env: Env, db: Db, q: LeaderboardQuery, standings: Standings): Promise<Standings & { style: StyleSummary }> {
+export async function withStyleControl(
+  env: Env,
+  db: Db,
+  q: LeaderboardQuery,
+  standings: Standings,
+): Promise<Standings & { style: StyleSummary }> {
   const slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
-  const anchor = q.anchor !== undefined && q.anchorRating !== undefined ? { modelId: q.anchor, rating: q.anchorRating } : null;
+  const anchor =
+    q.anchor !== undefined && q.anchorRating !== undefined ? { modelId: q.anchor, rating: q.anchorRating } : null;
   // Addressing a room creates it, and the view is the client's to name: a view with no battles gets no room,
   // and an anchor's rating is not in the name (the room refits for a new one), so made-up queries create none.
-  if (standings.totalBattles === 0) return { ...standings, style: { status: "ready", features: [], battles: 0, withoutFeatures: 0 } };
+  if (standings.totalBattles === 0)
+    return { ...standings, style: { status: "ready", features: [], battles: 0, withoutFeatures: 0 } };
   // The same ceiling and the same cut of bootstrap rounds as the plain fit (fit-plan.ts).
   const plan = fitPlan(standings.fit.models, q.rounds, arenaSettings(env).maxFitModels);
   if (plan.where === "refused") return { ...standings, style: { status: "refused", notice: plan.notice } };
@@ -43,5 +50,10 @@ export async function withStyleControl(env: Env, db: Db, q: LeaderboardQuery, st
   );
   rows.forEach((r, i) => (r.rank = ranks[i]));
   rows.sort(ORDER[q.order]);
-  return { ...standings, rows, anchor: answer.result.anchor, style: { status: "ready", features, battles, withoutFeatures } };
+  return {
+    ...standings,
+    rows,
+    anchor: answer.result.anchor,
+    style: { status: "ready", features, battles, withoutFeatures },
+  };
 }

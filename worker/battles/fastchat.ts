@@ -48,10 +48,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function name(obj: Record<string, unknown>, key: string): string {
   const value = obj[key];
   if (value === undefined || value === null) throw new Invalid(`${key} is missing`);
-  if (typeof value !== "string" || value.trim() === "") throw new Invalid(`${key} must be a non-empty string; got ${describeValue(value)}`);
+  if (typeof value !== "string" || value.trim() === "")
+    throw new Invalid(`${key} must be a non-empty string; got ${describeValue(value)}`);
   // Names are kept exactly as given, so " gpt-4" and "gpt-4" would silently become two models.
-  if (value !== value.trim()) throw new Invalid(`${key} must not start or end with whitespace; got ${describeValue(value)}`);
-  if (value.length > MAX_NAME_CHARS) throw new Invalid(`${key} must be at most ${MAX_NAME_CHARS} characters; got ${value.length}`);
+  if (value !== value.trim())
+    throw new Invalid(`${key} must not start or end with whitespace; got ${describeValue(value)}`);
+  if (value.length > MAX_NAME_CHARS)
+    throw new Invalid(`${key} must be at most ${MAX_NAME_CHARS} characters; got ${value.length}`);
   const control = controlCharacterIn(value);
   if (control) throw new Invalid(`${key} must not contain control or invisible characters; found ${control}`);
   return value;
@@ -61,13 +64,15 @@ function optionalString(obj: Record<string, unknown>, key: string): string | nul
   const value = obj[key];
   if (value === undefined || value === null) return null;
   if (typeof value !== "string") throw new Invalid(`${key} must be a string; got ${describeValue(value)}`);
-  if (value.length > MAX_NAME_CHARS) throw new Invalid(`${key} must be at most ${MAX_NAME_CHARS} characters; got ${value.length}`);
+  if (value.length > MAX_NAME_CHARS)
+    throw new Invalid(`${key} must be at most ${MAX_NAME_CHARS} characters; got ${value.length}`);
   return value;
 }
 
 function optionalTurn(turn: unknown): number | null {
   if (turn === undefined || turn === null) return null;
-  if (typeof turn !== "number" || !Number.isSafeInteger(turn) || turn < 0) throw new Invalid(`turn must be a non-negative integer; got ${describeValue(turn)}`);
+  if (typeof turn !== "number" || !Number.isSafeInteger(turn) || turn < 0)
+    throw new Invalid(`turn must be a non-negative integer; got ${describeValue(turn)}`);
   return turn;
 }
 
@@ -78,7 +83,8 @@ function optionalAnony(anony: unknown): boolean | null {
 }
 
 function checkMetadata(value: unknown, path: string, depth: number): void {
-  if (depth > MAX_METADATA_DEPTH) throw new Invalid(`conv_metadata is nested deeper than ${MAX_METADATA_DEPTH} levels at ${path}`);
+  if (depth > MAX_METADATA_DEPTH)
+    throw new Invalid(`conv_metadata is nested deeper than ${MAX_METADATA_DEPTH} levels at ${path}`);
   if (value === null || typeof value === "string" || typeof value === "boolean") return;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new Invalid(`${path} must be a finite number; got ${describeValue(value)}`);
@@ -105,7 +111,8 @@ function convMetadata(obj: Record<string, unknown>): Record<string, unknown> | n
   checkMetadata(value, "conv_metadata", 0);
   // Rejected rather than dropped: silently losing style features would skew style-controlled ratings unnoticed.
   const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
-  if (bytes > MAX_CONV_METADATA_BYTES) throw new Invalid(`conv_metadata must be at most ${MAX_CONV_METADATA_BYTES} bytes as JSON; got ${bytes}`);
+  if (bytes > MAX_CONV_METADATA_BYTES)
+    throw new Invalid(`conv_metadata must be at most ${MAX_CONV_METADATA_BYTES} bytes as JSON; got ${bytes}`);
   return value;
 }
 
@@ -116,7 +123,8 @@ function read(value: unknown): ImportedBattle {
   const modelB = name(value, "model_b");
   if (modelA === modelB) throw new Invalid(`model_a and model_b must differ; both are ${describeValue(modelA)}`);
   const winner = value.winner;
-  if (!(WINNERS as readonly unknown[]).includes(winner)) throw new Invalid(`winner must be one of ${WINNERS.join(", ")}; got ${describeValue(winner)}`);
+  if (!(WINNERS as readonly unknown[]).includes(winner))
+    throw new Invalid(`winner must be one of ${WINNERS.join(", ")}; got ${describeValue(winner)}`);
   const tstamp = value.tstamp;
   if (tstamp === undefined || tstamp === null) throw new Invalid("tstamp is missing");
   if (typeof tstamp !== "number" || !Number.isFinite(tstamp) || tstamp < 0) {

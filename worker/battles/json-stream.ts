@@ -103,11 +103,16 @@ export class BattleSplitter {
     const out: SplitItem[] = [];
     if (this.mode === "lines") this.finishLine(out);
     else if (this.mode === "after" && this.pending !== "") {
-      this.emitError(out, this.pending, `unexpected text after the closing ] of the array: ${describeValue(this.pending)}`);
+      this.emitError(
+        out,
+        this.pending,
+        `unexpected text after the closing ] of the array: ${describeValue(this.pending)}`,
+      );
     } else if (this.mode === "array") {
       const rest = this.pending.trim();
       if (this.overflow) this.emitOverflow(out);
-      else if (rest !== "" && (this.inString || this.depth > 0)) this.emitError(out, rest, "the file ends inside this item: the array is never closed with ]");
+      else if (rest !== "" && (this.inString || this.depth > 0))
+        this.emitError(out, rest, "the file ends inside this item: the array is never closed with ]");
       else {
         if (rest !== "") this.emit(out, rest);
         this.emitError(out, "", "the array is never closed: the file ends without ]");
@@ -220,7 +225,8 @@ export class BattleSplitter {
     if (this.overflow) this.emitOverflow(out);
     else if (text !== "") this.emit(out, text);
     else if (!closing) this.emitError(out, "", "the item is empty: two commas in a row, or a comma right after [");
-    else if (this.afterComma) this.emitError(out, "", "a comma right before the closing ] (trailing commas are not JSON)");
+    else if (this.afterComma)
+      this.emitError(out, "", "a comma right before the closing ] (trailing commas are not JSON)");
     this.afterComma = !closing;
   }
 

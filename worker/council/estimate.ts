@@ -59,7 +59,9 @@ export function priceOf(env: { QUORUM_PRICES?: string }, modelId: string): Price
   const priced = info && pricedModel(env, info);
   if (!priced) return null;
   if (priced.demo) return { priceIn: 0, priceOut: 0 };
-  return priced.priceIn === null || priced.priceOut === null ? null : { priceIn: priced.priceIn, priceOut: priced.priceOut };
+  return priced.priceIn === null || priced.priceOut === null
+    ? null
+    : { priceIn: priced.priceIn, priceOut: priced.priceOut };
 }
 
 /**
@@ -93,13 +95,19 @@ interface CouncilWork {
 
 function councilCost(env: { QUORUM_PRICES?: string }, w: CouncilWork): RunEstimate {
   const question = tokensOf(w.question) + tokensOf(w.settings.systemPrompt ?? "");
-  const maxOut = (params?: { maxTokens?: number } | null) => params?.maxTokens ?? w.settings.maxTokens ?? ASSUMED_MAX_TOKENS;
+  const maxOut = (params?: { maxTokens?: number } | null) =>
+    params?.maxTokens ?? w.settings.maxTokens ?? ASSUMED_MAX_TOKENS;
   const answers = w.answering.length + w.answered.length;
-  const answersTokens = w.answering.reduce((n, m) => n + maxOut(m.params), 0) + w.answered.reduce((n, text) => n + tokensOf(text), 0);
+  const answersTokens =
+    w.answering.reduce((n, m) => n + maxOut(m.params), 0) + w.answered.reduce((n, text) => n + tokensOf(text), 0);
   const { charge, total } = priceCalls(env);
   for (const m of w.answering) charge(m.id, question + tokensOf(m.params?.systemPrompt ?? ""), maxOut(m.params));
   for (const reviewer of w.reviewers)
-    charge(reviewer, STRUCTURED_ROUNDS * (REVIEW_PROMPT_TOKENS + question + answersTokens), STRUCTURED_ROUNDS * REVIEW_TOKENS_PER_ANSWER * answers);
+    charge(
+      reviewer,
+      STRUCTURED_ROUNDS * (REVIEW_PROMPT_TOKENS + question + answersTokens),
+      STRUCTURED_ROUNDS * REVIEW_TOKENS_PER_ANSWER * answers,
+    );
   if (w.synthesis && w.settings.synthesis && w.reviewers.length)
     charge(w.settings.synthesis.modelId, question + answersTokens + REVIEW_TOKENS_PER_ANSWER * answers ** 2, maxOut());
   return total();
@@ -128,12 +136,25 @@ export interface RunForEstimate {
 /** Reviewing the answers that succeeded again (POST /api/runs/:id/evaluate), and the synthesis. */
 export function estimateEvaluation(env: { QUORUM_PRICES?: string }, run: RunForEstimate): RunEstimate {
   const done = run.answers.filter((a) => a.status === "done");
-  return councilCost(env, { question: run.question, settings: run.settings, answering: [], answered: done.map((a) => a.text), reviewers: done.map((a) => a.modelId), synthesis: true });
+  return councilCost(env, {
+    question: run.question,
+    settings: run.settings,
+    answering: [],
+    answered: done.map((a) => a.text),
+    reviewers: done.map((a) => a.modelId),
+    synthesis: true,
+  });
 }
 
 /** Asking the failed (or the named) models again (POST /api/runs/:id/answers), then reviews when the run auto-evaluates. */
-export function estimateAnswerRetry(env: { QUORUM_PRICES?: string }, run: RunForEstimate, modelIds?: string[]): RunEstimate {
-  const chosen = run.answers.filter((a) => (modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled"));
+export function estimateAnswerRetry(
+  env: { QUORUM_PRICES?: string },
+  run: RunForEstimate,
+  modelIds?: string[],
+): RunEstimate {
+  const chosen = run.answers.filter((a) =>
+    modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled",
+  );
   const kept = run.answers.filter((a) => !chosen.includes(a) && a.status === "done");
   const reviewed = run.settings.autoEvaluate && chosen.length + kept.length > 1;
   return councilCost(env, {

@@ -24,20 +24,41 @@ export function exportMarkdown(d: RunDetail): string {
   out.push("## Question", "", quote(d.run.question), "");
   if (d.synthesis) {
     const s = d.synthesis;
-    out.push(`## Synthesis by ${s.displayName} (${s.modelId})`, "", "_Written from the ranked answers and their critiques; not ranked itself._", "");
-    out.push(s.status === "done" ? s.text : `Status ${s.status}${s.error ? `: ${s.error}` : ""}${s.text ? `\n\n${s.text}` : ""}`, "");
+    out.push(
+      `## Synthesis by ${s.displayName} (${s.modelId})`,
+      "",
+      "_Written from the ranked answers and their critiques; not ranked itself._",
+      "",
+    );
+    out.push(
+      s.status === "done"
+        ? s.text
+        : `Status ${s.status}${s.error ? `: ${s.error}` : ""}${s.text ? `\n\n${s.text}` : ""}`,
+      "",
+    );
   }
   if (d.aggregation) {
-    out.push("## Ranking", "", "| Rank | Answer | Borda | First-place votes | Mean overall | Mean correctness |", "| --- | --- | --- | --- | --- | --- |");
+    out.push(
+      "## Ranking",
+      "",
+      "| Rank | Answer | Borda | First-place votes | Mean overall | Mean correctness |",
+      "| --- | --- | --- | --- | --- | --- |",
+    );
     for (const e of d.aggregation.finalRanking)
-      out.push(`| ${e.rank} | ${name(d, e.label)} | ${fmt(e.borda)} | ${fmt(e.firstPlaceVotes)} | ${fmt(e.meanOverall)} | ${fmt(e.meanCorrectness)} |`);
-    for (const t of d.aggregation.voteBreakdown.tieBreaks) out.push("", `Tie on Borda between ${t.labels.join(", ")}: decided by ${t.decidedBy}.`);
+      out.push(
+        `| ${e.rank} | ${name(d, e.label)} | ${fmt(e.borda)} | ${fmt(e.firstPlaceVotes)} | ${fmt(e.meanOverall)} | ${fmt(e.meanCorrectness)} |`,
+      );
+    for (const t of d.aggregation.voteBreakdown.tieBreaks)
+      out.push("", `Tie on Borda between ${t.labels.join(", ")}: decided by ${t.decidedBy}.`);
     out.push("", `Method: ${d.aggregation.methodVersion}`, "");
   }
   out.push("## Answers", "");
   for (const a of d.answers) {
     out.push(`### ${name(d, a.label)}`, "");
-    out.push(`Status ${a.status} · ${fmt(a.latencyMs, 0)} ms · ${fmt(a.tokensIn, 0)} in / ${fmt(a.tokensOut, 0)} out tokens · ${usd(a.costUsd)}`, "");
+    out.push(
+      `Status ${a.status} · ${fmt(a.latencyMs, 0)} ms · ${fmt(a.tokensIn, 0)} in / ${fmt(a.tokensOut, 0)} out tokens · ${usd(a.costUsd)}`,
+      "",
+    );
     if (a.error) out.push(`Error: ${a.error}`, "");
     if (a.text) out.push(a.text, "");
   }
@@ -45,11 +66,18 @@ export function exportMarkdown(d: RunDetail): string {
     out.push("## Reviews", "");
     for (const s of d.reviewers) {
       const who = s.reviewerModelId ?? (s.reviewerLabel ? `the author of Answer ${s.reviewerLabel}` : s.id);
-      out.push(`### Reviewer ${who}`, "", `Status ${s.status}${s.ranking ? ` · ranking ${s.ranking.join(" > ")}` : ""}`, "");
+      out.push(
+        `### Reviewer ${who}`,
+        "",
+        `Status ${s.status}${s.ranking ? ` · ranking ${s.ranking.join(" > ")}` : ""}`,
+        "",
+      );
       if (s.error) out.push(`Error: ${s.error}`, "");
       for (const v of d.reviews.filter((x) => x.reviewSetId === s.id)) {
         const sc = v.scores;
-        out.push(`- **Answer ${v.targetLabel}** — overall ${sc.overall}, correctness ${sc.correctness}, completeness ${sc.completeness}, clarity ${sc.clarity}, helpfulness ${sc.helpfulness}, safety ${sc.safety}`);
+        out.push(
+          `- **Answer ${v.targetLabel}** — overall ${sc.overall}, correctness ${sc.correctness}, completeness ${sc.completeness}, clarity ${sc.clarity}, helpfulness ${sc.helpfulness}, safety ${sc.safety}`,
+        );
         out.push(`  ${v.critique.replace(/\n/g, " ")}`);
       }
       out.push("");
@@ -58,4 +86,8 @@ export function exportMarkdown(d: RunDetail): string {
   return out.join("\n");
 }
 
-const quote = (text: string) => text.split("\n").map((l) => `> ${l}`).join("\n");
+const quote = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");

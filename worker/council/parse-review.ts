@@ -25,16 +25,24 @@ export interface ParsedReview {
 
 export type ParseOutcome = { ok: true; review: ParsedReview; repairs: string[] } | { ok: false; error: string };
 
-const missingOr = (what: string) => (iss: { input?: unknown }) => (iss.input === undefined ? "is missing" : `must be ${what}`);
+const missingOr = (what: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined ? "is missing" : `must be ${what}`;
 const numberLike = z.union([z.number(), z.string()], { error: missingOr("a number") });
-const scoresShape = z.object(Object.fromEntries(SCORE_KEYS.map((key) => [key, numberLike])) as Record<ScoreKey, typeof numberLike>, {
-  error: missingOr("an object"),
-});
+const scoresShape = z.object(
+  Object.fromEntries(SCORE_KEYS.map((key) => [key, numberLike])) as Record<ScoreKey, typeof numberLike>,
+  {
+    error: missingOr("an object"),
+  },
+);
 const rawReview = z.object(
   {
     reviews: z.array(
       z.object(
-        { label: z.string({ error: missingOr("a string") }), critique: z.string({ error: missingOr("a string") }), scores: scoresShape },
+        {
+          label: z.string({ error: missingOr("a string") }),
+          critique: z.string({ error: missingOr("a string") }),
+          scores: scoresShape,
+        },
         { error: missingOr("an object") },
       ),
       { error: missingOr("a list") },
@@ -111,7 +119,10 @@ export function parseReview(raw: string, labels: string[]): ParseOutcome {
 /** `reviews[0].scores.safety`, as a reader of the raw output would look for it. */
 function pathOf(path: PropertyKey[]): string {
   if (path.length === 0) return "the review";
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+  return path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("")
+    .replace(/^\./, "");
 }
 
 /** Maps "a", "Answer B", "(C)" to the label it means, or null (recorded) when it names no answer to judge. */
@@ -124,7 +135,11 @@ function labelReader(labels: string[], repairs: string[]) {
       .toUpperCase();
     const label = labels.find((l) => l.toUpperCase() === bare) ?? null;
     if (label === null)
-      repairs.push(where === "review" ? `dropped a review of unknown label "${written}"` : `dropped unknown label "${written}" from the ranking`);
+      repairs.push(
+        where === "review"
+          ? `dropped a review of unknown label "${written}"`
+          : `dropped unknown label "${written}" from the ranking`,
+      );
     else if (label !== written) repairs.push(`read label "${written}" as ${label}`);
     return label;
   };

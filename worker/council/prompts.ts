@@ -79,7 +79,10 @@ export function buildReviewRequest(input: ReviewRequestInput): ReviewRequestPart
   const shown = judged.map((a) => a.label);
   const intro = `Judge and rank exactly these answers: ${shown.join(", ")}.`;
   const outro = `Review ${shown.map((l) => `Answer ${l}`).join(", ")} now and return only the JSON object.`;
-  const frameChars = judged.reduce((sum, a) => sum + section(a.label, "", fenceFor(a.text)).length + NOTE_RESERVE + 2, 0);
+  const frameChars = judged.reduce(
+    (sum, a) => sum + section(a.label, "", fenceFor(a.text)).length + NOTE_RESERVE + 2,
+    0,
+  );
   const fixedChars = [intro, "## Question", questionBlock, "## Answers", outro].join("\n\n").length + frameChars;
   const shares = fairShares(
     judged.map((a) => a.text.length),

@@ -28,8 +28,16 @@ export function buildSynthesisPrompt(question: string, ranked: RankedAnswer[]): 
     [
       `### Answer ${a.label} (ranked ${a.rank} of ${ranked.length})`,
       fenced(a.text),
-      a.critiques.length ? `What the reviewers said of Answer ${a.label}:\n\n${a.critiques.map((c) => fenced(c)).join("\n\n")}` : "No reviewer wrote about this answer.",
+      a.critiques.length
+        ? `What the reviewers said of Answer ${a.label}:\n\n${a.critiques.map((c) => fenced(c)).join("\n\n")}`
+        : "No reviewer wrote about this answer.",
     ].join("\n\n"),
   );
-  return ["## Question", fenced(question), "## The council's answers, best first", ...sections, "Write the final answer now."].join("\n\n");
+  return [
+    "## Question",
+    fenced(question),
+    "## The council's answers, best first",
+    ...sections,
+    "Write the final answer now.",
+  ].join("\n\n");
 }

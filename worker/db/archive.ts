@@ -62,7 +62,9 @@ const KEYS_PER_STATEMENT = 10_000;
 /** Deletes idempotency keys made before `cutoff`, oldest first (rowids follow time), up to SEGMENTS_PER_PASS statements. */
 export async function dropIdempotencyKeys(d1: D1Database, cutoff: number): Promise<number> {
   const drop = d1
-    .prepare("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys ORDER BY rowid LIMIT ?1) AND created_at < ?2")
+    .prepare(
+      "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys ORDER BY rowid LIMIT ?1) AND created_at < ?2",
+    )
     .bind(KEYS_PER_STATEMENT, cutoff);
   let dropped = 0;
   for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
@@ -92,7 +94,9 @@ export async function readJsonLines<T>(object: R2ObjectBody): Promise<T[]> {
 /** The comparison-archive objects that may hold a comparison made at or before `before`, newest last item first. */
 export function comparisonArchiveObjects(d1: D1Database, before: number) {
   return d1
-    .prepare("SELECT key, last_created_at AS last FROM comparison_archive WHERE first_created_at <= ?1 ORDER BY last_created_at DESC")
+    .prepare(
+      "SELECT key, last_created_at AS last FROM comparison_archive WHERE first_created_at <= ?1 ORDER BY last_created_at DESC",
+    )
     .bind(before)
     .all<{ key: string; last: number }>();
 }
@@ -100,7 +104,9 @@ export function comparisonArchiveObjects(d1: D1Database, before: number) {
 export async function readListedObject<T>(bucket: R2Bucket | undefined, key: string, what: string): Promise<T[]> {
   const object = bucket ? await bucket.get(key) : null;
   if (!object)
-    throw new Error(`The ${what} lists ${key}, but ${bucket ? "R2 has no such object" : "no ARCHIVE bucket is bound"}: restore the bucket, or its binding in wrangler.toml.`);
+    throw new Error(
+      `The ${what} lists ${key}, but ${bucket ? "R2 has no such object" : "no ARCHIVE bucket is bound"}: restore the bucket, or its binding in wrangler.toml.`,
+    );
   return readJsonLines<T>(object);
 }
 
@@ -116,7 +122,12 @@ export interface ArchivePass {
  * SEGMENTS_PER_PASS. A segment waits while any of its battles is still inside the window (an import of old
  * battles behind newer votes waits for those) or is the newest battle, whose rowid keeps new rowids rising.
  */
-export async function archiveBattles(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now()): Promise<ArchivePass> {
+export async function archiveBattles(
+  d1: D1Database,
+  bucket: R2Bucket,
+  afterHours: number,
+  now = Date.now(),
+): Promise<ArchivePass> {
   const cutoff = archiveCutoff(afterHours, now) / 1000;
   const pass: ArchivePass = { segments: 0, battles: 0, stopped: null };
   const page = d1.prepare("SELECT rowid AS rowid, * FROM battles ORDER BY rowid LIMIT ?").bind(SEGMENT_BATTLES);
@@ -162,8 +173,15 @@ async function writeSegment(d1: D1Database, bucket: R2Bucket, rows: ArchivedBatt
   }
   const { results: votes } = await d1.prepare(`SELECT * FROM ${SEGMENT_VOTES}`).bind(to).all();
   const httpMetadata = { contentType: "application/gzip" };
-  await bucket.put(key, await jsonLines(rows), { httpMetadata, customMetadata: { fromRowid: String(from), toRowid: String(to), battles: String(rows.length) } });
-  if (votes.length) await bucket.put(votesKey, await jsonLines(votes), { httpMetadata, customMetadata: { battles: key, rows: String(votes.length) } });
+  await bucket.put(key, await jsonLines(rows), {
+    httpMetadata,
+    customMetadata: { fromRowid: String(from), toRowid: String(to), battles: String(rows.length) },
+  });
+  if (votes.length)
+    await bucket.put(votesKey, await jsonLines(votes), {
+      httpMetadata,
+      customMetadata: { battles: key, rows: String(votes.length) },
+    });
   try {
     await d1.batch([
       d1.prepare("INSERT INTO archiving (`on`) VALUES (1)"),
@@ -215,34 +233,53 @@ export interface ConversationPass {
  * Moves the messages of comparisons created before the window (and an hour) to R2, oldest first, `chunk`
  * comparisons to an object, whole chunks only, up to SEGMENTS_PER_PASS.
  */
-export async function archiveConversations(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now(), chunk = CONVERSATION_CHUNK): Promise<ConversationPass> {
+export async function archiveConversations(
+  d1: D1Database,
+  bucket: R2Bucket,
+  afterHours: number,
+  now = Date.now(),
+  chunk = CONVERSATION_CHUNK,
+): Promise<ConversationPass> {
   const cutoff = archiveCutoff(afterHours, now);
   const pass: ConversationPass = { comparisons: 0, messages: 0 };
   for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
     const done = await d1
-      .prepare("SELECT through_created_at AS at, through_id AS id FROM conversation_archive ORDER BY through_created_at DESC, through_id DESC LIMIT 1")
+      .prepare(
+        "SELECT through_created_at AS at, through_id AS id FROM conversation_archive ORDER BY through_created_at DESC, through_id DESC LIMIT 1",
+      )
       .first<{ at: number; id: string }>();
     const { results: ids } = await d1
-      .prepare("SELECT id, created_at AS at FROM comparisons WHERE created_at < ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) ORDER BY created_at, id LIMIT ?4")
+      .prepare(
+        "SELECT id, created_at AS at FROM comparisons WHERE created_at < ?1 AND (created_at > ?2 OR (created_at = ?2 AND id > ?3)) ORDER BY created_at, id LIMIT ?4",
+      )
       .bind(cutoff, done?.at ?? -1, done?.id ?? "", chunk)
       .all<{ id: string; at: number }>();
     if (ids.length < chunk) break;
     const list = JSON.stringify(ids.map((c) => c.id));
     const { results: messages } = await d1
-      .prepare("SELECT rowid AS rowid, * FROM messages WHERE comparison_id IN (SELECT value FROM json_each(?1)) AND (completed_at IS NULL OR completed_at < ?2)")
+      .prepare(
+        "SELECT rowid AS rowid, * FROM messages WHERE comparison_id IN (SELECT value FROM json_each(?1)) AND (completed_at IS NULL OR completed_at < ?2)",
+      )
       .bind(list, cutoff)
       .all<{ rowid: number }>();
     const last = ids[ids.length - 1];
     const key = `messages/${last.at}-${last.id}.${attemptId()}.jsonl.gz`;
-    await bucket.put(key, await jsonLines(messages), { httpMetadata: { contentType: "application/gzip" }, customMetadata: { comparisons: String(ids.length) } });
+    await bucket.put(key, await jsonLines(messages), {
+      httpMetadata: { contentType: "application/gzip" },
+      customMetadata: { comparisons: String(ids.length) },
+    });
     try {
       await d1.batch([
         // Unique on where the chunk ends: a pass at the same time that took this chunk first fails this one.
         d1
-          .prepare("INSERT INTO conversation_archive (key, through_created_at, through_id, comparisons, messages, archived_at) VALUES (?, ?, ?, ?, ?, ?)")
+          .prepare(
+            "INSERT INTO conversation_archive (key, through_created_at, through_id, comparisons, messages, archived_at) VALUES (?, ?, ?, ?, ?, ?)",
+          )
           .bind(key, last.at, last.id, ids.length, messages.length, now),
         // Only the rows read (and put in R2): a turn sent since stays in D1.
-        d1.prepare("DELETE FROM messages WHERE rowid IN (SELECT value FROM json_each(?))").bind(JSON.stringify(messages.map((m) => m.rowid))),
+        d1
+          .prepare("DELETE FROM messages WHERE rowid IN (SELECT value FROM json_each(?))")
+          .bind(JSON.stringify(messages.map((m) => m.rowid))),
       ]);
     } catch (error) {
       if (!isConflict(error)) throw error;
@@ -277,16 +314,29 @@ const MOVABLE = `c.status IN ('ready', 'voted', 'failed') AND c.counted_at IS NO
  * Moves the rows of closed comparisons created before the window (and an hour) that nothing refers to any more,
  * oldest first, `chunk` to an object, whole chunks only, up to SEGMENTS_PER_PASS.
  */
-export async function archiveComparisons(d1: D1Database, bucket: R2Bucket, afterHours: number, now = Date.now(), chunk = COMPARISON_CHUNK): Promise<ComparisonRowsPass> {
+export async function archiveComparisons(
+  d1: D1Database,
+  bucket: R2Bucket,
+  afterHours: number,
+  now = Date.now(),
+  chunk = COMPARISON_CHUNK,
+): Promise<ComparisonRowsPass> {
   const cutoff = archiveCutoff(afterHours, now);
   const pass: ComparisonRowsPass = { comparisonRows: 0 };
-  const page = d1.prepare(`SELECT c.* FROM comparisons c WHERE c.created_at < ?1 AND ${MOVABLE} ORDER BY c.created_at, c.id LIMIT ?2`).bind(cutoff, chunk);
+  const page = d1
+    .prepare(
+      `SELECT c.* FROM comparisons c WHERE c.created_at < ?1 AND ${MOVABLE} ORDER BY c.created_at, c.id LIMIT ?2`,
+    )
+    .bind(cutoff, chunk);
   for (let n = 0; n < SEGMENTS_PER_PASS; n++) {
     const { results: rows } = await page.all<{ id: string; created_at: number }>();
     if (rows.length < chunk) break;
     const [first, last] = [rows[0], rows[rows.length - 1]];
     const key = `comparisons/${first.created_at}-${last.created_at}.${attemptId()}.jsonl.gz`;
-    await bucket.put(key, await jsonLines(rows), { httpMetadata: { contentType: "application/gzip" }, customMetadata: { comparisons: String(rows.length) } });
+    await bucket.put(key, await jsonLines(rows), {
+      httpMetadata: { contentType: "application/gzip" },
+      customMetadata: { comparisons: String(rows.length) },
+    });
     const ids = JSON.stringify(rows.map((r) => r.id));
     try {
       await d1.batch([
@@ -316,7 +366,9 @@ export async function archiveComparisons(d1: D1Database, bucket: R2Bucket, after
 export async function archivedImportLines(d1: D1Database, importId: string): Promise<(line: number) => boolean> {
   const path = `$.${JSON.stringify(importId)}`;
   const { results } = await d1
-    .prepare("SELECT json_extract(import_lines, ?1) AS runs FROM battle_archive WHERE json_extract(import_lines, ?1) IS NOT NULL")
+    .prepare(
+      "SELECT json_extract(import_lines, ?1) AS runs FROM battle_archive WHERE json_extract(import_lines, ?1) IS NOT NULL",
+    )
     .bind(path)
     .all<{ runs: string }>();
   const runs = results.flatMap((r) => JSON.parse(r.runs) as [number, number][]);
@@ -343,21 +395,35 @@ export async function archiveSummary(d1: D1Database): Promise<ArchiveSummary> {
     d1.prepare(
       "SELECT count(*) AS segments, coalesce(sum(battles), 0) AS battles, coalesce(sum(model_votes), 0) AS modelVotes, coalesce(max(to_rowid), 0) AS throughRowid, min(min_tstamp) AS oldest, max(max_tstamp) AS newest FROM battle_archive",
     ),
-    d1.prepare("SELECT coalesce(sum(comparisons), 0) AS conversations, coalesce(sum(messages), 0) AS messages FROM conversation_archive"),
+    d1.prepare(
+      "SELECT coalesce(sum(comparisons), 0) AS conversations, coalesce(sum(messages), 0) AS messages FROM conversation_archive",
+    ),
     d1.prepare("SELECT coalesce(sum(comparisons), 0) AS comparisonRows FROM comparison_archive"),
   ]);
   return { ...battles.results[0], ...conversations.results[0], ...comparisons.results[0] } as unknown as ArchiveSummary;
 }
 
 const inSlice = (b: ArchivedBattle, slice: Slice) =>
-  slice.sources.includes(b.source) && (slice.includeFlagged || !b.flagged) && (slice.category === "" || b.category === slice.category);
+  slice.sources.includes(b.source) &&
+  (slice.includeFlagged || !b.flagged) &&
+  (slice.category === "" || b.category === slice.category);
 
 /**
  * The slice's archived battles with rowids after `after`, a segment at a time in rowid order; D1 holds every
  * battle after the last segment. With nothing archived this is one small D1 query and no R2 read.
  */
-export async function* archivedBattles(d1: D1Database, bucket: R2Bucket | undefined, slice: Slice, after: number): AsyncGenerator<ArchivedBattle[]> {
-  const { results } = await d1.prepare("SELECT key FROM battle_archive WHERE to_rowid > ? ORDER BY to_rowid").bind(after).all<{ key: string }>();
+export async function* archivedBattles(
+  d1: D1Database,
+  bucket: R2Bucket | undefined,
+  slice: Slice,
+  after: number,
+): AsyncGenerator<ArchivedBattle[]> {
+  const { results } = await d1
+    .prepare("SELECT key FROM battle_archive WHERE to_rowid > ? ORDER BY to_rowid")
+    .bind(after)
+    .all<{ key: string }>();
   for (const { key } of results)
-    yield (await readListedObject<ArchivedBattle>(bucket, key, "battle archive")).filter((b) => b.rowid > after && inSlice(b, slice));
+    yield (await readListedObject<ArchivedBattle>(bucket, key, "battle archive")).filter(
+      (b) => b.rowid > after && inSlice(b, slice),
+    );
 }

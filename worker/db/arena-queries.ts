@@ -40,7 +40,10 @@ function userMessages(db: Db, comparisonId: string, turn: number, content: strin
 
 export async function saveTurnStart(db: Db, r: ComparisonRecord, turn: number, prompt: string): Promise<void> {
   await db.batch([
-    db.update(schema.comparisons).set({ status: r.status, bothAnsweredAt: null, params: r.params }).where(eq(schema.comparisons.id, r.id)),
+    db
+      .update(schema.comparisons)
+      .set({ status: r.status, bothAnsweredAt: null, params: r.params })
+      .where(eq(schema.comparisons.id, r.id)),
     ...userMessages(db, r.id, turn, prompt),
   ]);
 }
@@ -66,8 +69,14 @@ export async function saveSide(db: Db, r: ComparisonRecord, turn: number, side: 
     db
       .insert(schema.messages)
       .values(row)
-      .onConflictDoUpdate({ target: [schema.messages.comparisonId, schema.messages.side, schema.messages.turn, schema.messages.role], set: row }),
-    db.update(schema.comparisons).set({ status: r.status, bothAnsweredAt: r.bothAnsweredAt }).where(eq(schema.comparisons.id, r.id)),
+      .onConflictDoUpdate({
+        target: [schema.messages.comparisonId, schema.messages.side, schema.messages.turn, schema.messages.role],
+        set: row,
+      }),
+    db
+      .update(schema.comparisons)
+      .set({ status: r.status, bothAnsweredAt: r.bothAnsweredAt })
+      .where(eq(schema.comparisons.id, r.id)),
   ]);
 }
 
@@ -100,12 +109,24 @@ export async function recordVote(db: Db, r: ComparisonRecord, write: VoteWrite):
 }
 
 /** The values of a vote's statements; the values are encoded as drizzle's schema does (json columns as JSON text, booleans as 0/1). */
-export function voteRows(r: ComparisonRecord, { vote, battle, idempotency, statusChanged = true }: VoteWrite): VoteRows {
+export function voteRows(
+  r: ComparisonRecord,
+  { vote, battle, idempotency, statusChanged = true }: VoteWrite,
+): VoteRows {
   return {
     // The first vote reveals the comparison and sets it voted; later ones leave its row as it is.
     status: statusChanged ? [r.status, r.revealedAt, r.id] : null,
     idempotency: idempotency ? [idempotency.key, r.id, JSON.stringify(idempotency.response), vote.createdAt] : null,
-    modelVotes: vote.rows.map((row) => [row.id, row.comparisonId, row.voteId, row.choice, row.winnerModelId, vote.clientId, row.createdAt, row.flags === null ? null : JSON.stringify(row.flags)]),
+    modelVotes: vote.rows.map((row) => [
+      row.id,
+      row.comparisonId,
+      row.voteId,
+      row.choice,
+      row.winnerModelId,
+      vote.clientId,
+      row.createdAt,
+      row.flags === null ? null : JSON.stringify(row.flags),
+    ]),
     battle: [
       `vote:${vote.voteId}`,
       r.models.left,
@@ -130,8 +151,20 @@ export function voteRows(r: ComparisonRecord, { vote, battle, idempotency, statu
 export function voteStatements(d1: D1Database, rows: VoteRows): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   // The first vote also lets a blind comparison count in the leaderboard (unless its window already had).
-  if (rows.status) out.push(d1.prepare("UPDATE comparisons SET status = ?1, revealed_at = ?2, counted_at = coalesce(counted_at, ?2) WHERE id = ?3").bind(...rows.status));
-  if (rows.idempotency) out.push(d1.prepare("INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, ?, ?, ?)").bind(...rows.idempotency));
+  if (rows.status)
+    out.push(
+      d1
+        .prepare(
+          "UPDATE comparisons SET status = ?1, revealed_at = ?2, counted_at = coalesce(counted_at, ?2) WHERE id = ?3",
+        )
+        .bind(...rows.status),
+    );
+  if (rows.idempotency)
+    out.push(
+      d1
+        .prepare("INSERT INTO idempotency_keys (key, comparison_id, response, created_at) VALUES (?, ?, ?, ?)")
+        .bind(...rows.idempotency),
+    );
   for (const row of rows.modelVotes)
     out.push(
       d1
@@ -150,7 +183,11 @@ export function voteStatements(d1: D1Database, rows: VoteRows): D1PreparedStatem
   return out;
 }
 
-const styleOf = (r: ComparisonRecord) => styleMetadataOf(r.turns.map((t) => t.left.text), r.turns.map((t) => t.right.text));
+const styleOf = (r: ComparisonRecord) =>
+  styleMetadataOf(
+    r.turns.map((t) => t.left.text),
+    r.turns.map((t) => t.right.text),
+  );
 
 const JUDGE_WINNER = { left: "model_a", right: "model_b", tie: "tie" } as const;
 
@@ -161,7 +198,16 @@ export async function saveJudgeVerdict(db: Db, r: ComparisonRecord, j: JudgeReco
   await db.batch([
     db
       .insert(schema.judgeVerdicts)
-      .values({ comparisonId: r.id, judgeModelId: j.judgeModelId, verdict: j.verdict!, flipped: j.flipped, orders: j.orders, leftChars: chars("left"), rightChars: chars("right"), createdAt: now })
+      .values({
+        comparisonId: r.id,
+        judgeModelId: j.judgeModelId,
+        verdict: j.verdict!,
+        flipped: j.flipped,
+        orders: j.orders,
+        leftChars: chars("left"),
+        rightChars: chars("right"),
+        createdAt: now,
+      })
       .onConflictDoNothing(),
     db
       .insert(schema.battles)
@@ -196,11 +242,21 @@ export async function findIdempotencyKey(db: Db, key: string) {
 }
 
 export async function comparisonExists(db: Db, id: string): Promise<boolean> {
-  return (await db.select({ id: schema.comparisons.id }).from(schema.comparisons).where(eq(schema.comparisons.id, id)).get()) !== undefined;
+  return (
+    (await db
+      .select({ id: schema.comparisons.id })
+      .from(schema.comparisons)
+      .where(eq(schema.comparisons.id, id))
+      .get()) !== undefined
+  );
 }
 
 export async function comparisonOfVote(db: Db, voteId: string): Promise<string | null> {
-  const row = await db.select({ id: schema.modelVotes.comparisonId }).from(schema.modelVotes).where(eq(schema.modelVotes.voteId, voteId)).get();
+  const row = await db
+    .select({ id: schema.modelVotes.comparisonId })
+    .from(schema.modelVotes)
+    .where(eq(schema.modelVotes.voteId, voteId))
+    .get();
   return row?.id ?? null;
 }
 
@@ -210,11 +266,19 @@ export async function listComparisons(db: Db, limit: number, cursor?: { createdA
   const rows = await db
     .select()
     .from(c)
-    .where(cursor ? or(lt(c.createdAt, cursor.createdAt), and(eq(c.createdAt, cursor.createdAt), lt(c.id, cursor.id))) : undefined)
+    .where(
+      cursor
+        ? or(lt(c.createdAt, cursor.createdAt), and(eq(c.createdAt, cursor.createdAt), lt(c.id, cursor.id)))
+        : undefined,
+    )
     .orderBy(desc(c.createdAt), desc(c.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   // `extra`: the first row of the next page, for a caller that merges this list with another (arena/history.ts)
-  return { rows: page, nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null, extra: rows.at(limit) };
+  return {
+    rows: page,
+    nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null,
+    extra: rows.at(limit),
+  };
 }

@@ -56,7 +56,11 @@ export async function insertImportedBattles(db: Db, importId: string, items: Num
       FROM json_each(?2)`);
   // D1's change counts include the counters' triggers: count this import's rows around the inserts instead.
   const count = db.$client.prepare("SELECT count(*) AS n FROM battles WHERE import_id = ?").bind(importId);
-  const results = await db.$client.batch<{ n: number }>([count, ...groups.map((json) => insert.bind(importId, json)), count]);
+  const results = await db.$client.batch<{ n: number }>([
+    count,
+    ...groups.map((json) => insert.bind(importId, json)),
+    count,
+  ]);
   return results[results.length - 1].results[0].n - results[0].results[0].n;
 }
 
@@ -79,7 +83,12 @@ export interface ExportedRow {
 }
 
 /** The battles of the given sources in insertion order, a page at a time: the archived ones, then D1's. */
-export async function* exportedBattles(db: Db, archive: R2Bucket | undefined, sources: BattleSource[], includeFlagged: boolean): AsyncGenerator<ExportedRow[]> {
+export async function* exportedBattles(
+  db: Db,
+  archive: R2Bucket | undefined,
+  sources: BattleSource[],
+  includeFlagged: boolean,
+): AsyncGenerator<ExportedRow[]> {
   for await (const page of archivedBattles(db.$client, archive, { sources, category: "", includeFlagged }, 0))
     yield page.map((b) => ({
       rowid: b.rowid,
@@ -109,7 +118,13 @@ export async function* exportedBattles(db: Db, archive: R2Bucket | undefined, so
 const EXPORT_PAGE = 5000;
 
 /** One page of D1's battles of the given sources after `rowid`, in insertion order. */
-async function battlePage(db: Db, sources: BattleSource[], includeFlagged: boolean, rowid: number, limit: number): Promise<ExportedRow[]> {
+async function battlePage(
+  db: Db,
+  sources: BattleSource[],
+  includeFlagged: boolean,
+  rowid: number,
+  limit: number,
+): Promise<ExportedRow[]> {
   const list = sql.join(
     sources.map((s) => sql`${s}`),
     sql`, `,

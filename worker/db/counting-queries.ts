@@ -9,7 +9,9 @@ import type { Db } from "./queries";
 export async function releaseUncounted(db: Db, now: number, windowMs: number): Promise<number> {
   const cut = now - windowMs;
   const result = await db.$client
-    .prepare("UPDATE comparisons SET counted_at = ?1 WHERE counted_at IS NULL AND created_at <= ?2 AND coalesce(both_answered_at, created_at) <= ?2")
+    .prepare(
+      "UPDATE comparisons SET counted_at = ?1 WHERE counted_at IS NULL AND created_at <= ?2 AND coalesce(both_answered_at, created_at) <= ?2",
+    )
     .bind(now, cut)
     .run();
   return result.meta.changes ?? 0;

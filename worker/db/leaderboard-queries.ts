@@ -146,7 +146,13 @@ export async function readOnlineRatings(db: Db, archive: R2Bucket | undefined, s
     const at = Math.floor(upto / CHECKPOINT_ROWIDS);
     if (at > bucket && i < sorted.length - 1 && (!laterMin || laterMin[i + 1] > upto)) {
       bucket = at;
-      rows.push({ stream: `${stream}|${at}`, epoch: 0, uptoRowid: upto, lastTstamp: b.tstamp, ratings: toStored(ratings) });
+      rows.push({
+        stream: `${stream}|${at}`,
+        epoch: 0,
+        uptoRowid: upto,
+        lastTstamp: b.tstamp,
+        ratings: toStored(ratings),
+      });
     }
   }
   const last = sorted.at(-1)!;
@@ -184,7 +190,8 @@ function toStored(ratings: OnlineRatings): Record<string, OnlineRating> {
 async function battlesAfter(db: Db, archive: R2Bucket | undefined, slice: Slice, rowid: number): Promise<BattleRow[]> {
   const out: BattleRow[] = [];
   for await (const page of archivedBattles(db.$client, archive, slice, rowid))
-    for (const b of page) out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });
+    for (const b of page)
+      out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });
   // The unary + keeps SQLite on the rowid range scan instead of the source index plus a sort.
   const where = [`+source IN (${slice.sources.map(() => "?").join(", ")})`];
   const params: unknown[] = [...slice.sources];

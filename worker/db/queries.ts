@@ -34,7 +34,15 @@ const runRow = (r: RunRecord) => ({
  * rooms build them on the thread that relays their events.
  */
 function runRows(d1: D1Database, r: RunRecord, answers: OnConflict<typeof schema.answers>): Write[] {
-  return [...insertRows(d1, schema.runs, [runRow(r)], "ignore"), ...insertRows(d1, schema.answers, r.answers.map((a) => answerRow(r.id, a)), answers)];
+  return [
+    ...insertRows(d1, schema.runs, [runRow(r)], "ignore"),
+    ...insertRows(
+      d1,
+      schema.answers,
+      r.answers.map((a) => answerRow(r.id, a)),
+      answers,
+    ),
+  ];
 }
 
 /** The run's row and its answers' rows, each left alone when it is there already. */
@@ -82,10 +90,13 @@ export function answerWrite(d1: D1Database, runId: string, a: AnswerRecord): Wri
  * leaves its cost in spend_entries, so deleting and writing it again would count it twice.
  */
 export const evaluationClears = (d1: D1Database, runId: string, keep: string[] = []): Write[] => [
-  ...["DELETE FROM reviews WHERE run_id = ?1 AND review_set_id NOT IN (SELECT value FROM json_each(?2))", "DELETE FROM review_sets WHERE run_id = ?1 AND id NOT IN (SELECT value FROM json_each(?2))"].map(
-    (text) => d1.prepare(text).bind(runId, JSON.stringify(keep)),
+  ...[
+    "DELETE FROM reviews WHERE run_id = ?1 AND review_set_id NOT IN (SELECT value FROM json_each(?2))",
+    "DELETE FROM review_sets WHERE run_id = ?1 AND id NOT IN (SELECT value FROM json_each(?2))",
+  ].map((text) => d1.prepare(text).bind(runId, JSON.stringify(keep))),
+  ...["DELETE FROM aggregations WHERE run_id = ?", "DELETE FROM battles WHERE source = 'judge' AND run_id = ?"].map(
+    (text) => d1.prepare(text).bind(runId),
   ),
-  ...["DELETE FROM aggregations WHERE run_id = ?", "DELETE FROM battles WHERE source = 'judge' AND run_id = ?"].map((text) => d1.prepare(text).bind(runId)),
 ];
 
 /**
@@ -96,7 +107,10 @@ export const evaluationClears = (d1: D1Database, runId: string, keep: string[] =
 export function reviewSetWrites(d1: D1Database, runId: string, s: ReviewSetRecord): Write[] {
   const row = { ...s, runId, completedAt: ended(s.status) ? Date.now() : null };
   const reviews = s.reviews.map((v) => ({ ...v, runId, reviewSetId: s.id, reviewerModelId: s.reviewerModelId }));
-  return [...insertRows(d1, schema.reviewSets, [row], { update: ["id"] }), ...insertRows(d1, schema.reviews, reviews, { update: ["id"] })];
+  return [
+    ...insertRows(d1, schema.reviewSets, [row], { update: ["id"] }),
+    ...insertRows(d1, schema.reviews, reviews, { update: ["id"] }),
+  ];
 }
 
 export interface JudgeBattle {
@@ -113,9 +127,21 @@ const INSERT_JUDGE_BATTLES = `INSERT INTO battles (id, source, model_a, model_b,
   ON CONFLICT DO NOTHING`;
 
 /** The aggregation, the final status and the judge battles, for one transaction. */
-export function aggregationWrites(d1: D1Database, runId: string, agg: AggregationView, battles: JudgeBattle[], status: RunStatus): Write[] {
+export function aggregationWrites(
+  d1: D1Database,
+  runId: string,
+  agg: AggregationView,
+  battles: JudgeBattle[],
+  status: RunStatus,
+): Write[] {
   const now = Date.now();
-  const row = { runId, finalRanking: agg.finalRanking, voteBreakdown: agg.voteBreakdown, methodVersion: agg.methodVersion, createdAt: now };
+  const row = {
+    runId,
+    finalRanking: agg.finalRanking,
+    voteBreakdown: agg.voteBreakdown,
+    methodVersion: agg.methodVersion,
+    createdAt: now,
+  };
   return [
     ...insertRows(d1, schema.aggregations, [row], { update: ["runId"] }),
     ...judgeBattleWrites(d1, runId, battles, now),
@@ -141,7 +167,12 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
     db.select().from(schema.syntheses).where(eq(schema.syntheses.runId, id)),
     // Calls replaced by a retry or a new evaluation, kept by migrations/0010's triggers.
     db
-      .select({ n: sql<number>`count(*)`, tokensIn: sql<number | null>`sum(${e.tokensIn})`, tokensOut: sql<number | null>`sum(${e.tokensOut})`, costUsd: sql<number | null>`sum(${e.costUsd})` })
+      .select({
+        n: sql<number>`count(*)`,
+        tokensIn: sql<number | null>`sum(${e.tokensIn})`,
+        tokensOut: sql<number | null>`sum(${e.tokensOut})`,
+        costUsd: sql<number | null>`sum(${e.costUsd})`,
+      })
       .from(e)
       .where(eq(e.itemId, id)),
   ]);
@@ -165,9 +196,13 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
           .sort((x, y) => labelOf(x.targetAnswerId).localeCompare(labelOf(y.targetAnswerId)))
           .map(({ id, targetAnswerId, scores, critique }) => ({ id, targetAnswerId, scores, critique })),
       })),
-    aggregation: agg[0] ? { finalRanking: agg[0].finalRanking, voteBreakdown: agg[0].voteBreakdown, methodVersion: agg[0].methodVersion } : null,
+    aggregation: agg[0]
+      ? { finalRanking: agg[0].finalRanking, voteBreakdown: agg[0].voteBreakdown, methodVersion: agg[0].methodVersion }
+      : null,
     synthesis: synthesis[0] ? (({ runId: _run, completedAt: _at, ...rest }) => rest)(synthesis[0]) : null,
-    ...(earlier[0]?.n ? { earlier: { tokensIn: earlier[0].tokensIn, tokensOut: earlier[0].tokensOut, costUsd: earlier[0].costUsd } } : {}),
+    ...(earlier[0]?.n
+      ? { earlier: { tokensIn: earlier[0].tokensIn, tokensOut: earlier[0].tokensOut, costUsd: earlier[0].costUsd } }
+      : {}),
   };
 }
 
@@ -182,7 +217,9 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
       settings: schema.runs.settings,
       finalRanking: schema.aggregations.finalRanking,
       // Everything the run paid for: calls replaced by a retry or a new evaluation are in spend_entries.
-      costUsd: sql<number | null>`(SELECT sum(c) FROM (SELECT cost_usd AS c FROM answers WHERE run_id = ${schema.runs.id}
+      costUsd: sql<
+        number | null
+      >`(SELECT sum(c) FROM (SELECT cost_usd AS c FROM answers WHERE run_id = ${schema.runs.id}
         UNION ALL SELECT cost_usd FROM review_sets WHERE run_id = ${schema.runs.id}
         UNION ALL SELECT cost_usd FROM syntheses WHERE run_id = ${schema.runs.id}
         UNION ALL SELECT cost_usd FROM spend_entries WHERE item_id = ${schema.runs.id}))`,
@@ -194,7 +231,10 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
     .leftJoin(schema.aggregations, eq(schema.aggregations.runId, schema.runs.id))
     .where(
       cursor
-        ? or(lt(schema.runs.createdAt, cursor.createdAt), and(eq(schema.runs.createdAt, cursor.createdAt), lt(schema.runs.id, cursor.id)))
+        ? or(
+            lt(schema.runs.createdAt, cursor.createdAt),
+            and(eq(schema.runs.createdAt, cursor.createdAt), lt(schema.runs.id, cursor.id)),
+          )
         : undefined,
     )
     .orderBy(desc(schema.runs.createdAt), desc(schema.runs.id))
@@ -208,7 +248,9 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
 }
 
 export function synthesisWrite(d1: D1Database, runId: string, s: SynthesisRecord): Write {
-  return insertRows(d1, schema.syntheses, [{ ...s, runId, completedAt: ended(s.status) ? Date.now() : null }], { update: ["runId"] })[0];
+  return insertRows(d1, schema.syntheses, [{ ...s, runId, completedAt: ended(s.status) ? Date.now() : null }], {
+    update: ["runId"],
+  })[0];
 }
 
 export async function deleteRun(db: Db, id: string): Promise<boolean> {
@@ -237,4 +279,3 @@ export async function dbHealthy(db: Db): Promise<boolean> {
     return false;
   }
 }
-

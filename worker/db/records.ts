@@ -2,7 +2,17 @@
  * The full, unblinded records the rooms keep and D1 stores. They live beside the data layer so it
  * needs to know nothing of rooms; the rooms decide what of them a client may see.
  */
-import type { ArenaParams, ComparisonMode, ComparisonStatus, JudgeOrder, SideStatus, SideVerdict, VoteChoice, VoteFlag, VoteRow } from "../shared/arena";
+import type {
+  ArenaParams,
+  ComparisonMode,
+  ComparisonStatus,
+  JudgeOrder,
+  SideStatus,
+  SideVerdict,
+  VoteChoice,
+  VoteFlag,
+  VoteRow,
+} from "../shared/arena";
 import type { AggregationView, ModelParams, RunDetail, RunSettings, RunStatus, Scores } from "../shared/run";
 
 /** What one provider call took and cost; null until it ends (and costUsd when the price is unknown). */
@@ -17,7 +27,8 @@ export interface CallUsage {
 export type Meter = Pick<CallUsage, "tokensIn" | "tokensOut" | "costUsd">;
 
 export function addMeters(meters: Meter[]): Meter {
-  const sum = (pick: (m: Meter) => number | null) => meters.reduce<number | null>((n, m) => (pick(m) === null ? n : (n ?? 0) + pick(m)!), null);
+  const sum = (pick: (m: Meter) => number | null) =>
+    meters.reduce<number | null>((n, m) => (pick(m) === null ? n : (n ?? 0) + pick(m)!), null);
   return { tokensIn: sum((m) => m.tokensIn), tokensOut: sum((m) => m.tokensOut), costUsd: sum((m) => m.costUsd) };
 }
 

@@ -1,8 +1,27 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { ArenaParams, BattleSource, ComparisonMode, ComparisonStatus, JudgeOrder, Side, SideStatus, SideVerdict, VoteChoice, VoteFlag } from "../shared/arena";
+import type {
+  ArenaParams,
+  BattleSource,
+  ComparisonMode,
+  ComparisonStatus,
+  JudgeOrder,
+  Side,
+  SideStatus,
+  SideVerdict,
+  VoteChoice,
+  VoteFlag,
+} from "../shared/arena";
 import type { Winner } from "../rating/battle-outcome";
-import type { AggregationView, AnswerStatus, ModelParams, ReviewStatus, RunSettings, RunStatus, Scores } from "../shared/run";
+import type {
+  AggregationView,
+  AnswerStatus,
+  ModelParams,
+  ReviewStatus,
+  RunSettings,
+  RunStatus,
+  Scores,
+} from "../shared/run";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 
@@ -32,7 +51,9 @@ export const runs = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
     question: text("question").notNull(),
-    settings: text("settings", { mode: "json" }).$type<RunSettings & { models: { id: string; params?: ModelParams }[] }>().notNull(),
+    settings: text("settings", { mode: "json" })
+      .$type<RunSettings & { models: { id: string; params?: ModelParams }[] }>()
+      .notNull(),
     status: text("status").$type<RunStatus>().notNull(),
     error: text("error"),
   },
@@ -43,7 +64,9 @@ export const answers = sqliteTable(
   "answers",
   {
     id: text("id").primaryKey(),
-    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
     modelId: text("model_id").notNull(),
     label: text("label").notNull(),
     params: text("params", { mode: "json" }).$type<ModelParams | null>(),
@@ -68,7 +91,9 @@ export const reviewSets = sqliteTable(
   "review_sets",
   {
     id: text("id").primaryKey(),
-    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
     reviewerModelId: text("reviewer_model_id").notNull(),
     reviewerAnswerId: text("reviewer_answer_id"),
     status: text("status").$type<ReviewStatus>().notNull(),
@@ -94,8 +119,12 @@ export const reviews = sqliteTable(
   "reviews",
   {
     id: text("id").primaryKey(),
-    runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
-    reviewSetId: text("review_set_id").notNull().references(() => reviewSets.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    reviewSetId: text("review_set_id")
+      .notNull()
+      .references(() => reviewSets.id, { onDelete: "cascade" }),
     reviewerModelId: text("reviewer_model_id").notNull(),
     targetAnswerId: text("target_answer_id").notNull(),
     scores: text("scores", { mode: "json" }).$type<Scores>().notNull(),
@@ -105,7 +134,9 @@ export const reviews = sqliteTable(
 );
 
 export const aggregations = sqliteTable("aggregations", {
-  runId: text("run_id").primaryKey().references(() => runs.id, { onDelete: "cascade" }),
+  runId: text("run_id")
+    .primaryKey()
+    .references(() => runs.id, { onDelete: "cascade" }),
   finalRanking: text("final_ranking", { mode: "json" }).$type<AggregationView["finalRanking"]>().notNull(),
   voteBreakdown: text("vote_breakdown", { mode: "json" }).$type<AggregationView["voteBreakdown"]>().notNull(),
   methodVersion: text("method_version").notNull(),
@@ -114,7 +145,9 @@ export const aggregations = sqliteTable("aggregations", {
 
 /** A run's chair-written final answer, when its settings ask for one. */
 export const syntheses = sqliteTable("syntheses", {
-  runId: text("run_id").primaryKey().references(() => runs.id, { onDelete: "cascade" }),
+  runId: text("run_id")
+    .primaryKey()
+    .references(() => runs.id, { onDelete: "cascade" }),
   modelId: text("model_id").notNull(),
   status: text("status").$type<AnswerStatus>().notNull(),
   text: text("text").notNull().default(""),
@@ -162,7 +195,9 @@ export const comparisons = sqliteTable(
 export const messages = sqliteTable(
   "messages",
   {
-    comparisonId: text("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
+    comparisonId: text("comparison_id")
+      .notNull()
+      .references(() => comparisons.id, { onDelete: "cascade" }),
     side: text("side").$type<Side>().notNull(),
     turn: integer("turn").notNull(),
     role: text("role").$type<"user" | "assistant">().notNull(),
@@ -178,7 +213,10 @@ export const messages = sqliteTable(
     costUsd: real("cost_usd"),
     completedAt: integer("completed_at"),
   },
-  (t) => [primaryKey({ columns: [t.comparisonId, t.side, t.turn, t.role] }), index("messages_completed_at").on(t.completedAt)],
+  (t) => [
+    primaryKey({ columns: [t.comparisonId, t.side, t.turn, t.role] }),
+    index("messages_completed_at").on(t.completedAt),
+  ],
 );
 
 /** Never UPDATEd: a changed vote is a DELETE of its rows plus an INSERT. */
@@ -186,7 +224,9 @@ export const modelVotes = sqliteTable(
   "model_votes",
   {
     id: text("id").primaryKey(),
-    comparisonId: text("comparison_id").notNull().references(() => comparisons.id, { onDelete: "cascade" }),
+    comparisonId: text("comparison_id")
+      .notNull()
+      .references(() => comparisons.id, { onDelete: "cascade" }),
     voteId: text("vote_id").notNull(),
     choice: text("choice").$type<VoteChoice>().notNull(),
     winnerModelId: text("winner_model_id"),

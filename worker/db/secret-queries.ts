@@ -10,7 +10,10 @@ import * as schema from "./schema";
 export async function keptSecret(db: Db, name: string, candidate: string): Promise<string> {
   const [, rows] = await db.batch([
     db.insert(schema.serverSecrets).values({ name, value: candidate }).onConflictDoNothing(),
-    db.select({ value: schema.serverSecrets.value }).from(schema.serverSecrets).where(eq(schema.serverSecrets.name, name)),
+    db
+      .select({ value: schema.serverSecrets.value })
+      .from(schema.serverSecrets)
+      .where(eq(schema.serverSecrets.name, name)),
   ]);
   return rows[0].value;
 }

@@ -12,7 +12,12 @@ export interface ShareRow {
   createdAt: number;
 }
 
-const columns = { id: schema.shares.id, kind: schema.shares.kind, itemId: schema.shares.itemId, createdAt: schema.shares.createdAt };
+const columns = {
+  id: schema.shares.id,
+  kind: schema.shares.kind,
+  itemId: schema.shares.itemId,
+  createdAt: schema.shares.createdAt,
+};
 
 export async function insertShare(db: Db, share: ShareRow & { tokenHash: string }): Promise<void> {
   await db.insert(schema.shares).values(share);
@@ -42,7 +47,11 @@ export async function liveSharesOf(db: Db, kind: ShareKind, itemId: string): Pro
  * Revokes a link: the link and whether this call revoked it (false: it was revoked before), or null when
  * no link has this id.
  */
-export async function revokeShare(db: Db, id: string, at: number): Promise<{ share: ShareRow; revokedNow: boolean } | null> {
+export async function revokeShare(
+  db: Db,
+  id: string,
+  at: number,
+): Promise<{ share: ShareRow; revokedNow: boolean } | null> {
   const revoked = await db
     .update(schema.shares)
     .set({ revokedAt: at })

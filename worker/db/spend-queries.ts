@@ -29,7 +29,8 @@ const hiddenHold = (h: string) =>
   `(${h}.hidden = 1 AND ${h}.revealed_at IS NULL AND NOT EXISTS (SELECT 1 FROM comparisons rc WHERE rc.id = ${h}.item_id AND rc.revealed_at IS NOT NULL))`;
 
 /** An item (run or comparison) with a hold not yet revealed: its own calls stay out of every figure. */
-const hiddenItem = (item: string) => `EXISTS (SELECT 1 FROM spend_holds hh WHERE hh.item_id = ${item} AND ${hiddenHold("hh")})`;
+const hiddenItem = (item: string) =>
+  `EXISTS (SELECT 1 FROM spend_holds hh WHERE hh.item_id = ${item} AND ${hiddenHold("hh")})`;
 
 /** A hold that counts: open and unexpired, or blind work not yet revealed (at its reserved amount). */
 const countingHold = (now: string) => `((h.settled_at IS NULL AND h.expires_at > ${now}) OR ${hiddenHold("h")})`;
@@ -54,14 +55,19 @@ const daySpentSql = (start: string) =>
   `(SELECT coalesce(sum(cost_usd), 0) FROM (${callsSince(start)}) WHERE item IS NULL OR NOT ${hiddenItem("item")})`;
 const dayUnknownSql = (start: string) =>
   `(SELECT count(*) FROM (${callsSince(start)}) WHERE cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0 AND (item IS NULL OR NOT ${hiddenItem("item")}))`;
-const dayReservedSql = (day: string, now: string) => `(SELECT coalesce(sum(h.usd), 0) FROM spend_holds h WHERE h.day = ${day} AND ${countingHold(now)})`;
-const itemSpentSql = (item: string) => `(SELECT CASE WHEN ${hiddenItem(item)} THEN 0 ELSE (SELECT coalesce(sum(cost_usd), 0) FROM (${callsOf(item)})) END)`;
-const itemReservedSql = (item: string, now: string) => `(SELECT coalesce(sum(h.usd), 0) FROM spend_holds h WHERE h.item_id = ${item} AND ${countingHold(now)})`;
+const dayReservedSql = (day: string, now: string) =>
+  `(SELECT coalesce(sum(h.usd), 0) FROM spend_holds h WHERE h.day = ${day} AND ${countingHold(now)})`;
+const itemSpentSql = (item: string) =>
+  `(SELECT CASE WHEN ${hiddenItem(item)} THEN 0 ELSE (SELECT coalesce(sum(cost_usd), 0) FROM (${callsOf(item)})) END)`;
+const itemReservedSql = (item: string, now: string) =>
+  `(SELECT coalesce(sum(h.usd), 0) FROM spend_holds h WHERE h.item_id = ${item} AND ${countingHold(now)})`;
 
 /** The day's figures: `day` is 00:00 UTC of it (ms). */
 export async function daySpend(db: Db, day: number, now = Date.now()): Promise<DaySpend> {
   const row = await db.$client
-    .prepare(`SELECT ${daySpentSql("?1")} AS spent, ${dayReservedSql("?1", "?2")} AS reserved, ${dayUnknownSql("?1")} AS unknown`)
+    .prepare(
+      `SELECT ${daySpentSql("?1")} AS spent, ${dayReservedSql("?1", "?2")} AS reserved, ${dayUnknownSql("?1")} AS unknown`,
+    )
     .bind(day, now)
     .first<{ spent: number; reserved: number; unknown: number }>();
   return { spentUsd: row?.spent ?? 0, reservedUsd: row?.reserved ?? 0, unknownCostCalls: row?.unknown ?? 0 };
@@ -92,7 +98,11 @@ export interface Hold {
  * then even free work waits for tomorrow) and the item's figure plus it within `itemCap` (null: no such cap). One statement, its condition evaluated by D1 as it inserts, so
  * requests arriving together can't all pass a check made before any of them was counted. True when set aside.
  */
-export async function reserve(db: Db, hold: Hold, caps: { dayCap: number | null; itemCap: number | null }): Promise<boolean> {
+export async function reserve(
+  db: Db,
+  hold: Hold,
+  caps: { dayCap: number | null; itemCap: number | null },
+): Promise<boolean> {
   const result = await db.$client
     .prepare(
       `INSERT INTO spend_holds (id, item_id, day, usd, hidden, blind_price_in, blind_price_out, created_at, expires_at)
@@ -124,11 +134,17 @@ export async function releaseHold(db: Db, id: string): Promise<void> {
 
 /** The work these holds covered has ended: from now on its calls' own rows count (once revealed). */
 export const settleHoldsWrite = (d1: D1Database, ids: string[], now = Date.now()): D1PreparedStatement =>
-  d1.prepare("UPDATE spend_holds SET settled_at = ?1 WHERE settled_at IS NULL AND id IN (SELECT value FROM json_each(?2))").bind(now, JSON.stringify(ids));
+  d1
+    .prepare(
+      "UPDATE spend_holds SET settled_at = ?1 WHERE settled_at IS NULL AND id IN (SELECT value FROM json_each(?2))",
+    )
+    .bind(now, JSON.stringify(ids));
 
 /** A blind run ended: its calls show at their cost from now on. */
 export const revealHoldsWrite = (d1: D1Database, itemId: string, now = Date.now()): D1PreparedStatement =>
-  d1.prepare("UPDATE spend_holds SET revealed_at = ?1 WHERE item_id = ?2 AND hidden = 1 AND revealed_at IS NULL").bind(now, itemId);
+  d1
+    .prepare("UPDATE spend_holds SET revealed_at = ?1 WHERE item_id = ?2 AND hidden = 1 AND revealed_at IS NULL")
+    .bind(now, itemId);
 
 /**
  * Drops holds that can count no more: settled or expired, of a day before `before`, and not blind work still
@@ -147,7 +163,9 @@ export async function pruneHolds(db: Db, before: number, now = Date.now(), limit
 /** The prices an item's blind work was first reserved at, so its later requests are reserved alike. */
 export async function blindPricesOf(db: Db, itemId: string): Promise<{ priceIn: number; priceOut: number } | null> {
   const row = await db.$client
-    .prepare("SELECT blind_price_in AS priceIn, blind_price_out AS priceOut FROM spend_holds WHERE item_id = ? AND blind_price_in IS NOT NULL ORDER BY created_at LIMIT 1")
+    .prepare(
+      "SELECT blind_price_in AS priceIn, blind_price_out AS priceOut FROM spend_holds WHERE item_id = ? AND blind_price_in IS NOT NULL ORDER BY created_at LIMIT 1",
+    )
     .bind(itemId)
     .first<{ priceIn: number; priceOut: number }>();
   return row ?? null;
@@ -178,7 +196,8 @@ export async function comparisonForEstimate(db: Db, id: string): Promise<Compari
     .from(m)
     .where(eq(m.comparisonId, id))
     .groupBy(m.side, m.role);
-  const chars = (side: "left" | "right", role: "user" | "assistant") => rows.find((r) => r.side === side && r.role === role)?.chars ?? 0;
+  const chars = (side: "left" | "right", role: "user" | "assistant") =>
+    rows.find((r) => r.side === side && r.role === role)?.chars ?? 0;
   return {
     models: { left: c.model1Id, right: c.model2Id },
     params: c.params ?? {},

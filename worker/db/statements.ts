@@ -32,7 +32,12 @@ const sqlOf = new Map<string, string>();
  * written are those the first row has a value for (a column left out takes its default); keys that are not
  * columns of the table are ignored.
  */
-export function insertRows<T extends SQLiteTable>(d1: D1Database, table: T, rows: InferInsertModel<T>[], onConflict: OnConflict<T> = "fail"): Write[] {
+export function insertRows<T extends SQLiteTable>(
+  d1: D1Database,
+  table: T,
+  rows: InferInsertModel<T>[],
+  onConflict: OnConflict<T> = "fail",
+): Write[] {
   if (!rows.length) return [];
   let columns = columnsOf.get(table);
   if (!columns) columnsOf.set(table, (columns = getTableColumns(table) as Record<string, SQLiteColumn>));
@@ -53,7 +58,13 @@ export function insertRows<T extends SQLiteTable>(d1: D1Database, table: T, rows
   return writes;
 }
 
-function insertSql(table: SQLiteTable, columns: Record<string, SQLiteColumn>, keys: string[], rows: number, onConflict: OnConflict<SQLiteTable>): string {
+function insertSql(
+  table: SQLiteTable,
+  columns: Record<string, SQLiteColumn>,
+  keys: string[],
+  rows: number,
+  onConflict: OnConflict<SQLiteTable>,
+): string {
   const name = getTableName(table);
   const target = typeof onConflict === "string" ? onConflict : onConflict.update.join(",");
   const cacheKey = `${name}|${keys.join(",")}|${rows}|${target}`;

@@ -27,7 +27,11 @@ export interface FeaturedBattle {
 }
 
 /** Every battle of the slice with its conv_metadata (null when it has none), a page at a time: the archived ones first. */
-export async function* sliceBattles(db: Db, archive: R2Bucket | undefined, slice: Slice): AsyncGenerator<FeaturedBattle[]> {
+export async function* sliceBattles(
+  db: Db,
+  archive: R2Bucket | undefined,
+  slice: Slice,
+): AsyncGenerator<FeaturedBattle[]> {
   for await (const page of archivedBattles(db.$client, archive, slice, 0))
     yield page.map((b) => ({ modelA: b.model_a, modelB: b.model_b, winner: b.winner, convMetadata: b.conv_metadata }));
   const list = sql.join(

@@ -19,12 +19,24 @@ export async function unfinishedIn(db: Db, w: Window): Promise<{ runs: string[];
     db
       .select({ id: schema.runs.id })
       .from(schema.runs)
-      .where(and(gt(schema.runs.createdAt, w.from), lt(schema.runs.createdAt, w.to), inArray(schema.runs.status, [...RUN_UNDER_WAY])))
+      .where(
+        and(
+          gt(schema.runs.createdAt, w.from),
+          lt(schema.runs.createdAt, w.to),
+          inArray(schema.runs.status, [...RUN_UNDER_WAY]),
+        ),
+      )
       .limit(w.limit),
     db
       .select({ id: schema.comparisons.id })
       .from(schema.comparisons)
-      .where(and(gt(schema.comparisons.createdAt, w.from), lt(schema.comparisons.createdAt, w.to), inArray(schema.comparisons.status, [...COMPARISON_UNDER_WAY])))
+      .where(
+        and(
+          gt(schema.comparisons.createdAt, w.from),
+          lt(schema.comparisons.createdAt, w.to),
+          inArray(schema.comparisons.status, [...COMPARISON_UNDER_WAY]),
+        ),
+      )
       .limit(w.limit),
   ]);
   return { runs: runs.map((r) => r.id), comparisons: comparisons.map((c) => c.id) };

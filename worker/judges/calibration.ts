@@ -59,7 +59,10 @@ export function cohensKappa(pairs: [SideVerdict, SideVerdict][]): number | null 
   if (!pairs.length) return null;
   const n = pairs.length;
   const observed = pairs.filter(([a, b]) => a === b).length / n;
-  const expected = CLASSES.reduce((sum, k) => sum + (pairs.filter(([a]) => a === k).length / n) * (pairs.filter(([, b]) => b === k).length / n), 0);
+  const expected = CLASSES.reduce(
+    (sum, k) => sum + (pairs.filter(([a]) => a === k).length / n) * (pairs.filter(([, b]) => b === k).length / n),
+    0,
+  );
   return expected === 1 ? null : (observed - expected) / (1 - expected);
 }
 
@@ -79,7 +82,9 @@ export function calibrate(rows: CalibrationRow[]): JudgeCalibration[] {
   for (const r of rows) byJudge.set(r.judgeModelId, [...(byJudge.get(r.judgeModelId) ?? []), r]);
   return [...byJudge.entries()]
     .map(([judgeModelId, own]) => {
-      const paired = own.filter((r) => r.human !== null).map((r) => [r.verdict, r.human!] as [SideVerdict, SideVerdict]);
+      const paired = own
+        .filter((r) => r.human !== null)
+        .map((r) => [r.verdict, r.human!] as [SideVerdict, SideVerdict]);
       const decisive = paired.filter(([j, h]) => j !== "tie" && h !== "tie");
       const maker = makerOf(judgeModelId);
       return {
@@ -95,7 +100,9 @@ export function calibrate(rows: CalibrationRow[]): JudgeCalibration[] {
           const [l, rt] = [makerOf(r.leftModelId) === maker, makerOf(r.rightModelId) === maker];
           return maker === null || l === rt ? null : l ? "left" : "right";
         }),
-        lengthPreference: preference(own, (r) => (r.leftChars === r.rightChars ? null : r.leftChars > r.rightChars ? "left" : "right")),
+        lengthPreference: preference(own, (r) =>
+          r.leftChars === r.rightChars ? null : r.leftChars > r.rightChars ? "left" : "right",
+        ),
       };
     })
     .sort((a, b) => (a.judgeModelId < b.judgeModelId ? -1 : 1));

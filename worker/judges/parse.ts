@@ -9,7 +9,9 @@ function unfence(raw: string): string {
   return m ? m[1] : raw;
 }
 
-export function parseJudgeOutput(raw: string): { ok: true; value: Omit<JudgeOrder, "raw"> } | { ok: false; error: string } {
+export function parseJudgeOutput(
+  raw: string,
+): { ok: true; value: Omit<JudgeOrder, "raw"> } | { ok: false; error: string } {
   let data: unknown;
   try {
     data = JSON.parse(unfence(raw));
@@ -18,7 +20,8 @@ export function parseJudgeOutput(raw: string): { ok: true; value: Omit<JudgeOrde
   }
   if (typeof data !== "object" || data === null) return { ok: false, error: "the judge's output is not a JSON object" };
   const { winner, scores, reasons } = data as Record<string, unknown>;
-  if (winner !== "A" && winner !== "B" && winner !== "tie") return { ok: false, error: 'winner must be "A", "B" or "tie"' };
+  if (winner !== "A" && winner !== "B" && winner !== "tie")
+    return { ok: false, error: 'winner must be "A", "B" or "tie"' };
   const s = (scores ?? {}) as Record<string, unknown>;
   const score = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 10 ? v : null);
   const [a, b] = [score(s.A), score(s.B)];

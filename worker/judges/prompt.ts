@@ -53,11 +53,18 @@ const fenced = (text: string) => {
 /** One side's conversation: the reply alone for a single turn, else every turn with its prompt. */
 function conversation(turns: JudgedTurn[], side: "a" | "b"): string {
   if (turns.length === 1) return turns[0][side];
-  return turns.map((t, i) => `[User, turn ${i + 1}]\n${t.prompt}\n\n[Assistant, turn ${i + 1}]\n${t[side]}`).join("\n\n");
+  return turns
+    .map((t, i) => `[User, turn ${i + 1}]\n${t.prompt}\n\n[Assistant, turn ${i + 1}]\n${t[side]}`)
+    .join("\n\n");
 }
 
-export function buildJudgeRequest(turns: JudgedTurn[]): { system: string; prompt: string; schema: Record<string, unknown> } {
-  const question = turns.length === 1 ? turns[0].prompt : turns.map((t, i) => `Turn ${i + 1}: ${t.prompt}`).join("\n\n");
+export function buildJudgeRequest(turns: JudgedTurn[]): {
+  system: string;
+  prompt: string;
+  schema: Record<string, unknown>;
+} {
+  const question =
+    turns.length === 1 ? turns[0].prompt : turns.map((t, i) => `Turn ${i + 1}: ${t.prompt}`).join("\n\n");
   const prompt = [
     "Compare these two answers to the same user.",
     "## Question",

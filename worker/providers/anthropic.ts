@@ -1,7 +1,14 @@
 /** Anthropic through the official SDK: streamed Messages for answers, forced tool use for reviews. */
 import Anthropic from "@anthropic-ai/sdk";
 import { brokenStream, streamError, toProviderError, type VendorContext } from "./sdk-errors";
-import { ProviderError, type Generation, type GenerateRequest, type Provider, type ReviewOutput, type ReviewRequest } from "./types";
+import {
+  ProviderError,
+  type Generation,
+  type GenerateRequest,
+  type Provider,
+  type ReviewOutput,
+  type ReviewRequest,
+} from "./types";
 
 /** Anthropic requires max_tokens; this is what a call without maxTokens asks for. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
@@ -10,7 +17,12 @@ const REVIEW_TOOL = "submit_review";
 
 export function createAnthropicProvider(cfg: { apiKey: string; baseURL?: string }): Provider {
   const client = new Anthropic({ apiKey: cfg.apiKey, baseURL: cfg.baseURL ?? null, maxRetries: 0 });
-  const ctx: VendorContext = { vendor: "Anthropic", keyVar: "ANTHROPIC_API_KEY", baseUrlVar: "ANTHROPIC_BASE_URL", apiKey: cfg.apiKey };
+  const ctx: VendorContext = {
+    vendor: "Anthropic",
+    keyVar: "ANTHROPIC_API_KEY",
+    baseUrlVar: "ANTHROPIC_BASE_URL",
+    apiKey: cfg.apiKey,
+  };
 
   return {
     id: "anthropic",
@@ -37,7 +49,12 @@ function refuseTemperature(req: { model: string; temperature?: number }) {
   throw new ProviderError("unsupported_param", message, { status: 400, param: "temperature" });
 }
 
-async function generate(client: Anthropic, base: VendorContext, req: GenerateRequest, onDelta: (text: string) => void): Promise<Generation> {
+async function generate(
+  client: Anthropic,
+  base: VendorContext,
+  req: GenerateRequest,
+  onDelta: (text: string) => void,
+): Promise<Generation> {
   const ctx = { ...base, model: req.model, signal: req.signal };
   refuseTemperature(req);
   let text = "";

@@ -50,7 +50,15 @@ const byId = new Map<string, ModelInfo>(
 export function describeModel(id: string, provider: ProviderId, name: string, extra: ModelInfo[] = []): ModelInfo {
   return (
     byId.get(id) ??
-    extra.find((m) => m.id === id) ?? { id, provider, name, displayName: name, priceIn: null, priceOut: null, contextTokens: null }
+    extra.find((m) => m.id === id) ?? {
+      id,
+      provider,
+      name,
+      displayName: name,
+      priceIn: null,
+      priceOut: null,
+      contextTokens: null,
+    }
   );
 }
 

@@ -25,7 +25,9 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
       const style = styleOf(req.model);
       await pause(cfg.delayMs, req.signal);
       const packet = readPacket(req.prompt);
-      const verdict = isPairwiseSchema(req.schema) ? pairwiseVerdict(style, packet) : judge(style, packet, schemaLabels(req.schema) ?? packet.answers.map((a) => a.label));
+      const verdict = isPairwiseSchema(req.schema)
+        ? pairwiseVerdict(style, packet)
+        : judge(style, packet, schemaLabels(req.schema) ?? packet.answers.map((a) => a.label));
       const raw = JSON.stringify(verdict);
       return { raw, tokensIn: estimateTokens(req.system + req.prompt), tokensOut: estimateTokens(raw) };
     },
@@ -45,7 +47,8 @@ function pairwiseVerdict(style: ReturnType<typeof styleOf>, packet: ReturnType<t
   const { reviews } = judge(style, packet, ["A", "B"]);
   const [a, b] = reviews;
   const winner = a.scores.overall === b.scores.overall ? "tie" : a.scores.overall > b.scores.overall ? "A" : "B";
-  const reasons = winner === "tie" ? `Both score ${a.scores.overall}. ${a.critique}` : (winner === "A" ? a : b).critique;
+  const reasons =
+    winner === "tie" ? `Both score ${a.scores.overall}. ${a.critique}` : (winner === "A" ? a : b).critique;
   return { winner, scores: { A: a.scores.overall, B: b.scores.overall }, reasons };
 }
 

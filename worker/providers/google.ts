@@ -7,8 +7,17 @@ export function createGoogleProvider(cfg: { apiKey: string; baseURL?: string }):
   // @google/genai retries nothing unless httpOptions.retryOptions is set, and we never set it.
   // SDK 3.x talks to the v1 API by default, which has rejected parts of the SDK's own payload
   // (googleapis/js-genai#1746); v1beta is where systemInstruction and responseJsonSchema are known to work.
-  const ai = new GoogleGenAI({ apiKey: cfg.apiKey, apiVersion: "v1beta", ...(cfg.baseURL ? { httpOptions: { baseUrl: cfg.baseURL } } : {}) });
-  const ctx: VendorContext = { vendor: "Google", keyVar: "GOOGLE_API_KEY (or GEMINI_API_KEY)", baseUrlVar: "GOOGLE_BASE_URL", apiKey: cfg.apiKey };
+  const ai = new GoogleGenAI({
+    apiKey: cfg.apiKey,
+    apiVersion: "v1beta",
+    ...(cfg.baseURL ? { httpOptions: { baseUrl: cfg.baseURL } } : {}),
+  });
+  const ctx: VendorContext = {
+    vendor: "Google",
+    keyVar: "GOOGLE_API_KEY (or GEMINI_API_KEY)",
+    baseUrlVar: "GOOGLE_BASE_URL",
+    apiKey: cfg.apiKey,
+  };
 
   return {
     id: "google",
@@ -46,7 +55,10 @@ function contents(messages: ChatMessage[]): Content[] {
   return messages.map((m) => ({ role: m.role === "assistant" ? "model" : "user", parts: [{ text: m.content }] }));
 }
 
-function config(req: { system?: string; temperature?: number; maxTokens?: number; signal: AbortSignal }, fetchFn: typeof fetch): GenerateContentConfig {
+function config(
+  req: { system?: string; temperature?: number; maxTokens?: number; signal: AbortSignal },
+  fetchFn: typeof fetch,
+): GenerateContentConfig {
   return {
     ...(req.system ? { systemInstruction: req.system } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
@@ -70,14 +82,23 @@ function tokens(usage: GenerateContentResponse["usageMetadata"] | null) {
   return { tokensIn: usage.promptTokenCount ?? null, tokensOut };
 }
 
-async function generate(ai: GoogleGenAI, base: VendorContext, req: GenerateRequest, onDelta: (text: string) => void): Promise<Generation> {
+async function generate(
+  ai: GoogleGenAI,
+  base: VendorContext,
+  req: GenerateRequest,
+  onDelta: (text: string) => void,
+): Promise<Generation> {
   const seen = watchHeaders();
   const ctx = () => ({ ...base, model: req.model, signal: req.signal, responseHeaders: seen.headers });
   let text = "";
   let finishReason: string | null = null;
   let usage: GenerateContentResponse["usageMetadata"] | null = null;
   try {
-    const stream = await ai.models.generateContentStream({ model: req.model, contents: contents(req.messages), config: config(req, seen.fetch) });
+    const stream = await ai.models.generateContentStream({
+      model: req.model,
+      contents: contents(req.messages),
+      config: config(req, seen.fetch),
+    });
     for await (const chunk of stream) {
       const delta = textOf(chunk);
       if (delta) {

@@ -21,7 +21,10 @@ export function createOpenAICompatibleProvider(cfg: { baseURL: string; apiKey?: 
     id: "openai-compatible",
     async listModels() {
       // A local server that is down or stuck must not hold up the model list for long.
-      const names = cfg.models.length > 0 ? cfg.models : await listModelIds(client, { ...ctx, signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
+      const names =
+        cfg.models.length > 0
+          ? cfg.models
+          : await listModelIds(client, { ...ctx, signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
       return names.map(modelInfo);
     },
     generate: (req, onDelta) => streamChat(client, dialect, req, onDelta),
@@ -32,9 +35,13 @@ export function createOpenAICompatibleProvider(cfg: { baseURL: string; apiKey?: 
   /** json_schema first; a server that rejects it (400 or 422) gets JSON mode with the schema written into the prompt. */
   async function review(req: ReviewRequest): Promise<ReviewOutput> {
     try {
-      return await reviewJson(client, dialect, req, { type: "json_schema", json_schema: { name: "review", strict: true, schema: req.schema } });
+      return await reviewJson(client, dialect, req, {
+        type: "json_schema",
+        json_schema: { name: "review", strict: true, schema: req.schema },
+      });
     } catch (err) {
-      if (!(err instanceof ProviderError) || err.kind !== "bad_request" || (err.status !== 400 && err.status !== 422)) throw err;
+      if (!(err instanceof ProviderError) || err.kind !== "bad_request" || (err.status !== 400 && err.status !== 422))
+        throw err;
     }
     const system = `${req.system}\n\nReply with one JSON object, and nothing else, that matches this JSON Schema:\n${JSON.stringify(req.schema)}`;
     return reviewJson(client, dialect, req, { type: "json_object" }, system);

@@ -1,6 +1,9 @@
 /** OpenAI through the official SDK: streamed Chat Completions for answers, json_schema output for reviews. */
 import OpenAI from "openai";
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
 import { brokenStream, streamError, toProviderError, type VendorContext } from "./sdk-errors";
 import type { ChatMessage, Generation, GenerateRequest, Provider, ReviewOutput, ReviewRequest } from "./types";
 
@@ -32,13 +35,22 @@ export function openAIClient(apiKey: string | undefined, baseURL: string | undef
 
 export function createOpenAIProvider(cfg: { apiKey: string; baseURL?: string }): Provider {
   const client = openAIClient(cfg.apiKey, cfg.baseURL);
-  const ctx: VendorContext = { vendor: "OpenAI", keyVar: "OPENAI_API_KEY", baseUrlVar: "OPENAI_BASE_URL", apiKey: cfg.apiKey };
+  const ctx: VendorContext = {
+    vendor: "OpenAI",
+    keyVar: "OPENAI_API_KEY",
+    baseUrlVar: "OPENAI_BASE_URL",
+    apiKey: cfg.apiKey,
+  };
   const dialect: ChatDialect = { ctx, maxTokensField: "max_completion_tokens", requireFinish: true };
   return {
     id: "openai",
     listModels: async () => [],
     generate: (req, onDelta) => streamChat(client, dialect, req, onDelta),
-    review: (req) => reviewJson(client, dialect, req, { type: "json_schema", json_schema: { name: "review", strict: true, schema: req.schema } }),
+    review: (req) =>
+      reviewJson(client, dialect, req, {
+        type: "json_schema",
+        json_schema: { name: "review", strict: true, schema: req.schema },
+      }),
     test: (signal) => listModelIds(client, { ...ctx, signal }).then(() => undefined),
   };
 }
@@ -55,7 +67,12 @@ function sampling(dialect: ChatDialect, req: { temperature?: number; maxTokens?:
 }
 
 /** Streams one answer, calling onDelta per chunk; usage comes from the final chunk when the server sends it. */
-export async function streamChat(client: OpenAI, dialect: ChatDialect, req: GenerateRequest, onDelta: (text: string) => void): Promise<Generation> {
+export async function streamChat(
+  client: OpenAI,
+  dialect: ChatDialect,
+  req: GenerateRequest,
+  onDelta: (text: string) => void,
+): Promise<Generation> {
   const ctx = { ...dialect.ctx, model: req.model, signal: req.signal };
   let text = "";
   let finishReason: string | null = null;

@@ -18,7 +18,10 @@ export function parsePrices(raw: string | undefined): Map<string, Price> {
   for (const entry of (raw ?? "").split(",")) {
     const at = entry.lastIndexOf("=");
     if (at <= 0) continue;
-    const [input, output, ...rest] = entry.slice(at + 1).split(":").map((x) => x.trim());
+    const [input, output, ...rest] = entry
+      .slice(at + 1)
+      .split(":")
+      .map((x) => x.trim());
     const [priceIn, priceOut] = [Number(input), Number(output)];
     if (rest.length || input === "" || output === "" || !(priceIn >= 0) || !(priceOut >= 0)) continue;
     prices.set(entry.slice(0, at).trim(), { priceIn, priceOut });
@@ -32,7 +35,12 @@ export function pricedModel(env: { QUORUM_PRICES?: string }, info: ModelInfo): M
   return own ? { ...info, ...own } : info;
 }
 
-export function costOf(env: { QUORUM_PRICES?: string }, modelId: string, tokensIn: number | null, tokensOut: number | null): number | null {
+export function costOf(
+  env: { QUORUM_PRICES?: string },
+  modelId: string,
+  tokensIn: number | null,
+  tokensOut: number | null,
+): number | null {
   const info = modelInfo(modelId);
   return info ? estimateCost(pricedModel(env, info), tokensIn, tokensOut) : null;
 }

@@ -64,7 +64,9 @@ export class ProviderUnavailableError extends Error {
     readonly provider: ProviderId,
     readonly reason: string,
   ) {
-    super(`${PROVIDER_NAMES[provider]} is not configured: ${reason}. Add it to .dev.vars (or as a Worker secret) and restart.`);
+    super(
+      `${PROVIDER_NAMES[provider]} is not configured: ${reason}. Add it to .dev.vars (or as a Worker secret) and restart.`,
+    );
     this.name = "ProviderUnavailableError";
   }
 }
@@ -98,7 +100,12 @@ function configKey(provider: ProviderId, vars: ProviderVars): string {
     case "google":
       return JSON.stringify([provider, googleKey(vars), vars.GOOGLE_BASE_URL]);
     case "openai-compatible":
-      return JSON.stringify([provider, vars.OPENAI_COMPATIBLE_BASE_URL, vars.OPENAI_COMPATIBLE_API_KEY, vars.OPENAI_COMPATIBLE_MODELS]);
+      return JSON.stringify([
+        provider,
+        vars.OPENAI_COMPATIBLE_BASE_URL,
+        vars.OPENAI_COMPATIBLE_API_KEY,
+        vars.OPENAI_COMPATIBLE_MODELS,
+      ]);
     case "demo":
       return JSON.stringify([provider, vars.QUORUM_DEMO_DELAY_MS]);
   }
@@ -109,7 +116,10 @@ function buildProvider(provider: ProviderId, vars: ProviderVars): Provider {
     case "openai":
       return createOpenAIProvider({ apiKey: clean(vars.OPENAI_API_KEY)!, baseURL: clean(vars.OPENAI_BASE_URL) });
     case "anthropic":
-      return createAnthropicProvider({ apiKey: clean(vars.ANTHROPIC_API_KEY)!, baseURL: clean(vars.ANTHROPIC_BASE_URL) });
+      return createAnthropicProvider({
+        apiKey: clean(vars.ANTHROPIC_API_KEY)!,
+        baseURL: clean(vars.ANTHROPIC_BASE_URL),
+      });
     case "google":
       return createGoogleProvider({ apiKey: googleKey(vars)!, baseURL: clean(vars.GOOGLE_BASE_URL) });
     case "openai-compatible":
@@ -157,7 +167,12 @@ export async function listModelGroups(vars: ProviderVars): Promise<ModelGroup[]>
         displayName: PROVIDER_NAMES[provider],
         available: reason === null,
         reason,
-        models: models.map((m) => ({ ...pricedModel(vars, m), available: reason === null, reason, demo: m.demo ?? false })),
+        models: models.map((m) => ({
+          ...pricedModel(vars, m),
+          available: reason === null,
+          reason,
+          demo: m.demo ?? false,
+        })),
       };
     }),
   );

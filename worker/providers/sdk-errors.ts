@@ -57,7 +57,10 @@ export function scrub(text: string, apiKey?: string): string {
 /** The error for a stream that stopped before the vendor said it was finished; the deltas sent so far stand. */
 export function brokenStream(ctx: VendorContext, detail?: string): ProviderError {
   const why = detail ? ` (${short(detail)})` : "";
-  return new ProviderError("network", scrub(`The stream from ${ctx.vendor} broke off before the answer was complete${why}. Try again.`, ctx.apiKey));
+  return new ProviderError(
+    "network",
+    scrub(`The stream from ${ctx.vendor} broke off before the answer was complete${why}. Try again.`, ctx.apiKey),
+  );
 }
 
 /** Like toProviderError, but a connection lost after some text arrived is reported as a broken stream. */
@@ -78,9 +81,13 @@ interface Classified {
 function classify(err: unknown, ctx: VendorContext): Classified {
   if (ctx.signal?.aborted) return aborted(ctx);
   if (err instanceof ProviderError) return err;
-  if (err instanceof OpenAI.APIUserAbortError || err instanceof Anthropic.APIUserAbortError || isAbortError(err)) return aborted(ctx);
+  if (err instanceof OpenAI.APIUserAbortError || err instanceof Anthropic.APIUserAbortError || isAbortError(err))
+    return aborted(ctx);
   if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof Anthropic.APIConnectionTimeoutError) {
-    return { kind: "timeout", message: `${cap(ctx.vendor)} did not answer in time. Try again, or check ${ctx.baseUrlVar}.` };
+    return {
+      kind: "timeout",
+      message: `${cap(ctx.vendor)} did not answer in time. Try again, or check ${ctx.baseUrlVar}.`,
+    };
   }
   const facts = readFacts(err, ctx);
   if (facts === null) {
@@ -112,8 +119,13 @@ function byStatus(f: Facts, ctx: VendorContext): Classified {
   }
   // Gemini answers a bad key with 400 API_KEY_INVALID rather than 401.
   if (status === 401 || status === 403 || (status === 400 && /API_KEY_INVALID|API key not valid/i.test(f.detail))) {
-    const what = status === 403 ? "refused the API key (403); it may lack access to this model" : `rejected the API key${shown}`;
-    return { kind: "auth", status, message: `${cap(ctx.vendor)} ${what}. Check ${ctx.keyVar} in .dev.vars, or the Worker secret when deployed.` };
+    const what =
+      status === 403 ? "refused the API key (403); it may lack access to this model" : `rejected the API key${shown}`;
+    return {
+      kind: "auth",
+      status,
+      message: `${cap(ctx.vendor)} ${what}. Check ${ctx.keyVar} in .dev.vars, or the Worker secret when deployed.`,
+    };
   }
   if (status === 404) {
     const message = `${cap(ctx.vendor)} does not know${model || " this endpoint"}${shown}. Check the model name and ${ctx.baseUrlVar}.${said}`;
@@ -214,7 +226,8 @@ function parseJsonIn(text: string): unknown {
   }
 }
 
-const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v && typeof v === "object" ? (v as Record<string, unknown>) : {};
 
 // DOMException is not an Error subclass everywhere, so look at the name only.
 const isAbortError = (err: unknown) => {

@@ -13,7 +13,12 @@ export function logFactorial(k: number): number {
   if (k < LOG_FACTORIAL_TABLE_SIZE) return logFactorialTable[k];
   const inverse = 1 / k;
   const inverseSquared = inverse * inverse;
-  return (k + 0.5) * Math.log(k) - k + HALF_LOG_TWO_PI + inverse * (1 / 12 - inverseSquared * (1 / 360 - inverseSquared / 1260));
+  return (
+    (k + 0.5) * Math.log(k) -
+    k +
+    HALF_LOG_TWO_PI +
+    inverse * (1 / 12 - inverseSquared * (1 / 360 - inverseSquared / 1260))
+  );
 }
 
 export function sampleBinomial(random: () => number, n: number, p: number): number {

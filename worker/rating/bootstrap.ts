@@ -28,9 +28,15 @@ export function bootstrapBradleyTerry(n: number, cells: readonly PairCell[], opt
 }
 
 /** bootstrapBradleyTerry in slices that yield (work-slices.ts): the same rounds, the same numbers. */
-export function* bootstrapBradleyTerrySliced(n: number, cells: readonly PairCell[], opts: BootstrapOptions, slicer: Slicer): Sliced<BtIntervals> {
+export function* bootstrapBradleyTerrySliced(
+  n: number,
+  cells: readonly PairCell[],
+  opts: BootstrapOptions,
+  slicer: Slicer,
+): Sliced<BtIntervals> {
   const rounds = opts.rounds ?? BOOTSTRAP_DEFAULTS.rounds;
-  if (!Number.isInteger(rounds) || rounds < 0) throw new RangeError(`rounds must be a non-negative integer, got ${rounds}`);
+  if (!Number.isInteger(rounds) || rounds < 0)
+    throw new RangeError(`rounds must be a non-negative integer, got ${rounds}`);
   const anchor = opts.anchor ?? null;
   const table = pairTableOf(n, cells);
   const lower = new Float64Array(n).fill(Number.NaN);
@@ -42,7 +48,8 @@ export function* bootstrapBradleyTerrySliced(n: number, cells: readonly PairCell
   const kindOf: number[] = [];
   outcomes.forEach((column, kind) => {
     column.forEach((count, c) => {
-      if (!Number.isInteger(count)) throw new RangeError(`bootstrap needs whole battle counts; pair cell ${c} has ${count}`);
+      if (!Number.isInteger(count))
+        throw new RangeError(`bootstrap needs whole battle counts; pair cell ${c} has ${count}`);
       if (count === 0) return;
       counts.push(count);
       cellOf.push(c);

@@ -64,7 +64,12 @@ export function aggregate(input: AggregateInput): AggregationView {
   const means = scoreMeans(labels, input.ballots, policy);
   const pairwise = pairwiseMatrix(labels, counted, policy);
   const { placed, tieBreaks } = placeStandings(
-    labels.map((label) => ({ label, borda: bordaTotals[label], meanOverall: means[label].overall, meanCorrectness: means[label].correctness })),
+    labels.map((label) => ({
+      label,
+      borda: bordaTotals[label],
+      meanOverall: means[label].overall,
+      meanCorrectness: means[label].correctness,
+    })),
   );
 
   const answerOf = new Map(input.answers.map((a) => [a.label, a]));

@@ -5,17 +5,29 @@
  * yields between slices (work-slices.ts). Same objective, same stopping rule as the dense solver
  * (bradley-terry-newton.ts), so both reach the same optimum.
  */
-import { ARMIJO, GRADIENT_TOLERANCE, logSigmoid, MAX_ITERATIONS, sigmoid, type ScoredPairs } from "./bradley-terry-newton";
+import {
+  ARMIJO,
+  GRADIENT_TOLERANCE,
+  logSigmoid,
+  MAX_ITERATIONS,
+  sigmoid,
+  type ScoredPairs,
+} from "./bradley-terry-newton";
 import { cgBuffers, conjugateGradients, dot } from "./conjugate-gradients";
 import { inChunks, type Sliced, type Slicer } from "./work-slices";
-
 
 /**
  * Maximises Σ log-likelihood − (penalty/2)·‖θ‖² in place on `theta`; returns the Newton steps taken. With
  * penalty 0 the Hessian is a singular Laplacian L, so the step solves (L + s·11ᵀ) d = g as the dense solver
  * does (the gradient sums to zero, so d has mean zero and the mean of θ never moves).
  */
-export function* maximizeLikelihoodSparse(p: number, pairs: ScoredPairs, penalty: number, theta: Float64Array, slicer: Slicer): Sliced<number> {
+export function* maximizeLikelihoodSparse(
+  p: number,
+  pairs: ScoredPairs,
+  penalty: number,
+  theta: Float64Array,
+  slicer: Slicer,
+): Sliced<number> {
   const { a, b, scoreA, scoreB } = pairs;
   const count = pairs.count;
   const games = new Float64Array(p);

@@ -63,7 +63,12 @@ export function fitBradleyTerry(n: number, cells: readonly PairCell[], opts: BtO
 }
 
 /** fitBradleyTerry in slices that yield (work-slices.ts). */
-export function fitBradleyTerrySliced(n: number, cells: readonly PairCell[], opts: BtOptions, slicer: Slicer): Sliced<BtFit> {
+export function fitBradleyTerrySliced(
+  n: number,
+  cells: readonly PairCell[],
+  opts: BtOptions,
+  slicer: Slicer,
+): Sliced<BtFit> {
   return fitPairTableSliced(n, pairTableOf(n, cells), opts, slicer);
 }
 
@@ -72,12 +77,20 @@ export function fitPairTable(n: number, table: PairTable, opts: BtOptions & { st
   return drain(fitPairTableSliced(n, table, opts, unsliced()));
 }
 
-export function* fitPairTableSliced(n: number, table: PairTable, opts: BtOptions & { start?: ArrayLike<number> }, slicer: Slicer): Sliced<BtFit> {
+export function* fitPairTableSliced(
+  n: number,
+  table: PairTable,
+  opts: BtOptions & { start?: ArrayLike<number> },
+  slicer: Slicer,
+): Sliced<BtFit> {
   const scale = opts.scale ?? 400;
   const base = opts.base ?? 10;
   const init = opts.init ?? 1000;
   const anchor = opts.anchor ?? null;
-  if (anchor && !(Number.isInteger(anchor.index) && anchor.index >= 0 && anchor.index < n && Number.isFinite(anchor.rating))) {
+  if (
+    anchor &&
+    !(Number.isInteger(anchor.index) && anchor.index >= 0 && anchor.index < n && Number.isFinite(anchor.rating))
+  ) {
     throw new RangeError(`anchor must name a model index below ${n} and a finite rating`);
   }
   const perUnit = Math.log(base) / scale;
@@ -117,7 +130,10 @@ export function* fitPairTableSliced(n: number, table: PairTable, opts: BtOptions
     subtractMean(theta);
   }
   const penalty = penalized ? BT_L2_PENALTY / (Math.log(base) * Math.log(base)) : 0;
-  const iterations = p <= DENSE_MAX_MODELS ? maximizeLikelihood(p, pairs, penalty, theta) : yield* maximizeLikelihoodSparse(p, pairs, penalty, theta, slicer);
+  const iterations =
+    p <= DENSE_MAX_MODELS
+      ? maximizeLikelihood(p, pairs, penalty, theta)
+      : yield* maximizeLikelihoodSparse(p, pairs, penalty, theta, slicer);
   subtractMean(theta);
 
   const ratings = new Float64Array(n).fill(Number.NaN);

@@ -19,7 +19,13 @@ export interface EloBattle {
 }
 
 /** Applies one battle to `ratings` in place; a model not yet in the map starts at `init`. */
-export function updateElo(ratings: Map<string, number>, modelA: string, modelB: string, winner: Winner, opts?: EloOptions): void {
+export function updateElo(
+  ratings: Map<string, number>,
+  modelA: string,
+  modelB: string,
+  winner: Winner,
+  opts?: EloOptions,
+): void {
   const { k, base, scale, init } = { ...ELO_DEFAULTS, ...opts };
   const ra = ratings.get(modelA) ?? init;
   const rb = ratings.get(modelB) ?? init;

@@ -12,7 +12,10 @@ export interface PairCellBattle {
  * Models are indexed in order of first appearance unless `models` fixes the order (names not in it are
  * appended). A model battling itself tells nothing about strength and is skipped.
  */
-export function pairCellsFromBattles(battles: Iterable<PairCellBattle>, models: readonly string[] = []): { models: string[]; cells: PairCell[] } {
+export function pairCellsFromBattles(
+  battles: Iterable<PairCellBattle>,
+  models: readonly string[] = [],
+): { models: string[]; cells: PairCell[] } {
   const order = [...models];
   const indexOf = new Map(order.map((model, index) => [model, index]));
   const cells = new Map<string, PairCell>();

@@ -27,7 +27,8 @@ export function pairTableOf(n: number, cells: readonly PairCell[]): PairTable {
       throw new RangeError(`pair cell ${c} needs integer indices 0 <= i < j < ${n}, got i=${i} j=${j}`);
     }
     for (const count of [winsI, winsJ, ties]) {
-      if (!(count >= 0 && Number.isFinite(count))) throw new RangeError(`pair cell ${c} has a count that is not a finite number >= 0`);
+      if (!(count >= 0 && Number.isFinite(count)))
+        throw new RangeError(`pair cell ${c} has a count that is not a finite number >= 0`);
     }
     table.i[c] = i;
     table.j[c] = j;

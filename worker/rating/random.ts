@@ -44,7 +44,12 @@ function rotateLeft(x: number, bits: number): number {
  * Multinomial(n; probs) by conditional binomials: cell k gets Binomial(n left, probs[k] / mass left).
  * `probs` need not sum to 1 exactly; they are taken relative to their sum.
  */
-export function sampleMultinomial(random: () => number, n: number, probs: ArrayLike<number>, out: Float64Array | Int32Array): void {
+export function sampleMultinomial(
+  random: () => number,
+  n: number,
+  probs: ArrayLike<number>,
+  out: Float64Array | Int32Array,
+): void {
   drain(sampleMultinomialSliced(random, n, probs, out, new Slicer(Number.POSITIVE_INFINITY)));
 }
 
@@ -52,11 +57,18 @@ export function sampleMultinomial(random: () => number, n: number, probs: ArrayL
 const WORK_PER_DRAW = 4;
 
 /** sampleMultinomial in slices that yield: the same draws in the same order, so the same numbers. */
-export function* sampleMultinomialSliced(random: () => number, n: number, probs: ArrayLike<number>, out: Float64Array | Int32Array, slicer: Slicer): Sliced<void> {
+export function* sampleMultinomialSliced(
+  random: () => number,
+  n: number,
+  probs: ArrayLike<number>,
+  out: Float64Array | Int32Array,
+  slicer: Slicer,
+): Sliced<void> {
   if (out.length < probs.length) throw new RangeError("out is shorter than probs");
   let massLeft = 0;
   for (let k = 0; k < probs.length; k++) {
-    if (!(probs[k] >= 0 && Number.isFinite(probs[k]))) throw new RangeError(`probability ${k} is not a finite number >= 0`);
+    if (!(probs[k] >= 0 && Number.isFinite(probs[k])))
+      throw new RangeError(`probability ${k} is not a finite number >= 0`);
     massLeft += probs[k];
   }
   if (n > 0 && !(massLeft > 0)) throw new RangeError("probabilities sum to zero");
@@ -96,7 +108,13 @@ export function percentile(sortedAscending: ArrayLike<number>, q: number): numbe
  * The 2.5th and 97.5th percentiles of each column of `samples` (rounds × width, row-major),
  * over the rounds where that column is not NaN.
  */
-export function intervalsOf(samples: Float64Array, rounds: number, width: number, lower: Float64Array, upper: Float64Array): void {
+export function intervalsOf(
+  samples: Float64Array,
+  rounds: number,
+  width: number,
+  lower: Float64Array,
+  upper: Float64Array,
+): void {
   const values = new Float64Array(rounds);
   for (let column = 0; column < width; column++) {
     let size = 0;

@@ -10,7 +10,11 @@ export type ScoreMeans = Record<string, Record<ScoreKey, number | null>>;
  * credit weight for that label (so self-scores are dropped in exclude mode and scaled in downweight mode).
  * null when no ballot with a positive weight scored the label.
  */
-export function scoreMeans(labels: readonly string[], ballots: readonly Ballot[], policy: SelfReviewPolicy): ScoreMeans {
+export function scoreMeans(
+  labels: readonly string[],
+  ballots: readonly Ballot[],
+  policy: SelfReviewPolicy,
+): ScoreMeans {
   const means: ScoreMeans = {};
   for (const label of labels) {
     let totalWeight = 0;
@@ -22,10 +26,9 @@ export function scoreMeans(labels: readonly string[], ballots: readonly Ballot[]
       totalWeight += w;
       for (const k of SCORE_KEYS) sums[k] += w * scores[k];
     }
-    means[label] = Object.fromEntries(SCORE_KEYS.map((k) => [k, totalWeight > 0 ? roundClean(sums[k] / totalWeight) : null])) as Record<
-      ScoreKey,
-      number | null
-    >;
+    means[label] = Object.fromEntries(
+      SCORE_KEYS.map((k) => [k, totalWeight > 0 ? roundClean(sums[k] / totalWeight) : null]),
+    ) as Record<ScoreKey, number | null>;
   }
   return means;
 }

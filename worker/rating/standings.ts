@@ -22,7 +22,10 @@ const TIE_KEYS: readonly TieKey[] = ["meanOverall", "meanCorrectness"];
  * separated any of them, or "shared". When that key splits only some of them, the labels still tied
  * get their own entry after it — e.g. [A, B, C] by meanOverall, then [B, C] by meanCorrectness.
  */
-export function placeStandings(standings: readonly Standing[]): { placed: { standing: Standing; rank: number }[]; tieBreaks: TieBreak[] } {
+export function placeStandings(standings: readonly Standing[]): {
+  placed: { standing: Standing; rank: number }[];
+  tieBreaks: TieBreak[];
+} {
   const tiers: Standing[][] = [];
   const tieBreaks: TieBreak[] = [];
 
@@ -43,7 +46,10 @@ export function placeStandings(standings: readonly Standing[]): { placed: { stan
     tieBreaks.push(entry);
     const first = tiers.length;
     for (const sub of groupBy(group, (s) => s[key])) settle(sub, keys.slice(at + 1));
-    entry.labels = tiers.slice(first).flat().map((s) => s.label);
+    entry.labels = tiers
+      .slice(first)
+      .flat()
+      .map((s) => s.label);
   };
 
   for (const group of groupBy(standings, (s) => s.borda)) settle(group, TIE_KEYS);
@@ -59,7 +65,9 @@ export function placeStandings(standings: readonly Standing[]): { placed: { stan
 /** Groups of equal value, best (highest) first; null is lowest. */
 function groupBy(items: readonly Standing[], value: (s: Standing) => number | null): Standing[][] {
   const rankValue = (s: Standing) => value(s) ?? -Infinity;
-  const sorted = [...items].sort((a, b) => (rankValue(a) === rankValue(b) ? byLabel(a, b) : rankValue(a) > rankValue(b) ? -1 : 1));
+  const sorted = [...items].sort((a, b) =>
+    rankValue(a) === rankValue(b) ? byLabel(a, b) : rankValue(a) > rankValue(b) ? -1 : 1,
+  );
   const groups: Standing[][] = [];
   for (const s of sorted) {
     const last = groups.at(-1);
@@ -71,4 +79,3 @@ function groupBy(items: readonly Standing[], value: (s: Standing) => number | nu
 
 // Code-unit order rather than localeCompare: the output must not depend on the runtime's locale.
 const byLabel = (a: Standing, b: Standing): number => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
-

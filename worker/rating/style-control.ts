@@ -58,7 +58,15 @@ function prepare(n: number, battles: readonly StyleBattle[]): Prepared {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a non-negative integer, got ${n}`);
   const count = battles.length;
   const k = count === 0 ? 4 : battles[0].diffs.length;
-  const design: StyleDesign = { n, k, count, a: new Int32Array(count), b: new Int32Array(count), y: new Float64Array(count), x: new Float64Array(count * k) };
+  const design: StyleDesign = {
+    n,
+    k,
+    count,
+    a: new Int32Array(count),
+    b: new Int32Array(count),
+    y: new Float64Array(count),
+    x: new Float64Array(count * k),
+  };
   battles.forEach(({ a, b, winner, diffs }, i) => {
     const inRange = (m: number): boolean => Number.isInteger(m) && m >= 0 && m < n;
     if (!inRange(a) || !inRange(b)) throw new RangeError(`battle ${i} names a model outside 0..${n - 1}`);
@@ -92,10 +100,16 @@ function prepare(n: number, battles: readonly StyleBattle[]): Prepared {
 }
 
 /** Ratings from θ: NaN where a model met no other model (under `weights`), anchored when the anchor played. */
-function ratingsOf(design: StyleDesign, weights: Float64Array | null, params: Float64Array, anchor: Anchor | null): Float64Array {
+function ratingsOf(
+  design: StyleDesign,
+  weights: Float64Array | null,
+  params: Float64Array,
+  anchor: Anchor | null,
+): Float64Array {
   const played = new Uint8Array(design.n);
   for (let i = 0; i < design.count; i++) {
-    if (design.a[i] !== design.b[i] && (weights === null || weights[i] > 0)) played[design.a[i]] = played[design.b[i]] = 1;
+    if (design.a[i] !== design.b[i] && (weights === null || weights[i] > 0))
+      played[design.a[i]] = played[design.b[i]] = 1;
   }
   const ratings = new Float64Array(design.n);
   for (let m = 0; m < design.n; m++) ratings[m] = played[m] ? 1000 + 400 * params[m] : Number.NaN;
@@ -108,7 +122,10 @@ function ratingsOf(design: StyleDesign, weights: Float64Array | null, params: Fl
 }
 
 function checkAnchor(n: number, anchor: Anchor | null): void {
-  if (anchor && !(Number.isInteger(anchor.index) && anchor.index >= 0 && anchor.index < n && Number.isFinite(anchor.rating))) {
+  if (
+    anchor &&
+    !(Number.isInteger(anchor.index) && anchor.index >= 0 && anchor.index < n && Number.isFinite(anchor.rating))
+  ) {
     throw new RangeError(`anchor must name a model index below ${n} and a finite rating`);
   }
 }
@@ -117,25 +134,46 @@ function checkAnchor(n: number, anchor: Anchor | null): void {
 const DENSE_MAX_BATTLES = 20_000;
 
 /** Dense Newton for few models and battles, conjugate gradients in slices (style-newton-sparse.ts) otherwise. */
-function* minimize(design: StyleDesign, weights: Float64Array | null, params: Float64Array, slicer: Slicer): Sliced<number> {
-  if (design.n <= DENSE_MAX_MODELS && design.count <= DENSE_MAX_BATTLES) return minimizeStyleLoss(design, weights, STYLE_L2_PENALTY, params);
+function* minimize(
+  design: StyleDesign,
+  weights: Float64Array | null,
+  params: Float64Array,
+  slicer: Slicer,
+): Sliced<number> {
+  if (design.n <= DENSE_MAX_MODELS && design.count <= DENSE_MAX_BATTLES)
+    return minimizeStyleLoss(design, weights, STYLE_L2_PENALTY, params);
   return yield* minimizeStyleLossSparse(design, weights, STYLE_L2_PENALTY, params, slicer);
 }
 
 const unsliced = () => new Slicer(Number.POSITIVE_INFINITY);
 
-export function fitStyleControlled(n: number, battles: readonly StyleBattle[], opts: { anchor?: Anchor | null } = {}): StyleFit {
+export function fitStyleControlled(
+  n: number,
+  battles: readonly StyleBattle[],
+  opts: { anchor?: Anchor | null } = {},
+): StyleFit {
   return drain(fitStyleControlledSliced(n, battles, opts, unsliced()));
 }
 
 /** fitStyleControlled in slices that yield (work-slices.ts). */
-export function* fitStyleControlledSliced(n: number, battles: readonly StyleBattle[], opts: { anchor?: Anchor | null }, slicer: Slicer): Sliced<StyleFit> {
+export function* fitStyleControlledSliced(
+  n: number,
+  battles: readonly StyleBattle[],
+  opts: { anchor?: Anchor | null },
+  slicer: Slicer,
+): Sliced<StyleFit> {
   const anchor = opts.anchor ?? null;
   checkAnchor(n, anchor);
   const { design, mean, std } = prepare(n, battles);
   const params = new Float64Array(n + design.k);
   const iterations = yield* minimize(design, null, params, slicer);
-  return { ratings: ratingsOf(design, null, params, anchor), beta: params.slice(n), featureMean: mean, featureStd: std, iterations };
+  return {
+    ratings: ratingsOf(design, null, params, anchor),
+    beta: params.slice(n),
+    featureMean: mean,
+    featureStd: std,
+    iterations,
+  };
 }
 
 /**
@@ -159,7 +197,8 @@ export function* bootstrapStyleControlledSliced(
   slicer: Slicer,
 ): Sliced<StyleIntervals> {
   const rounds = opts.rounds ?? BOOTSTRAP_DEFAULTS.rounds;
-  if (!Number.isInteger(rounds) || rounds < 0) throw new RangeError(`rounds must be a non-negative integer, got ${rounds}`);
+  if (!Number.isInteger(rounds) || rounds < 0)
+    throw new RangeError(`rounds must be a non-negative integer, got ${rounds}`);
   const anchor = opts.anchor ?? null;
   checkAnchor(n, anchor);
   const { design } = prepare(n, battles);

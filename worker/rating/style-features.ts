@@ -20,11 +20,15 @@ export const STYLE_FEATURES = ["tokens", "headers", "lists", "bold"] as const sa
  * estimator serves both sides, and the feature is the ratio (a − b)/(a + b + 1): a constant bias cancels.
  */
 const WIDE = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
-const TOKEN_PIECES = new RegExp(String.raw`([${WIDE}])|((?:(?![${WIDE}])[\p{L}\p{M}])+)|\p{N}{1,3}|[^\s\p{L}\p{M}\p{N}]`, "gu");
+const TOKEN_PIECES = new RegExp(
+  String.raw`([${WIDE}])|((?:(?![${WIDE}])[\p{L}\p{M}])+)|\p{N}{1,3}|[^\s\p{L}\p{M}\p{N}]`,
+  "gu",
+);
 
 export function estimateTokens(text: string): number {
   let tokens = 0;
-  for (const piece of text.matchAll(TOKEN_PIECES)) tokens += piece[2] === undefined ? 1 : Math.ceil(piece[2].length / 8);
+  for (const piece of text.matchAll(TOKEN_PIECES))
+    tokens += piece[2] === undefined ? 1 : Math.ceil(piece[2].length / 8);
   return tokens;
 }
 
@@ -42,7 +46,12 @@ function proseLines(markdown: string): string[] {
     if (fence === null) {
       if (opening) fence = opening[1];
       else kept.push(line);
-    } else if (opening && opening[1][0] === fence[0] && opening[1].length >= fence.length && line.trim() === opening[1]) {
+    } else if (
+      opening &&
+      opening[1][0] === fence[0] &&
+      opening[1].length >= fence.length &&
+      line.trim() === opening[1]
+    ) {
       fence = null;
     }
   }
@@ -92,7 +101,9 @@ export function styleCountsFromConvMetadata(meta: Record<string, unknown>): { a:
     const headers = countOf(meta[`header_count_${s}`]);
     const lists = countOf(meta[`list_count_${s}`]);
     const bold = countOf(meta[`bold_count_${s}`]);
-    return tokens === null || headers === null || lists === null || bold === null ? null : { tokens, headers, lists, bold };
+    return tokens === null || headers === null || lists === null || bold === null
+      ? null
+      : { tokens, headers, lists, bold };
   };
   const a = side("a");
   const b = side("b");

@@ -12,7 +12,13 @@ const LN10 = Math.LN10;
 const ARMIJO = 1e-4;
 
 /** Minimises the loss in place on `params` (θ then β, its value on entry the start); returns the Newton steps. */
-export function* minimizeStyleLossSparse(d: StyleDesign, weights: Float64Array | null, lambda: number, params: Float64Array, slicer: Slicer): Sliced<number> {
+export function* minimizeStyleLossSparse(
+  d: StyleDesign,
+  weights: Float64Array | null,
+  lambda: number,
+  params: Float64Array,
+  slicer: Slicer,
+): Sliced<number> {
   if (!(lambda > 0)) throw new RangeError(`the style fit needs a positive L2 penalty, got ${lambda}`);
   const { n, k, count, a, b, y, x } = d;
   const size = n + k;

@@ -28,7 +28,14 @@ const MAX_ITERATIONS = STYLE_MAX_ITERATIONS;
  * The loss at `params` (θ then β), with its gradient and the lower triangle of its Hessian — the half the
  * Cholesky solve reads. `weights` (bootstrap multiplicities) default to 1; a battle of weight 0 costs nothing.
  */
-function evaluate(d: StyleDesign, weights: Float64Array | null, lambda: number, params: Float64Array, gradient: Float64Array, hessian: Float64Array): number {
+function evaluate(
+  d: StyleDesign,
+  weights: Float64Array | null,
+  lambda: number,
+  params: Float64Array,
+  gradient: Float64Array,
+  hessian: Float64Array,
+): number {
   const { n, k, count, a, b, y, x } = d;
   const size = n + k;
   gradient.fill(0);
@@ -95,7 +102,12 @@ export function relativeGradient(d: StyleDesign, weights: Float64Array | null, g
  * Minimises the loss in place on `params` (length n + k; its value on entry is the starting point) until the
  * gradient vanishes to 1e-10 of the battles behind each parameter. Returns the number of Newton steps.
  */
-export function minimizeStyleLoss(d: StyleDesign, weights: Float64Array | null, lambda: number, params: Float64Array): number {
+export function minimizeStyleLoss(
+  d: StyleDesign,
+  weights: Float64Array | null,
+  lambda: number,
+  params: Float64Array,
+): number {
   if (!(lambda > 0)) throw new RangeError(`the style fit needs a positive L2 penalty, got ${lambda}`);
   const size = d.n + d.k;
   let gradient = new Float64Array(size);

@@ -93,7 +93,8 @@ export function updateTrueSkill(
 ): void {
   if (modelA === modelB) return;
   const { mu, sigma, beta, tau, drawProbability } = { ...TRUESKILL_DEFAULTS, ...opts };
-  if (!(drawProbability >= 0 && drawProbability < 1)) throw new RangeError(`drawProbability must be in [0, 1), got ${drawProbability}`);
+  if (!(drawProbability >= 0 && drawProbability < 1))
+    throw new RangeError(`drawProbability must be in [0, 1), got ${drawProbability}`);
   // Both performances are read before either is written, so the update is symmetric in the two sides.
   const ra = ratings.get(modelA) ?? { mu, sigma };
   const rb = ratings.get(modelB) ?? { mu, sigma };
@@ -104,7 +105,8 @@ export function updateTrueSkill(
   // The draw margin ε in performance units: P(|perfA − perfB| ≤ ε) = drawProbability for equal skills.
   const margin = drawQuantile(drawProbability) * Math.SQRT2 * beta;
   const t = (winnerSide.mu - loserSide.mu) / c;
-  const { v, w } = winner === "model_a" || winner === "model_b" ? winCorrections(t, margin / c) : drawCorrections(t, margin / c);
+  const { v, w } =
+    winner === "model_a" || winner === "model_b" ? winCorrections(t, margin / c) : drawCorrections(t, margin / c);
   const updated = (side: TrueSkillRating, variance: number, direction: 1 | -1): TrueSkillRating => ({
     mu: side.mu + direction * (variance / c) * v,
     sigma: Math.sqrt(variance * Math.max(1 - (variance / (c * c)) * w, 0)),
@@ -115,7 +117,10 @@ export function updateTrueSkill(
   ratings.set(modelB, winner === "model_b" ? nextW : nextL);
 }
 
-export function computeTrueSkill(battles: Iterable<TrueSkillBattle>, opts?: TrueSkillOptions): Map<string, TrueSkillRating> {
+export function computeTrueSkill(
+  battles: Iterable<TrueSkillBattle>,
+  opts?: TrueSkillOptions,
+): Map<string, TrueSkillRating> {
   const ratings = new Map<string, TrueSkillRating>();
   for (const b of battles) updateTrueSkill(ratings, b.modelA, b.modelB, b.winner, opts);
   return ratings;

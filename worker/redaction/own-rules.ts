@@ -17,12 +17,14 @@ function entropy(s: string): number {
 }
 
 /** A value that looks machine-made: long, letters and digits mixed, and random enough. */
-const looksRandom = (s: string, minLength: number) => s.length >= minLength && /[A-Za-z]/.test(s) && /\d/.test(s) && entropy(s) >= 3.2;
+const looksRandom = (s: string, minLength: number) =>
+  s.length >= minLength && /[A-Za-z]/.test(s) && /\d/.test(s) && entropy(s) >= 3.2;
 
 /** A written-out password that is a placeholder or a word of prose ("required", "too short"), not a password. */
 function isPasswordLike(value: string, quoted: boolean): boolean {
   if (/^(?:\*+|\.+|x+)$/i.test(value) || /^[<{[$%]/.test(value)) return false; // ***, <your password>, ${PASSWORD}
-  if (/^(?:process\.env|os\.environ|env\.|getenv|settings\.|config\.)/i.test(value) || /[()[\]]/.test(value)) return false;
+  if (/^(?:process\.env|os\.environ|env\.|getenv|settings\.|config\.)/i.test(value) || /[()[\]]/.test(value))
+    return false;
   // Code assigning a variable: `password = form.password`, `password = userInput`.
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) || /^[a-z]+(?:[A-Z][a-z]+)+$/.test(value)) return false;
   // A bare lowercase or Capitalised word is prose; a quoted one was meant literally.
@@ -104,7 +106,8 @@ const rules = (): Rule[] =>
     {
       kind: "email",
       // Not the `user:password@host` of a URL (a password rule's), and never stopping short of the domain's end.
-      pattern: /(?<![\w.%+-])(?<!\/\/[^\s/@]{0,100}:)[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b(?![:@/]|\.[A-Za-z0-9])/dg,
+      pattern:
+        /(?<![\w.%+-])(?<!\/\/[^\s/@]{0,100}:)[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b(?![:@/]|\.[A-Za-z0-9])/dg,
       // `icon@2x.png` and `lodash@4.17.21` are files and versions, not addresses.
       accept: (m) => /@[A-Za-z]/.test(m) && !/\.(?:png|jpe?g|gif|svg|webp|js|ts|css)$/i.test(m),
     },

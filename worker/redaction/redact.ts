@@ -16,12 +16,22 @@ export interface Redacted {
 }
 
 /** Where findings of several kinds overlap, the mark names the most specific. */
-const PRECEDENCE: RedactionKind[] = ["private key", "bearer token", "api key", "token", "password", "credential", "email"];
+const PRECEDENCE: RedactionKind[] = [
+  "private key",
+  "bearer token",
+  "api key",
+  "token",
+  "password",
+  "credential",
+  "email",
+];
 
 async function findingsIn(view: View): Promise<Finding[]> {
   const found = [...(await secretlintFindings(view.text)), ...ownFindings(view.text)];
   // back to the original text's positions, spanning whatever the view left out in between
-  return found.filter((f) => f.end > f.start).map((f) => ({ kind: f.kind, start: view.from[f.start]!, end: view.from[f.end - 1]! + 1 }));
+  return found
+    .filter((f) => f.end > f.start)
+    .map((f) => ({ kind: f.kind, start: view.from[f.start]!, end: view.from[f.end - 1]! + 1 }));
 }
 
 /** Overlapping findings become one, of the most specific kind. */

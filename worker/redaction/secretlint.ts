@@ -4,7 +4,12 @@
  * enough that secretlint's file-oriented engine (profiler, config loading, comment directives) isn't needed.
  */
 import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
-import type { SecretLintRuleContext, SecretLintRuleCreator, SecretLintSourceCode, SecretLintSourceNodePosition } from "@secretlint/types";
+import type {
+  SecretLintRuleContext,
+  SecretLintRuleCreator,
+  SecretLintSourceCode,
+  SecretLintSourceNodePosition,
+} from "@secretlint/types";
 import type { RedactionKind } from "../shared/redact";
 import type { Finding } from "./finding";
 
@@ -29,7 +34,8 @@ function sourceOf(content: string): SecretLintSourceCode {
     while (lineStarts[line]! > index) line--;
     return { line: line + 1, column: index - lineStarts[line]! };
   };
-  const positionToIndex = (pos: SecretLintSourceNodePosition) => (lineStarts[pos.line - 1] ?? content.length) + pos.column;
+  const positionToIndex = (pos: SecretLintSourceNodePosition) =>
+    (lineStarts[pos.line - 1] ?? content.length) + pos.column;
   return {
     hasBOM: false,
     content,
@@ -63,7 +69,11 @@ export async function secretlintFindings(text: string): Promise<Finding[]> {
     const context: SecretLintRuleContext = {
       sharedOptions: {},
       // The rules' messages quote the secret: only the message id is kept, so no secret reaches a message.
-      createTranslator: () => (messageId) => ({ message: String(messageId), messageId: String(messageId), data: undefined }),
+      createTranslator: () => (messageId) => ({
+        message: String(messageId),
+        messageId: String(messageId),
+        data: undefined,
+      }),
       report: ({ range: [start, end] }) => {
         const [s, e] = kind === "password" ? narrowToPassword(text, start, end) : [start, end];
         findings.push({ start: s, end: e, kind });

@@ -36,7 +36,8 @@ export function normalised(text: string): View {
  * A piece of a key: made of key characters and machine-made — a digit, a capital inside, or ending like a
  * key's prefix (`sk_live_`, `npm_`, `ya29.`). Words of prose are none of these, so they stay apart.
  */
-const isKeyPiece = (s: string) => /^[A-Za-z0-9_\-+/=.~]{2,}$/.test(s) && (/\d/.test(s) || /.[A-Z]/.test(s) || /[_.-]$/.test(s));
+const isKeyPiece = (s: string) =>
+  /^[A-Za-z0-9_\-+/=.~]{2,}$/.test(s) && (/\d/.test(s) || /.[A-Z]/.test(s) || /[_.-]$/.test(s));
 
 /** The view with one space (or tab) removed wherever it stands between two pieces of a key. */
 export function joined(view: View): View {
@@ -46,7 +47,8 @@ export function joined(view: View): View {
   let at = 0;
   parts.forEach((part, k) => {
     const isGap = k % 2 === 1;
-    const drop = isGap && (part === " " || part === "\t") && isKeyPiece(parts[k - 1]!) && isKeyPiece(parts[k + 1] ?? "");
+    const drop =
+      isGap && (part === " " || part === "\t") && isKeyPiece(parts[k - 1]!) && isKeyPiece(parts[k + 1] ?? "");
     if (!drop) {
       out += part;
       for (let c = 0; c < part.length; c++) from.push(view.from[at + c]!);

@@ -30,7 +30,14 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
       onAttempt: (attempt) => {
         if (!ctx.current()) return;
         const voided = answer.text !== "";
-        Object.assign(answer, { status: "streaming", text: "", attempts: answer.attempts + 1, truncated: false, error: null, errorKind: null });
+        Object.assign(answer, {
+          status: "streaming",
+          text: "",
+          attempts: answer.attempts + 1,
+          truncated: false,
+          error: null,
+          errorKind: null,
+        });
         ctx.save();
         // While blind an attempt count tells providers apart (a parameter one of them rejects is dropped and the
         // call repeated): a label starts once, and again only when a repeat voids text already shown, as attempt 1.
@@ -61,7 +68,13 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     });
   } else {
     // A stream that broke for good keeps what arrived, marked truncated, so the person can still read it.
-    Object.assign(answer, { status: "failed", error: reply.error, errorKind: reply.kind, latencyMs: reply.latencyMs, truncated: answer.text.trim().length > 0 });
+    Object.assign(answer, {
+      status: "failed",
+      error: reply.error,
+      errorKind: reply.kind,
+      latencyMs: reply.latencyMs,
+      truncated: answer.text.trim().length > 0,
+    });
   }
   ctx.save();
   ctx.write(answerWrite(ctx.env.DB, ctx.record.id, answer));
@@ -90,6 +103,13 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
     });
   else {
     const error = ctx.blind() ? blindAnswerError(ctx.record, answer)! : reply.error;
-    ctx.emit({ type: "answer.failed", ...ref, modelId: modelId(), error, text: answer.text, latencyMs: answer.latencyMs! });
+    ctx.emit({
+      type: "answer.failed",
+      ...ref,
+      modelId: modelId(),
+      error,
+      text: answer.text,
+      latencyMs: answer.latencyMs!,
+    });
   }
 }

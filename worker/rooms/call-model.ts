@@ -62,5 +62,8 @@ export async function callModel<T>(
 }
 
 function timeoutError(ms: number) {
-  return new ProviderError("timeout", `Timed out: no complete answer within ${formatMs(ms)}. Raise timeoutMs in the run settings for slow models.`);
+  return new ProviderError(
+    "timeout",
+    `Timed out: no complete answer within ${formatMs(ms)}. Raise timeoutMs in the run settings for slow models.`,
+  );
 }

@@ -18,12 +18,36 @@ export function revealOf(r: ComparisonRecord): Reveal {
 }
 
 export function newSide(): SideRecord {
-  return { status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null, error: null, errorKind: null, truncated: false, attempts: 0 };
+  return {
+    status: "pending",
+    text: "",
+    latencyMs: null,
+    tokensIn: null,
+    tokensOut: null,
+    costUsd: null,
+    error: null,
+    errorKind: null,
+    truncated: false,
+    attempts: 0,
+  };
 }
 
 function sideView(r: ComparisonRecord, s: SideRecord): SideView {
-  const error = s.error === null ? null : isHidden(r) && s.errorKind !== "watchdog" ? hiddenError(s.errorKind, r.timeoutMs) : s.error;
-  return { status: s.status, text: s.text, latencyMs: s.latencyMs, tokensIn: s.tokensIn, tokensOut: s.tokensOut, error, truncated: s.truncated };
+  const error =
+    s.error === null
+      ? null
+      : isHidden(r) && s.errorKind !== "watchdog"
+        ? hiddenError(s.errorKind, r.timeoutMs)
+        : s.error;
+  return {
+    status: s.status,
+    text: s.text,
+    latencyMs: s.latencyMs,
+    tokensIn: s.tokensIn,
+    tokensOut: s.tokensOut,
+    error,
+    truncated: s.truncated,
+  };
 }
 
 export function voteView(v: ComparisonRecord["votes"][number]): VoteView {
@@ -44,7 +68,12 @@ export function toComparisonDetail(r: ComparisonRecord): ComparisonDetail {
       maxTurns: r.maxTurns,
       bothAnsweredAt: r.bothAnsweredAt,
     },
-    turns: r.turns.map((t: TurnRecord) => ({ turn: t.turn, prompt: t.prompt, left: sideView(r, t.left), right: sideView(r, t.right) })),
+    turns: r.turns.map((t: TurnRecord) => ({
+      turn: t.turn,
+      prompt: t.prompt,
+      left: sideView(r, t.left),
+      right: sideView(r, t.right),
+    })),
     reveal: isHidden(r) ? null : revealOf(r),
     votes: r.votes.map(voteView),
     judges: r.revealedAt === null ? null : r.judges.map(judgeView),
@@ -59,12 +88,21 @@ function totalsOf(r: ComparisonRecord): { costUsd: number; unknownCostCalls: num
   const judges = r.judgeSpend ?? { costUsd: 0, unknownCostCalls: 0 };
   return {
     costUsd: sides.reduce((n, s) => n + (s.costUsd ?? 0), judges.costUsd),
-    unknownCostCalls: sides.filter((s) => s.costUsd === null || s.costUsd === undefined).length + judges.unknownCostCalls,
+    unknownCostCalls:
+      sides.filter((s) => s.costUsd === null || s.costUsd === undefined).length + judges.unknownCostCalls,
   };
 }
 
 export function judgeView(j: JudgeRecord): JudgeView {
-  return { judgeModelId: j.judgeModelId, displayName: displayName(j.judgeModelId), status: j.status, verdict: j.verdict, flipped: j.flipped, orders: j.orders, error: j.error };
+  return {
+    judgeModelId: j.judgeModelId,
+    displayName: displayName(j.judgeModelId),
+    status: j.status,
+    verdict: j.verdict,
+    flipped: j.flipped,
+    orders: j.orders,
+    error: j.error,
+  };
 }
 
 export function panelOf(r: ComparisonRecord): SideVerdict | null {

@@ -3,12 +3,29 @@
  * settings, in parallel, streamed; every turn is persisted before it is announced; votes on one
  * comparison are serialised here, so flags and idempotency are decided on a consistent state.
  */
-import { findIdempotencyKey, insertComparison, saveJudgeVerdict, saveSide, saveTurnStart, voteRows, withdrawVote } from "../db/arena-queries";
+import {
+  findIdempotencyKey,
+  insertComparison,
+  saveJudgeVerdict,
+  saveSide,
+  saveTurnStart,
+  voteRows,
+  withdrawVote,
+} from "../db/arena-queries";
 import { voteWriterFor } from "./vote-writer";
 import { openDb } from "../db/queries";
 import { closedReason, finalReason } from "../arena/archive-policy";
 import type { Winner } from "../rating/battle-outcome";
-import { winnersOf, SIDES, type ArenaParams, type ComparisonDetail, type ComparisonMode, type Side, type VoteChoice, type VoteFlag } from "../shared/arena";
+import {
+  winnersOf,
+  SIDES,
+  type ArenaParams,
+  type ComparisonDetail,
+  type ComparisonMode,
+  type Side,
+  type VoteChoice,
+  type VoteFlag,
+} from "../shared/arena";
 import type { ComparisonEventBody } from "../shared/events";
 import type { ChatMessage } from "../providers/types";
 import { namesItself } from "../arena/identity";
@@ -80,12 +97,22 @@ const VOTE_PREFIX = "vote:";
 /** Keys sort as the votes were cast. */
 const voteKey = (v: VoteRecord) => `${VOTE_PREFIX}${String(v.createdAt).padStart(15, "0")}:${v.voteId}`;
 
-const refuse = (code: string, message: string, status: Refusal["status"] = 409): Refusal => ({ ok: false, status, code, message });
+const refuse = (code: string, message: string, status: Refusal["status"] = 409): Refusal => ({
+  ok: false,
+  status,
+  code,
+  message,
+});
 const missing = () => refuse("not_found", "No comparison with this id.", 404);
 
 const SELF_JUDGE = "This judge is one of the two sides, and a model doesn't judge its own answer, so it was left out.";
 
-const WINNER_OF: Record<VoteChoice, Winner> = { left: "model_a", right: "model_b", tie: "tie", "both-bad": "tie (bothbad)" };
+const WINNER_OF: Record<VoteChoice, Winner> = {
+  left: "model_a",
+  right: "model_b",
+  tie: "tie",
+  "both-bad": "tie (bothbad)",
+};
 
 export class ComparisonRoom extends Room<ComparisonEventBody> {
   private record: ComparisonRecord | null = null;
@@ -130,19 +157,36 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   }
 
   /** The next turn, sent to both sides with each side's own history. */
-  async sendMessage(content: string, redactions: Redactions = {}, holdId?: string): Promise<Outcome<{ id: string; status: string; turn: number }>> {
+  async sendMessage(
+    content: string,
+    redactions: Redactions = {},
+    holdId?: string,
+  ): Promise<Outcome<{ id: string; status: string; turn: number }>> {
     const r = this.record;
     if (!r) return missing();
     const closed = this.closed();
     if (closed) return closed;
-    if (r.revealedAt !== null) return refuse("voted", "This comparison has a vote, so it takes no new turns. Start a new round to keep chatting.");
-    if (r.status !== "ready") return refuse("not_ready", "Both sides must finish the current turn before the next one; retry a failed side first.");
-    if (r.turns.length >= r.maxTurns) return refuse("too_many_turns", `This comparison has reached its ${r.maxTurns} turns. Vote, or start a new round.`);
+    if (r.revealedAt !== null)
+      return refuse(
+        "voted",
+        "This comparison has a vote, so it takes no new turns. Start a new round to keep chatting.",
+      );
+    if (r.status !== "ready")
+      return refuse(
+        "not_ready",
+        "Both sides must finish the current turn before the next one; retry a failed side first.",
+      );
+    if (r.turns.length >= r.maxTurns)
+      return refuse(
+        "too_many_turns",
+        `This comparison has reached its ${r.maxTurns} turns. Vote, or start a new round.`,
+      );
     const turn: TurnRecord = { turn: r.turns.length + 1, prompt: content, left: newSide(), right: newSide() };
     r.turns.push(turn);
     // Judges compare whole conversations: a new turn makes any verdict so far stale (none is written before a vote).
     r.judges = [];
-    if (redactionCount(redactions)) r.params = { ...r.params, redactions: addRedactions(r.params.redactions ?? {}, redactions) };
+    if (redactionCount(redactions))
+      r.params = { ...r.params, redactions: addRedactions(r.params.redactions ?? {}, redactions) };
     r.status = "answering";
     r.bothAnsweredAt = null;
     this.takeHold(holdId);
@@ -162,7 +206,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (closed) return closed;
     const turn = r.turns.at(-1)!;
     const failed = SIDES.filter((side) => turn[side].status === "failed");
-    if (!failed.length) return refuse("nothing_to_retry", "No side of the latest turn failed, so there is nothing to retry.");
+    if (!failed.length)
+      return refuse("nothing_to_retry", "No side of the latest turn failed, so there is nothing to retry.");
     for (const side of failed) turn[side] = newSide();
     r.status = "answering";
     this.takeHold(holdId);
@@ -198,12 +243,24 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (closed) return closed;
     if (r.status === "answering" || r.status === "pending")
       return refuse("not_ready", "Both sides must finish answering before you vote. Wait for the latest turn to end.");
-    if (r.status === "failed") return refuse("side_failed", "A side failed in the latest turn, so there is nothing fair to vote on. Retry that side, or start a new round.");
+    if (r.status === "failed")
+      return refuse(
+        "side_failed",
+        "A side failed in the latest turn, so there is nothing fair to vote on. Retry that side, or start a new round.",
+      );
     // Seed 000 allows more than one vote on a comparison; these caps only stop stuffing.
     if (r.votes.filter((v) => v.clientId === cast.clientId).length >= cast.maxPerClient)
-      return refuse("vote_limit", `You already have ${cast.maxPerClient} votes on this comparison. Withdraw one to vote again, or start a new round.`, 429);
+      return refuse(
+        "vote_limit",
+        `You already have ${cast.maxPerClient} votes on this comparison. Withdraw one to vote again, or start a new round.`,
+        429,
+      );
     if (r.votes.length >= cast.maxPerComparison)
-      return refuse("vote_limit", `This comparison already has ${cast.maxPerComparison} votes, the most it takes. Start a new round.`, 429);
+      return refuse(
+        "vote_limit",
+        `This comparison already has ${cast.maxPerComparison} votes, the most it takes. Start a new round.`,
+        429,
+      );
 
     const now = Date.now();
     const voteId = crypto.randomUUID();
@@ -221,7 +278,14 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const before = { status: r.status, revealedAt: r.revealedAt };
     r.status = "voted";
     r.revealedAt ??= now;
-    const response: VoteResponse = { comparisonId: r.id, voteId, choice: cast.choice, rows, reveal: revealOf(r), flags };
+    const response: VoteResponse = {
+      comparisonId: r.id,
+      voteId,
+      choice: cast.choice,
+      rows,
+      reveal: revealOf(r),
+      flags,
+    };
     const statusChanged = r.status !== before.status || r.revealedAt !== before.revealedAt;
     try {
       // Through the shard's writer, which commits the votes arriving together in one transaction.
@@ -276,7 +340,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const r = this.record;
     if (!r) return missing();
     const vote = r.votes.find((v) => v.voteId === voteId);
-    if (!vote) return refuse("not_found", "No vote with this id on this comparison; it may have been withdrawn already.", 404);
+    if (!vote)
+      return refuse("not_found", "No vote with this id on this comparison; it may have been withdrawn already.", 404);
     const final = finalReason(this.env, vote.createdAt, "This vote");
     if (final) return refuse("final", final);
     r.votes = r.votes.filter((v) => v !== vote);
@@ -331,7 +396,14 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       const settled = this.settle(turn);
       this.save();
       await saveSide(openDb(this.env.DB), r, turn.turn, side, s);
-      this.emit({ type: "side.failed", side, turn: turn.turn, error: reason, text: s.text, latencyMs: s.latencyMs ?? 0 });
+      this.emit({
+        type: "side.failed",
+        side,
+        turn: turn.turn,
+        error: reason,
+        text: s.text,
+        latencyMs: s.latencyMs ?? 0,
+      });
       if (settled !== "answering") this.emit({ type: "comparison.status", status: settled });
     }
     for (const j of this.judgesToAsk()) {
@@ -348,7 +420,10 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const turn = r.turns.at(-1)!;
     const listed = this.list();
     // Every side runs to its end before a failure counts, so a step that fails leaves no call behind.
-    const ended = await Promise.allSettled([...this.sidesToAnswer().map((side) => this.answerSide(generation, turn, side, listed)), listed]);
+    const ended = await Promise.allSettled([
+      ...this.sidesToAnswer().map((side) => this.answerSide(generation, turn, side, listed)),
+      listed,
+    ]);
     const failed = ended.find((e) => e.status === "rejected");
     if (failed) throw failed.reason;
     if (this.current(generation)) await Promise.all(this.judgesToAsk().map((j) => this.askJudge(generation, j)));
@@ -371,7 +446,8 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   private async settleHolds() {
     const r = this.record!;
     const ids = [...(r.holds ?? [])];
-    const judgesWaiting = r.revealedAt === null && (r.autoJudges.length > 0 || r.judges.some((j) => j.status === "pending"));
+    const judgesWaiting =
+      r.revealedAt === null && (r.autoJudges.length > 0 || r.judges.some((j) => j.status === "pending"));
     if (!ids.length || judgesWaiting) return;
     await settleHoldsWrite(this.env.DB, ids).run();
     r.holds = (r.holds ?? []).filter((id) => !ids.includes(id));
@@ -396,7 +472,15 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const fresh = [...new Set(judges)].filter((j) => !r.judges.some((x) => x.judgeModelId === j));
     if (!fresh.length) return;
     for (const judgeModelId of fresh)
-      r.judges.push({ judgeModelId, status: "pending", orders: [null, null], verdict: null, flipped: false, error: null, written: false });
+      r.judges.push({
+        judgeModelId,
+        status: "pending",
+        orders: [null, null],
+        verdict: null,
+        flipped: false,
+        error: null,
+        written: false,
+      });
     const skipped = this.skipSelfJudges();
     this.save();
     if (r.revealedAt !== null) for (const j of skipped) await this.announceJudge(j);
@@ -407,7 +491,9 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   private skipSelfJudges(): JudgeRecord[] {
     const r = this.record!;
     if (isHidden(r)) return [];
-    const selves = r.judges.filter((j) => j.status === "pending" && (j.judgeModelId === r.models.left || j.judgeModelId === r.models.right));
+    const selves = r.judges.filter(
+      (j) => j.status === "pending" && (j.judgeModelId === r.models.left || j.judgeModelId === r.models.right),
+    );
     for (const j of selves) Object.assign(j, { status: "failed", error: SELF_JUDGE });
     return selves;
   }
@@ -418,23 +504,46 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     j.status = "running";
     this.save();
     const rules = { env: this.env, cancel: this.cancelSignal, policy: this.retryPolicy(), timeoutMs: r.timeoutMs };
-    const ask = (turns: JudgedTurn[]) => askStructured(rules, { modelId: j.judgeModelId, ...buildJudgeRequest(turns), temperature: 0 }, parseJudgeOutput);
+    const ask = (turns: JudgedTurn[]) =>
+      askStructured(rules, { modelId: j.judgeModelId, ...buildJudgeRequest(turns), temperature: 0 }, parseJudgeOutput);
     const started = Date.now();
     const first = await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.left.text, b: t.right.text })));
-    const second = first.ok ? await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.right.text, b: t.left.text }))) : null;
+    const second = first.ok
+      ? await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.right.text, b: t.left.text })))
+      : null;
     // Paid for whatever happens next: judge calls have no row of their own to carry their cost.
     await this.keepJudgeSpend(j.judgeModelId, [first.usage, ...(second ? [second.usage] : [])]);
     if (!this.current(generation)) return;
     const outcome = first.ok && second?.ok ? "done" : "failed";
     if (first.ok && second?.ok) {
       const { verdict, flipped } = combineOrders(first.value.winner, second.value.winner);
-      Object.assign(j, { status: "done", verdict, flipped, orders: [{ ...first.value, raw: first.raw }, { ...second.value, raw: second.raw }] });
+      Object.assign(j, {
+        status: "done",
+        verdict,
+        flipped,
+        orders: [
+          { ...first.value, raw: first.raw },
+          { ...second.value, raw: second.raw },
+        ],
+      });
     } else {
       const failed = first.ok ? second! : first;
-      Object.assign(j, { status: "failed", error: failed.ok ? null : failed.error, orders: [first.ok ? { ...first.value, raw: first.raw } : null, null] });
+      Object.assign(j, {
+        status: "failed",
+        error: failed.ok ? null : failed.error,
+        orders: [first.ok ? { ...first.value, raw: first.raw } : null, null],
+      });
     }
     this.save();
-    logCall(this.env, { run: r.id, step: "judge", model: j.judgeModelId, status: outcome, latencyMs: Date.now() - started, attempts: 1, error: j.error });
+    logCall(this.env, {
+      run: r.id,
+      step: "judge",
+      model: j.judgeModelId,
+      status: outcome,
+      latencyMs: Date.now() - started,
+      attempts: 1,
+      error: j.error,
+    });
     if (r.revealedAt !== null) await this.announceJudge(j);
   }
 
@@ -445,9 +554,20 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const costUsd = costOf(this.env, modelId, tokensIn ?? 0, tokensOut ?? 0);
     const r = this.record!;
     const spent = r.judgeSpend ?? { costUsd: 0, unknownCostCalls: 0 };
-    r.judgeSpend = { costUsd: spent.costUsd + (costUsd ?? 0), unknownCostCalls: spent.unknownCostCalls + (costUsd === null ? 1 : 0) };
+    r.judgeSpend = {
+      costUsd: spent.costUsd + (costUsd ?? 0),
+      unknownCostCalls: spent.unknownCostCalls + (costUsd === null ? 1 : 0),
+    };
     this.save();
-    await insertSpendEntry(openDb(this.env.DB), { kind: "judge", itemId: this.record!.id, modelId, tokensIn, tokensOut, costUsd, completedAt: Date.now() });
+    await insertSpendEntry(openDb(this.env.DB), {
+      kind: "judge",
+      itemId: this.record!.id,
+      modelId,
+      tokensIn,
+      tokensOut,
+      costUsd,
+      completedAt: Date.now(),
+    });
   }
 
   /**
@@ -480,12 +600,25 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const modelId = r.models[side];
     const reply = await streamReply(
       { env: this.env, cancel: this.cancelSignal, policy: this.retryPolicy(), timeoutMs: r.timeoutMs },
-      { modelId, messages: historyFor(r, side), system: r.params.systemPrompt, temperature: r.params.temperature, maxTokens: r.params.maxTokens },
+      {
+        modelId,
+        messages: historyFor(r, side),
+        system: r.params.systemPrompt,
+        temperature: r.params.temperature,
+        maxTokens: r.params.maxTokens,
+      },
       {
         onAttempt: (attempt) => {
           if (!this.current(generation)) return;
           const voided = s.text !== "";
-          Object.assign(s, { status: "streaming", text: "", attempts: s.attempts + 1, truncated: false, error: null, errorKind: null });
+          Object.assign(s, {
+            status: "streaming",
+            text: "",
+            attempts: s.attempts + 1,
+            truncated: false,
+            error: null,
+            errorKind: null,
+          });
           this.save();
           // While names are hidden an attempt count tells providers apart (a parameter one of them rejects is
           // dropped and the call repeated): a side starts once a turn, and again only when a repeat voids text
@@ -505,9 +638,23 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (!this.current(generation)) return;
     if (reply.ok) {
       const gen = reply.generation;
-      Object.assign(s, { status: "done", text: gen.text, latencyMs: reply.latencyMs, tokensIn: gen.tokensIn, tokensOut: gen.tokensOut, costUsd: reply.costUsd, truncated: gen.truncated });
+      Object.assign(s, {
+        status: "done",
+        text: gen.text,
+        latencyMs: reply.latencyMs,
+        tokensIn: gen.tokensIn,
+        tokensOut: gen.tokensOut,
+        costUsd: reply.costUsd,
+        truncated: gen.truncated,
+      });
     } else {
-      Object.assign(s, { status: "failed", error: reply.error, errorKind: reply.kind, latencyMs: reply.latencyMs, truncated: s.text.trim().length > 0 });
+      Object.assign(s, {
+        status: "failed",
+        error: reply.error,
+        errorKind: reply.kind,
+        latencyMs: reply.latencyMs,
+        truncated: s.text.trim().length > 0,
+      });
     }
     // The status this side's ending settles, announced after its own event: the other side may end while
     // this one is still writing, and its status must not overtake this side's completion.
@@ -517,9 +664,26 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     // saved while D1 writes it would have been a commit of its own.
     await saveSide(openDb(this.env.DB), r, turn.turn, side, s);
     this.save();
-    logCall(this.env, { run: r.id, step: "side", model: modelId, status: reply.ok ? "done" : "failed", latencyMs: s.latencyMs, attempts: s.attempts, error: s.error });
+    logCall(this.env, {
+      run: r.id,
+      step: "side",
+      model: modelId,
+      status: reply.ok ? "done" : "failed",
+      latencyMs: s.latencyMs,
+      attempts: s.attempts,
+      error: s.error,
+    });
     if (reply.ok)
-      this.emit({ type: "side.completed", side, turn: turn.turn, text: s.text, latencyMs: s.latencyMs!, tokensIn: s.tokensIn, tokensOut: s.tokensOut, truncated: s.truncated });
+      this.emit({
+        type: "side.completed",
+        side,
+        turn: turn.turn,
+        text: s.text,
+        latencyMs: s.latencyMs!,
+        tokensIn: s.tokensIn,
+        tokensOut: s.tokensOut,
+        truncated: s.truncated,
+      });
     else {
       const error = isHidden(r) ? hiddenError(s.errorKind, r.timeoutMs) : s.error!;
       this.emit({ type: "side.failed", side, turn: turn.turn, error, text: s.text, latencyMs: s.latencyMs! });
@@ -548,16 +712,24 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const flags: VoteFlag[] = [];
     if (r.bothAnsweredAt !== null && now - r.bothAnsweredAt < cast.minVoteMs) flags.push("too_fast");
     if (r.votes.some((v) => v.clientId === cast.clientId)) flags.push("duplicate");
-    if (SIDES.some((side) => r.turns.some((t) => namesItself(t[side].text, r.models[side])))) flags.push("identity_leak");
+    if (SIDES.some((side) => r.turns.some((t) => namesItself(t[side].text, r.models[side]))))
+      flags.push("identity_leak");
     // Names once shown stay shown (a withdrawal doesn't re-blind), to whoever has the comparison open: every
     // vote after the first on a blind comparison is cast knowing who is who, whoever casts it.
     if (!isHidden(r)) flags.push("revealed");
     return flags;
   }
 
-  private replay(comparisonId: string, prior: VoteResponse, choice: VoteChoice): Outcome<{ replayed: boolean; response: VoteResponse }> {
+  private replay(
+    comparisonId: string,
+    prior: VoteResponse,
+    choice: VoteChoice,
+  ): Outcome<{ replayed: boolean; response: VoteResponse }> {
     if (comparisonId !== this.record!.id || prior.choice !== choice)
-      return refuse("idempotency_conflict", "This Idempotency-Key was already used for a different vote. Use a new key for a new vote.");
+      return refuse(
+        "idempotency_conflict",
+        "This Idempotency-Key was already used for a different vote. Use a new key for a new vote.",
+      );
     return { ok: true, replayed: true, response: prior };
   }
 
@@ -581,6 +753,11 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
 /** A side's own conversation: every earlier prompt with this side's reply, then the latest prompt. */
 function historyFor(r: ComparisonRecord, side: Side): ChatMessage[] {
   return r.turns.flatMap((t, i): ChatMessage[] =>
-    i === r.turns.length - 1 ? [{ role: "user", content: t.prompt }] : [{ role: "user", content: t.prompt }, { role: "assistant", content: t[side].text }],
+    i === r.turns.length - 1
+      ? [{ role: "user", content: t.prompt }]
+      : [
+          { role: "user", content: t.prompt },
+          { role: "assistant", content: t[side].text },
+        ],
   );
 }

@@ -104,7 +104,9 @@ export class EventLog<Body extends { type: string }> {
   after(seq: number): string[] | null {
     if (seq > this.seq) return null;
     if (seq === this.seq) return [];
-    const stored = this.made ? this.storage.sql.exec<Kept>("SELECT seq, body AS json FROM events WHERE seq > ? ORDER BY seq", seq).toArray() : [];
+    const stored = this.made
+      ? this.storage.sql.exec<Kept>("SELECT seq, body AS json FROM events WHERE seq > ? ORDER BY seq", seq).toArray()
+      : [];
     let d = lowerBound(this.deltas, seq + 1);
     let s = 0;
     const out: string[] = [];

@@ -11,7 +11,9 @@ import type { FitRequest } from "../arena/fit-plan";
 import { rateModelsSliced, type ModelRating } from "../arena/leaderboard";
 import { Slicer } from "../rating/work-slices";
 
-export type FitAnswer = { status: "ready"; ratings: ModelRating[] } | { status: "computing"; stale: ModelRating[] | null };
+export type FitAnswer =
+  | { status: "ready"; ratings: ModelRating[] }
+  | { status: "computing"; stale: ModelRating[] | null };
 
 interface Stored {
   version: string;
@@ -39,7 +41,12 @@ export class FitRoom extends DurableObject<Env> {
     if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === wanted.version) return;
     const { pairs } = await readPairCounts(openDb(this.env.DB), wanted.slice);
     const slicer = new Slicer();
-    const steps = rateModelsSliced(pairs, wanted.rounds, wanted.anchorModel === null ? null : { modelId: wanted.anchorModel, rating: 0 }, slicer);
+    const steps = rateModelsSliced(
+      pairs,
+      wanted.rounds,
+      wanted.anchorModel === null ? null : { modelId: wanted.anchorModel, rating: 0 },
+      slicer,
+    );
     let ratings: ModelRating[];
     try {
       for (let next = steps.next(); ; next = steps.next()) {
@@ -56,17 +63,22 @@ export class FitRoom extends DurableObject<Env> {
     }
     this.save(wanted.version, ratings);
     // Data that changed while this fit ran asks for another.
-    if (this.ctx.storage.kv.get<FitRequest>("wanted")?.version !== wanted.version) await this.ctx.storage.setAlarm(Date.now());
+    if (this.ctx.storage.kv.get<FitRequest>("wanted")?.version !== wanted.version)
+      await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** Written without an await between the puts, so they commit together. */
   private save(version: string, ratings: ModelRating[]): void {
     const parts = Math.ceil(ratings.length / RATINGS_PER_PART);
-    for (let k = 0; k < parts; k++) this.ctx.storage.kv.put(`result:${k}`, ratings.slice(k * RATINGS_PER_PART, (k + 1) * RATINGS_PER_PART));
+    for (let k = 0; k < parts; k++)
+      this.ctx.storage.kv.put(`result:${k}`, ratings.slice(k * RATINGS_PER_PART, (k + 1) * RATINGS_PER_PART));
     this.ctx.storage.kv.put("result", { version, parts } satisfies Stored);
   }
 
   private load(stored: Stored): ModelRating[] {
-    return Array.from({ length: stored.parts }, (_, k) => this.ctx.storage.kv.get<ModelRating[]>(`result:${k}`) ?? []).flat();
+    return Array.from(
+      { length: stored.parts },
+      (_, k) => this.ctx.storage.kv.get<ModelRating[]>(`result:${k}`) ?? [],
+    ).flat();
   }
 }

@@ -18,7 +18,12 @@ export const SIDE_WORDING: HiddenWording = { subject: "This side", retry: "Retry
 /** Error kinds whose message Quorum wrote itself, naming no model. */
 const OWN_WORDING = new Set(["watchdog", "invalid_output"]);
 
-export function hiddenError(kind: string | null, timeoutMs: number, words: HiddenWording = SIDE_WORDING, own: string | null = null): string {
+export function hiddenError(
+  kind: string | null,
+  timeoutMs: number,
+  words: HiddenWording = SIDE_WORDING,
+  own: string | null = null,
+): string {
   const { subject, retry } = words;
   if (own !== null && kind !== null && OWN_WORDING.has(kind)) return own;
   switch (kind) {

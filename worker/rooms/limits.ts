@@ -17,10 +17,13 @@ export function deadlineSignal(parent: AbortSignal, ms: number) {
   const onAbort = () => controller.abort(parent.reason);
   if (parent.aborted) onAbort();
   else parent.addEventListener("abort", onAbort, { once: true });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new ProviderError("timeout", `no answer within ${formatMs(ms)}`));
-  }, Math.max(0, ms));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      controller.abort(new ProviderError("timeout", `no answer within ${formatMs(ms)}`));
+    },
+    Math.max(0, ms),
+  );
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
@@ -43,7 +46,12 @@ export interface RetryPolicy {
 }
 
 /** Exponential backoff with full jitter; a server's retry-after wins when it asks for longer. */
-export function backoffMs(policy: RetryPolicy, attempt: number, retryAfterMs: number | null, random = Math.random): number {
+export function backoffMs(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfterMs: number | null,
+  random = Math.random,
+): number {
   const exp = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** (attempt - 1));
   const jittered = exp / 2 + random() * (exp / 2);
   return Math.min(policy.maxDelayMs, Math.max(jittered, retryAfterMs ?? 0));

@@ -29,7 +29,14 @@ export const blindReviewError = (r: RunRecord, s: Pick<ReviewSetRecord, "error" 
 /** The vote math while blind: each reviewer's shown order is seeded by its model id, and a calibration is its model's record. */
 export function blindAggregation(a: AggregationView): AggregationView {
   const reviewers = a.voteBreakdown.reviewers.map((x) => ({ ...x, shownOrder: null }));
-  return { ...a, voteBreakdown: { ...a.voteBreakdown, reviewers, calibration: a.voteBreakdown.calibration === undefined ? undefined : null } };
+  return {
+    ...a,
+    voteBreakdown: {
+      ...a.voteBreakdown,
+      reviewers,
+      calibration: a.voteBreakdown.calibration === undefined ? undefined : null,
+    },
+  };
 }
 
 /**
@@ -41,7 +48,13 @@ export const weightsAreCalibrated = (r: RunRecord) => r.settings.reviewerWeights
 /** What the end of a blind run shows that its labels kept to themselves until then (the `unblinded` of its end event). */
 export function unblindedOf(r: RunRecord) {
   return {
-    answers: r.answers.map((a) => ({ answerId: a.id, costUsd: a.costUsd, finishReason: a.finishReason, droppedParams: a.droppedParams, error: a.error })),
+    answers: r.answers.map((a) => ({
+      answerId: a.id,
+      costUsd: a.costUsd,
+      finishReason: a.finishReason,
+      droppedParams: a.droppedParams,
+      error: a.error,
+    })),
     reviewers: r.reviewSets.map((s) => ({ reviewSetId: s.id, costUsd: s.costUsd, error: s.error, weight: s.weight })),
     aggregation: r.aggregation,
   };
@@ -109,16 +122,25 @@ export function toRunDetail(r: RunRecord): RunDetail {
     ),
     aggregation:
       r.aggregation && !weightsTell
-        ? { ...(blind ? blindAggregation(r.aggregation) : r.aggregation), finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })) }
+        ? {
+            ...(blind ? blindAggregation(r.aggregation) : r.aggregation),
+            finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
+          }
         : null,
     synthesis: r.synthesis && { ...r.synthesis, displayName: displayName(r.synthesis.modelId) },
     totals: hideCost(
       blind,
-      runTotals([...r.answers, ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) })), ...(r.synthesis ? [r.synthesis] : []), ...(r.earlier ? [r.earlier] : [])]),
+      runTotals([
+        ...r.answers,
+        ...r.reviewSets.map((s) => ({ ...s, reviewerLabel: reviewerLabel(s) })),
+        ...(r.synthesis ? [r.synthesis] : []),
+        ...(r.earlier ? [r.earlier] : []),
+      ]),
     ),
     earlier: r.earlier ?? null,
   };
 }
 
 /** A blind run's cost, next to its labels' token counts, would say which model wrote which: it shows once the run ends. */
-const hideCost = (blind: boolean, totals: RunDetail["totals"]): RunDetail["totals"] => (blind ? { ...totals, costUsd: null, unknownCostModels: 0 } : totals);
+const hideCost = (blind: boolean, totals: RunDetail["totals"]): RunDetail["totals"] =>
+  blind ? { ...totals, costUsd: null, unknownCostModels: 0 } : totals;

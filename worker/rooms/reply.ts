@@ -43,7 +43,8 @@ export async function streamReply(rules: ReplyRules, req: ReplyRequest, hooks: R
   let attempts = 0;
   try {
     const parsed = parseModelId(req.modelId);
-    if (!parsed) throw new ProviderError("bad_request", `"${req.modelId}" is not a model id of the form provider:model-name.`);
+    if (!parsed)
+      throw new ProviderError("bad_request", `"${req.modelId}" is not a model id of the form provider:model-name.`);
     const provider = createProvider(parsed.provider, rules.env);
     const result = await callModel<Generation>(
       { cancel: rules.cancel, timeoutMs: rules.timeoutMs, policy: rules.policy },
@@ -74,7 +75,9 @@ export async function streamReply(rules: ReplyRules, req: ReplyRequest, hooks: R
     if (!gen.text.trim())
       throw new ProviderError(
         "empty",
-        gen.truncated ? "The model returned no text before reaching its output limit. Raise maxTokens, then retry." : "The model returned no text. Retry it, or leave it out.",
+        gen.truncated
+          ? "The model returned no text before reaching its output limit. Raise maxTokens, then retry."
+          : "The model returned no text. Retry it, or leave it out.",
       );
     return {
       ok: true,
@@ -86,6 +89,12 @@ export async function streamReply(rules: ReplyRules, req: ReplyRequest, hooks: R
     };
   } catch (err) {
     const kind = err instanceof ProviderError ? err.kind : null;
-    return { ok: false, error: err instanceof Error ? err.message : String(err), kind, latencyMs: Date.now() - started, attempts };
+    return {
+      ok: false,
+      error: err instanceof Error ? err.message : String(err),
+      kind,
+      latencyMs: Date.now() - started,
+      attempts,
+    };
   }
 }

@@ -15,7 +15,14 @@ import { callModel } from "./call-model";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
-import { blindAggregation, blindReviewError, isTerminal, weightsAreCalibrated, type ReviewSetRecord, type RunRecord } from "./record";
+import {
+  blindAggregation,
+  blindReviewError,
+  isTerminal,
+  weightsAreCalibrated,
+  type ReviewSetRecord,
+  type RunRecord,
+} from "./record";
 
 /** A review that twice missed the required format: our own wording, naming no model, so it shows while blind. */
 class InvalidReview extends Error {}
@@ -28,9 +35,17 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
     ctx.write(...evaluationClears(ctx.env.DB, r.id));
     // A lone answer has nobody else to judge it unless reviewers may rank their own.
     const reviewers = answered.length > 1 || r.settings.selfReview === "downweight" ? answered : [];
-    const weights = r.settings.reviewerWeights === "calibrated" ? reviewerWeights(reviewers.map((a) => a.modelId), calibrate(await calibrationRows(ctx.db))) : null;
+    const weights =
+      r.settings.reviewerWeights === "calibrated"
+        ? reviewerWeights(
+            reviewers.map((a) => a.modelId),
+            calibrate(await calibrationRows(ctx.db)),
+          )
+        : null;
     r.reviewSets = reviewers.map((a) => {
-      const judged = answered.filter((x) => !(r.settings.selfReview === "exclude" && x.id === a.id)).map((x) => x.label);
+      const judged = answered
+        .filter((x) => !(r.settings.selfReview === "exclude" && x.id === a.id))
+        .map((x) => x.label);
       const set = newReviewSet(r.id, a.label, a.modelId, a.id, shownOrder(judged, r.id, a.modelId));
       const calibrated = weights?.get(a.modelId);
       if (calibrated) Object.assign(set, { weight: calibrated.weight, calibration: calibrated.basis });
@@ -52,12 +67,15 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
   });
   if (r.settings.reviewerWeights === "calibrated")
     aggregation.voteBreakdown.calibration = Object.fromEntries(r.reviewSets.map((s) => [s.id, s.calibration ?? null]));
-  ctx.write(...aggregationWrites(ctx.env.DB, r.id, aggregation, battlesToWriteNow(r), r.synthesis ? "synthesizing" : "done"));
+  ctx.write(
+    ...aggregationWrites(ctx.env.DB, r.id, aggregation, battlesToWriteNow(r), r.synthesis ? "synthesizing" : "done"),
+  );
   r.aggregation = aggregation;
   ctx.save();
   // A blind run with calibrated weights shows its vote math with its end (weightsAreCalibrated).
   if (!ctx.blind()) ctx.emit({ type: "aggregation.completed", aggregation });
-  else if (!weightsAreCalibrated(r)) ctx.emit({ type: "aggregation.completed", aggregation: blindAggregation(aggregation) });
+  else if (!weightsAreCalibrated(r))
+    ctx.emit({ type: "aggregation.completed", aggregation: blindAggregation(aggregation) });
   return "aggregated";
 }
 
@@ -117,18 +135,31 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
     }
     const cost = costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut);
     Object.assign(set, { latencyMs: Date.now() - started, tokensIn, tokensOut, costUsd: cost });
-    if (!review) throw new InvalidReview(`The review did not match the required format twice (${lastError}). See the raw output.`);
+    if (!review)
+      throw new InvalidReview(`The review did not match the required format twice (${lastError}). See the raw output.`);
     const idOf = new Map(r.answers.map((a) => [a.label, a.id]));
     Object.assign(set, {
       status: "done",
       error: null,
       ranking: review.ranking,
       confidence: review.confidence,
-      reviews: review.reviews.map((v) => ({ id: `${set.id}-${v.label}`, targetAnswerId: idOf.get(v.label)!, scores: v.scores, critique: v.critique })),
+      reviews: review.reviews.map((v) => ({
+        id: `${set.id}-${v.label}`,
+        targetAnswerId: idOf.get(v.label)!,
+        scores: v.scores,
+        critique: v.critique,
+      })),
     });
     ctx.save();
     ctx.write(...reviewSetWrites(ctx.env.DB, r.id, set));
-    logCall(ctx.env, { run: r.id, step: "review", model: set.reviewerModelId, status: "done", latencyMs: set.latencyMs, attempts: set.attempts });
+    logCall(ctx.env, {
+      run: r.id,
+      step: "review",
+      model: set.reviewerModelId,
+      status: "done",
+      latencyMs: set.latencyMs,
+      attempts: set.attempts,
+    });
     ctx.emit({
       type: "review.completed",
       ...who(),
@@ -140,26 +171,64 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
       tokensIn: set.tokensIn,
       tokensOut: set.tokensOut,
       costUsd: ctx.blind() ? null : set.costUsd,
-      reviews: set.reviews.map((v) => ({ id: v.id, targetAnswerId: v.targetAnswerId, targetLabel: labelOf(r, v.targetAnswerId), scores: v.scores, critique: v.critique })),
+      reviews: set.reviews.map((v) => ({
+        id: v.id,
+        targetAnswerId: v.targetAnswerId,
+        targetLabel: labelOf(r, v.targetAnswerId),
+        scores: v.scores,
+        critique: v.critique,
+      })),
     });
   } catch (err) {
     if (!ctx.current()) return;
     const message = err instanceof Error ? err.message : String(err);
     const errorKind = err instanceof InvalidReview ? "invalid_output" : err instanceof ProviderError ? err.kind : null;
     Object.assign(set, { status: "failed", error: message, errorKind, latencyMs: Date.now() - started });
-    if (tokensIn || tokensOut) Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut) });
+    if (tokensIn || tokensOut)
+      Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut) });
     ctx.save();
     ctx.write(...reviewSetWrites(ctx.env.DB, r.id, set));
-    logCall(ctx.env, { run: r.id, step: "review", model: set.reviewerModelId, status: "failed", latencyMs: set.latencyMs, attempts: set.attempts, error: message });
+    logCall(ctx.env, {
+      run: r.id,
+      step: "review",
+      model: set.reviewerModelId,
+      status: "failed",
+      latencyMs: set.latencyMs,
+      attempts: set.attempts,
+      error: message,
+    });
     const { rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd } = set;
     const blind = ctx.blind();
     const error = blind ? blindReviewError(r, set)! : message;
-    ctx.emit({ type: "review.failed", ...who(), error, rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd: blind ? null : costUsd });
+    ctx.emit({
+      type: "review.failed",
+      ...who(),
+      error,
+      rawOutput,
+      latencyMs,
+      tokensIn: tin,
+      tokensOut: tout,
+      costUsd: blind ? null : costUsd,
+    });
   }
 }
 
-function newReviewSet(runId: string, label: string, reviewerModelId: string, reviewerAnswerId: string, order: string[]): ReviewSetRecord {
-  return { ...REVIEWER_NOT_STARTED, id: `${runId}-r${label}`, reviewerModelId, reviewerAnswerId, attempts: 0, shownOrder: order, reviews: [] };
+function newReviewSet(
+  runId: string,
+  label: string,
+  reviewerModelId: string,
+  reviewerAnswerId: string,
+  order: string[],
+): ReviewSetRecord {
+  return {
+    ...REVIEWER_NOT_STARTED,
+    id: `${runId}-r${label}`,
+    reviewerModelId,
+    reviewerAnswerId,
+    attempts: 0,
+    shownOrder: order,
+    reviews: [],
+  };
 }
 
 const labelOf = (r: RunRecord, answerId: string) => r.answers.find((a) => a.id === answerId)?.label ?? "?";

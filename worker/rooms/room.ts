@@ -111,7 +111,10 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
       const run = this.running;
       if (run && run.generation !== this.generation) {
         // Cancelled or superseded a moment ago: its calls are aborted, so it unwinds at once. Never wait on it for good.
-        await settlesWithin(run.done.catch(() => {}), this.watchdogSlackMs());
+        await settlesWithin(
+          run.done.catch(() => {}),
+          this.watchdogSlackMs(),
+        );
         if (this.running === run) this.running = null;
         continue;
       }
@@ -193,7 +196,11 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
       this.ctx.storage.kv.delete(STEP_WATCH_KEY);
       return;
     }
-    this.emit({ type: "watchdog", action: "resumed", message: `No progress within ${within}: the watchdog resumed the unfinished work once.` });
+    this.emit({
+      type: "watchdog",
+      action: "resumed",
+      message: `No progress within ${within}: the watchdog resumed the unfinished work once.`,
+    });
     await this.begin(watch.resumes + 1);
   }
 

@@ -6,13 +6,31 @@
  * driven by the alarm, the phases one after another, so an evicted or restarted
  * room picks up where it stopped without repeating a finished provider call.
  */
-import { answerWrite, evaluationClears, judgeBattleWrites, openDb, reviewSetWrites, runInsertWrites, runStatusWrite, synthesisWrite, wholeRunWrites } from "../db/queries";
+import {
+  answerWrite,
+  evaluationClears,
+  judgeBattleWrites,
+  openDb,
+  reviewSetWrites,
+  runInsertWrites,
+  runStatusWrite,
+  synthesisWrite,
+  wholeRunWrites,
+} from "../db/queries";
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
 import { Room } from "./room";
 import { finalReason } from "../arena/archive-policy";
 import { displayName } from "../providers/registry";
-import { isBlind, isTerminal, toRunDetail, unblindedOf, type AnswerRecord, type RunRecord, type SynthesisRecord } from "./record";
+import {
+  isBlind,
+  isTerminal,
+  toRunDetail,
+  unblindedOf,
+  type AnswerRecord,
+  type RunRecord,
+  type SynthesisRecord,
+} from "./record";
 import { addMeters, type Meter } from "../db/records";
 import { runAnswerPhase } from "./answer-phase";
 import { battlesToWriteNow, judgeBattles, runReviewPhase } from "./review-phase";
@@ -30,7 +48,9 @@ export interface StartRun {
   holdId?: string;
 }
 
-export type RoomResult = { ok: true; id: string; status: RunStatus } | { ok: false; code: "not_found" | "conflict"; message: string };
+export type RoomResult =
+  | { ok: true; id: string; status: RunStatus }
+  | { ok: false; code: "not_found" | "conflict"; message: string };
 
 const RECORD_KEY = "record";
 
@@ -41,7 +61,9 @@ export class RunRoom extends Room<RunEventBody> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.d1 = new WriteQueue(env.DB, () => (this.record ? wholeRunWrites(env.DB, this.record, battlesToWriteNow(this.record)) : []));
+    this.d1 = new WriteQueue(env.DB, () =>
+      this.record ? wholeRunWrites(env.DB, this.record, battlesToWriteNow(this.record)) : [],
+    );
     ctx.blockConcurrencyWhile(async () => {
       this.record = ctx.storage.kv.get<RunRecord>(RECORD_KEY) ?? null;
       if (this.record && !isTerminal(this.record.status)) {
@@ -77,7 +99,10 @@ export class RunRoom extends Room<RunEventBody> {
     const d1 = this.env.DB;
     this.record = record;
     this.save();
-    this.d1.push(...runInsertWrites(d1, record), ...(record.synthesis ? [synthesisWrite(d1, record.id, record.synthesis)] : []));
+    this.d1.push(
+      ...runInsertWrites(d1, record),
+      ...(record.synthesis ? [synthesisWrite(d1, record.id, record.synthesis)] : []),
+    );
     // The first calls may start while the run's rows are still being written: whatever they write queues behind them.
     this.startWork();
     try {
@@ -98,7 +123,8 @@ export class RunRoom extends Room<RunEventBody> {
   async cancel(): Promise<RoomResult> {
     const r = this.record;
     if (!r) return notFound();
-    if (isTerminal(r.status)) return { ok: false, code: "conflict", message: `The run is already ${r.status}; there is nothing to cancel.` };
+    if (isTerminal(r.status))
+      return { ok: false, code: "conflict", message: `The run is already ${r.status}; there is nothing to cancel.` };
     this.newGeneration();
     const d1 = this.env.DB;
     const cancelled = { status: "cancelled", error: "Cancelled before it finished." } as const;
@@ -124,8 +150,17 @@ export class RunRoom extends Room<RunEventBody> {
     const r = this.record;
     if (!r) return notFound();
     if (r.status === "answering" || r.status === "reviewing" || r.status === "pending")
-      return { ok: false, code: "conflict", message: `The run is still ${r.status}; wait until it ends, or cancel it first.` };
-    if (!r.answers.some((a) => a.status === "done")) return { ok: false, code: "conflict", message: "No answer succeeded, so there is nothing to review. Retry the failed answers first." };
+      return {
+        ok: false,
+        code: "conflict",
+        message: `The run is still ${r.status}; wait until it ends, or cancel it first.`,
+      };
+    if (!r.answers.some((a) => a.status === "done"))
+      return {
+        ok: false,
+        code: "conflict",
+        message: "No answer succeeded, so there is nothing to review. Retry the failed answers first.",
+      };
     const final = this.finalRanking();
     if (final) return final;
     this.newGeneration();
@@ -151,10 +186,18 @@ export class RunRoom extends Room<RunEventBody> {
   async retryAnswers(modelIds?: string[], holdId?: string): Promise<RoomResult> {
     const r = this.record;
     if (!r) return notFound();
-    if (!isTerminal(r.status)) return { ok: false, code: "conflict", message: `The run is still ${r.status}; wait until it ends, or cancel it first.` };
+    if (!isTerminal(r.status))
+      return {
+        ok: false,
+        code: "conflict",
+        message: `The run is still ${r.status}; wait until it ends, or cancel it first.`,
+      };
     const unknown = (modelIds ?? []).filter((id) => !r.answers.some((a) => a.modelId === id));
-    if (unknown.length) return { ok: false, code: "not_found", message: `Not part of this run: ${unknown.join(", ")}.` };
-    const chosen = r.answers.filter((a) => (modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled"));
+    if (unknown.length)
+      return { ok: false, code: "not_found", message: `Not part of this run: ${unknown.join(", ")}.` };
+    const chosen = r.answers.filter((a) =>
+      modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled",
+    );
     if (!chosen.length) return { ok: false, code: "conflict", message: "No failed answer to retry." };
     const final = this.finalRanking();
     if (final) return final;
@@ -182,7 +225,8 @@ export class RunRoom extends Room<RunEventBody> {
     this.d1.discard();
     // What was paid stays in the day's spend (migrations/0006's triggers); nothing more is set aside for it.
     const holds = this.record?.holds ?? [];
-    if (holds.length && this.record) await this.env.DB.batch([settleHoldsWrite(this.env.DB, holds), revealHoldsWrite(this.env.DB, this.record.id)]);
+    if (holds.length && this.record)
+      await this.env.DB.batch([settleHoldsWrite(this.env.DB, holds), revealHoldsWrite(this.env.DB, this.record.id)]);
     await this.wipe("run deleted");
     this.record = null;
   }
@@ -214,7 +258,8 @@ export class RunRoom extends Room<RunEventBody> {
     await runAnswerPhase(this.phaseContext(generation));
     if (!this.current(generation)) return;
     const succeeded = r.answers.filter((a) => a.status === "done");
-    if (!succeeded.length) return this.finish("failed", "Every model failed to answer. See each answer's error, fix the cause, then retry.");
+    if (!succeeded.length)
+      return this.finish("failed", "Every model failed to answer. See each answer's error, fix the cause, then retry.");
     if (!r.settings.autoEvaluate) return this.finish("partial", null);
     this.setStatus("reviewing");
     // The reviews follow in this same step (stepBudgetMs counts them): a new alarm only added its scheduling to every run.
@@ -229,7 +274,11 @@ export class RunRoom extends Room<RunEventBody> {
       this.setStatus("synthesizing", false);
       await this.synthesisPhase(generation);
     } else if (outcome === "aggregated") await this.finish("done", null, true);
-    else await this.finish("partial", "Every review failed, so there is no ranking. See the reviewers' errors, then evaluate again.");
+    else
+      await this.finish(
+        "partial",
+        "Every review failed, so there is no ranking. See the reviewers' errors, then evaluate again.",
+      );
   }
 
   private async synthesisPhase(generation: number) {
@@ -249,7 +298,11 @@ export class RunRoom extends Room<RunEventBody> {
    */
   private keepEarlier(calls: (Meter & { status: string })[]) {
     const r = this.record!;
-    const paid = calls.filter((c) => (c.status === "done" || c.status === "failed") && ((c.tokensIn ?? 0) + (c.tokensOut ?? 0) > 0 || (c.costUsd ?? 0) > 0));
+    const paid = calls.filter(
+      (c) =>
+        (c.status === "done" || c.status === "failed") &&
+        ((c.tokensIn ?? 0) + (c.tokensOut ?? 0) > 0 || (c.costUsd ?? 0) > 0),
+    );
     if (paid.length) r.earlier = addMeters([...(r.earlier ? [r.earlier] : []), ...paid]);
   }
 
@@ -306,7 +359,8 @@ export class RunRoom extends Room<RunEventBody> {
     const holds = [...(r.holds ?? [])];
     this.d1.push(...(holds.length ? [settleHoldsWrite(this.env.DB, holds)] : []), revealHoldsWrite(this.env.DB, r.id));
     // The judge battles a blind run kept back while it synthesized (battlesToWriteNow).
-    if (r.aggregation && r.synthesis && r.settings.blind) this.d1.push(...judgeBattleWrites(this.env.DB, r.id, judgeBattles(r)));
+    if (r.aggregation && r.synthesis && r.settings.blind)
+      this.d1.push(...judgeBattleWrites(this.env.DB, r.id, judgeBattles(r)));
     try {
       await this.d1.flush();
     } catch (err) {
@@ -316,7 +370,12 @@ export class RunRoom extends Room<RunEventBody> {
     // A request taken while D1 wrote (a new evaluation) keeps its own hold open.
     r.holds = (r.holds ?? []).filter((id) => !holds.includes(id));
     this.save();
-    const reveal = r.answers.map((a) => ({ answerId: a.id, label: a.label, modelId: a.modelId, displayName: displayName(a.modelId) }));
+    const reveal = r.answers.map((a) => ({
+      answerId: a.id,
+      label: a.label,
+      modelId: a.modelId,
+      displayName: displayName(a.modelId),
+    }));
     const unblinded = r.settings.blind ? unblindedOf(r) : undefined;
     if (status === "failed") this.emit({ type: "run.failed", error: error ?? "the run failed", reveal, unblinded });
     else if (status === "cancelled") this.emit({ type: "run.cancelled", reveal, unblinded });
@@ -335,7 +394,8 @@ export class RunRoom extends Room<RunEventBody> {
     const reviews = waves(r.reviewSets.length || r.answers.length) * 2 * r.settings.timeoutMs + synthesis;
     if (r.status === "reviewing") return reviews;
     if (r.status === "synthesizing") return r.settings.timeoutMs;
-    const answers = waves(r.answers.filter((a) => a.status === "pending" || a.status === "streaming").length) * r.settings.timeoutMs;
+    const answers =
+      waves(r.answers.filter((a) => a.status === "pending" || a.status === "streaming").length) * r.settings.timeoutMs;
     return answers + (r.settings.autoEvaluate ? reviews : 0);
   }
 
@@ -347,12 +407,21 @@ export class RunRoom extends Room<RunEventBody> {
     const r = this.record!;
     const d1 = this.env.DB;
     const modelId = (id: string) => (isBlind(r) ? null : id);
-    const stuck = <T extends { status: string }>(items: T[], live: string[]) => items.filter((x) => live.includes(x.status));
+    const stuck = <T extends { status: string }>(items: T[], live: string[]) =>
+      items.filter((x) => live.includes(x.status));
     for (const a of stuck(r.answers, ["pending", "streaming"])) {
       Object.assign(a, { status: "failed", error: reason, errorKind: "watchdog", truncated: a.text.trim().length > 0 });
       this.save();
       this.d1.push(answerWrite(d1, r.id, a));
-      this.emit({ type: "answer.failed", answerId: a.id, label: a.label, modelId: modelId(a.modelId), error: reason, text: a.text, latencyMs: a.latencyMs ?? 0 });
+      this.emit({
+        type: "answer.failed",
+        answerId: a.id,
+        label: a.label,
+        modelId: modelId(a.modelId),
+        error: reason,
+        text: a.text,
+        latencyMs: a.latencyMs ?? 0,
+      });
     }
     for (const s of stuck(r.reviewSets, ["pending", "running"])) {
       Object.assign(s, { status: "failed", error: reason, errorKind: "watchdog" });
@@ -361,7 +430,18 @@ export class RunRoom extends Room<RunEventBody> {
       const reviewerLabel = r.answers.find((a) => a.id === s.reviewerAnswerId)?.label ?? null;
       const { rawOutput, latencyMs, tokensIn, tokensOut, costUsd } = s;
       const cost = isBlind(r) ? null : costUsd;
-      this.emit({ type: "review.failed", reviewSetId: s.id, reviewerLabel, reviewerModelId: modelId(s.reviewerModelId), error: reason, rawOutput, latencyMs, tokensIn, tokensOut, costUsd: cost });
+      this.emit({
+        type: "review.failed",
+        reviewSetId: s.id,
+        reviewerLabel,
+        reviewerModelId: modelId(s.reviewerModelId),
+        error: reason,
+        rawOutput,
+        latencyMs,
+        tokensIn,
+        tokensOut,
+        costUsd: cost,
+      });
     }
     const synthesis = r.synthesis;
     if (synthesis && (synthesis.status === "pending" || synthesis.status === "streaming")) {
@@ -382,7 +462,17 @@ export class RunRoom extends Room<RunEventBody> {
 }
 
 function newSynthesis(modelId: string): SynthesisRecord {
-  return { modelId, status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null, error: null, truncated: false };
+  return {
+    modelId,
+    status: "pending",
+    text: "",
+    latencyMs: null,
+    tokensIn: null,
+    tokensOut: null,
+    costUsd: null,
+    error: null,
+    truncated: false,
+  };
 }
 
 function newAnswer(id: string, label: string, modelId: string, params: ModelParams | null): AnswerRecord {

@@ -20,27 +20,36 @@ export interface Usage {
   tokensOut: number | null;
 }
 
-export type Structured<T> = ({ ok: true; value: T; raw: string } | { ok: false; error: string; raw: string | null }) & { usage: Usage };
+export type Structured<T> = ({ ok: true; value: T; raw: string } | { ok: false; error: string; raw: string | null }) & {
+  usage: Usage;
+};
 
-export async function askStructured<T>(rules: ReplyRules, req: StructuredRequest, parse: (raw: string) => Parsed<T>): Promise<Structured<T>> {
+export async function askStructured<T>(
+  rules: ReplyRules,
+  req: StructuredRequest,
+  parse: (raw: string) => Parsed<T>,
+): Promise<Structured<T>> {
   let raw: string | null = null;
   const usage: Usage = { tokensIn: null, tokensOut: null };
   const add = (a: number | null, b: number | null) => (b === null ? a : (a ?? 0) + b);
   try {
     const parsedId = parseModelId(req.modelId);
-    if (!parsedId) throw new ProviderError("bad_request", `"${req.modelId}" is not a model id of the form provider:model-name.`);
+    if (!parsedId)
+      throw new ProviderError("bad_request", `"${req.modelId}" is not a model id of the form provider:model-name.`);
     const provider = createProvider(parsedId.provider, rules.env);
     let error = "";
     for (let round = 0; round < 2; round++) {
-      const result = await callModel<ReviewOutput>({ cancel: rules.cancel, timeoutMs: rules.timeoutMs, policy: rules.policy }, (signal, dropped) =>
-        provider.review({
-          model: parsedId.name,
-          system: req.system,
-          prompt: req.prompt,
-          schema: req.schema,
-          temperature: dropped.has("temperature") ? undefined : req.temperature,
-          signal,
-        }),
+      const result = await callModel<ReviewOutput>(
+        { cancel: rules.cancel, timeoutMs: rules.timeoutMs, policy: rules.policy },
+        (signal, dropped) =>
+          provider.review({
+            model: parsedId.name,
+            system: req.system,
+            prompt: req.prompt,
+            schema: req.schema,
+            temperature: dropped.has("temperature") ? undefined : req.temperature,
+            signal,
+          }),
       );
       raw = result.value.raw;
       usage.tokensIn = add(usage.tokensIn, result.value.tokensIn);

@@ -11,14 +11,28 @@ export async function runSynthesisPhase(ctx: PhaseContext): Promise<void> {
   if (!s || !r.aggregation || s.status === "done" || s.status === "failed") return;
   const textOf = new Map(r.answers.map((a) => [a.label, a.text]));
   const critiquesOf = (label: string) =>
-    r.reviewSets.flatMap((set) => set.reviews.filter((v) => r.answers.find((a) => a.id === v.targetAnswerId)?.label === label).map((v) => v.critique));
+    r.reviewSets.flatMap((set) =>
+      set.reviews
+        .filter((v) => r.answers.find((a) => a.id === v.targetAnswerId)?.label === label)
+        .map((v) => v.critique),
+    );
   const prompt = buildSynthesisPrompt(
     r.question,
-    r.aggregation.finalRanking.map((e) => ({ rank: e.rank, label: e.label, text: textOf.get(e.label) ?? "", critiques: critiquesOf(e.label) })),
+    r.aggregation.finalRanking.map((e) => ({
+      rank: e.rank,
+      label: e.label,
+      text: textOf.get(e.label) ?? "",
+      critiques: critiquesOf(e.label),
+    })),
   );
   const reply = await streamReply(
     { env: ctx.env, cancel: ctx.cancel, policy: ctx.policy, timeoutMs: r.settings.timeoutMs },
-    { modelId: s.modelId, messages: [{ role: "user", content: prompt }], system: SYNTHESIS_SYSTEM_PROMPT, maxTokens: r.settings.maxTokens },
+    {
+      modelId: s.modelId,
+      messages: [{ role: "user", content: prompt }],
+      system: SYNTHESIS_SYSTEM_PROMPT,
+      maxTokens: r.settings.maxTokens,
+    },
     {
       onAttempt: (attempt) => {
         if (!ctx.current()) return;
@@ -36,12 +50,43 @@ export async function runSynthesisPhase(ctx: PhaseContext): Promise<void> {
   if (!ctx.current()) return;
   if (reply.ok) {
     const gen = reply.generation;
-    Object.assign(s, { status: "done", text: gen.text, latencyMs: reply.latencyMs, tokensIn: gen.tokensIn, tokensOut: gen.tokensOut, costUsd: reply.costUsd, truncated: gen.truncated, error: null });
-  } else Object.assign(s, { status: "failed", error: reply.error, latencyMs: reply.latencyMs, truncated: s.text.trim().length > 0 });
+    Object.assign(s, {
+      status: "done",
+      text: gen.text,
+      latencyMs: reply.latencyMs,
+      tokensIn: gen.tokensIn,
+      tokensOut: gen.tokensOut,
+      costUsd: reply.costUsd,
+      truncated: gen.truncated,
+      error: null,
+    });
+  } else
+    Object.assign(s, {
+      status: "failed",
+      error: reply.error,
+      latencyMs: reply.latencyMs,
+      truncated: s.text.trim().length > 0,
+    });
   ctx.save();
   ctx.write(synthesisWrite(ctx.env.DB, r.id, s));
-  logCall(ctx.env, { run: r.id, step: "synthesis", model: s.modelId, status: reply.ok ? "done" : "failed", latencyMs: s.latencyMs, attempts: reply.attempts, error: reply.ok ? undefined : reply.error });
+  logCall(ctx.env, {
+    run: r.id,
+    step: "synthesis",
+    model: s.modelId,
+    status: reply.ok ? "done" : "failed",
+    latencyMs: s.latencyMs,
+    attempts: reply.attempts,
+    error: reply.ok ? undefined : reply.error,
+  });
   if (reply.ok)
-    ctx.emit({ type: "synthesis.completed", text: s.text, latencyMs: s.latencyMs!, tokensIn: s.tokensIn, tokensOut: s.tokensOut, costUsd: s.costUsd, truncated: s.truncated });
+    ctx.emit({
+      type: "synthesis.completed",
+      text: s.text,
+      latencyMs: s.latencyMs!,
+      tokensIn: s.tokensIn,
+      tokensOut: s.tokensOut,
+      costUsd: s.costUsd,
+      truncated: s.truncated,
+    });
   else ctx.emit({ type: "synthesis.failed", error: reply.error, text: s.text, latencyMs: s.latencyMs! });
 }

@@ -1,6 +1,14 @@
 /** The live events of a council run and of an arena comparison: one union each, shared by the rooms and the page. */
 import * as z from "zod/mini";
-import { comparisonDetail, comparisonStatus, judgeView, reveal as sidesReveal, side, sideVerdict, voteView } from "./arena";
+import {
+  comparisonDetail,
+  comparisonStatus,
+  judgeView,
+  reveal as sidesReveal,
+  side,
+  sideVerdict,
+  voteView,
+} from "./arena";
 import { aggregationView, meter, runDetail, runStatus, scores } from "./run";
 
 const base = { seq: z.number() };
@@ -9,10 +17,17 @@ const answerRef = { answerId: z.string(), label: z.string() };
  * The watchdog's word, in both unions: a step overran its deadline and was resumed once, or overran it
  * again and was stopped with what it had. The message names no model.
  */
-const watchdog = z.object({ ...base, type: z.literal("watchdog"), action: z.enum(["resumed", "stopped"]), message: z.string() });
+const watchdog = z.object({
+  ...base,
+  type: z.literal("watchdog"),
+  action: z.enum(["resumed", "stopped"]),
+  message: z.string(),
+});
 export type WatchdogEventBody = Omit<z.infer<typeof watchdog>, "seq">;
 /** Who wrote what, sent when a run ends (blindness is over then, whatever the outcome). */
-const reveal = z.array(z.object({ answerId: z.string(), label: z.string(), modelId: z.string(), displayName: z.string() }));
+const reveal = z.array(
+  z.object({ answerId: z.string(), label: z.string(), modelId: z.string(), displayName: z.string() }),
+);
 /**
  * What a blind run kept from its labels until it ended (each could tell a model apart), sent with its end:
  * each answer's and review's cost and own error text, an answer's finish reason and dropped parameters, a
@@ -21,9 +36,22 @@ const reveal = z.array(z.object({ answerId: z.string(), label: z.string(), model
 const unblinded = z.optional(
   z.object({
     answers: z.array(
-      z.object({ answerId: z.string(), costUsd: z.nullable(z.number()), finishReason: z.nullable(z.string()), droppedParams: z.array(z.string()), error: z.nullable(z.string()) }),
+      z.object({
+        answerId: z.string(),
+        costUsd: z.nullable(z.number()),
+        finishReason: z.nullable(z.string()),
+        droppedParams: z.array(z.string()),
+        error: z.nullable(z.string()),
+      }),
     ),
-    reviewers: z.array(z.object({ reviewSetId: z.string(), costUsd: z.nullable(z.number()), error: z.nullable(z.string()), weight: z.number() })),
+    reviewers: z.array(
+      z.object({
+        reviewSetId: z.string(),
+        costUsd: z.nullable(z.number()),
+        error: z.nullable(z.string()),
+        weight: z.number(),
+      }),
+    ),
     aggregation: z.nullable(aggregationView),
   }),
 );
@@ -32,7 +60,13 @@ export const runEvent = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("snapshot"), state: runDetail }),
   // `earlier`: what the calls replaced by a retry or a new evaluation cost (still in the run's totals)
   z.object({ ...base, type: z.literal("run.status"), status: runStatus, earlier: z.optional(z.nullable(meter)) }),
-  z.object({ ...base, ...answerRef, type: z.literal("answer.started"), modelId: z.nullable(z.string()), attempt: z.number() }),
+  z.object({
+    ...base,
+    ...answerRef,
+    type: z.literal("answer.started"),
+    modelId: z.nullable(z.string()),
+    attempt: z.number(),
+  }),
   z.object({ ...base, ...answerRef, type: z.literal("answer.delta"), text: z.string() }),
   z.object({
     ...base,
@@ -56,7 +90,13 @@ export const runEvent = z.discriminatedUnion("type", [
     text: z.string(),
     latencyMs: z.number(),
   }),
-  z.object({ ...base, type: z.literal("review.started"), reviewSetId: z.string(), reviewerLabel: z.nullable(z.string()), reviewerModelId: z.nullable(z.string()) }),
+  z.object({
+    ...base,
+    type: z.literal("review.started"),
+    reviewSetId: z.string(),
+    reviewerLabel: z.nullable(z.string()),
+    reviewerModelId: z.nullable(z.string()),
+  }),
   z.object({
     ...base,
     type: z.literal("review.completed"),
@@ -71,7 +111,9 @@ export const runEvent = z.discriminatedUnion("type", [
     tokensIn: z.nullable(z.number()),
     tokensOut: z.nullable(z.number()),
     costUsd: z.nullable(z.number()),
-    reviews: z.array(z.object({ id: z.string(), targetAnswerId: z.string(), targetLabel: z.string(), scores, critique: z.string() })),
+    reviews: z.array(
+      z.object({ id: z.string(), targetAnswerId: z.string(), targetLabel: z.string(), scores, critique: z.string() }),
+    ),
   }),
   z.object({
     ...base,
@@ -99,7 +141,13 @@ export const runEvent = z.discriminatedUnion("type", [
     costUsd: z.nullable(z.number()),
     truncated: z.boolean(),
   }),
-  z.object({ ...base, type: z.literal("synthesis.failed"), error: z.string(), text: z.string(), latencyMs: z.number() }),
+  z.object({
+    ...base,
+    type: z.literal("synthesis.failed"),
+    error: z.string(),
+    text: z.string(),
+    latencyMs: z.number(),
+  }),
   z.object({ ...base, type: z.literal("run.completed"), status: runStatus, reveal, unblinded }),
   z.object({ ...base, type: z.literal("run.failed"), error: z.string(), reveal, unblinded }),
   z.object({ ...base, type: z.literal("run.cancelled"), reveal, unblinded }),
@@ -129,8 +177,22 @@ export const comparisonEvent = z.discriminatedUnion("type", [
     tokensOut: z.nullable(z.number()),
     truncated: z.boolean(),
   }),
-  z.object({ ...base, type: z.literal("side.failed"), side, turn: z.number(), error: z.string(), text: z.string(), latencyMs: z.number() }),
-  z.object({ ...base, type: z.literal("vote.recorded"), vote: voteView, reveal: sidesReveal, status: comparisonStatus }),
+  z.object({
+    ...base,
+    type: z.literal("side.failed"),
+    side,
+    turn: z.number(),
+    error: z.string(),
+    text: z.string(),
+    latencyMs: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal("vote.recorded"),
+    vote: voteView,
+    reveal: sidesReveal,
+    status: comparisonStatus,
+  }),
   z.object({ ...base, type: z.literal("vote.withdrawn"), voteId: z.string(), status: comparisonStatus }),
   /** only once names may be shown; before the vote a judge works silently */
   z.object({ ...base, type: z.literal("judge.completed"), judge: judgeView, panel: z.nullable(sideVerdict) }),
@@ -138,4 +200,8 @@ export const comparisonEvent = z.discriminatedUnion("type", [
 ]);
 
 export type ComparisonEvent = z.infer<typeof comparisonEvent>;
-export type ComparisonEventBody = ComparisonEvent extends infer E ? (E extends { seq: number } ? Omit<E, "seq"> : never) : never;
+export type ComparisonEventBody = ComparisonEvent extends infer E
+  ? E extends { seq: number }
+    ? Omit<E, "seq">
+    : never
+  : never;

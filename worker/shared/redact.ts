@@ -3,7 +3,15 @@
  * per kind, never the secret. The web app imports this file to describe the counts.
  */
 
-export const REDACTION_KINDS = ["private key", "bearer token", "api key", "token", "password", "credential", "email"] as const;
+export const REDACTION_KINDS = [
+  "private key",
+  "bearer token",
+  "api key",
+  "token",
+  "password",
+  "credential",
+  "email",
+] as const;
 export type RedactionKind = (typeof REDACTION_KINDS)[number];
 /** How many of each kind were masked; kinds with none are left out. */
 export type Redactions = Partial<Record<RedactionKind, number>>;
@@ -17,7 +25,8 @@ export function addRedactions(a: Redactions, b: Redactions): Redactions {
   return sum;
 }
 
-export const redactionCount = (r: Redactions | undefined) => REDACTION_KINDS.reduce((n, kind) => n + (r?.[kind] ?? 0), 0);
+export const redactionCount = (r: Redactions | undefined) =>
+  REDACTION_KINDS.reduce((n, kind) => n + (r?.[kind] ?? 0), 0);
 
 const NAMES: Record<RedactionKind, [string, string]> = {
   "private key": ["private key", "private keys"],
@@ -33,6 +42,8 @@ const NAMES: Record<RedactionKind, [string, string]> = {
 export function describeRedactions(r: Redactions | undefined): string | null {
   const total = redactionCount(r);
   if (!total) return null;
-  const parts = REDACTION_KINDS.filter((kind) => r?.[kind]).map((kind) => `${r![kind]} ${NAMES[kind][r![kind] === 1 ? 0 : 1]}`);
+  const parts = REDACTION_KINDS.filter((kind) => r?.[kind]).map(
+    (kind) => `${r![kind]} ${NAMES[kind][r![kind] === 1 ? 0 : 1]}`,
+  );
   return `${total} secret${total === 1 ? " was" : "s were"} masked before sending: ${parts.join(", ")}`;
 }

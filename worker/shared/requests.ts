@@ -13,7 +13,11 @@ export function controlCharacterIn(s: string): string | null {
 
 const noControlCharacter = (what: string) => (s: string, ctx: z.RefinementCtx) => {
   const found = controlCharacterIn(s);
-  if (found) ctx.addIssue({ code: "custom", message: `${what} holds a control or invisible character (${found}); type it again without it` });
+  if (found)
+    ctx.addIssue({
+      code: "custom",
+      message: `${what} holds a control or invisible character (${found}); type it again without it`,
+    });
 };
 
 export const modelId = z
@@ -22,7 +26,9 @@ export const modelId = z
   .min(3)
   .max(200)
   .superRefine(noControlCharacter("a model id"))
-  .refine((s) => /^[a-z-]+:\S/.test(s), { message: "a model id looks like provider:model-name, e.g. openai:gpt-4o-mini" });
+  .refine((s) => /^[a-z-]+:\S/.test(s), {
+    message: "a model id looks like provider:model-name, e.g. openai:gpt-4o-mini",
+  });
 
 export const modelParamsInput = z
   .object({
@@ -81,7 +87,12 @@ export type RunSettingsInput = z.infer<typeof runSettingsInput>;
 /** Prompts and messages of a comparison are capped at 50,000 characters. */
 export const ARENA_TEXT_MAX = 50_000;
 
-const arenaText = (what: string) => z.string().trim().min(1, `the ${what} is empty`).max(ARENA_TEXT_MAX, `the ${what} is longer than ${ARENA_TEXT_MAX.toLocaleString("en")} characters`);
+const arenaText = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `the ${what} is empty`)
+    .max(ARENA_TEXT_MAX, `the ${what} is longer than ${ARENA_TEXT_MAX.toLocaleString("en")} characters`);
 
 export const createComparisonInput = z
   .object({
@@ -100,9 +111,14 @@ export const createComparisonInput = z
   })
   .strict()
   .superRefine((input, ctx) => {
-    if (input.mode === "manual" && !input.models) ctx.addIssue({ code: "custom", path: ["models"], message: 'mode "manual" needs two models' });
+    if (input.mode === "manual" && !input.models)
+      ctx.addIssue({ code: "custom", path: ["models"], message: 'mode "manual" needs two models' });
     if (input.models && input.mode && input.mode !== "manual")
-      ctx.addIssue({ code: "custom", path: ["mode"], message: `mode "${input.mode}" picks the models itself: leave models out` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["mode"],
+        message: `mode "${input.mode}" picks the models itself: leave models out`,
+      });
   });
 
 export const comparisonMessageInput = z.object({ content: arenaText("message") }).strict();
@@ -138,7 +154,10 @@ export const importQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 
-export const exportBattlesQuery = z.object({ source: z.enum(["human", "judge", "import", "all"]).default("all"), includeFlagged: flag.default(false) });
+export const exportBattlesQuery = z.object({
+  source: z.enum(["human", "judge", "import", "all"]).default("all"),
+  includeFlagged: flag.default(false),
+});
 
 export type CreateComparisonInput = z.infer<typeof createComparisonInput>;
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;

@@ -5,7 +5,16 @@
 import * as z from "zod/mini";
 import { REDACTION_KINDS } from "./redact";
 
-export const RUN_STATUSES = ["pending", "answering", "reviewing", "synthesizing", "done", "partial", "failed", "cancelled"] as const;
+export const RUN_STATUSES = [
+  "pending",
+  "answering",
+  "reviewing",
+  "synthesizing",
+  "done",
+  "partial",
+  "failed",
+  "cancelled",
+] as const;
 export const ANSWER_STATUSES = ["pending", "streaming", "done", "failed", "cancelled"] as const;
 export const REVIEW_STATUSES = ["pending", "running", "done", "failed", "cancelled"] as const;
 export const SCORE_KEYS = ["correctness", "completeness", "clarity", "helpfulness", "safety", "overall"] as const;
@@ -148,18 +157,24 @@ export const voteBreakdown = z.object({
   scoreMeans: z.record(z.string(), z.record(z.string(), z.nullable(z.number()))),
   /** pairwise[a][b] = weighted number of reviewers that ranked a above b */
   pairwise: z.record(z.string(), z.record(z.string(), z.number())),
-  tieBreaks: z.array(z.object({ labels: z.array(z.string()), decidedBy: z.enum(["meanOverall", "meanCorrectness", "shared"]) })),
+  tieBreaks: z.array(
+    z.object({ labels: z.array(z.string()), decidedBy: z.enum(["meanOverall", "meanCorrectness", "shared"]) }),
+  ),
   condorcetWinner: z.nullable(z.string()),
   /**
    * Did reviewers favour the answer they were shown first? Over the reviewers whose order is known:
    * how many ranked their first-shown answer first, against the number expected by chance (Σ 1/k).
    */
-  positionBias: z.optional(z.nullable(z.object({ reviewers: z.number(), firstShownRankedFirst: z.number(), expected: z.number() }))),
+  positionBias: z.optional(
+    z.nullable(z.object({ reviewers: z.number(), firstShownRankedFirst: z.number(), expected: z.number() })),
+  ),
   /**
    * With calibrated reviewer weights: per review set, the agreement with human votes its weight came from,
    * or null when the reviewer had too few judged votes and took the average of the others.
    */
-  calibration: z.optional(z.nullable(z.record(z.string(), z.nullable(z.object({ agreement: z.number(), comparisons: z.number() }))))),
+  calibration: z.optional(
+    z.nullable(z.record(z.string(), z.nullable(z.object({ agreement: z.number(), comparisons: z.number() })))),
+  ),
 });
 
 export const aggregationView = z.object({
@@ -169,7 +184,11 @@ export const aggregationView = z.object({
 });
 
 /** Tokens and cost of calls added up; costUsd null while none of them has a known price. */
-export const meter = z.object({ tokensIn: z.nullable(z.number()), tokensOut: z.nullable(z.number()), costUsd: z.nullable(z.number()) });
+export const meter = z.object({
+  tokensIn: z.nullable(z.number()),
+  tokensOut: z.nullable(z.number()),
+  costUsd: z.nullable(z.number()),
+});
 
 export const runDetail = z.object({
   run: runSummary,
@@ -182,7 +201,12 @@ export const runDetail = z.object({
    * every call so far, answers and reviews; costUsd is the known part (null while no call has a known price),
    * and unknownCostModels counts the models whose calls have no price, so a total is never a false $0
    */
-  totals: z.object({ tokensIn: z.number(), tokensOut: z.number(), costUsd: z.nullable(z.number()), unknownCostModels: z.number() }),
+  totals: z.object({
+    tokensIn: z.number(),
+    tokensOut: z.number(),
+    costUsd: z.nullable(z.number()),
+    unknownCostModels: z.number(),
+  }),
   /** calls whose results were replaced (an earlier evaluation, a retried answer or synthesis): paid for, so in `totals` too */
   earlier: z.optional(z.nullable(meter)),
 });
@@ -219,22 +243,41 @@ export const REVIEWER_NOT_STARTED = {
 } as const satisfies Omit<ReviewerView, "id" | "reviewerModelId" | "reviewerLabel">;
 
 /** One call's meter; `label` (an answer) or `reviewerLabel` (a review) says which model made it, even while blind. */
-type Metered = { tokensIn: number | null; tokensOut: number | null; costUsd: number | null; label?: string; reviewerLabel?: string | null; modelId?: string | null };
+type Metered = {
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  label?: string;
+  reviewerLabel?: string | null;
+  modelId?: string | null;
+};
 
 /** Tokens and estimated cost of a run's calls, unknown counts left out and the models without a price counted. */
 export function runTotals(calls: Metered[]): RunDetail["totals"] {
   const sum = (pick: (c: Metered) => number | null) => calls.reduce((s, c) => s + (pick(c) ?? 0), 0);
   const costKnown = calls.some((c) => c.costUsd !== null);
   // A call that used tokens but has no cost is a model without a price.
-  const unpriced = new Set(calls.filter((c) => c.costUsd === null && (c.tokensIn ?? 0) + (c.tokensOut ?? 0) > 0).map((c) => c.label ?? c.reviewerLabel ?? c.modelId ?? "?"));
-  return { tokensIn: sum((c) => c.tokensIn), tokensOut: sum((c) => c.tokensOut), costUsd: costKnown ? sum((c) => c.costUsd) : null, unknownCostModels: unpriced.size };
+  const unpriced = new Set(
+    calls
+      .filter((c) => c.costUsd === null && (c.tokensIn ?? 0) + (c.tokensOut ?? 0) > 0)
+      .map((c) => c.label ?? c.reviewerLabel ?? c.modelId ?? "?"),
+  );
+  return {
+    tokensIn: sum((c) => c.tokensIn),
+    tokensOut: sum((c) => c.tokensOut),
+    costUsd: costKnown ? sum((c) => c.costUsd) : null,
+    unknownCostModels: unpriced.size,
+  };
 }
 
 /**
  * A total as people should read it after "estimated cost": never "$0" when part of it has no price
  * ("unknown for 2 models", "≥ $0.0100 (cost unknown for 1 model)", "$0.0100").
  */
-export function describeCost(totals: Pick<RunDetail["totals"], "costUsd" | "unknownCostModels">, format: (usd: number) => string): string {
+export function describeCost(
+  totals: Pick<RunDetail["totals"], "costUsd" | "unknownCostModels">,
+  format: (usd: number) => string,
+): string {
   const unknown = totals.unknownCostModels;
   const models = `${unknown} model${unknown === 1 ? "" : "s"}`;
   if (totals.costUsd === null) return unknown ? `unknown for ${models}` : "none yet";

@@ -16,7 +16,14 @@ const ERROR_TYPES: Record<number, string> = {
 export const anthropic: Vendor = {
   parse({ method, url, headers, body, credential }) {
     if (method === "GET" && url.pathname === "/v1/models" && headers["anthropic-version"]) {
-      return { protocol: "anthropic", kind: "models", model: `models-list:${credential}`, stream: false, schema: null, wantsUsage: false };
+      return {
+        protocol: "anthropic",
+        kind: "models",
+        model: `models-list:${credential}`,
+        stream: false,
+        schema: null,
+        wantsUsage: false,
+      };
     }
     if (method !== "POST" || url.pathname !== "/v1/messages") return null;
     const b = asObject(body);
@@ -35,16 +42,28 @@ export const anthropic: Vendor = {
 
   error(status, step, call, credential) {
     const type = ERROR_TYPES[status] ?? "api_error";
-    return { type: "error", error: { type, message: step.errorMessage ?? message(status, step, call, credential) }, request_id: "req_stub" };
+    return {
+      type: "error",
+      error: { type, message: step.errorMessage ?? message(status, step, call, credential) },
+      request_id: "req_stub",
+    };
   },
 
   streamError(status) {
     const type = ERROR_TYPES[status] ?? "api_error";
-    return sseEvent("error", { type: "error", error: { type, message: type === "overloaded_error" ? "Overloaded" : "Internal server error" } });
+    return sseEvent("error", {
+      type: "error",
+      error: { type, message: type === "overloaded_error" ? "Overloaded" : "Internal server error" },
+    });
   },
 
   json(call, reply) {
-    return { ...messageShell(call, reply), content: [block(call, reply, true)], stop_reason: stopReason(call, reply), usage: usage(reply) };
+    return {
+      ...messageShell(call, reply),
+      content: [block(call, reply, true)],
+      stop_reason: stopReason(call, reply),
+      usage: usage(reply),
+    };
   },
 
   frames(call, reply, chunks) {
@@ -54,15 +73,30 @@ export const anthropic: Vendor = {
       head: [
         sseEvent("message_start", {
           type: "message_start",
-          message: { ...messageShell(call, reply), content: [], stop_reason: null, usage: { input_tokens: reply.tokensIn, output_tokens: 1 } },
+          message: {
+            ...messageShell(call, reply),
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: reply.tokensIn, output_tokens: 1 },
+          },
         }),
-        sseEvent("content_block_start", { type: "content_block_start", index: 0, content_block: block(call, reply, false) }),
+        sseEvent("content_block_start", {
+          type: "content_block_start",
+          index: 0,
+          content_block: block(call, reply, false),
+        }),
         sseEvent("ping", { type: "ping" }),
       ],
-      chunks: chunks.map((piece) => sseEvent("content_block_delta", { type: "content_block_delta", index: 0, delta: delta(piece) })),
+      chunks: chunks.map((piece) =>
+        sseEvent("content_block_delta", { type: "content_block_delta", index: 0, delta: delta(piece) }),
+      ),
       tail: [
         sseEvent("content_block_stop", { type: "content_block_stop", index: 0 }),
-        sseEvent("message_delta", { type: "message_delta", delta: { stop_reason: stopReason(call, reply), stop_sequence: null }, usage: { output_tokens: reply.tokensOut } }),
+        sseEvent("message_delta", {
+          type: "message_delta",
+          delta: { stop_reason: stopReason(call, reply), stop_sequence: null },
+          usage: { output_tokens: reply.tokensOut },
+        }),
         sseEvent("message_stop", { type: "message_stop" }),
       ],
     };
@@ -96,7 +130,8 @@ const messageShell = (call: ParsedCall, reply: Reply) => ({
 
 const usage = (reply: Reply) => ({ input_tokens: reply.tokensIn, output_tokens: reply.tokensOut });
 
-const stopReason = (call: ParsedCall, reply: Reply) => (reply.truncated ? "max_tokens" : call.kind === "review" ? "tool_use" : "end_turn");
+const stopReason = (call: ParsedCall, reply: Reply) =>
+  reply.truncated ? "max_tokens" : call.kind === "review" ? "tool_use" : "end_turn";
 
 /** A review is a tool_use block whose input is the review; streamed, the input arrives as JSON deltas. */
 function block(call: ParsedCall, reply: Reply, complete: boolean) {

@@ -18,8 +18,18 @@ export const google: Vendor = {
   // The SDK asks for v1beta when told to and v1 by default; both are served. GET /v1/models is Google's only
   // when the Google key header comes with it (OpenAI's list has the same path).
   parse({ method, url, headers, body, credential }) {
-    if (method === "GET" && (url.pathname === "/v1beta/models" || (url.pathname === "/v1/models" && headers["x-goog-api-key"]))) {
-      return { protocol: "google", kind: "models", model: `models-list:${credential}`, stream: false, schema: null, wantsUsage: false };
+    if (
+      method === "GET" &&
+      (url.pathname === "/v1beta/models" || (url.pathname === "/v1/models" && headers["x-goog-api-key"]))
+    ) {
+      return {
+        protocol: "google",
+        kind: "models",
+        model: `models-list:${credential}`,
+        stream: false,
+        schema: null,
+        wantsUsage: false,
+      };
     }
     const match = /^\/v1(?:beta)?\/(?:models\/)?(.+):(generateContent|streamGenerateContent)$/.exec(url.pathname);
     if (method !== "POST" || !match) return null;
@@ -36,17 +46,37 @@ export const google: Vendor = {
   },
 
   error(status, step, call, credential) {
-    const details = step.retryDelay ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: step.retryDelay }] : undefined;
+    const details = step.retryDelay
+      ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: step.retryDelay }]
+      : undefined;
     const text = step.errorMessage ?? message(status, step, call, credential);
-    return { error: { code: status, message: text, status: STATUS_NAMES[status] ?? "UNKNOWN", ...(details ? { details } : {}) } };
+    return {
+      error: {
+        code: status,
+        message: text,
+        status: STATUS_NAMES[status] ?? "UNKNOWN",
+        ...(details ? { details } : {}),
+      },
+    };
   },
 
   streamError(status) {
-    return sseData({ error: { code: status, message: "The model is overloaded. Please try again later.", status: STATUS_NAMES[status] ?? "UNKNOWN" } });
+    return sseData({
+      error: {
+        code: status,
+        message: "The model is overloaded. Please try again later.",
+        status: STATUS_NAMES[status] ?? "UNKNOWN",
+      },
+    });
   },
 
   json(call, reply) {
-    return { candidates: [candidate(reply.text, finish(reply))], usageMetadata: usage(reply), modelVersion: call.model, responseId: "stub" };
+    return {
+      candidates: [candidate(reply.text, finish(reply))],
+      usageMetadata: usage(reply),
+      modelVersion: call.model,
+      responseId: "stub",
+    };
   },
 
   frames(call, reply, chunks) {
@@ -68,16 +98,22 @@ export const google: Vendor = {
 
   models(names) {
     return {
-      models: names.map((name) => ({ name: `models/${name}`, displayName: name, supportedGenerationMethods: ["generateContent"] })),
+      models: names.map((name) => ({
+        name: `models/${name}`,
+        displayName: name,
+        supportedGenerationMethods: ["generateContent"],
+      })),
     };
   },
 };
 
 function message(status: number, step: Step, call: ParsedCall, credential: string): string {
-  if (status === 400 && step.errorParam) return `Invalid value at 'generation_config.${step.errorParam}': this parameter is not supported for this model.`;
+  if (status === 400 && step.errorParam)
+    return `Invalid value at 'generation_config.${step.errorParam}': this parameter is not supported for this model.`;
   // The real API does not echo the key; the stub does, so tests prove adapters scrub it.
   if (status === 401) return `API key not valid (${credential}). Please pass a valid API key.`;
-  if (status === 404) return `models/${call.model} is not found for API version v1beta, or is not supported for generateContent.`;
+  if (status === 404)
+    return `models/${call.model} is not found for API version v1beta, or is not supported for generateContent.`;
   if (status === 429) return "You exceeded your current quota, please check your plan and billing details.";
   if (status >= 500) return "The model is overloaded. Please try again later.";
   return "Request contains an invalid argument.";

@@ -46,14 +46,22 @@ export async function respond(state: StubState, vendor: Vendor, call: ParsedCall
     res.writeHead(200, { "content-type": "application/json" });
     return void res.write(body.slice(0, body.length / 2), () => res.socket?.destroy());
   }
-  const frames = { ...vendor.frames(call, reply, chunkText(reply.text)), error: vendor.streamError(step.status ?? defaultStreamStatus(call)) };
+  const frames = {
+    ...vendor.frames(call, reply, chunkText(reply.text)),
+    error: vendor.streamError(step.status ?? defaultStreamStatus(call)),
+  };
   const { chunkDelayMs = 0, breakAfterChunks, errorAfterChunks, endAfterChunks } = step;
   await writeFrames(res, frames, { chunkDelayMs, breakAfterChunks, errorAfterChunks, endAfterChunks }, gone);
 }
 
 function buildReply(call: ParsedCall, step: Step): Reply {
   const review = call.kind === "review" ? (step.review ?? defaultReview(call.schema)) : null;
-  const text = call.kind === "review" ? (typeof review === "string" ? review : JSON.stringify(review)) : (step.text ?? DEFAULT_ANSWER);
+  const text =
+    call.kind === "review"
+      ? typeof review === "string"
+        ? review
+        : JSON.stringify(review)
+      : (step.text ?? DEFAULT_ANSWER);
   return {
     text,
     review,
@@ -64,7 +72,8 @@ function buildReply(call: ParsedCall, step: Step): Reply {
   };
 }
 
-const defaultStreamStatus = (call: ParsedCall) => (call.protocol === "anthropic" ? 529 : call.protocol === "google" ? 503 : 500);
+const defaultStreamStatus = (call: ParsedCall) =>
+  call.protocol === "anthropic" ? 529 : call.protocol === "google" ? 503 : 500;
 
 function retryHeaders(step: Step): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -49,4 +49,5 @@ export interface Vendor {
 export const CREATED = 1_760_000_000;
 
 export type JsonObject = Record<string, unknown>;
-export const asObject = (v: unknown): JsonObject => (v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : {});
+export const asObject = (v: unknown): JsonObject =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : {};

@@ -51,7 +51,8 @@ export function AccessTokenForm() {
             <Show when={empty()}>Enter the token first.</Show>
           </p>
           <p id="access-token-help" class="muted small">
-            The server's <code>APP_TOKEN</code>. This browser keeps it (localStorage) and sends it only to this Quorum, with every request.
+            The server's <code>APP_TOKEN</code>. This browser keeps it (localStorage) and sends it only to this Quorum,
+            with every request.
           </p>
         </div>
       </form>

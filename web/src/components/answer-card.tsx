@@ -28,14 +28,24 @@ export function AnswerCard(props: Props) {
   const settings = () => {
     const p = props.params;
     if (!p) return "";
-    return [p.temperature !== undefined && `temperature ${p.temperature}`, p.maxTokens !== undefined && `max ${p.maxTokens} tokens`, p.systemPrompt && "own system prompt"]
+    return [
+      p.temperature !== undefined && `temperature ${p.temperature}`,
+      p.maxTokens !== undefined && `max ${p.maxTokens} tokens`,
+      p.systemPrompt && "own system prompt",
+    ]
       .filter(Boolean)
       .join(" · ");
   };
   const titleId = () => `answer-${a().label}-title`;
   const bodyId = () => `answer-${a().label}-body`;
   return (
-    <article class="card answer-card" aria-labelledby={titleId()} data-label={a().label} data-status={a().status} aria-busy={working()}>
+    <article
+      class="card answer-card"
+      aria-labelledby={titleId()}
+      data-label={a().label}
+      data-status={a().status}
+      aria-busy={working()}
+    >
       <header class="card-head">
         <div>
           <h3 id={titleId()}>{name() ?? `Answer ${a().label}`}</h3>
@@ -74,7 +84,12 @@ export function AnswerCard(props: Props) {
           </p>
           <Show when={props.onRetry}>
             <Show when={props.runEnded} fallback={<p class="small">Retry becomes available when the run ends.</p>}>
-              <button type="button" onClick={() => props.onRetry?.()} disabled={props.retrying} aria-label={`Retry ${name() ?? `Answer ${a().label}`}`}>
+              <button
+                type="button"
+                onClick={() => props.onRetry?.()}
+                disabled={props.retrying}
+                aria-label={`Retry ${name() ?? `Answer ${a().label}`}`}
+              >
                 {props.retrying ? "Retrying…" : "Retry"}
               </button>
             </Show>
@@ -83,22 +98,33 @@ export function AnswerCard(props: Props) {
       </Show>
       <Show when={a().truncated}>
         <p class="callout warn small">
-          {a().status === "failed" ? "The stream broke; what arrived before it is kept below." : "Cut short: the model hit its output limit."}
+          {a().status === "failed"
+            ? "The stream broke; what arrived before it is kept below."
+            : "Cut short: the model hit its output limit."}
         </p>
       </Show>
       <Show when={a().droppedParams.length}>
         <p class="muted small">The model rejected {a().droppedParams.join(", ")}; it answered without.</p>
       </Show>
-      <Show when={a().text || a().status === "done"} fallback={
+      <Show
+        when={a().text || a().status === "done"}
+        fallback={
           <Show when={working()}>
             <p class="muted placeholder">Waiting for the first tokens…</p>
           </Show>
-        }>
+        }
+      >
         <div class={long() && !expanded() ? "answer-body collapsed" : "answer-body"}>
           <Markdown text={a().text} id={bodyId()} />
         </div>
         <Show when={long()}>
-          <button type="button" class="link-button" aria-expanded={expanded()} aria-controls={bodyId()} onClick={() => setExpanded(!expanded())}>
+          <button
+            type="button"
+            class="link-button"
+            aria-expanded={expanded()}
+            aria-controls={bodyId()}
+            onClick={() => setExpanded(!expanded())}
+          >
             {expanded() ? "Collapse answer" : "Show the whole answer"}
           </button>
         </Show>

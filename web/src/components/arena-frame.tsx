@@ -8,7 +8,10 @@ export function ArenaFrame(props: { status?: JSX.Element; children: JSX.Element 
         <h1 id="arena-title">Arena</h1>
         {props.status}
       </div>
-      <p class="muted">Two anonymous models answer the same prompt. Vote for the better answer; their names are revealed after your vote.</p>
+      <p class="muted">
+        Two anonymous models answer the same prompt. Vote for the better answer; their names are revealed after your
+        vote.
+      </p>
       {props.children}
     </section>
   );

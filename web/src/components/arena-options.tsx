@@ -19,7 +19,8 @@ export function ArenaOptionsPanel(props: Props) {
   // The catalog only matters when the person names the models; fetched then, once.
   const [ids] = createResource(
     () => props.options.mode === "manual" || undefined,
-    async () => (await call(api.models.$get())).providers.flatMap((p) => p.models.filter((m) => m.available).map((m) => m.id)),
+    async () =>
+      (await call(api.models.$get())).providers.flatMap((p) => p.models.filter((m) => m.available).map((m) => m.id)),
   );
   return (
     <details class="arena-options">
@@ -29,7 +30,13 @@ export function ArenaOptionsPanel(props: Props) {
         <For each={MODES}>
           {(m) => (
             <label class="check">
-              <input type="radio" name="arena-mode" value={m.value} checked={props.options.mode === m.value} onChange={() => props.set("mode", m.value)} />
+              <input
+                type="radio"
+                name="arena-mode"
+                value={m.value}
+                checked={props.options.mode === m.value}
+                onChange={() => props.set("mode", m.value)}
+              />
               {m.label}
             </label>
           )}
@@ -39,11 +46,29 @@ export function ArenaOptionsPanel(props: Props) {
           <div class="grid-fields">
             <div class="field">
               <label for="arena-first">First model id</label>
-              <input id="arena-first" type="text" list="arena-model-ids" placeholder="provider:model-name" autocomplete="off" spellcheck={false} value={props.options.first} onInput={(e) => props.set("first", e.currentTarget.value)} />
+              <input
+                id="arena-first"
+                type="text"
+                list="arena-model-ids"
+                placeholder="provider:model-name"
+                autocomplete="off"
+                spellcheck={false}
+                value={props.options.first}
+                onInput={(e) => props.set("first", e.currentTarget.value)}
+              />
             </div>
             <div class="field">
               <label for="arena-second">Second model id</label>
-              <input id="arena-second" type="text" list="arena-model-ids" placeholder="provider:model-name" autocomplete="off" spellcheck={false} value={props.options.second} onInput={(e) => props.set("second", e.currentTarget.value)} />
+              <input
+                id="arena-second"
+                type="text"
+                list="arena-model-ids"
+                placeholder="provider:model-name"
+                autocomplete="off"
+                spellcheck={false}
+                value={props.options.second}
+                onInput={(e) => props.set("second", e.currentTarget.value)}
+              />
             </div>
           </div>
           <datalist id="arena-model-ids">
@@ -54,19 +79,51 @@ export function ArenaOptionsPanel(props: Props) {
       <div class="grid-fields">
         <div class="field">
           <label for="arena-category">Category (optional)</label>
-          <input id="arena-category" type="text" placeholder="e.g. coding" value={props.options.category} onInput={(e) => props.set("category", e.currentTarget.value)} />
+          <input
+            id="arena-category"
+            type="text"
+            placeholder="e.g. coding"
+            value={props.options.category}
+            onInput={(e) => props.set("category", e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="arena-temp">Temperature</label>
-          <input id="arena-temp" type="number" inputmode="decimal" min="0" max="2" step="0.1" placeholder="default" value={props.options.temperature} onInput={(e) => props.set("temperature", e.currentTarget.value)} />
+          <input
+            id="arena-temp"
+            type="number"
+            inputmode="decimal"
+            min="0"
+            max="2"
+            step="0.1"
+            placeholder="default"
+            value={props.options.temperature}
+            onInput={(e) => props.set("temperature", e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="arena-max">Max tokens</label>
-          <input id="arena-max" type="number" inputmode="numeric" min="1" max="200000" step="1" placeholder="default" value={props.options.maxTokens} onInput={(e) => props.set("maxTokens", e.currentTarget.value)} />
+          <input
+            id="arena-max"
+            type="number"
+            inputmode="numeric"
+            min="1"
+            max="200000"
+            step="1"
+            placeholder="default"
+            value={props.options.maxTokens}
+            onInput={(e) => props.set("maxTokens", e.currentTarget.value)}
+          />
         </div>
         <div class="field wide">
           <label for="arena-system">System prompt</label>
-          <textarea id="arena-system" rows="2" placeholder="none" value={props.options.systemPrompt} onInput={(e) => props.set("systemPrompt", e.currentTarget.value)} />
+          <textarea
+            id="arena-system"
+            rows="2"
+            placeholder="none"
+            value={props.options.systemPrompt}
+            onInput={(e) => props.set("systemPrompt", e.currentTarget.value)}
+          />
         </div>
       </div>
       <p class="muted small">Both models get the same settings.</p>
@@ -83,12 +140,17 @@ export function ArenaOptionsPanel(props: Props) {
           onInput={(e) => props.set("judges", e.currentTarget.value)}
         />
         <p id="arena-judges-help" class="muted small">
-          Judge model ids, comma-separated: each compares the two answers right after your vote, twice, with A and B swapped the second time. A judge that is one of the
-          two models sits out.
+          Judge model ids, comma-separated: each compares the two answers right after your vote, twice, with A and B
+          swapped the second time. A judge that is one of the two models sits out.
         </p>
       </div>
       <label class="check">
-        <input type="checkbox" checked={props.options.blind} aria-describedby="arena-blind-help" onChange={(e) => props.set("blind", e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          checked={props.options.blind}
+          aria-describedby="arena-blind-help"
+          onChange={(e) => props.set("blind", e.currentTarget.checked)}
+        />
         Blind: hide the names until I vote
       </label>
       <p id="arena-blind-help" class="muted small">

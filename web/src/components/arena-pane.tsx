@@ -4,7 +4,12 @@ import { latestTurn, SIDE_LETTER, type Side } from "../lib/arena-state";
 import { formatMs, formatTokens } from "../lib/format";
 import { Markdown } from "./markdown";
 
-const STATUS_TEXT: Record<SideView["status"], string> = { pending: "Waiting", streaming: "Answering", done: "Done", failed: "Failed" };
+const STATUS_TEXT: Record<SideView["status"], string> = {
+  pending: "Waiting",
+  streaming: "Answering",
+  done: "Done",
+  failed: "Failed",
+};
 
 interface Props {
   side: Side;
@@ -25,7 +30,13 @@ export function ArenaPane(props: Props) {
   const titleId = () => `pane-${props.side}-title`;
   const multiTurn = () => (props.detail?.turns.length ?? 0) > 1;
   return (
-    <section class="card arena-pane" aria-labelledby={titleId()} data-side={props.side} data-status={current()?.status ?? "empty"} aria-busy={working(current())}>
+    <section
+      class="card arena-pane"
+      aria-labelledby={titleId()}
+      data-side={props.side}
+      data-status={current()?.status ?? "empty"}
+      aria-busy={working(current())}
+    >
       <header class="card-head">
         <div>
           <h2 id={titleId()}>{revealed()?.displayName ?? `Model ${letter()}`}</h2>
@@ -58,7 +69,10 @@ export function ArenaPane(props: Props) {
           <dd>{formatTokens(current()?.tokensIn, current()?.tokensOut)}</dd>
         </div>
       </dl>
-      <Show when={props.detail?.turns.length} fallback={<p class="muted placeholder">Its answer appears here, without its name.</p>}>
+      <Show
+        when={props.detail?.turns.length}
+        fallback={<p class="muted placeholder">Its answer appears here, without its name.</p>}
+      >
         <ol class="transcript" aria-label={`Conversation with Model ${letter()}`}>
           <For each={props.detail!.turns}>
             {(turn) => {
@@ -77,7 +91,12 @@ export function ArenaPane(props: Props) {
                           <strong>This side failed:</strong> {s().error ?? "no reason given"}
                         </p>
                         <Show when={isLatest() && props.onRetry}>
-                          <button type="button" onClick={() => props.onRetry?.()} disabled={props.retrying} aria-label={`Retry Model ${letter()}`}>
+                          <button
+                            type="button"
+                            onClick={() => props.onRetry?.()}
+                            disabled={props.retrying}
+                            aria-label={`Retry Model ${letter()}`}
+                          >
                             {props.retrying ? "Retrying…" : "Retry"}
                           </button>
                         </Show>
@@ -85,10 +104,19 @@ export function ArenaPane(props: Props) {
                     </Show>
                     <Show when={s().truncated}>
                       <p class="callout warn small">
-                        {s().status === "failed" ? "The stream broke; what arrived before it is kept below." : "Cut short: the model hit its output limit."}
+                        {s().status === "failed"
+                          ? "The stream broke; what arrived before it is kept below."
+                          : "Cut short: the model hit its output limit."}
                       </p>
                     </Show>
-                    <Show when={s().text || s().status === "done"} fallback={<Show when={working(s())}><p class="muted placeholder">Waiting for the first tokens…</p></Show>}>
+                    <Show
+                      when={s().text || s().status === "done"}
+                      fallback={
+                        <Show when={working(s())}>
+                          <p class="muted placeholder">Waiting for the first tokens…</p>
+                        </Show>
+                      }
+                    >
                       <Markdown text={s().text} class="reply-body" />
                     </Show>
                     <Show when={multiTurn() && s().status === "done"}>

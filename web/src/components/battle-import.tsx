@@ -13,7 +13,12 @@ async function importIdOf(file: File): Promise<string> {
 
 async function upload(file: File) {
   const type = /\.(jsonl|ndjson)$/i.test(file.name) ? "application/x-ndjson" : "application/json";
-  return call(api.battles.import.$post({ query: { importId: await importIdOf(file) } }, { init: { body: file }, headers: { "Content-Type": type } }));
+  return call(
+    api.battles.import.$post(
+      { query: { importId: await importIdOf(file) } },
+      { init: { body: file }, headers: { "Content-Type": type } },
+    ),
+  );
 }
 
 /** Upload a Chatbot Arena battle log (clean format), and download this server's battles in the same format. */
@@ -44,12 +49,18 @@ export function BattleImport(props: { exportHref: string; exportLabel: string; o
     <section class="card battle-io" aria-labelledby="battle-io-title">
       <h2 id="battle-io-title">Import and export battles</h2>
       <p class="muted small">
-        Chatbot Arena's clean battle format (FastChat): a JSON array or JSON Lines of <code>model_a</code>, <code>model_b</code>, <code>winner</code>, <code>tstamp</code>. Imported
-        battles show under "Imported". A big log goes in from a terminal instead: <code>npm run import -- FILE</code>.
+        Chatbot Arena's clean battle format (FastChat): a JSON array or JSON Lines of <code>model_a</code>,{" "}
+        <code>model_b</code>, <code>winner</code>, <code>tstamp</code>. Imported battles show under "Imported". A big
+        log goes in from a terminal instead: <code>npm run import -- FILE</code>.
       </p>
       <form class="row" onSubmit={send}>
         <label for="battle-file">Battle log file</label>
-        <input id="battle-file" type="file" accept=".json,.jsonl,.ndjson,application/json" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        <input
+          id="battle-file"
+          type="file"
+          accept=".json,.jsonl,.ndjson,application/json"
+          onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+        />
         <button type="submit" disabled={busy()}>
           {busy() ? "Importing…" : "Import"}
         </button>
@@ -60,7 +71,8 @@ export function BattleImport(props: { exportHref: string; exportLabel: string; o
             <>
               <p>
                 Accepted {r().accepted} {r().accepted === 1 ? "battle" : "battles"}
-                {r().alreadyImported ? ` (${r().alreadyImported} already imported from this file before)` : ""}; rejected {r().rejected}.
+                {r().alreadyImported ? ` (${r().alreadyImported} already imported from this file before)` : ""};
+                rejected {r().rejected}.
               </p>
               <Show when={r().errors.length}>
                 <ul class="small import-errors">

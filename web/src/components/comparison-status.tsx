@@ -15,7 +15,12 @@ const STATUS_TEXT: Record<ComparisonDetail["comparison"]["status"], string> = {
  * Where a comparison stands: its status, the turn, blind or not, the category when given, and the live
  * connection. In a read-only view a ready comparison waits for someone else's vote.
  */
-export function ComparisonStatus(props: { detail: ComparisonDetail; connection: LiveStatus; category?: string | null; readOnly?: boolean }) {
+export function ComparisonStatus(props: {
+  detail: ComparisonDetail;
+  connection: LiveStatus;
+  category?: string | null;
+  readOnly?: boolean;
+}) {
   const c = () => props.detail.comparison;
   return (
     <p class="muted small">
@@ -24,8 +29,7 @@ export function ComparisonStatus(props: { detail: ComparisonDetail; connection: 
         {props.readOnly && c().status === "ready" ? "Waiting for a vote" : STATUS_TEXT[c().status]}
       </span>{" "}
       · Turn {props.detail.turns.length} of {c().maxTurns} · {c().blind ? "blind" : "names shown"}
-      <Show when={props.category}> · {props.category}</Show> ·{" "}
-      <ConnectionStatus connection={props.connection} />
+      <Show when={props.category}> · {props.category}</Show> · <ConnectionStatus connection={props.connection} />
     </p>
   );
 }

@@ -9,7 +9,9 @@ export function FitNotice(props: { fit: FitStatus }) {
         {(fit) => (
           <p class="callout" role="status" data-testid="fit-computing">
             Bradley–Terry ratings over {fit().models} models are being fitted in the background;{" "}
-            {fit().stale ? "the table shows the last finished fit until then." : "the table shows them when they are ready."}
+            {fit().stale
+              ? "the table shows the last finished fit until then."
+              : "the table shows them when they are ready."}
             {fit().notice ? ` ${fit().notice}` : ""}
           </p>
         )}
@@ -21,7 +23,9 @@ export function FitNotice(props: { fit: FitStatus }) {
           </p>
         )}
       </Match>
-      <Match when={props.fit.status === "ready" ? props.fit.notice : null}>{(notice) => <p class="muted small">{notice()}</p>}</Match>
+      <Match when={props.fit.status === "ready" ? props.fit.notice : null}>
+        {(notice) => <p class="muted small">{notice()}</p>}
+      </Match>
     </Switch>
   );
 }

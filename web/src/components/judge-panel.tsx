@@ -21,7 +21,8 @@ export function panelText(judges: JudgeView[], panel: SideVerdict | null): strin
   }
   const count = (v: SideVerdict) => decided.filter((j) => j.verdict === v).length;
   const [a, b, t] = [count("left"), count("right"), count("tie")];
-  if (panel !== "tie" || (t > a && t > b)) return `Judges: ${VERDICT_TEXT[panel]} (${count(panel)} of ${decided.length}${still})`;
+  if (panel !== "tie" || (t > a && t > b))
+    return `Judges: ${VERDICT_TEXT[panel]} (${count(panel)} of ${decided.length}${still})`;
   // An even split: say how it fell.
   const parts = [a && `${a} for A`, b && `${b} for B`, t && `${t} ${t === 1 ? "tie" : "ties"}`].filter(Boolean);
   return `Judges: Tie (${parts.join(", ")}${still})`;
@@ -31,7 +32,8 @@ export function panelText(judges: JudgeView[], panel: SideVerdict | null): strin
 function OrderView(props: { order: JudgeOrder | null; leftShownAs: "A" | "B"; title: string }) {
   // The judge's "A" is whichever side it was shown first.
   const letter = (judgeLetter: "A" | "B") => (judgeLetter === props.leftShownAs ? "A" : "B");
-  const score = (pageLetter: "A" | "B", o: JudgeOrder) => o.scores[pageLetter === "A" ? props.leftShownAs : props.leftShownAs === "A" ? "B" : "A"];
+  const score = (pageLetter: "A" | "B", o: JudgeOrder) =>
+    o.scores[pageLetter === "A" ? props.leftShownAs : props.leftShownAs === "A" ? "B" : "A"];
   return (
     <div class="judge-order">
       <p class="small">
@@ -107,7 +109,9 @@ function JudgeRow(props: { judge: JudgeView }) {
       <Show when={j().orders.some((o) => o !== null)}>
         <details class="judge-orders">
           <summary>Its answers in both orders</summary>
-          <For each={ORDERS}>{(o, i) => <OrderView order={j().orders[i()] ?? null} leftShownAs={o.leftShownAs} title={o.title} />}</For>
+          <For each={ORDERS}>
+            {(o, i) => <OrderView order={j().orders[i()] ?? null} leftShownAs={o.leftShownAs} title={o.title} />}
+          </For>
         </details>
       </Show>
     </li>
@@ -123,7 +127,10 @@ export function JudgePanel(props: { judges: JudgeView[]; panel: SideVerdict | nu
         {panelText(props.judges, props.panel)}
       </p>
       <Show when={props.judges.length}>
-        <p class="muted small">Each judge is a model asked to compare A and B twice, the second time with their places swapped. The panel goes with the majority; an even split is a tie.</p>
+        <p class="muted small">
+          Each judge is a model asked to compare A and B twice, the second time with their places swapped. The panel
+          goes with the majority; an even split is a tie.
+        </p>
         <ul class="judge-list">
           <For each={props.judges}>{(j) => <JudgeRow judge={j} />}</For>
         </ul>

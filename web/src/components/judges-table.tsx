@@ -10,12 +10,18 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** The measures in the table's order, each with what it means in plain words. */
 const MEASURES: { name: string; text: string }[] = [
   { name: "Judged", text: "Voted comparisons the judge gave a verdict on." },
-  { name: "With a person's vote", text: "Of those, comparisons whose vote counts (not flagged), so the judge can be checked against a person." },
+  {
+    name: "With a person's vote",
+    text: "Of those, comparisons whose vote counts (not flagged), so the judge can be checked against a person.",
+  },
   {
     name: "Agrees with people",
     text: "How often its verdict matched that person's vote, a tie counting as an answer of its own (“both are bad” counts as a tie).",
   },
-  { name: "Agrees when both pick a side", text: "The same, over only the comparisons where neither the judge nor the person called a tie." },
+  {
+    name: "Agrees when both pick a side",
+    text: "The same, over only the comparisons where neither the judge nor the person called a tie.",
+  },
   {
     name: "Agreement beyond chance (κ)",
     text: "Cohen's kappa: 1 is perfect agreement, 0 is no better than chance given how often each says A, B or tie, below 0 is worse than chance.",
@@ -28,7 +34,10 @@ const MEASURES: { name: string; text: string }[] = [
     name: "Picks its own maker",
     text: "Where exactly one side comes from the judge's own maker (OpenAI, Anthropic or Google): how often its decisive verdicts picked that side, beside how often people did.",
   },
-  { name: "Picks the longer answer", text: "How often its decisive verdicts picked the longer answer, beside how often people did. Far above people's share means it rewards length." },
+  {
+    name: "Picks the longer answer",
+    text: "How often its decisive verdicts picked the longer answer, beside how often people did. Far above people's share means it rewards length.",
+  },
 ];
 
 function PreferenceCell(props: { p: Preference }) {
@@ -55,11 +64,17 @@ export function JudgesTable() {
   return (
     <>
       <p class="muted">
-        A judge is a model asked to compare the two answers of an arena round, twice, with A and B swapped the second time. Here each judge is checked against the people who
-        voted on the same comparisons.
+        A judge is a model asked to compare the two answers of an arena round, twice, with A and B swapped the second
+        time. Here each judge is checked against the people who voted on the same comparisons.
       </p>
       {/* Its own boundary: loading must not suspend the whole page (the tabs, and the focus on them). */}
-      <Suspense fallback={<p class="muted" role="status">Loading the judges…</p>}>
+      <Suspense
+        fallback={
+          <p class="muted" role="status">
+            Loading the judges…
+          </p>
+        }
+      >
         <Show when={data()}>
           {(d) => (
             <>
@@ -74,7 +89,8 @@ export function JudgesTable() {
                     when={judges().length}
                     fallback={
                       <p class="callout empty-state" data-testid="judges-empty">
-                        No judge has compared a voted comparison yet: <Link href="/arena">ask judges in the Arena</Link>.
+                        No judge has compared a voted comparison yet: <Link href="/arena">ask judges in the Arena</Link>
+                        .
                       </p>
                     }
                   >

@@ -53,7 +53,10 @@ export function LeaderboardTable(props: Props) {
                     {r.displayName}
                     <Show when={r.provisional}>
                       {" "}
-                      <span class="badge demo" title="Too few battles connect this model to the rest for an exact fit: its rating may move a lot.">
+                      <span
+                        class="badge demo"
+                        title="Too few battles connect this model to the rest for an exact fit: its rating may move a lot."
+                      >
                         provisional
                       </span>
                     </Show>

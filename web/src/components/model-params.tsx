@@ -56,7 +56,13 @@ export function ModelParams(props: Props) {
           </div>
           <div class="field wide">
             <label for={`${base()}-sys`}>System prompt{forName()}</label>
-            <textarea id={`${base()}-sys`} rows="3" placeholder="none" value={props.pick.systemPrompt} onInput={(e) => props.update("systemPrompt", e.currentTarget.value)} />
+            <textarea
+              id={`${base()}-sys`}
+              rows="3"
+              placeholder="none"
+              value={props.pick.systemPrompt}
+              onInput={(e) => props.update("systemPrompt", e.currentTarget.value)}
+            />
           </div>
         </div>
       </details>

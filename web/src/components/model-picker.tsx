@@ -12,7 +12,8 @@ interface Props {
   removeCustom: (id: string) => void;
 }
 
-const price = (m: CatalogModel) => (m.priceIn === null || m.priceOut === null ? "price unknown" : `$${m.priceIn} / $${m.priceOut} per M tokens`);
+const price = (m: CatalogModel) =>
+  m.priceIn === null || m.priceOut === null ? "price unknown" : `$${m.priceIn} / $${m.priceOut} per M tokens`;
 const domId = (id: string) => `m-${id.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
 
 /** Every provider with its models, available or not (and why), plus a field for any model id. */
@@ -43,7 +44,9 @@ export function ModelPicker(props: Props) {
               </span>
             </legend>
             <Show when={group.id === "demo"}>
-              <p class="muted small">Built-in demo models: canned answers, no key, no network. Good for trying Quorum out.</p>
+              <p class="muted small">
+                Built-in demo models: canned answers, no key, no network. Good for trying Quorum out.
+              </p>
             </Show>
             <ul class="model-list">
               <For each={group.models}>
@@ -64,7 +67,9 @@ export function ModelPicker(props: Props) {
                         <span class="badge demo">demo</span>{" "}
                       </Show>
                       <code>{m.id}</code> · {m.demo ? "free" : price(m)}
-                      {m.available || m.reason === group.reason ? "" : ` · unavailable: ${m.reason ?? "not configured"}`}
+                      {m.available || m.reason === group.reason
+                        ? ""
+                        : ` · unavailable: ${m.reason ?? "not configured"}`}
                     </span>
                   </li>
                 )}
@@ -85,7 +90,12 @@ export function ModelPicker(props: Props) {
                     <span id={`${domId(id)}-desc`} class="muted small">
                       <code>{id}</code> · added by id
                     </span>{" "}
-                    <button type="button" class="small" aria-label={`Remove ${id}`} onClick={() => props.removeCustom(id)}>
+                    <button
+                      type="button"
+                      class="small"
+                      aria-label={`Remove ${id}`}
+                      onClick={() => props.removeCustom(id)}
+                    >
                       Remove
                     </button>
                   </li>
@@ -93,7 +103,9 @@ export function ModelPicker(props: Props) {
               </For>
             </ul>
             <Show when={!group.models.length && !props.custom.some((id) => id.startsWith(`${group.id}:`))}>
-              <p class="muted small">{group.available ? "No models listed: add one by id below." : "Configure it to use its models."}</p>
+              <p class="muted small">
+                {group.available ? "No models listed: add one by id below." : "Configure it to use its models."}
+              </p>
             </Show>
           </fieldset>
         )}
@@ -123,7 +135,8 @@ export function ModelPicker(props: Props) {
           </button>
         </div>
         <p id="model-id-help" class="muted small">
-          Any model a configured provider serves, e.g. <code>openai:gpt-4o-mini</code> or <code>openai-compatible:llama3.2</code>.
+          Any model a configured provider serves, e.g. <code>openai:gpt-4o-mini</code> or{" "}
+          <code>openai-compatible:llama3.2</code>.
         </p>
         <p id="model-id-message" class={message()?.error ? "field-error small" : "muted small"} role="status">
           {message()?.text ?? ""}

@@ -14,7 +14,11 @@ export function Ranking(props: { detail: RunDetail; aggregation: AggregationView
     <>
       <p class="winner" data-testid="winner">
         {winners().length > 1 ? "Tied winners: " : "Winner: "}
-        <strong>{winners().map((w) => title(w.label)).join(", ")}</strong>
+        <strong>
+          {winners()
+            .map((w) => title(w.label))
+            .join(", ")}
+        </strong>
       </p>
       <div class="table-wrap" tabindex="0" role="region" aria-label="Final ranking">
         <table class="ranking">
@@ -47,7 +51,9 @@ export function Ranking(props: { detail: RunDetail; aggregation: AggregationView
                 <tr data-label={a.label} class="unranked">
                   <td>—</td>
                   <th scope="row">{title(a.label)}</th>
-                  <td colspan="4">Not ranked: {a.status === "failed" ? "this model gave no answer" : `its answer is ${a.status}`}</td>
+                  <td colspan="4">
+                    Not ranked: {a.status === "failed" ? "this model gave no answer" : `its answer is ${a.status}`}
+                  </td>
                 </tr>
               )}
             </For>

@@ -50,13 +50,23 @@ export function RatingChart(props: { rows: Row[] }) {
   };
   const summary = () =>
     rated()
-      .map((r) => `${r.displayName}: ${round(r.bt)}${r.ciLower !== null && r.ciUpper !== null ? ` (95% interval ${round(r.ciLower)} to ${round(r.ciUpper)})` : ""}`)
+      .map(
+        (r) =>
+          `${r.displayName}: ${round(r.bt)}${r.ciLower !== null && r.ciUpper !== null ? ` (95% interval ${round(r.ciLower)} to ${round(r.ciUpper)})` : ""}`,
+      )
       .join("; ");
 
   return (
     <div class="rating-chart" ref={box}>
       <Show when={rated().length} fallback={<p class="muted small">No model has a rating in this view yet.</p>}>
-        <svg width={width()} height={height()} viewBox={`0 0 ${width()} ${height()}`} role="img" aria-labelledby="chart-title chart-desc" data-testid="rating-chart">
+        <svg
+          width={width()}
+          height={height()}
+          viewBox={`0 0 ${width()} ${height()}`}
+          role="img"
+          aria-labelledby="chart-title chart-desc"
+          data-testid="rating-chart"
+        >
           <title id="chart-title">Bradley–Terry rating of each model with its 95% interval</title>
           <desc id="chart-desc">{summary()}</desc>
           <For each={scale().ticks}>
@@ -82,8 +92,20 @@ export function RatingChart(props: { rows: Row[] }) {
                   </text>
                   <Show when={r.ciLower !== null && r.ciUpper !== null}>
                     <line class="chart-ci" x1={scale().x(r.ciLower!)} x2={scale().x(r.ciUpper!)} y1={y()} y2={y()} />
-                    <line class="chart-ci-cap" x1={scale().x(r.ciLower!)} x2={scale().x(r.ciLower!)} y1={y() - 5} y2={y() + 5} />
-                    <line class="chart-ci-cap" x1={scale().x(r.ciUpper!)} x2={scale().x(r.ciUpper!)} y1={y() - 5} y2={y() + 5} />
+                    <line
+                      class="chart-ci-cap"
+                      x1={scale().x(r.ciLower!)}
+                      x2={scale().x(r.ciLower!)}
+                      y1={y() - 5}
+                      y2={y() + 5}
+                    />
+                    <line
+                      class="chart-ci-cap"
+                      x1={scale().x(r.ciUpper!)}
+                      x2={scale().x(r.ciUpper!)}
+                      y1={y() - 5}
+                      y2={y() + 5}
+                    />
                   </Show>
                   <circle class="chart-dot" cx={scale().x(r.bt)} cy={y()} r="5" />
                 </g>
@@ -92,7 +114,9 @@ export function RatingChart(props: { rows: Row[] }) {
           </For>
         </svg>
         <Show when={rated().some((r) => r.provisional)}>
-          <p class="muted small">Dashed: provisional ratings (too few battles connect these models to the rest for an exact fit).</p>
+          <p class="muted small">
+            Dashed: provisional ratings (too few battles connect these models to the rest for an exact fit).
+          </p>
         </Show>
       </Show>
     </div>

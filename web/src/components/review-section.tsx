@@ -32,7 +32,9 @@ export function ReviewSection(props: { detail: RunDetail }) {
           </p>
         </Show>
         {/* Above the ranking once it has started: it is what a person reads first. */}
-        <Show when={d().synthesis?.status !== "pending" && d().synthesis}>{(s) => <SynthesisCard synthesis={s()} />}</Show>
+        <Show when={d().synthesis?.status !== "pending" && d().synthesis}>
+          {(s) => <SynthesisCard synthesis={s()} />}
+        </Show>
         <Show when={d().aggregation}>{(agg) => <Ranking detail={d()} aggregation={agg()} />}</Show>
         <h3>Reviewers</h3>
         <div class="reviewers">

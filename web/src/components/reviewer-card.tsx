@@ -23,7 +23,10 @@ function prettyJson(raw: string): string {
 /** One reviewer's ballot: its ranking, its critique and scores of each answer, and its raw output. */
 export function ReviewerCard(props: { detail: RunDetail; reviewer: ReviewerView; runEnded: boolean }) {
   const r = () => props.reviewer;
-  const reviews = () => props.detail.reviews.filter((v) => v.reviewSetId === r().id).sort((a, b) => a.targetLabel.localeCompare(b.targetLabel));
+  const reviews = () =>
+    props.detail.reviews
+      .filter((v) => v.reviewSetId === r().id)
+      .sort((a, b) => a.targetLabel.localeCompare(b.targetLabel));
   const name = () => reviewerTitle(props.detail, r());
   const working = () => r().status === "pending" || r().status === "running";
   return (
@@ -51,7 +54,8 @@ export function ReviewerCard(props: { detail: RunDetail; reviewer: ReviewerView;
       </Show>
       <Show when={r().latencyMs !== null || r().tokensIn !== null}>
         <p class="muted small">
-          {formatMs(r().latencyMs)} · {formatTokens(r().tokensIn, r().tokensOut)} · {formatCallCost(r(), r().reviewerModelId === null)}
+          {formatMs(r().latencyMs)} · {formatTokens(r().tokensIn, r().tokensOut)} ·{" "}
+          {formatCallCost(r(), r().reviewerModelId === null)}
         </p>
       </Show>
       <For each={reviews()}>
@@ -74,7 +78,18 @@ export function ReviewerCard(props: { detail: RunDetail; reviewer: ReviewerView;
       </For>
       <details class="raw">
         <summary>Raw output (JSON)</summary>
-        <Show when={r().rawOutput} fallback={<p class="muted small">{working() ? "Not yet: the review is under way." : props.runEnded ? "No raw output was recorded." : "Appears once the run has ended."}</p>}>
+        <Show
+          when={r().rawOutput}
+          fallback={
+            <p class="muted small">
+              {working()
+                ? "Not yet: the review is under way."
+                : props.runEnded
+                  ? "No raw output was recorded."
+                  : "Appears once the run has ended."}
+            </p>
+          }
+        >
           <pre>
             <code>{prettyJson(r().rawOutput!)}</code>
           </pre>

@@ -18,17 +18,20 @@ export function RunHeader(props: { detail: RunDetail; connection: LiveStatus }) 
           <span class="sr-only">Run status: </span>
           {RUN_STATUS_TEXT[run().status]}
         </span>{" "}
-        ·{" "}
-        <ConnectionStatus connection={props.connection} />
+        · <ConnectionStatus connection={props.connection} />
       </p>
       <h1 id="run-title" class="question">
         {run().question}
       </h1>
       <p class="muted small">
-        {run().settings.blind ? "Blind review" : "Names shown"} · self-review {run().settings.selfReview === "exclude" ? "excluded" : `down-weighted ×${run().settings.selfReviewWeight}`} · concurrency{" "}
-        {run().settings.concurrency}
-        <Show when={run().settings.reviewerWeights === "calibrated"}> · reviewers weighted by judge agreement</Show> · {t().tokensIn + t().tokensOut} tokens ·{" "}
-        <span data-testid="run-cost">estimated cost {costHidden() ? COST_HIDDEN : describeCost(t(), formatTotalCost)}</span>
+        {run().settings.blind ? "Blind review" : "Names shown"} · self-review{" "}
+        {run().settings.selfReview === "exclude" ? "excluded" : `down-weighted ×${run().settings.selfReviewWeight}`} ·
+        concurrency {run().settings.concurrency}
+        <Show when={run().settings.reviewerWeights === "calibrated"}> · reviewers weighted by judge agreement</Show> ·{" "}
+        {t().tokensIn + t().tokensOut} tokens ·{" "}
+        <span data-testid="run-cost">
+          estimated cost {costHidden() ? COST_HIDDEN : describeCost(t(), formatTotalCost)}
+        </span>
       </p>
       <RedactionNote redactions={run().settings.redactions} />
       <Show when={run().error}>

@@ -19,7 +19,10 @@ export function RunSettings(props: Props) {
       .filter((g) => g.available)
       .map((g) => ({
         group: g,
-        ids: [...g.models.filter((m) => m.available).map((m) => m.id), ...props.state.custom.filter((id) => id.startsWith(`${g.id}:`))],
+        ids: [
+          ...g.models.filter((m) => m.available).map((m) => m.id),
+          ...props.state.custom.filter((id) => id.startsWith(`${g.id}:`)),
+        ],
       }))
       .filter((g) => g.ids.length);
   const offered = () => chairs().some((c) => c.ids.includes(props.state.synthesis));
@@ -27,7 +30,12 @@ export function RunSettings(props: Props) {
     <fieldset class="run-settings">
       <legend>Run settings</legend>
       <label class="check">
-        <input type="checkbox" checked={props.state.blind} aria-describedby="blind-help" onChange={(e) => set("blind", e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          checked={props.state.blind}
+          aria-describedby="blind-help"
+          onChange={(e) => set("blind", e.currentTarget.checked)}
+        />
         Blind review
       </label>
       <p id="blind-help" class="muted small">
@@ -36,24 +44,50 @@ export function RunSettings(props: Props) {
       <fieldset class="inline">
         <legend>Self-review</legend>
         <label class="check">
-          <input type="radio" name="self-review" value="exclude" checked={props.state.selfReview === "exclude"} onChange={() => set("selfReview", "exclude")} />
+          <input
+            type="radio"
+            name="self-review"
+            value="exclude"
+            checked={props.state.selfReview === "exclude"}
+            onChange={() => set("selfReview", "exclude")}
+          />
           Exclude each reviewer's own answer
         </label>
         <label class="check">
-          <input type="radio" name="self-review" value="downweight" checked={props.state.selfReview === "downweight"} onChange={() => set("selfReview", "downweight")} />
+          <input
+            type="radio"
+            name="self-review"
+            value="downweight"
+            checked={props.state.selfReview === "downweight"}
+            onChange={() => set("selfReview", "downweight")}
+          />
           Include it, with the reviewer's ballot down-weighted
         </label>
         <Show when={props.state.selfReview === "downweight"}>
           <div class="field narrow">
             <label for="self-weight">Down-weight factor</label>
-            <input id="self-weight" type="number" min="0" max="1" step="0.05" value={props.state.selfReviewWeight} onInput={(e) => set("selfReviewWeight", e.currentTarget.value)} />
+            <input
+              id="self-weight"
+              type="number"
+              min="0"
+              max="1"
+              step="0.05"
+              value={props.state.selfReviewWeight}
+              onInput={(e) => set("selfReviewWeight", e.currentTarget.value)}
+            />
           </div>
         </Show>
       </fieldset>
       <fieldset class="inline">
         <legend>Reviewer weights</legend>
         <label class="check">
-          <input type="radio" name="reviewer-weights" value="equal" checked={props.state.reviewerWeights === "equal"} onChange={() => set("reviewerWeights", "equal")} />
+          <input
+            type="radio"
+            name="reviewer-weights"
+            value="equal"
+            checked={props.state.reviewerWeights === "equal"}
+            onChange={() => set("reviewerWeights", "equal")}
+          />
           Equal
         </label>
         <label class="check">
@@ -68,12 +102,17 @@ export function RunSettings(props: Props) {
           Calibrated by judge agreement
         </label>
         <p id="weights-help" class="muted small">
-          Calibrated: each reviewer's ballot counts as much as it has agreed with people when it judged in the Arena; a reviewer without that record counts as the
-          average of the others.
+          Calibrated: each reviewer's ballot counts as much as it has agreed with people when it judged in the Arena; a
+          reviewer without that record counts as the average of the others.
         </p>
       </fieldset>
       <label class="check">
-        <input type="checkbox" checked={props.state.autoEvaluate} aria-describedby="auto-help" onChange={(e) => set("autoEvaluate", e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          checked={props.state.autoEvaluate}
+          aria-describedby="auto-help"
+          onChange={(e) => set("autoEvaluate", e.currentTarget.checked)}
+        />
         Evaluate automatically
       </label>
       <p id="auto-help" class="muted small">
@@ -81,7 +120,12 @@ export function RunSettings(props: Props) {
       </p>
       <div class="field">
         <label for="synthesis">Synthesis</label>
-        <select id="synthesis" aria-describedby="synthesis-help" value={props.state.synthesis} onChange={(e) => set("synthesis", e.currentTarget.value)}>
+        <select
+          id="synthesis"
+          aria-describedby="synthesis-help"
+          value={props.state.synthesis}
+          onChange={(e) => set("synthesis", e.currentTarget.value)}
+        >
           <option value="" selected={!props.state.synthesis}>
             None
           </option>
@@ -105,20 +149,38 @@ export function RunSettings(props: Props) {
           </For>
         </select>
         <p id="synthesis-help" class="muted small">
-          After the ranking, this model writes one final answer from the ranked answers and their critiques. It is not ranked.
+          After the ranking, this model writes one final answer from the ranked answers and their critiques. It is not
+          ranked.
         </p>
       </div>
       <div class="grid-fields">
         <div class="field narrow">
           <label for="concurrency">Concurrency</label>
-          <input id="concurrency" type="number" min="1" max="16" step="1" aria-describedby="concurrency-help" value={props.state.concurrency} onInput={(e) => set("concurrency", e.currentTarget.value)} />
+          <input
+            id="concurrency"
+            type="number"
+            min="1"
+            max="16"
+            step="1"
+            aria-describedby="concurrency-help"
+            value={props.state.concurrency}
+            onInput={(e) => set("concurrency", e.currentTarget.value)}
+          />
           <p id="concurrency-help" class="muted small">
             Models called at once.
           </p>
         </div>
         <div class="field narrow">
           <label for="timeout">Timeout per model (seconds)</label>
-          <input id="timeout" type="number" min="1" max="900" step="1" value={props.state.timeoutSeconds} onInput={(e) => set("timeoutSeconds", e.currentTarget.value)} />
+          <input
+            id="timeout"
+            type="number"
+            min="1"
+            max="900"
+            step="1"
+            value={props.state.timeoutSeconds}
+            onInput={(e) => set("timeoutSeconds", e.currentTarget.value)}
+          />
         </div>
       </div>
     </fieldset>

@@ -68,8 +68,8 @@ export function SharePanel(props: { kind: Kind; id: string }) {
     <section class="card share-panel" aria-labelledby="share-title" data-testid="share-panel">
       <h2 id="share-title">Share a read-only link</h2>
       <p class="muted small">
-        Whoever has the link sees this {what}, live, and nothing else: no access token, no other runs, no buttons that change anything. Its address is
-        shown only once, when you make it; revoke it here when it has served.
+        Whoever has the link sees this {what}, live, and nothing else: no access token, no other runs, no buttons that
+        change anything. Its address is shown only once, when you make it; revoke it here when it has served.
       </p>
       <button type="button" onClick={() => void create()} disabled={busy() !== null}>
         {busy() === "create" ? "Making a link…" : "Create link"}
@@ -79,7 +79,15 @@ export function SharePanel(props: { kind: Kind; id: string }) {
           <div class="share-new">
             <label for="share-url">New link</label>
             <div class="row">
-              <input id="share-url" type="text" readonly value={made().url} ref={urlInput} data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />
+              <input
+                id="share-url"
+                type="text"
+                readonly
+                value={made().url}
+                ref={urlInput}
+                data-testid="share-url"
+                onFocus={(e) => e.currentTarget.select()}
+              />
               <button type="button" onClick={() => void copy()}>
                 Copy
               </button>
@@ -91,7 +99,10 @@ export function SharePanel(props: { kind: Kind; id: string }) {
         )}
       </Show>
       <h3>Live links</h3>
-      <Show when={links().length} fallback={<p class="muted small">{loading() ? "Loading…" : `No live link to this ${what}.`}</p>}>
+      <Show
+        when={links().length}
+        fallback={<p class="muted small">{loading() ? "Loading…" : `No live link to this ${what}.`}</p>}
+      >
         <ul class="share-list">
           <For each={links()}>
             {(link) => (
@@ -100,7 +111,13 @@ export function SharePanel(props: { kind: Kind; id: string }) {
                   Made <time datetime={new Date(link.createdAt).toISOString()}>{formatTime(link.createdAt)}</time>
                   <Show when={fresh()?.id === link.id}> (the new one)</Show>
                 </span>
-                <button type="button" class="small danger" onClick={() => void revoke(link)} disabled={busy() !== null} aria-label={`Revoke the link made ${formatTime(link.createdAt)}`}>
+                <button
+                  type="button"
+                  class="small danger"
+                  onClick={() => void revoke(link)}
+                  disabled={busy() !== null}
+                  aria-label={`Revoke the link made ${formatTime(link.createdAt)}`}
+                >
                   {busy() === `revoke:${link.id}` ? "Revoking…" : "Revoke"}
                 </button>
               </li>

@@ -23,7 +23,12 @@ export function SpendLine() {
   return (
     <Show when={shown()}>
       {(s) => (
-        <span class="spend-line muted small" classList={{ over: s().capUsd !== null && s().spentUsd + s().reservedUsd >= s().capUsd! }} data-testid="spend-line" title="Since 00:00 UTC, runs and arena together (QUORUM_MAX_DAY_USD)">
+        <span
+          class="spend-line muted small"
+          classList={{ over: s().capUsd !== null && s().spentUsd + s().reservedUsd >= s().capUsd! }}
+          data-testid="spend-line"
+          title="Since 00:00 UTC, runs and arena together (QUORUM_MAX_DAY_USD)"
+        >
           Spent today {formatTotalCost(s().spentUsd)}
           <Show when={s().reservedUsd > 0}> (+{formatTotalCost(s().reservedUsd)} set aside)</Show>
           <Show when={s().capUsd !== null}> of {formatTotalCost(s().capUsd!)}</Show>

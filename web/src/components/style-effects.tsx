@@ -34,7 +34,9 @@ export function StyleEffects(props: { style: StyleState }) {
             <p class="callout" role="status">
               {(() => {
                 const current = style();
-                return current.status === "refused" ? current.notice : "Style control is being fitted in the background; the plain ratings are shown until it is ready.";
+                return current.status === "refused"
+                  ? current.notice
+                  : "Style control is being fitted in the background; the plain ratings are shown until it is ready.";
               })()}
             </p>
           }
@@ -43,9 +45,11 @@ export function StyleEffects(props: { style: StyleState }) {
             <section class="style-effects" aria-labelledby="style-effects-title">
               <h2 id="style-effects-title">Style effects</h2>
               <p class="muted small">
-                Ratings above hold style equal (Chatbot Arena's style control) over {ready().battles} battles with style features
-                {ready().withoutFeatures ? `; ${ready().withoutFeatures} without them are left out of this fit` : ""}. Each line: how many times as often the side one standard
-                deviation ahead on that feature wins as it loses, at equal strength.
+                Ratings above hold style equal (Chatbot Arena's style control) over {ready().battles} battles with style
+                features
+                {ready().withoutFeatures ? `; ${ready().withoutFeatures} without them are left out of this fit` : ""}.
+                Each line: how many times as often the side one standard deviation ahead on that feature wins as it
+                loses, at equal strength.
               </p>
               <ul>
                 <For each={ready().features}>

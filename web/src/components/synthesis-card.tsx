@@ -16,12 +16,19 @@ export function SynthesisCard(props: { synthesis: SynthesisView }) {
   const s = () => props.synthesis;
   const working = () => s().status === "pending" || s().status === "streaming";
   return (
-    <article class="card synthesis-card" aria-labelledby="synthesis-title" data-status={s().status} aria-busy={working()} data-testid="synthesis">
+    <article
+      class="card synthesis-card"
+      aria-labelledby="synthesis-title"
+      data-status={s().status}
+      aria-busy={working()}
+      data-testid="synthesis"
+    >
       <header class="card-head">
         <div>
           <h3 id="synthesis-title">Synthesis by {s().displayName}</h3>
           <p class="muted small">
-            <span class="badge">Synthesis</span> written from the ranked answers and their critiques; not ranked · <code>{s().modelId}</code>
+            <span class="badge">Synthesis</span> written from the ranked answers and their critiques; not ranked ·{" "}
+            <code>{s().modelId}</code>
           </p>
         </div>
         <p class={`status status-${s().status}`}>
@@ -51,7 +58,11 @@ export function SynthesisCard(props: { synthesis: SynthesisView }) {
         </p>
       </Show>
       <Show when={s().truncated}>
-        <p class="callout warn small">{s().status === "failed" ? "The stream broke; what arrived before it is kept below." : "Cut short: the model hit its output limit."}</p>
+        <p class="callout warn small">
+          {s().status === "failed"
+            ? "The stream broke; what arrived before it is kept below."
+            : "Cut short: the model hit its output limit."}
+        </p>
       </Show>
       <Show
         when={s().text}

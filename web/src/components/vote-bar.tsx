@@ -55,7 +55,9 @@ export function VoteBar(props: Props) {
             </div>
             <div class="vote-hint-row">
               <p id="vote-hint" class="muted small">
-                {props.open ? "Keys 1–4 vote too (outside the prompt box). Names are revealed after your vote." : props.closedReason}
+                {props.open
+                  ? "Keys 1–4 vote too (outside the prompt box). Names are revealed after your vote."
+                  : props.closedReason}
               </p>
               <Show when={props.offerNewRound}>
                 <button type="button" class="small" onClick={() => props.onNewRound()}>
@@ -70,18 +72,26 @@ export function VoteBar(props: Props) {
           <div class="vote-result">
             <div class="vote-summary" tabindex="-1" ref={(el) => props.resultRef?.(el)}>
               <p>
-                <strong>{props.mine ? "You voted" : "Voted"}: {CHOICE_LABEL[vote().choice]}</strong>
+                <strong>
+                  {props.mine ? "You voted" : "Voted"}: {CHOICE_LABEL[vote().choice]}
+                </strong>
                 <Show when={props.sideName(vote().choice)}>{(name) => <> ({name()})</>}</Show>
               </p>
               <p class="small" data-testid="vote-rows">
                 Recorded {rowsSummary(vote(), props.nameOf)}.
               </p>
-              <Show
-                when={vote().flags.length}
-                fallback={<p class="small muted">It counts in the leaderboard.</p>}
-              >
+              <Show when={vote().flags.length} fallback={<p class="small muted">It counts in the leaderboard.</p>}>
                 <p class="small flag-note" data-testid="vote-flags">
-                  Kept, but left out of the ratings: <For each={vote().flags}>{(f, i) => <>{i() ? "; " : ""}{FLAG_TEXT[f]}</>}</For>.
+                  Kept, but left out of the ratings:{" "}
+                  <For each={vote().flags}>
+                    {(f, i) => (
+                      <>
+                        {i() ? "; " : ""}
+                        {FLAG_TEXT[f]}
+                      </>
+                    )}
+                  </For>
+                  .
                 </p>
               </Show>
             </div>

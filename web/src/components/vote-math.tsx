@@ -22,7 +22,9 @@ type Calibration = NonNullable<AggregationView["voteBreakdown"]["calibration"]>[
 
 /** "72% agreement over 14 votes", or how a reviewer without a record was weighed. */
 export function calibrationText(c: Calibration): string {
-  return c ? `${Math.round(c.agreement)}% agreement over ${c.comparisons} ${c.comparisons === 1 ? "vote" : "votes"}` : "average (no record)";
+  return c
+    ? `${Math.round(c.agreement)}% agreement over ${c.comparisons} ${c.comparisons === 1 ? "vote" : "votes"}`
+    : "average (no record)";
 }
 
 /** How the vote was counted: Borda points per reviewer, tie-breaks, score means and the pairwise matrix. */
@@ -41,17 +43,19 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
     <details class="vote-math" open>
       <summary>How the vote was counted</summary>
       <p class="small">
-        Borda count: each reviewer gives N−1 points to its first choice, N−2 to the next, down to 0 for its last, over the answers it ranked
+        Borda count: each reviewer gives N−1 points to its first choice, N−2 to the next, down to 0 for its last, over
+        the answers it ranked
         {props.detail.run.settings.selfReview === "exclude"
           ? " (its own answer left out)"
           : ` (its own answer included, its ballot weighted ×${props.detail.run.settings.selfReviewWeight})`}
         .
         <Show when={vb().calibration}>
           {" "}
-          Each ballot is weighted by how often its reviewer agreed with people when it judged in the Arena; a reviewer without enough judged votes gets the average weight of
-          the others.
+          Each ballot is weighted by how often its reviewer agreed with people when it judged in the Arena; a reviewer
+          without enough judged votes gets the average weight of the others.
         </Show>{" "}
-        Ties go to the higher mean overall score, then the higher mean correctness; answers still tied share a rank. Method {agg().methodVersion}.
+        Ties go to the higher mean overall score, then the higher mean correctness; answers still tied share a rank.
+        Method {agg().methodVersion}.
       </p>
       <Show when={vb().tieBreaks.length} fallback={<p class="small">No tie-breaks were needed.</p>}>
         <ul class="small" aria-label="Tie-breaks applied">
@@ -72,7 +76,8 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
       <Show when={vb().positionBias}>
         {(p) => (
           <p class="small" data-testid="position-bias">
-            {positionBiasText(p())} Each reviewer read the answers in its own shuffled order, so no answer was always first.
+            {positionBiasText(p())} Each reviewer read the answers in its own shuffled order, so no answer was always
+            first.
           </p>
         )}
       </Show>
@@ -161,7 +166,9 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
               {(row) => (
                 <tr>
                   <th scope="row">{row}</th>
-                  <For each={labels()}>{(col) => <td>{row === col ? "—" : formatScore(vb().pairwise[row]?.[col] ?? 0, 2)}</td>}</For>
+                  <For each={labels()}>
+                    {(col) => <td>{row === col ? "—" : formatScore(vb().pairwise[row]?.[col] ?? 0, 2)}</td>}
+                  </For>
                 </tr>
               )}
             </For>

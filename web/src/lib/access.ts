@@ -25,7 +25,8 @@ const [accessProblem, setAccessProblem] = createSignal<string | null>(null);
 export { accessProblem, token, tokenVersion };
 
 /** Codes the server refuses with when the token is missing or wrong. */
-export const isAccessRefusal = (status: number, code: string) => (status === 401 && code === "unauthorized") || (status === 403 && code === "app_token_required");
+export const isAccessRefusal = (status: number, code: string) =>
+  (status === 401 && code === "unauthorized") || (status === 403 && code === "app_token_required");
 
 export function reportAccessProblem(message: string): void {
   setAccessProblem(message);

@@ -8,7 +8,7 @@ import { messageOf } from "./api";
 export function createActions() {
   const [busy, setBusy] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
-  const act = async <T,>(name: string, work: () => Promise<T>): Promise<T | undefined> => {
+  const act = async <T>(name: string, work: () => Promise<T>): Promise<T | undefined> => {
     setBusy(name);
     setError(null);
     try {

@@ -30,10 +30,13 @@ export class ApiError extends Error {
   }
 }
 
-type Success<R> = R extends ClientResponse<infer T, infer S, "json"> ? (S extends SuccessStatusCode ? T : never) : never;
+type Success<R> =
+  R extends ClientResponse<infer T, infer S, "json"> ? (S extends SuccessStatusCode ? T : never) : never;
 
 /** Awaits a client call and returns its success body, or throws an ApiError with the server's message. */
-export async function call<R extends ClientResponse<unknown, number, "json">>(request: Promise<R>): Promise<Success<R>> {
+export async function call<R extends ClientResponse<unknown, number, "json">>(
+  request: Promise<R>,
+): Promise<Success<R>> {
   let res: R;
   try {
     res = await request;

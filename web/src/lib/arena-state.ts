@@ -1,17 +1,35 @@
 /** How each live event changes the page's copy of an arena comparison. Mutates a draft (used inside Solid's `produce`). */
-import type { ComparisonDetail, JudgeView, SideVerdict, SideView, TurnView, VoteChoice, VoteFlag, VoteView } from "../../../worker/shared/arena";
+import type {
+  ComparisonDetail,
+  JudgeView,
+  SideVerdict,
+  SideView,
+  TurnView,
+  VoteChoice,
+  VoteFlag,
+  VoteView,
+} from "../../../worker/shared/arena";
 import type { ComparisonEvent } from "../../../worker/shared/events";
 
 export type Side = "left" | "right";
 export const SIDES: readonly Side[] = ["left", "right"];
 export const SIDE_LETTER: Record<Side, "A" | "B"> = { left: "A", right: "B" };
 
-export const newSide = (): SideView => ({ status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, error: null, truncated: false });
+export const newSide = (): SideView => ({
+  status: "pending",
+  text: "",
+  latencyMs: null,
+  tokensIn: null,
+  tokensOut: null,
+  error: null,
+  truncated: false,
+});
 
 export const latestTurn = (d: ComparisonDetail): TurnView | undefined => d.turns[d.turns.length - 1];
 
 /** Both sides of the latest turn answered, and nothing is recorded yet: a vote is fair now. */
-export const canVote = (d: ComparisonDetail) => d.comparison.status === "ready" && SIDES.every((s) => latestTurn(d)?.[s].status === "done");
+export const canVote = (d: ComparisonDetail) =>
+  d.comparison.status === "ready" && SIDES.every((s) => latestTurn(d)?.[s].status === "done");
 
 /** Applies one event; applying one the page already knows of (a vote it recorded itself) changes nothing. */
 export function applyComparisonEvent(draft: ComparisonDetail, e: Exclude<ComparisonEvent, { type: "snapshot" }>): void {
@@ -21,7 +39,8 @@ export function applyComparisonEvent(draft: ComparisonDetail, e: Exclude<Compari
       draft.comparison.status = e.status;
       const latest = latestTurn(draft);
       // A retry asks the failed sides of the latest turn again: they start over.
-      if (e.status === "answering" && latest) for (const s of SIDES) if (latest[s].status === "failed") latest[s] = newSide();
+      if (e.status === "answering" && latest)
+        for (const s of SIDES) if (latest[s].status === "failed") latest[s] = newSide();
       if (e.status === "ready") draft.comparison.bothAnsweredAt ??= Date.now();
       if (e.status === "answering") draft.comparison.bothAnsweredAt = null;
       return;
@@ -37,10 +56,26 @@ export function applyComparisonEvent(draft: ComparisonDetail, e: Exclude<Compari
       return;
     case "side.completed":
       if (turn)
-        turn[e.side] = { status: "done", text: e.text, latencyMs: e.latencyMs, tokensIn: e.tokensIn, tokensOut: e.tokensOut, error: null, truncated: e.truncated };
+        turn[e.side] = {
+          status: "done",
+          text: e.text,
+          latencyMs: e.latencyMs,
+          tokensIn: e.tokensIn,
+          tokensOut: e.tokensOut,
+          error: null,
+          truncated: e.truncated,
+        };
       return;
     case "side.failed":
-      if (turn) turn[e.side] = { ...newSide(), status: "failed", text: e.text, error: e.error, latencyMs: e.latencyMs, truncated: e.text.trim().length > 0 };
+      if (turn)
+        turn[e.side] = {
+          ...newSide(),
+          status: "failed",
+          text: e.text,
+          error: e.error,
+          latencyMs: e.latencyMs,
+          truncated: e.text.trim().length > 0,
+        };
       return;
     case "vote.recorded":
       recordVote(draft, e.vote, e.reveal, e.status);
@@ -90,7 +125,12 @@ export function mergeJudges(draft: ComparisonDetail, fetched: Pick<ComparisonDet
   if (!kept && !onlyKnown.length) draft.panel = fetched.panel;
 }
 
-export function recordVote(draft: ComparisonDetail, vote: VoteView, reveal: NonNullable<ComparisonDetail["reveal"]>, status: ComparisonDetail["comparison"]["status"]) {
+export function recordVote(
+  draft: ComparisonDetail,
+  vote: VoteView,
+  reveal: NonNullable<ComparisonDetail["reveal"]>,
+  status: ComparisonDetail["comparison"]["status"],
+) {
   if (!draft.votes.some((v) => v.voteId === vote.voteId)) draft.votes.push(vote);
   draft.reveal = reveal;
   draft.comparison.status = status;
@@ -111,7 +151,8 @@ export const FLAG_TEXT: Record<VoteFlag, string> = {
   too_fast: "cast only moments after both answers finished, too fast to have read them",
   duplicate: "this browser already has a vote on this comparison",
   identity_leak: "an answer named its own model or maker, so the round was not really blind",
-  revealed: "the names were shown before the vote (blind was off, or an earlier vote revealed them), and ratings count anonymous votes only",
+  revealed:
+    "the names were shown before the vote (blind was off, or an earlier vote revealed them), and ratings count anonymous votes only",
 };
 
 /** "1 row: winner GPT-4o" — what a vote wrote, as seed 000 defines the rows. */

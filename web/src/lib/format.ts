@@ -27,7 +27,10 @@ export function formatTotalCost(usd: number): string {
 export const COST_HIDDEN = "shown when the run ends";
 
 /** One call's cost: "cost unknown" once it has used tokens without a known price, "—" before it has run. */
-export function formatCallCost(call: { costUsd: number | null; tokensIn: number | null; tokensOut: number | null }, hidden = false): string {
+export function formatCallCost(
+  call: { costUsd: number | null; tokensIn: number | null; tokensOut: number | null },
+  hidden = false,
+): string {
   if (hidden) return COST_HIDDEN;
   if (call.costUsd === null && (call.tokensIn ?? 0) + (call.tokensOut ?? 0) > 0) return "cost unknown";
   return formatCost(call.costUsd);

@@ -72,7 +72,11 @@ export function createLiveDoc<T extends object, E extends LiveEvent>(opts: LiveD
     onEvent: (event) =>
       batch(() => {
         if (event.type === "snapshot") setStore("state", reconcile((event as unknown as Snapshot<T>).state));
-        else if (store.state) setStore("state", produce((d) => opts.apply(d as T, event as Exclude<E, { type: "snapshot" }>)));
+        else if (store.state)
+          setStore(
+            "state",
+            produce((d) => opts.apply(d as T, event as Exclude<E, { type: "snapshot" }>)),
+          );
         seq = event.seq;
       }),
   });
@@ -100,7 +104,11 @@ export function createLiveDoc<T extends object, E extends LiveEvent>(opts: LiveD
     loadError,
     /** a change the page knows of before its event arrives (e.g. from an API response); `apply` must tolerate the event later */
     update(change: (draft: T) => void) {
-      if (store.state) setStore("state", produce((d) => change(d as T)));
+      if (store.state)
+        setStore(
+          "state",
+          produce((d) => change(d as T)),
+        );
     },
   };
 }

@@ -14,7 +14,12 @@ import { socketProtocols } from "./access";
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "closed";
 
 /** How each status reads in a page's header. */
-export const LIVE_STATUS_TEXT: Record<LiveStatus, string> = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", closed: "Offline" };
+export const LIVE_STATUS_TEXT: Record<LiveStatus, string> = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  closed: "Offline",
+};
 
 /** What every event of every room has. */
 export interface LiveEvent {

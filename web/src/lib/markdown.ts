@@ -9,8 +9,40 @@ import { Marked } from "marked";
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
 const ALLOWED_TAGS = [
-  "a", "b", "blockquote", "br", "code", "del", "details", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img",
-  "kbd", "li", "ol", "p", "pre", "s", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
+  "a",
+  "b",
+  "blockquote",
+  "br",
+  "code",
+  "del",
+  "details",
+  "em",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "hr",
+  "i",
+  "img",
+  "kbd",
+  "li",
+  "ol",
+  "p",
+  "pre",
+  "s",
+  "strong",
+  "sub",
+  "summary",
+  "sup",
+  "table",
+  "tbody",
+  "td",
+  "th",
+  "thead",
+  "tr",
+  "ul",
 ];
 const ALLOWED_ATTR = ["href", "title", "alt", "src", "align", "start", "class", "colspan", "rowspan"];
 const SAFE_LINK = /^(https?:|mailto:)/i;
@@ -55,7 +87,9 @@ export function blockImages(root: HTMLElement, loaded: Set<string>): void {
     const box = document.createElement("span");
     box.className = "image-blocked";
     const what = document.createElement("span");
-    what.textContent = src ? `Image "${alt}" from ${hostOf(src)}` : `Image "${alt}" (not shown: only https images can be loaded)`;
+    what.textContent = src
+      ? `Image "${alt}" from ${hostOf(src)}`
+      : `Image "${alt}" (not shown: only https images can be loaded)`;
     box.appendChild(what);
     if (src) {
       const button = document.createElement("button");

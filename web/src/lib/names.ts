@@ -13,7 +13,10 @@ export function labelTitle(detail: RunDetail, label: string): string {
   return name ? `${name} (Answer ${label})` : `Answer ${label}`;
 }
 
-export function reviewerTitle(detail: RunDetail, r: { reviewerModelId: string | null; reviewerLabel: string | null }): string {
+export function reviewerTitle(
+  detail: RunDetail,
+  r: { reviewerModelId: string | null; reviewerLabel: string | null },
+): string {
   const own = r.reviewerLabel ? detail.answers.find((a) => a.label === r.reviewerLabel) : undefined;
   const name = own ? answerName(own) : r.reviewerModelId ? shortModelName(r.reviewerModelId) : null;
   if (name) return name;

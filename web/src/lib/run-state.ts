@@ -20,10 +20,24 @@ function reviewer(draft: RunDetail, id: string, label: string | null, modelId: s
 /** Applies one event (never a snapshot: that replaces the whole state), totals included. */
 export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
   applyOne(draft, e);
-  draft.totals = runTotals([...draft.answers, ...draft.reviewers, ...(draft.synthesis ? [draft.synthesis] : []), ...(draft.earlier ? [draft.earlier] : [])]);
+  draft.totals = runTotals([
+    ...draft.answers,
+    ...draft.reviewers,
+    ...(draft.synthesis ? [draft.synthesis] : []),
+    ...(draft.earlier ? [draft.earlier] : []),
+  ]);
 }
 
-const SYNTHESIS_NOT_STARTED = { status: "pending", text: "", latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null, error: null, truncated: false } as const;
+const SYNTHESIS_NOT_STARTED = {
+  status: "pending",
+  text: "",
+  latencyMs: null,
+  tokensIn: null,
+  tokensOut: null,
+  costUsd: null,
+  error: null,
+  truncated: false,
+} as const;
 
 function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
   const answer = "answerId" in e ? draft.answers.find((a) => a.id === e.answerId) : undefined;
@@ -36,10 +50,27 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       if (synthesis) synthesis.text += e.text;
       return;
     case "synthesis.completed":
-      if (synthesis) Object.assign(synthesis, { status: "done", text: e.text, latencyMs: e.latencyMs, tokensIn: e.tokensIn, tokensOut: e.tokensOut, costUsd: e.costUsd, truncated: e.truncated, error: null });
+      if (synthesis)
+        Object.assign(synthesis, {
+          status: "done",
+          text: e.text,
+          latencyMs: e.latencyMs,
+          tokensIn: e.tokensIn,
+          tokensOut: e.tokensOut,
+          costUsd: e.costUsd,
+          truncated: e.truncated,
+          error: null,
+        });
       return;
     case "synthesis.failed":
-      if (synthesis) Object.assign(synthesis, { status: "failed", error: e.error, text: e.text, latencyMs: e.latencyMs, truncated: e.text.trim().length > 0 });
+      if (synthesis)
+        Object.assign(synthesis, {
+          status: "failed",
+          error: e.error,
+          text: e.text,
+          latencyMs: e.latencyMs,
+          truncated: e.text.trim().length > 0,
+        });
       return;
     case "run.status":
       if (isTerminal(draft) && !TERMINAL_STATUSES.includes(e.status)) {
@@ -55,7 +86,16 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       return;
     case "answer.started":
       if (!answer) return;
-      Object.assign(answer, { status: "streaming", text: "", error: null, truncated: false, latencyMs: null, tokensIn: null, tokensOut: null, costUsd: null });
+      Object.assign(answer, {
+        status: "streaming",
+        text: "",
+        error: null,
+        truncated: false,
+        latencyMs: null,
+        tokensIn: null,
+        tokensOut: null,
+        costUsd: null,
+      });
       if (e.modelId) answer.modelId = e.modelId;
       return;
     case "answer.delta":
@@ -78,11 +118,20 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       return;
     case "answer.failed":
       if (!answer) return;
-      Object.assign(answer, { status: "failed", error: e.error, text: e.text, truncated: e.text.trim().length > 0, latencyMs: e.latencyMs });
+      Object.assign(answer, {
+        status: "failed",
+        error: e.error,
+        text: e.text,
+        truncated: e.text.trim().length > 0,
+        latencyMs: e.latencyMs,
+      });
       if (e.modelId) answer.modelId = e.modelId;
       return;
     case "review.started":
-      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "running", error: null });
+      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), {
+        status: "running",
+        error: null,
+      });
       return;
     case "review.completed": {
       const { ranking, confidence, weight, rawOutput, latencyMs, tokensIn, tokensOut, costUsd } = e;
@@ -115,7 +164,15 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
     }
     case "review.failed": {
       const { error, rawOutput, latencyMs, tokensIn, tokensOut, costUsd } = e;
-      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), { status: "failed", error, rawOutput, latencyMs, tokensIn, tokensOut, costUsd });
+      Object.assign(reviewer(draft, e.reviewSetId, e.reviewerLabel, e.reviewerModelId), {
+        status: "failed",
+        error,
+        rawOutput,
+        latencyMs,
+        tokensIn,
+        tokensOut,
+        costUsd,
+      });
       return;
     }
     case "aggregation.completed":
@@ -137,7 +194,8 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
       draft.run.status = "cancelled";
       for (const a of draft.answers) if (a.status === "pending" || a.status === "streaming") a.status = "cancelled";
       for (const r of draft.reviewers) if (r.status === "pending" || r.status === "running") r.status = "cancelled";
-      if (synthesis && (synthesis.status === "pending" || synthesis.status === "streaming")) synthesis.status = "cancelled";
+      if (synthesis && (synthesis.status === "pending" || synthesis.status === "streaming"))
+        synthesis.status = "cancelled";
       reveal(draft, e.reveal, e.unblinded);
       return;
   }
@@ -150,7 +208,13 @@ function reveal(draft: RunDetail, names: EndEvent["reveal"], unblinded: EndEvent
   if (unblinded) {
     for (const u of unblinded.answers) {
       const a = draft.answers.find((x) => x.id === u.answerId);
-      if (a) Object.assign(a, { costUsd: u.costUsd, finishReason: u.finishReason, droppedParams: u.droppedParams, error: u.error });
+      if (a)
+        Object.assign(a, {
+          costUsd: u.costUsd,
+          finishReason: u.finishReason,
+          droppedParams: u.droppedParams,
+          error: u.error,
+        });
     }
     for (const u of unblinded.reviewers) {
       const r = draft.reviewers.find((x) => x.id === u.reviewSetId);

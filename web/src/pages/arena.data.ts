@@ -40,7 +40,9 @@ export const isMyVote = (voteId: string) => Object.hasOwn(myReceipts(), voteId);
 
 function rememberVote(voteId: string, receipt: string) {
   // The newest 200 only: insertion order is the order they were cast.
-  const kept = Object.fromEntries(Object.entries({ ...storedReceipts(), ...myReceipts(), [voteId]: receipt }).slice(-200));
+  const kept = Object.fromEntries(
+    Object.entries({ ...storedReceipts(), ...myReceipts(), [voteId]: receipt }).slice(-200),
+  );
   try {
     localStorage.setItem(RECEIPTS_KEY, JSON.stringify(kept));
   } catch {
@@ -84,9 +86,20 @@ export function createLiveComparison(id: string) {
     loadError: doc.loadError,
     /** A fresh Idempotency-Key per click: a retried request is counted once, a second click is a second vote. */
     async vote(choice: VoteChoice) {
-      const res = await call(api.comparisons[":id"].votes.$post({ ...param, json: { choice } }, { headers: { "Idempotency-Key": randomId(), "X-Client-Id": clientId() } }));
+      const res = await call(
+        api.comparisons[":id"].votes.$post(
+          { ...param, json: { choice } },
+          { headers: { "Idempotency-Key": randomId(), "X-Client-Id": clientId() } },
+        ),
+      );
       rememberVote(res.voteId, res.receipt);
-      const vote = { voteId: res.voteId, choice: res.choice, rows: res.rows, flags: res.flags, createdAt: res.rows[0]?.createdAt ?? Date.now() };
+      const vote = {
+        voteId: res.voteId,
+        choice: res.choice,
+        rows: res.rows,
+        flags: res.flags,
+        createdAt: res.rows[0]?.createdAt ?? Date.now(),
+      };
       doc.update((d) => recordVote(d, vote, res.reveal, "voted"));
       void learnJudges();
       return res;
@@ -115,7 +128,9 @@ export function createLiveComparison(id: string) {
     async withdraw(voteId: string) {
       // With APP_TOKEN set the token alone may withdraw; without one, the receipt this page kept is the right to.
       const receipt = myReceipts()[voteId];
-      const res = await call(api.votes[":voteId"].$delete({ param: { voteId } }, { headers: receipt ? { "X-Vote-Receipt": receipt } : {} }));
+      const res = await call(
+        api.votes[":voteId"].$delete({ param: { voteId } }, { headers: receipt ? { "X-Vote-Receipt": receipt } : {} }),
+      );
       doc.update((d) => {
         d.votes = d.votes.filter((v) => v.voteId !== voteId);
         d.comparison.status = res.status as ComparisonDetail["comparison"]["status"];
@@ -143,9 +158,22 @@ export interface ArenaOptions {
 const OPTIONS_KEY = "quorum.arena";
 
 export function loadOptions(): ArenaOptions {
-  const defaults: ArenaOptions = { mode: "sampled", first: "", second: "", category: "", blind: true, temperature: "", maxTokens: "", systemPrompt: "", judges: "" };
+  const defaults: ArenaOptions = {
+    mode: "sampled",
+    first: "",
+    second: "",
+    category: "",
+    blind: true,
+    temperature: "",
+    maxTokens: "",
+    systemPrompt: "",
+    judges: "",
+  };
   try {
-    return { ...defaults, ...(JSON.parse(localStorage.getItem(OPTIONS_KEY) ?? "null") as Partial<ArenaOptions> | null) };
+    return {
+      ...defaults,
+      ...(JSON.parse(localStorage.getItem(OPTIONS_KEY) ?? "null") as Partial<ArenaOptions> | null),
+    };
   } catch {
     return defaults;
   }

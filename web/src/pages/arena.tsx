@@ -36,7 +36,8 @@ function Round(props: { id: string }) {
   const votable = () => !!d() && canVote(d()!) && !d()!.votes.length;
   const lastVote = () => d()?.votes[d()!.votes.length - 1] ?? null;
   const sideTitle = (side: Side) => d()?.reveal?.[side].displayName ?? `Model ${SIDE_LETTER[side]}`;
-  const nameOf = (modelId: string) => SIDES.map((s) => d()?.reveal?.[s]).find((r) => r?.modelId === modelId)?.displayName ?? shortModelName(modelId);
+  const nameOf = (modelId: string) =>
+    SIDES.map((s) => d()?.reveal?.[s]).find((r) => r?.modelId === modelId)?.displayName ?? shortModelName(modelId);
 
   const vote = async (choice: VoteChoice) => {
     if (!votable() || busy()) return;
@@ -52,10 +53,16 @@ function Round(props: { id: string }) {
   /** Judges compare finished answers: both sides of the latest turn are in, voted or not. */
   const judgeable = () => {
     const detail = d();
-    return !!detail && (detail.comparison.status === "ready" || detail.comparison.status === "voted") && SIDES.every((s) => latestTurn(detail)?.[s].status === "done");
+    return (
+      !!detail &&
+      (detail.comparison.status === "ready" || detail.comparison.status === "voted") &&
+      SIDES.every((s) => latestTurn(detail)?.[s].status === "done")
+    );
   };
   const askJudges = async (ids: string) => (await act("judges", () => live.askJudges(ids))) !== undefined;
-  const askForm = (voted: boolean) => <AskJudges initial={loadOptions().judges} voted={voted} asking={busy() === "judges"} onAsk={askJudges} />;
+  const askForm = (voted: boolean) => (
+    <AskJudges initial={loadOptions().judges} voted={voted} asking={busy() === "judges"} onAsk={askJudges} />
+  );
   const newRound = () => {
     navigate("/arena");
     setTimeout(() => document.getElementById("arena-prompt")?.focus());
@@ -81,7 +88,8 @@ function Round(props: { id: string }) {
   /** Why voting (or a follow-up) waits, in the state the comparison is in. */
   const closedReason = () => {
     const status = d()?.comparison.status;
-    if (status === "failed") return "A side failed: retry it, or start a new round. A round with a failed side can't be voted on.";
+    if (status === "failed")
+      return "A side failed: retry it, or start a new round. A round with a failed side can't be voted on.";
     return "Voting opens once both answers are in.";
   };
   const followUpBlocked = () => {
@@ -90,7 +98,8 @@ function Round(props: { id: string }) {
     const status = detail.comparison.status;
     if (status === "failed") return "A side failed: retry it before sending a follow-up.";
     if (status !== "ready") return "Both models must finish this turn before the next one.";
-    if (detail.turns.length >= detail.comparison.maxTurns) return `This comparison has reached its ${detail.comparison.maxTurns} turns: vote, or start a new round.`;
+    if (detail.turns.length >= detail.comparison.maxTurns)
+      return `This comparison has reached its ${detail.comparison.maxTurns} turns: vote, or start a new round.`;
     return null;
   };
 
@@ -107,7 +116,9 @@ function Round(props: { id: string }) {
 
   const status = () => (
     <Show when={d()}>
-      {(detail) => <ComparisonStatus detail={detail()} connection={live.connection()} category={detail().comparison.category} />}
+      {(detail) => (
+        <ComparisonStatus detail={detail()} connection={live.connection()} category={detail().comparison.category} />
+      )}
     </Show>
   );
 
@@ -116,7 +127,14 @@ function Round(props: { id: string }) {
       <Show
         when={d()}
         fallback={
-          <Show when={live.loadError()} fallback={<p class="muted" role="status">Loading the comparison…</p>}>
+          <Show
+            when={live.loadError()}
+            fallback={
+              <p class="muted" role="status">
+                Loading the comparison…
+              </p>
+            }
+          >
             <p class="callout error" role="alert">
               {live.loadError()}
             </p>
@@ -150,7 +168,11 @@ function Round(props: { id: string }) {
             </Show>
             <Show
               when={!detail().votes.length}
-              fallback={<p class="muted small">This round has a vote, so it takes no more turns. Start a new round to ask something else.</p>}
+              fallback={
+                <p class="muted small">
+                  This round has a vote, so it takes no more turns. Start a new round to ask something else.
+                </p>
+              }
             >
               <ArenaComposer
                 help={`Enter sends a follow-up to both models (turn ${detail().turns.length + 1} of ${detail().comparison.maxTurns}); Shift+Enter starts a new line; Esc leaves the box, so keys 1–4 vote.`}
@@ -173,7 +195,9 @@ function Round(props: { id: string }) {
                 {/* The live region is there first, so the note is announced when it appears. */}
                 <p class="judges-note" role="status">
                   <Show when={live.judgesAsked()}>
-                    <span data-testid="judges-note">Judges compare the answers after your vote; their verdicts appear then.</span>
+                    <span data-testid="judges-note">
+                      Judges compare the answers after your vote; their verdicts appear then.
+                    </span>
                   </Show>
                 </p>
               </section>
@@ -191,7 +215,9 @@ function Round(props: { id: string }) {
               error={error()}
               mine={!!lastVote() && isMyVote(lastVote()!.voteId)}
               nameOf={nameOf}
-              sideName={(choice) => (choice === "left" || choice === "right" ? (detail().reveal?.[choice].displayName ?? null) : null)}
+              sideName={(choice) =>
+                choice === "left" || choice === "right" ? (detail().reveal?.[choice].displayName ?? null) : null
+              }
               onVote={(c) => void vote(c)}
               onChange={() => void changeVote()}
               onNewRound={newRound}

@@ -10,7 +10,11 @@ import { COST_HIDDEN, formatTime, formatTotalCost, RUN_STATUS_TEXT, shortModelNa
 const PAGE_SIZE = 20;
 
 export default function HistoryPage() {
-  const [runs, setRuns] = createStore<{ items: RunListItem[]; nextCursor: string | null; loaded: boolean }>({ items: [], nextCursor: null, loaded: false });
+  const [runs, setRuns] = createStore<{ items: RunListItem[]; nextCursor: string | null; loaded: boolean }>({
+    items: [],
+    nextCursor: null,
+    loaded: false,
+  });
   const [loading, setLoading] = createSignal(false);
   const [error, setError] = createSignal<string | null>(null);
   const [confirming, setConfirming] = createSignal<string | null>(null);
@@ -22,7 +26,11 @@ export default function HistoryPage() {
     setError(null);
     try {
       const page = await call(api.runs.$get({ query: { limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) } }));
-      setRuns({ items: cursor ? [...runs.items, ...page.items] : page.items, nextCursor: page.nextCursor, loaded: true });
+      setRuns({
+        items: cursor ? [...runs.items, ...page.items] : page.items,
+        nextCursor: page.nextCursor,
+        loaded: true,
+      });
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -59,8 +67,22 @@ export default function HistoryPage() {
         {status()}
       </p>
       <Alert message={error()} />
-      <Show when={runs.loaded || !loading()} fallback={<p class="muted" role="status">Loading runs…</p>}>
-        <Show when={runs.items.length} fallback={<p>No runs yet. <Link href="/">Ask your first question.</Link></p>}>
+      <Show
+        when={runs.loaded || !loading()}
+        fallback={
+          <p class="muted" role="status">
+            Loading runs…
+          </p>
+        }
+      >
+        <Show
+          when={runs.items.length}
+          fallback={
+            <p>
+              No runs yet. <Link href="/">Ask your first question.</Link>
+            </p>
+          }
+        >
           <ol class="history" aria-label="Runs, newest first">
             <For each={runs.items}>
               {(run) => (
@@ -74,12 +96,19 @@ export default function HistoryPage() {
                       <span class={`badge status-${run.status}`}>{RUN_STATUS_TEXT[run.status]}</span> ·{" "}
                       {run.winner ? (
                         <>
-                          Winner: <strong>{run.winner.displayName ?? (run.winner.modelId ? shortModelName(run.winner.modelId) : `Answer ${run.winner.label}`)}</strong>
+                          Winner:{" "}
+                          <strong>
+                            {run.winner.displayName ??
+                              (run.winner.modelId ? shortModelName(run.winner.modelId) : `Answer ${run.winner.label}`)}
+                          </strong>
                         </>
                       ) : (
                         "No winner"
                       )}{" "}
-                      · {run.models.map(shortModelName).join(", ")} · <span data-testid="history-cost">estimated cost {run.costHidden ? COST_HIDDEN : describeCost(run, formatTotalCost)}</span>
+                      · {run.models.map(shortModelName).join(", ")} ·{" "}
+                      <span data-testid="history-cost">
+                        estimated cost {run.costHidden ? COST_HIDDEN : describeCost(run, formatTotalCost)}
+                      </span>
                     </p>
                   </div>
                   <div class="history-actions" role="group" aria-label={`Actions for "${run.question.slice(0, 60)}"`}>
@@ -100,7 +129,12 @@ export default function HistoryPage() {
                         <button type="button" class="small danger" onClick={() => void remove(run)}>
                           Yes, delete
                         </button>{" "}
-                        <button type="button" class="small" ref={(el) => queueMicrotask(() => el.focus())} onClick={() => setConfirming(null)}>
+                        <button
+                          type="button"
+                          class="small"
+                          ref={(el) => queueMicrotask(() => el.focus())}
+                          onClick={() => setConfirming(null)}
+                        >
                           Keep
                         </button>
                       </span>

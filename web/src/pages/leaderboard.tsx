@@ -25,9 +25,24 @@ const SOURCES: { value: Source; label: string }[] = [
   { value: "import", label: "Imported" },
   { value: "all", label: "All" },
 ];
-const FROM_TEXT: Record<Source, string> = { human: "human votes", judge: "judges", import: "imported battles", all: "all sources" };
-const EXPORT_TEXT: Record<Source, string> = { human: "human-vote battles", judge: "judge battles", import: "imported battles", all: "all battles" };
-const ORDER_TEXT: Record<Order, string> = { bt: "Bradley–Terry rating", elo: "Elo", trueskill: "TrueSkill (μ − 3σ)", winRate: "win rate" };
+const FROM_TEXT: Record<Source, string> = {
+  human: "human votes",
+  judge: "judges",
+  import: "imported battles",
+  all: "all sources",
+};
+const EXPORT_TEXT: Record<Source, string> = {
+  human: "human-vote battles",
+  judge: "judge battles",
+  import: "imported battles",
+  all: "all battles",
+};
+const ORDER_TEXT: Record<Order, string> = {
+  bt: "Bradley–Terry rating",
+  elo: "Elo",
+  trueskill: "TrueSkill (μ − 3σ)",
+  winRate: "win rate",
+};
 
 interface Filters {
   tab: Tab;
@@ -42,7 +57,8 @@ interface Filters {
 /** The filters live in the address, so a link (or a reload) shows the same view. */
 function readFilters(): Filters {
   const q = new URLSearchParams(location.search);
-  const pick = <T extends string>(value: string | null, allowed: readonly T[], fallback: T) => (allowed.includes(value as T) ? (value as T) : fallback);
+  const pick = <T extends string>(value: string | null, allowed: readonly T[], fallback: T) =>
+    allowed.includes(value as T) ? (value as T) : fallback;
   return {
     tab: pick(q.get("tab"), ["models", "judges"], "models"),
     source: pick(q.get("source"), ["human", "judge", "import", "all"], "human"),
@@ -79,11 +95,15 @@ export default function LeaderboardPage() {
 
   createEffect(() => {
     const { reload: _reload, ...q } = query();
-    const params = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === "string"));
+    const params = new URLSearchParams(
+      Object.entries(q).filter((e): e is [string, string] => typeof e[1] === "string"),
+    );
     if (filters.tab === "judges") params.set("tab", "judges");
     history.replaceState(history.state, "", `/leaderboard?${params}`);
   });
-  createEffect(() => (document.title = filters.tab === "judges" ? "Judges · Leaderboard · Quorum" : "Leaderboard · Quorum"));
+  createEffect(
+    () => (document.title = filters.tab === "judges" ? "Judges · Leaderboard · Quorum" : "Leaderboard · Quorum"),
+  );
 
   const standings = () => data.latest?.standings ?? null;
   // Large fits and style control are fitted in the background: ask again, a bounded number of times, until ready.
@@ -95,30 +115,62 @@ export default function LeaderboardPage() {
     const timer = setTimeout(() => setReloads((n) => n + 1), 1500);
     onCleanup(() => clearTimeout(timer));
   });
-  const exportHref = () => api.battles.export.$url({ query: { source: filters.source, ...(filters.includeFlagged ? { includeFlagged: "true" as const } : {}) } }).toString();
+  const exportHref = () =>
+    api.battles.export
+      .$url({
+        query: { source: filters.source, ...(filters.includeFlagged ? { includeFlagged: "true" as const } : {}) },
+      })
+      .toString();
 
   return (
     <section class="page leaderboard-page" aria-labelledby="leaderboard-title">
       <h1 id="leaderboard-title">Leaderboard</h1>
-      <Tabs id="lb" label="Leaderboard views" tabs={TABS} selected={filters.tab} onSelect={(t) => setFilters("tab", t)} />
-      <div class="tab-panel" role="tabpanel" id={panelId("lb", "models")} aria-labelledby={tabId("lb", "models")} tabindex="0" hidden={filters.tab !== "models"}>
+      <Tabs
+        id="lb"
+        label="Leaderboard views"
+        tabs={TABS}
+        selected={filters.tab}
+        onSelect={(t) => setFilters("tab", t)}
+      />
+      <div
+        class="tab-panel"
+        role="tabpanel"
+        id={panelId("lb", "models")}
+        aria-labelledby={tabId("lb", "models")}
+        tabindex="0"
+        hidden={filters.tab !== "models"}
+      >
         <p class="muted">
-          Ratings from pairwise battles, as Chatbot Arena computes them: Bradley–Terry with 95% intervals from 100 bootstrap rounds, online Elo, TrueSkill (μ ± σ, sorted by the
-          cautious μ − 3σ) and the plain win rate.
+          Ratings from pairwise battles, as Chatbot Arena computes them: Bradley–Terry with 95% intervals from 100
+          bootstrap rounds, online Elo, TrueSkill (μ ± σ, sorted by the cautious μ − 3σ) and the plain win rate.
         </p>
 
         <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Leaderboard filters">
           <div class="field">
             <label for="lb-source">Source</label>
-            <select id="lb-source" value={filters.source} onChange={(e) => setFilters("source", e.currentTarget.value as Source)}>
+            <select
+              id="lb-source"
+              value={filters.source}
+              onChange={(e) => setFilters("source", e.currentTarget.value as Source)}
+            >
               <For each={SOURCES}>{(s) => <option value={s.value}>{s.label}</option>}</For>
             </select>
           </div>
           <div class="field">
             <label for="lb-category">Category</label>
-            <select id="lb-category" value={filters.category} onChange={(e) => setFilters("category", e.currentTarget.value)}>
+            <select
+              id="lb-category"
+              value={filters.category}
+              onChange={(e) => setFilters("category", e.currentTarget.value)}
+            >
               <option value="">All categories</option>
-              <For each={[...new Set([...(standings()?.categories ?? []), ...(filters.category ? [filters.category] : [])])]}>{(c) => <option value={c}>{c}</option>}</For>
+              <For
+                each={[
+                  ...new Set([...(standings()?.categories ?? []), ...(filters.category ? [filters.category] : [])]),
+                ]}
+              >
+                {(c) => <option value={c}>{c}</option>}
+              </For>
             </select>
           </div>
           <div class="field narrow">
@@ -139,14 +191,24 @@ export default function LeaderboardPage() {
             </p>
           </div>
           <label class="check">
-            <input type="checkbox" checked={filters.includeFlagged} aria-describedby="lb-flagged-help" onChange={(e) => setFilters("includeFlagged", e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={filters.includeFlagged}
+              aria-describedby="lb-flagged-help"
+              onChange={(e) => setFilters("includeFlagged", e.currentTarget.checked)}
+            />
             Include flagged votes
           </label>
           <p id="lb-flagged-help" class="muted small">
             Votes flagged as too fast, duplicate, leaking a name or not blind are left out unless this is ticked.
           </p>
           <label class="check">
-            <input type="checkbox" checked={filters.style} aria-describedby="lb-style-help" onChange={(e) => setFilters("style", e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={filters.style}
+              aria-describedby="lb-style-help"
+              onChange={(e) => setFilters("style", e.currentTarget.checked)}
+            />
             Style control
           </label>
           <p id="lb-style-help" class="muted small">
@@ -159,24 +221,43 @@ export default function LeaderboardPage() {
             {data.latest?.error}
           </p>
         </Show>
-        <Show when={standings()} fallback={<Show when={!data.latest}><p class="muted" role="status">Loading the leaderboard…</p></Show>}>
+        <Show
+          when={standings()}
+          fallback={
+            <Show when={!data.latest}>
+              <p class="muted" role="status">
+                Loading the leaderboard…
+              </p>
+            </Show>
+          }
+        >
           {(s) => (
             <>
               <p class="lb-summary" role="status" aria-busy={data.loading}>
                 <strong>{s().totalBattles}</strong> {s().totalBattles === 1 ? "battle" : "battles"} counted
                 <Show when={s().excludedFlagged > 0}>
                   {" "}
-                  · <span data-testid="excluded-flagged">{s().excludedFlagged} flagged {s().excludedFlagged === 1 ? "vote" : "votes"} left out</span>
+                  ·{" "}
+                  <span data-testid="excluded-flagged">
+                    {s().excludedFlagged} flagged {s().excludedFlagged === 1 ? "vote" : "votes"} left out
+                  </span>
                 </Show>
-                <Show when={s().anchor}>{(a) => <> · anchored at {a().modelId} = {a().rating}</>}</Show>
+                <Show when={s().anchor}>
+                  {(a) => (
+                    <>
+                      {" "}
+                      · anchored at {a().modelId} = {a().rating}
+                    </>
+                  )}
+                </Show>
               </p>
               <FitNotice fit={s().fit} />
               <Show
                 when={s().rows.length}
                 fallback={
                   <p class="callout empty-state">
-                    No battles from {FROM_TEXT[filters.source]} yet{filters.category ? ` in “${filters.category}”` : ""}. <Link href="/arena">Vote in the Arena</Link>, or import a
-                    battle log below.
+                    No battles from {FROM_TEXT[filters.source]} yet{filters.category ? ` in “${filters.category}”` : ""}
+                    . <Link href="/arena">Vote in the Arena</Link>, or import a battle log below.
                   </p>
                 }
               >
@@ -193,10 +274,20 @@ export default function LeaderboardPage() {
           )}
         </Show>
 
-        <BattleImport exportHref={exportHref()} exportLabel={`Export ${EXPORT_TEXT[filters.source]} (JSON Lines)`} onImported={() => setReloads((n) => n + 1)} />
+        <BattleImport
+          exportHref={exportHref()}
+          exportLabel={`Export ${EXPORT_TEXT[filters.source]} (JSON Lines)`}
+          onImported={() => setReloads((n) => n + 1)}
+        />
       </div>
       <Show when={filters.tab === "judges"}>
-        <div class="tab-panel" role="tabpanel" id={panelId("lb", "judges")} aria-labelledby={tabId("lb", "judges")} tabindex="0">
+        <div
+          class="tab-panel"
+          role="tabpanel"
+          id={panelId("lb", "judges")}
+          aria-labelledby={tabId("lb", "judges")}
+          tabindex="0"
+        >
           <JudgesTable />
         </div>
       </Show>

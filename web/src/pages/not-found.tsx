@@ -7,7 +7,8 @@ export default function NotFoundPage() {
     <section class="page">
       <h1>Nothing here</h1>
       <p>
-        This address doesn't lead anywhere in Quorum. <Link href="/">Start a new run</Link> or open one from <Link href="/history">History</Link>.
+        This address doesn't lead anywhere in Quorum. <Link href="/">Start a new run</Link> or open one from{" "}
+        <Link href="/history">History</Link>.
       </p>
     </section>
   );

@@ -38,7 +38,9 @@ function RunView(props: { id: string }) {
   const cancel = () => act("cancel", () => call(api.runs[":id"].cancel.$post(param)));
   const evaluate = () => act("evaluate", () => call(api.runs[":id"].evaluate.$post(param)));
   const retry = (modelId: string | null) =>
-    act(`retry:${modelId ?? "all"}`, () => call(api.runs[":id"].answers.$post({ ...param, json: modelId ? { modelIds: [modelId] } : {} })));
+    act(`retry:${modelId ?? "all"}`, () =>
+      call(api.runs[":id"].answers.$post({ ...param, json: modelId ? { modelIds: [modelId] } : {} })),
+    );
 
   createEffect(() => {
     const q = run.detail?.run.question;
@@ -50,7 +52,14 @@ function RunView(props: { id: string }) {
       <Show
         when={run.detail}
         fallback={
-          <Show when={run.loadError()} fallback={<p class="muted" role="status">Loading the run…</p>}>
+          <Show
+            when={run.loadError()}
+            fallback={
+              <p class="muted" role="status">
+                Loading the run…
+              </p>
+            }
+          >
             <h1 id="run-title">Run not available</h1>
             <p class="callout error" role="alert">
               {run.loadError()}
@@ -72,13 +81,22 @@ function RunView(props: { id: string }) {
                   {detail().aggregation ? "Review and vote again" : "Run review and vote"}
                 </button>
               </Show>
-              <Show when={isTerminal(detail()) && detail().answers.filter((a) => a.status === "failed" || a.status === "cancelled").length > 1}>
+              <Show
+                when={
+                  isTerminal(detail()) &&
+                  detail().answers.filter((a) => a.status === "failed" || a.status === "cancelled").length > 1
+                }
+              >
                 <button type="button" onClick={() => retry(null)} disabled={busy() !== null}>
                   Retry all failed answers
                 </button>
               </Show>
               <Show when={isTerminal(detail())}>
-                <button type="button" onClick={() => navigate(`/?again=${encodeURIComponent(props.id)}`)} aria-describedby="run-again-help">
+                <button
+                  type="button"
+                  onClick={() => navigate(`/?again=${encodeURIComponent(props.id)}`)}
+                  aria-describedby="run-again-help"
+                >
                   Run again
                 </button>
                 <span id="run-again-help" class="sr-only">

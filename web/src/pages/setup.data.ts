@@ -91,7 +91,9 @@ export function setupFromRun(detail: RunDetail, listed: (id: string) => boolean,
 export function choiceSummary(state: SetupState, nameOf: (id: string) => string): string {
   const n = state.picks.length;
   const names = state.picks.slice(0, 4).map((p) => nameOf(p.id));
-  const models = n ? `${n} model${n === 1 ? "" : "s"}: ${names.join(", ")}${n > 4 ? ` and ${n - 4} more` : ""}` : "No models picked yet";
+  const models = n
+    ? `${n} model${n === 1 ? "" : "s"}: ${names.join(", ")}${n > 4 ? ` and ${n - 4} more` : ""}`
+    : "No models picked yet";
   return [
     models,
     state.blind ? "blind" : "names shown",
@@ -105,7 +107,13 @@ export function choiceSummary(state: SetupState, nameOf: (id: string) => string)
 }
 
 /** A number field: empty means "use the default"; anything else must parse and fit. */
-export function numberField(label: string, raw: string, min: number, max: number, integer: boolean): number | undefined {
+export function numberField(
+  label: string,
+  raw: string,
+  min: number,
+  max: number,
+  integer: boolean,
+): number | undefined {
   const text = raw.trim();
   if (text === "") return undefined;
   const n = Number(text);
@@ -135,7 +143,10 @@ export function buildRunBody(state: SetupState, question: string, nameOf: (id: s
     settings: {
       blind: state.blind,
       selfReview: state.selfReview,
-      selfReviewWeight: state.selfReview === "downweight" ? numberField("Down-weight factor", state.selfReviewWeight, 0, 1, false) : undefined,
+      selfReviewWeight:
+        state.selfReview === "downweight"
+          ? numberField("Down-weight factor", state.selfReviewWeight, 0, 1, false)
+          : undefined,
       autoEvaluate: state.autoEvaluate,
       synthesis: state.synthesis ? { modelId: state.synthesis } : undefined,
       reviewerWeights: state.reviewerWeights,
@@ -154,7 +165,15 @@ export function checkModelId(raw: string, groups: ProviderGroup[]): ModelIdCheck
   if (at <= 0 || id.slice(at + 1).trim() === "")
     return { ok: false, message: "A model id looks like provider:model-name, for example openai:gpt-4o-mini." };
   const provider = groups.find((g) => g.id === id.slice(0, at));
-  if (!provider) return { ok: false, message: `Unknown provider "${id.slice(0, at)}". Use one of: ${groups.map((g) => g.id).join(", ")}.` };
-  if (!provider.available) return { ok: false, message: `${provider.displayName} is not available (${provider.reason ?? "not configured"}), so ${id} can't run.` };
+  if (!provider)
+    return {
+      ok: false,
+      message: `Unknown provider "${id.slice(0, at)}". Use one of: ${groups.map((g) => g.id).join(", ")}.`,
+    };
+  if (!provider.available)
+    return {
+      ok: false,
+      message: `${provider.displayName} is not available (${provider.reason ?? "not configured"}), so ${id} can't run.`,
+    };
   return { ok: true, id, provider };
 }

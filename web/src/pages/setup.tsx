@@ -6,7 +6,15 @@ import { RunSettings } from "../components/run-settings";
 import { api, call, messageOf, type CreateRunBody, type ProviderGroup } from "../lib/api";
 import { shortModelName } from "../lib/format";
 import { navigate } from "../lib/router";
-import { buildRunBody, choiceSummary, createSetup, draftQuestion, newPick, setDraftQuestion, setupFromRun } from "./setup.data";
+import {
+  buildRunBody,
+  choiceSummary,
+  createSetup,
+  draftQuestion,
+  newPick,
+  setDraftQuestion,
+  setupFromRun,
+} from "./setup.data";
 
 export function SetupPage() {
   // Never rejects, and read through `.latest`: the form stays usable while the models load.
@@ -40,7 +48,10 @@ export function SetupPage() {
   let opened = false;
 
   const groups = () => catalog.latest?.groups ?? [];
-  const nameOf = (id: string) => groups().flatMap((g) => g.models).find((m) => m.id === id)?.displayName ?? shortModelName(id);
+  const nameOf = (id: string) =>
+    groups()
+      .flatMap((g) => g.models)
+      .find((m) => m.id === id)?.displayName ?? shortModelName(id);
   const isPicked = (id: string) => state.picks.some((p) => p.id === id);
   const setPicked = (id: string, on: boolean) => {
     if (on && !isPicked(id)) setState("picks", (ps) => [...ps, newPick(id)]);
@@ -54,7 +65,8 @@ export function SetupPage() {
   /** Ticks the current leaders by human votes (Bradley–Terry) among the models this page offers and can run. */
   const pickTop = async () => {
     const n = Number(topCount());
-    if (!Number.isInteger(n) || n < 1 || n > 26) return setTopMessage({ error: true, text: "How many: a whole number from 1 to 26." });
+    if (!Number.isInteger(n) || n < 1 || n > 26)
+      return setTopMessage({ error: true, text: "How many: a whole number from 1 to 26." });
     setTopMessage({ error: false, text: "Reading the leaderboard…" });
     try {
       const board = await call(api.leaderboard.$get({ query: {} }));
@@ -63,12 +75,22 @@ export function SetupPage() {
         ...state.custom.filter((id) => groups().some((g) => g.available && id.startsWith(`${g.id}:`))),
       ]);
       const top = board.rows.filter((r) => r.bt !== null && runnable.has(r.modelId)).slice(0, n);
-      if (!top.length) return setTopMessage({ error: true, text: "No model offered here has a rating from human votes yet: vote in the Arena first." });
+      if (!top.length)
+        return setTopMessage({
+          error: true,
+          text: "No model offered here has a rating from human votes yet: vote in the Arena first.",
+        });
       setState("picks", (ps) => top.map((r) => ps.find((p) => p.id === r.modelId) ?? newPick(r.modelId)));
       const fewer = top.length < n ? ` Only ${top.length} of the rated models can run here.` : "";
-      setTopMessage({ error: false, text: `Selected the top ${top.length} by human votes: ${top.map((r) => r.displayName).join(", ")}.${fewer}` });
+      setTopMessage({
+        error: false,
+        text: `Selected the top ${top.length} by human votes: ${top.map((r) => r.displayName).join(", ")}.${fewer}`,
+      });
     } catch (err) {
-      setTopMessage({ error: true, text: `Couldn't read the leaderboard: ${err instanceof Error ? err.message : String(err)}` });
+      setTopMessage({
+        error: true,
+        text: `Couldn't read the leaderboard: ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
   };
 
@@ -87,7 +109,11 @@ export function SetupPage() {
     seeded = true;
     if (gs.some((g) => g.available && g.id !== "demo")) return;
     const demo = gs.find((g) => g.id === "demo");
-    if (demo) setState("picks", demo.models.filter((m) => m.available).map((m) => newPick(m.id)));
+    if (demo)
+      setState(
+        "picks",
+        demo.models.filter((m) => m.available).map((m) => newPick(m.id)),
+      );
   });
 
   let filled = false;
@@ -99,7 +125,9 @@ export function SetupPage() {
     if (!detail || !gs.length || filled) return;
     filled = true;
     const listed = (id: string) => gs.some((g) => g.models.some((m) => m.id === id));
-    setLeftOut(detail.run.models.map((m) => m.id).filter((id) => !gs.some((g) => g.available && id.startsWith(`${g.id}:`))));
+    setLeftOut(
+      detail.run.models.map((m) => m.id).filter((id) => !gs.some((g) => g.available && id.startsWith(`${g.id}:`))),
+    );
     setState(setupFromRun(detail, listed, state));
     setQuestion(detail.run.question);
     // The address was only the way here: a reload shows the form as it now stands, not the old run again.
@@ -108,9 +136,11 @@ export function SetupPage() {
   const ignoredSettings = () => {
     const s = again()?.detail?.run.settings;
     if (!s) return [];
-    return [s.systemPrompt !== undefined && "a system prompt", s.temperature !== undefined && "a temperature", s.maxTokens !== undefined && "a token limit"].filter(
-      (x): x is string => Boolean(x),
-    );
+    return [
+      s.systemPrompt !== undefined && "a system prompt",
+      s.temperature !== undefined && "a temperature",
+      s.maxTokens !== undefined && "a token limit",
+    ].filter((x): x is string => Boolean(x));
   };
 
   const submit = async (e: Event) => {
@@ -140,15 +170,29 @@ export function SetupPage() {
   return (
     <section class="page setup" aria-labelledby="setup-title">
       <h1 id="setup-title">Ask several models at once</h1>
-      <p class="muted">Every model answers; then each reviews the others' answers blind, and the votes decide the winner.</p>
+      <p class="muted">
+        Every model answers; then each reviews the others' answers blind, and the votes decide the winner.
+      </p>
       <Show when={againId}>
-        <Show when={again()?.error} fallback={
+        <Show
+          when={again()?.error}
+          fallback={
             <p class="callout info" role="status" data-testid="run-again-note">
-              {again()?.detail ? "Filled in from the earlier run: change anything, then Run. The earlier run stays in History." : "Loading the earlier run…"}
-              <Show when={leftOut().length}> Left out, as their provider isn't configured here now: {leftOut().join(", ")}.</Show>
-              <Show when={ignoredSettings().length}> It also set a run-wide {ignoredSettings().join(", ")}, which this form doesn't offer: the new run goes without.</Show>
+              {again()?.detail
+                ? "Filled in from the earlier run: change anything, then Run. The earlier run stays in History."
+                : "Loading the earlier run…"}
+              <Show when={leftOut().length}>
+                {" "}
+                Left out, as their provider isn't configured here now: {leftOut().join(", ")}.
+              </Show>
+              <Show when={ignoredSettings().length}>
+                {" "}
+                It also set a run-wide {ignoredSettings().join(", ")}, which this form doesn't offer: the new run goes
+                without.
+              </Show>
             </p>
-          }>
+          }
+        >
           <p class="callout error" role="alert">
             Couldn't load the run to run again: {again()?.error}
           </p>
@@ -188,10 +232,27 @@ export function SetupPage() {
 
         <details class="choice" open={choiceOpen()} onToggle={(e) => setChoiceOpen(e.currentTarget.open)}>
           <summary>
-            <span class="choice-title">Models and settings</span> <span class="choice-summary" data-testid="choice-summary">{choiceSummary(state, nameOf)}</span>
+            <span class="choice-title">Models and settings</span>{" "}
+            <span class="choice-summary" data-testid="choice-summary">
+              {choiceSummary(state, nameOf)}
+            </span>
           </summary>
-          <Show when={!catalog.latest?.error} fallback={<p class="callout error" role="alert">Couldn't load the models: {catalog.latest?.error}</p>}>
-            <Show when={groups().length} fallback={<p class="muted" role="status">Loading models…</p>}>
+          <Show
+            when={!catalog.latest?.error}
+            fallback={
+              <p class="callout error" role="alert">
+                Couldn't load the models: {catalog.latest?.error}
+              </p>
+            }
+          >
+            <Show
+              when={groups().length}
+              fallback={
+                <p class="muted" role="status">
+                  Loading models…
+                </p>
+              }
+            >
               <ModelPicker
                 groups={groups()}
                 custom={state.custom}
@@ -213,7 +274,16 @@ export function SetupPage() {
             <h2 id="picked-title">Selected models ({state.picks.length})</h2>
             <div class="row top-pick">
               <label for="top-count">How many</label>
-              <input id="top-count" type="number" min="1" max="26" step="1" inputmode="numeric" value={topCount()} onInput={(e) => setTopCount(e.currentTarget.value)} />
+              <input
+                id="top-count"
+                type="number"
+                min="1"
+                max="26"
+                step="1"
+                inputmode="numeric"
+                value={topCount()}
+                onInput={(e) => setTopCount(e.currentTarget.value)}
+              />
               <button type="button" onClick={() => void pickTop()} aria-describedby="top-pick-message">
                 Pick the top models
               </button>
@@ -221,7 +291,10 @@ export function SetupPage() {
             <p id="top-pick-message" class={topMessage()?.error ? "field-error small" : "muted small"} role="status">
               {topMessage()?.text ?? "From the leaderboard of human votes, among the models above that can run."}
             </p>
-            <Show when={state.picks.length} fallback={<p class="muted small">None yet: tick models above or add one by id.</p>}>
+            <Show
+              when={state.picks.length}
+              fallback={<p class="muted small">None yet: tick models above or add one by id.</p>}
+            >
               <ul class="picked-list">
                 <For each={state.picks}>
                   {(pick, i) => (

@@ -7,7 +7,8 @@ import { applyComparisonEvent } from "../lib/arena-state";
 import { createLiveDoc } from "../lib/live-doc";
 import { applyEvent, isTerminal } from "../lib/run-state";
 
-export const DEAD_LINK = "This link opens nothing: it was revoked, or what it showed was deleted. Ask whoever sent it for a new one.";
+export const DEAD_LINK =
+  "This link opens nothing: it was revoked, or what it showed was deleted. Ask whoever sent it for a new one.";
 
 export const openShared = (token: string) => call(api.shared[":token"].$get({ param: { token } }));
 

@@ -42,7 +42,13 @@ function SharedView(props: { token: string }) {
     return err instanceof ApiError && err.status === 404 ? DEAD_LINK : messageOf(err);
   };
   return (
-    <Switch fallback={<p class="muted" role="status">Opening the link…</p>}>
+    <Switch
+      fallback={
+        <p class="muted" role="status">
+          Opening the link…
+        </p>
+      }
+    >
       <Match when={problem()}>{(message) => <Unavailable message={message()} />}</Match>
       <Match when={run()} keyed>
         {(item) => <SharedRun token={props.token} initial={item} />}
@@ -91,7 +97,13 @@ function SharedRun(props: { token: string; initial: RunDetail }) {
             </Show>
             <div class="answers layout-side">
               <For each={detail().answers}>
-                {(answer) => <AnswerCard answer={answer} params={detail().run.models.find((m) => m.id === answer.modelId)?.params} runEnded={isTerminal(detail())} />}
+                {(answer) => (
+                  <AnswerCard
+                    answer={answer}
+                    params={detail().run.models.find((m) => m.id === answer.modelId)?.params}
+                    runEnded={isTerminal(detail())}
+                  />
+                )}
               </For>
             </div>
           </section>
@@ -108,7 +120,8 @@ function SharedComparison(props: { token: string; initial: ComparisonDetail }) {
     const prompt = doc.state?.turns[0]?.prompt;
     document.title = prompt ? `${prompt.slice(0, 50)} · Shared · Quorum` : "Shared comparison · Quorum";
   });
-  const nameOf = (d: ComparisonDetail, modelId: string) => SIDES.map((s) => d.reveal?.[s]).find((r) => r?.modelId === modelId)?.displayName ?? shortModelName(modelId);
+  const nameOf = (d: ComparisonDetail, modelId: string) =>
+    SIDES.map((s) => d.reveal?.[s]).find((r) => r?.modelId === modelId)?.displayName ?? shortModelName(modelId);
   return (
     <Show when={!doc.loadError() && doc.state} fallback={<Unavailable message={doc.loadError()} />}>
       {(detail) => {
@@ -124,9 +137,14 @@ function SharedComparison(props: { token: string; initial: ComparisonDetail }) {
               <ArenaPane side="left" detail={detail()} />
               <ArenaPane side="right" detail={detail()} />
             </div>
-            <Show when={detail().judges}>{(judges) => <JudgePanel judges={judges()} panel={detail().panel ?? null} />}</Show>
+            <Show when={detail().judges}>
+              {(judges) => <JudgePanel judges={judges()} panel={detail().panel ?? null} />}
+            </Show>
             <div class="card vote-summary" data-testid="shared-vote">
-              <Show when={vote()} fallback={<p class="muted">No vote yet: the models' names stay hidden until the first vote.</p>}>
+              <Show
+                when={vote()}
+                fallback={<p class="muted">No vote yet: the models' names stay hidden until the first vote.</p>}
+              >
                 {(v) => (
                   <>
                     <p>

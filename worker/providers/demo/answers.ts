@@ -31,14 +31,23 @@ function writeConcise(t: Topic): string {
 function writeThorough(t: Topic): string {
   const [k1, k2, k3] = t.keywords;
   const middle = {
-    how: ["## Steps", `1. Define what "done" means here.\n2. Set up ${k1}.\n3. Work through ${k2}, one change at a time.\n4. Check ${k3} and verify the result.`],
+    how: [
+      "## Steps",
+      `1. Define what "done" means here.\n2. Set up ${k1}.\n3. Work through ${k2}, one change at a time.\n4. Check ${k3} and verify the result.`,
+    ],
     compare: [
       "## Side by side",
       `| Aspect | ${cap(k1)} | ${cap(k2)} |\n| --- | --- | --- |\n| Simplicity | higher | lower |\n| Flexibility | lower | higher |\n` +
         `| Best when | ${k3} is fixed | ${k3} changes often |`,
     ],
-    why: ["## Why it happens", `- ${cap(k1)} sets the starting conditions.\n- ${cap(k2)} amplifies or dampens them.\n- ${cap(k3)} is where the effect becomes visible.`],
-    what: ["## In practice", `- Start from ${k1}.\n- Let ${k2} guide the details.\n- Revisit ${k3} once the basics work.`],
+    why: [
+      "## Why it happens",
+      `- ${cap(k1)} sets the starting conditions.\n- ${cap(k2)} amplifies or dampens them.\n- ${cap(k3)} is where the effect becomes visible.`,
+    ],
+    what: [
+      "## In practice",
+      `- Start from ${k1}.\n- Let ${k2} guide the details.\n- Revisit ${k3} once the basics work.`,
+    ],
   }[t.kind];
   return [
     "## Overview",
@@ -64,7 +73,9 @@ function writeSkeptical(t: Topic): string {
     `- **A common misconception:** that ${k2} on its own settles ${k1}; look at ${k3} too.`,
   ];
   if (t.kind === "compare")
-    caveats.push("- **No universal winner:** comparisons like this usually depend on the workload, so be wary of any answer that names one.");
+    caveats.push(
+      "- **No universal winner:** comparisons like this usually depend on the workload, so be wary of any answer that names one.",
+    );
   if (t.language) caveats.push("- **Test it:** run any snippet on a small case before trusting it.");
   return [
     `Before answering "${t.asked}", a few caveats:`,

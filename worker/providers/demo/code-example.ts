@@ -3,7 +3,11 @@ import { cap } from "./text";
 
 export function codeExample(language: string, keyword: string): string {
   const words = keyword.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  const camel = words.map((w, i) => (i === 0 ? w : cap(w))).join("").replace(/^[0-9]+/, "") || "handle";
+  const camel =
+    words
+      .map((w, i) => (i === 0 ? w : cap(w)))
+      .join("")
+      .replace(/^[0-9]+/, "") || "handle";
   const snake = words.join("_").replace(/^[0-9_]+/, "") || "handle";
   const code: Record<string, string> = {
     python: `def ${snake}(rows):

@@ -23,6 +23,7 @@ export const DEMO_MODELS: ModelInfo[] = [
 export function styleOf(model: string): DemoStyle {
   const found = DEMO_MODELS.find((m) => m.name === model);
   const names = DEMO_MODELS.map((m) => m.name).join(", ");
-  if (!found) throw new ProviderError("not_found", `There is no demo model "${model}"; choose one of ${names}.`, { status: 404 });
+  if (!found)
+    throw new ProviderError("not_found", `There is no demo model "${model}"; choose one of ${names}.`, { status: 404 });
   return found.name as DemoStyle;
 }

@@ -36,7 +36,8 @@ export function readPacket(prompt: string): Packet {
   return { question, answers };
 }
 
-const child = (value: unknown, key: string): unknown => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined);
+const child = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 
 /** The labels to rank, as the review schema's ranking enum lists them. */
 export function schemaLabels(schema: Record<string, unknown>): string[] | null {

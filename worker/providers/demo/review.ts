@@ -26,7 +26,9 @@ export function judge(style: DemoStyle, packet: Packet, labels: string[]) {
 }
 
 function critique(style: DemoStyle, f: Features, verdict: string): string {
-  const coverage = f.covered.length ? `Picks up ${f.covered.slice(0, 3).join(", ")} from the question.` : "Does not pick up the question's key terms.";
+  const coverage = f.covered.length
+    ? `Picks up ${f.covered.slice(0, 3).join(", ")} from the question.`
+    : "Does not pick up the question's key terms.";
   const facts =
     style === "concise"
       ? `${plural(f.words, "word")}, opening with "${f.opening}".`

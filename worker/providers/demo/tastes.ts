@@ -12,16 +12,27 @@ export const TASTES: Record<DemoStyle, Taste> = {
     const helpfulness = (brevity + 6 + 3 * f.relevance) / 2;
     const completeness = Math.min(8, 3 + f.words / 30);
     return {
-      scores: scored({ correctness, completeness, clarity: brevity, helpfulness, safety: 8 + Math.min(1, f.caveats) }, [0.2, 0.1, 0.45, 0.25, 0]),
+      scores: scored(
+        { correctness, completeness, clarity: brevity, helpfulness, safety: 8 + Math.min(1, f.caveats) },
+        [0.2, 0.1, 0.45, 0.25, 0],
+      ),
       verdict: f.words <= 80 ? "Gets to the point quickly." : "Longer than it needs to be; the main point gets buried.",
     };
   },
   thorough(f) {
-    const depth = 2 + 1.2 * Math.min(f.headings, 4) + 0.4 * Math.min(f.listItems, 8) + 1.5 * Math.min(f.codeBlocks, 2) + Math.min(f.words / 80, 3);
+    const depth =
+      2 +
+      1.2 * Math.min(f.headings, 4) +
+      0.4 * Math.min(f.listItems, 8) +
+      1.5 * Math.min(f.codeBlocks, 2) +
+      Math.min(f.words / 80, 3);
     const correctness = 5 + 3 * f.relevance - 0.5 * f.absolutes;
     const clarity = 4 + Math.min(f.headings, 4) + (f.listItems > 0 ? 1 : 0);
     return {
-      scores: scored({ correctness, completeness: depth, clarity, helpfulness: (depth + correctness) / 2, safety: 8 }, [0.2, 0.4, 0.2, 0.2, 0]),
+      scores: scored(
+        { correctness, completeness: depth, clarity, helpfulness: (depth + correctness) / 2, safety: 8 },
+        [0.2, 0.4, 0.2, 0.2, 0],
+      ),
       verdict:
         depth >= 7
           ? "Well organised and covers the question in depth."
@@ -39,8 +50,12 @@ export const TASTES: Record<DemoStyle, Taste> = {
     const clarity = 6 + (f.headings || f.listItems ? 1 : 0);
     const safety = 6 + 0.5 * caveats - f.absolutes;
     return {
-      scores: scored({ correctness, completeness, clarity, helpfulness: (care + completeness) / 2, safety }, [0.4, 0.15, 0, 0.2, 0.25]),
-      verdict: care >= 6 ? "Appropriately careful about what it claims." : "States things with more confidence than it earns.",
+      scores: scored(
+        { correctness, completeness, clarity, helpfulness: (care + completeness) / 2, safety },
+        [0.4, 0.15, 0, 0.2, 0.25],
+      ),
+      verdict:
+        care >= 6 ? "Appropriately careful about what it claims." : "States things with more confidence than it earns.",
     };
   },
 };

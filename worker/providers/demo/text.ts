@@ -1,12 +1,14 @@
 /** Small text helpers shared by the demo's answering and reviewing. */
 
 const STOP_WORDS = new Set(
-  ("a an the and or but if then so to of in on at by for with from into about as is are was were be been being do does did " +
+  (
+    "a an the and or but if then so to of in on at by for with from into about as is are was were be been being do does did " +
     "have has had i me my we our you your it its this that these those there their they them what which who whom whose when " +
     "where why how can could should would will shall may might must not no yes please tell explain describe give show help " +
     "want need know use using get make best way ways some any more most much many very just also than vs versus between " +
     "difference differences compare better work works read write run create find start stop build add remove change " +
-    "learn understand choose pick step steps detail details include").split(" "),
+    "learn understand choose pick step steps detail details include"
+  ).split(" "),
 );
 
 /** The question's distinctive words in their own spelling ("TLS", "JavaScript"), first use first. */
