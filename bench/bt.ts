@@ -10,6 +10,7 @@ import type { BenchContext } from "./lib/context";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, p95, spread, thousands } from "./lib/stats";
 import { A_WINS, B_WINS, MODEL_COUNT, makeBattles, type Battles } from "./lib/synthetic";
+import { cached } from "../worker/shared/memo";
 
 const BATTLES = 1_000_000;
 const ROUNDS = 100;
@@ -26,8 +27,7 @@ function cellsOf(battles: Battles): PairCell[] {
     const [x, y, o] = [battles.a[k], battles.b[k], battles.outcome[k]];
     const [i, j] = x < y ? [x, y] : [y, x];
     const key = i * MODEL_COUNT + j;
-    let cell = cells.get(key);
-    if (!cell) cells.set(key, (cell = { i, j, winsI: 0, winsJ: 0, ties: 0 }));
+    const cell = cached(cells, key, () => ({ i, j, winsI: 0, winsJ: 0, ties: 0 }));
     if (o === A_WINS) x === i ? cell.winsI++ : cell.winsJ++;
     else if (o === B_WINS) y === i ? cell.winsI++ : cell.winsJ++;
     else cell.ties++;

@@ -108,7 +108,7 @@ export async function leaderboardBench(ctx: BenchContext, name: string): Promise
   const battles = makeBattles(VOTES, 8);
   const unvotedPairs = makeBattles(UNVOTED, 9);
   const unvoted = { a: unvotedPairs.a, b: unvotedPairs.b };
-  let t = performance.now();
+  const t = performance.now();
   const seeded = seedVotes(d1File(persistTo), battles, unvoted);
   const seedSeconds = (performance.now() - t) / 1000;
   console.log(

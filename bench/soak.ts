@@ -178,8 +178,9 @@ if (noAnswer)
 
 const mib = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "n/a" : `${thousands(x)} MiB`);
 const wranglerMiB = serverPeak.MainThread ?? serverPeak.node;
-const refusedText =
-  votes && votes.refused.size ? [...votes.refused].map(([k, v]) => `${k} ×${thousands(v)}`).join(", ") : "none";
+const refusedText = votes?.refused.size
+  ? [...votes.refused].map(([k, v]) => `${k} ×${thousands(v)}`).join(", ")
+  : "none";
 const verdict = (ok: boolean) => (ok ? "ok" : "**FAILED**");
 const tableRows: [string, string, string][] = [
   [

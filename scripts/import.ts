@@ -60,10 +60,9 @@ function count(value: string | undefined, flag: string, fallback: number, min: n
   return n;
 }
 
-function readOptions(): Options {
-  let parsed;
+function parseCommandLine() {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       allowPositionals: true,
       options: {
         url: { type: "string" },
@@ -75,9 +74,12 @@ function readOptions(): Options {
       },
     });
   } catch (error) {
-    usageError(error instanceof Error ? error.message : String(error));
+    return usageError(error instanceof Error ? error.message : String(error));
   }
-  const { values, positionals } = parsed;
+}
+
+function readOptions(): Options {
+  const { values, positionals } = parseCommandLine();
   if (values.help) {
     console.log(USAGE);
     process.exit(0);

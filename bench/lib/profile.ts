@@ -103,7 +103,9 @@ export async function profileWorker<T>(
       const id = ++next;
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       ws.send(JSON.stringify({ id, method, params }));
-      setTimeout(() => pending.has(id) && (pending.delete(id), reject(new Error(`${method} timed out`))), 60_000);
+      setTimeout(() => {
+        if (pending.delete(id)) reject(new Error(`${method} timed out`));
+      }, 60_000);
     });
   try {
     await send("Profiler.enable");

@@ -59,9 +59,8 @@ export function seedVotes(
           created,
         );
         const winners = o === TIE ? [left, right] : o === BOTH_BAD ? [null] : [o === 0 ? left : right];
-        winners.forEach((w, n) =>
-          vote.run(`${vid}:${n + 1}`, cid, vid, CHOICE_NAMES[o], w, `client:bench-${k % 5000}`, created),
-        );
+        for (const [n, w] of winners.entries())
+          vote.run(`${vid}:${n + 1}`, cid, vid, CHOICE_NAMES[o], w, `client:bench-${k % 5000}`, created);
         voteRows += winners.length;
         battle.run(`vote:${vid}`, left, right, WINNER_NAMES[o], created / 1000, vid, cid);
       }

@@ -52,11 +52,13 @@ export async function takeSnapshot(): Promise<Snapshot> {
   await cp(path.join(ROOT, "web/dist"), path.join(dir, "assets"), { recursive: true });
 
   const toml = await readFile(path.join(ROOT, "wrangler.toml"), "utf8");
-  let replaced = 0;
-  const rewritten = toml
-    .replace(/^main\s*=.*$/m, () => (replaced++, `main = "bundle/index.js"\nno_bundle = true`))
-    .replace(/^directory\s*=.*$/m, () => (replaced++, `directory = "assets"`))
-    .replace(/^migrations_dir\s*=.*$/m, () => (replaced++, `migrations_dir = "migrations"`));
+  const lines: [RegExp, string][] = [
+    [/^main\s*=.*$/m, `main = "bundle/index.js"\nno_bundle = true`],
+    [/^directory\s*=.*$/m, `directory = "assets"`],
+    [/^migrations_dir\s*=.*$/m, `migrations_dir = "migrations"`],
+  ];
+  const replaced = lines.filter(([line]) => line.test(toml)).length;
+  const rewritten = lines.reduce((text, [line, value]) => text.replace(line, value), toml);
   if (replaced !== 3)
     throw new Error(
       `wrangler.toml changed shape: expected main, assets directory and migrations_dir lines, found ${replaced} of them`,

@@ -107,7 +107,10 @@ export function seeded(seed: number) {
     weighted: <K extends string>(weighted: Record<K, number>): K => {
       const entries = Object.entries(weighted) as [K, number][];
       let x = next() * entries.reduce((s, [, w]) => s + w, 0);
-      for (const [k, w] of entries) if ((x -= w) < 0) return k;
+      for (const [k, w] of entries) {
+        x -= w;
+        if (x < 0) return k;
+      }
       return entries[entries.length - 1][0];
     },
     shuffle: <T>(items: T[]): T[] => {

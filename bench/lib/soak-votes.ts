@@ -114,7 +114,9 @@ function planVotes(random: Random, opts: VotesOptions, comparisons: number): Pla
     replay: "none",
   }));
   const chosen = random.shuffle(votes.map((v) => v.n)).slice(0, replays);
-  chosen.forEach((n, i) => (votes[n].replay = i % 2 === 0 ? "concurrent" : "later"));
+  chosen.forEach((n, i) => {
+    votes[n].replay = i % 2 === 0 ? "concurrent" : "later";
+  });
   return votes;
 }
 

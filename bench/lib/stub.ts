@@ -95,7 +95,10 @@ export async function startBenchStub(): Promise<BenchStub> {
     watch: () => {
       const calls: WatchedCall[] = [];
       watching = calls;
-      return { calls, stop: () => void (watching === calls && (watching = null)) };
+      const stop = () => {
+        if (watching === calls) watching = null;
+      };
+      return { calls, stop };
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -147,7 +150,7 @@ let streams = 0;
  */
 export function markedText(chunks: number): string {
   const id = ++streams;
-  return Array.from({ length: chunks }, (_, i) => `mk${id}n${i}z lorem ipsum`).join(" ") + " ";
+  return `${Array.from({ length: chunks }, (_, i) => `mk${id}n${i}z lorem ipsum`).join(" ")} `;
 }
 
 /** The markers in a piece of received text. */

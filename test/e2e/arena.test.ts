@@ -452,7 +452,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
       { model_a: "imp-alpha", model_b: "imp-alpha", winner: "model_a", tstamp: 1_700_000_300 },
     ];
     const file = path.join(files, "battles.jsonl");
-    await writeFile(file, log.map((b) => JSON.stringify(b)).join("\n") + "\n");
+    await writeFile(file, `${log.map((b) => JSON.stringify(b)).join("\n")}\n`);
     await page.getByLabel("Battle log file").setInputFiles(file);
     await page.getByRole("button", { name: "Import" }).click();
     await page.getByTestId("import-report").getByText("Accepted").waitFor({ timeout: 10_000 });

@@ -299,9 +299,9 @@ describe("npm run import", () => {
     const bad = (i: number) => JSON.stringify({ ...battle(i), winner: "left" });
     await writeFile(
       file,
-      [battle(1), battle(2), bad(3), bad(4), battle(5), battle(6)]
+      `${[battle(1), battle(2), bad(3), bad(4), battle(5), battle(6)]
         .map((b) => (typeof b === "string" ? b : JSON.stringify(b)))
-        .join("\n") + "\n",
+        .join("\n")}\n`,
     );
     const { code, stdout, stderr } = await runCli([file, "--url", url, "--chunk", "2"]);
     expect(code, stderr).toBe(0);

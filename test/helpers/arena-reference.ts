@@ -13,8 +13,8 @@ export interface Battle {
 export function referenceElo(battles: Battle[]): Record<string, number> {
   const r: Record<string, number> = {};
   for (const b of battles) {
-    const ra = (r[b.model_a] ??= 1000);
-    const rb = (r[b.model_b] ??= 1000);
+    const ra = r[b.model_a] ?? 1000;
+    const rb = r[b.model_b] ?? 1000;
     const ea = 1 / (1 + 10 ** ((rb - ra) / 400));
     const sa = b.winner === "model_a" ? 1 : b.winner === "model_b" ? 0 : 0.5;
     r[b.model_a] = ra + 4 * (sa - ea);

@@ -159,19 +159,19 @@ describe("many faults at once", () => {
 });
 
 describe("comparisons with faults", () => {
-  const SIDE_FAULTS: Record<string, { steps: Step[]; then: "ready" | "failed"; error?: RegExp }> = {
+  const SIDE_FAULTS: Record<string, { steps: Step[]; ends: "ready" | "failed"; error?: RegExp }> = {
     "side-error": {
       steps: Array.from({ length: 4 }, (): Step => ({ status: 503 })),
-      then: "failed",
+      ends: "failed",
       error: /server or network error/,
     },
     "side-dropped": {
       steps: Array.from({ length: 4 }, (): Step => ({ text: ANSWER, breakAfterChunks: 1 })),
-      then: "failed",
+      ends: "failed",
       error: /server or network error/,
     },
-    "side-empty": { steps: [{ text: "  \n" }], then: "failed", error: /returned no text/ },
-    "side-limited": { steps: [{ status: 429, retryAfterMs: 20 }, { text: ANSWER }], then: "ready" },
+    "side-empty": { steps: [{ text: "  \n" }], ends: "failed", error: /returned no text/ },
+    "side-limited": { steps: [{ status: 429, retryAfterMs: 20 }, { text: ANSWER }], ends: "ready" },
   };
 
   it("ends every turn, keeps a dropped side's text, hides the reasons while blind, and a retry mends each failed side", async () => {
@@ -190,12 +190,12 @@ describe("comparisons with faults", () => {
       }
     }
     for (const { id, fault, model } of started) {
-      const { then, error } = SIDE_FAULTS[fault];
+      const { ends, error } = SIDE_FAULTS[fault];
       const detail = await settled(id, WAIT);
-      expect(detail.comparison.status, fault).toBe(then);
+      expect(detail.comparison.status, fault).toBe(ends);
       expect(detail.reveal).toBeNull();
       const sides = [detail.turns[0].left, detail.turns[0].right];
-      if (then === "ready") {
+      if (ends === "ready") {
         expect(sides.every((s) => s.status === "done" && s.error === null)).toBe(true);
         continue;
       }

@@ -167,8 +167,14 @@ describe("an arena answer that tries to take over the judge", () => {
 /** Every string inside a parsed request body. */
 function collectStrings(node: unknown, out: string[] = []): string[] {
   if (typeof node === "string") out.push(node);
-  else if (Array.isArray(node)) node.forEach((n) => collectStrings(n, out));
-  else if (node && typeof node === "object") Object.values(node).forEach((n) => collectStrings(n, out));
+  else if (Array.isArray(node))
+    node.forEach((n) => {
+      collectStrings(n, out);
+    });
+  else if (node && typeof node === "object")
+    Object.values(node).forEach((n) => {
+      collectStrings(n, out);
+    });
   return out;
 }
 

@@ -6,6 +6,7 @@ import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terr
 import { fitRoomName } from "../../worker/arena/fit-plan";
 import type { FitRoom } from "../../worker/rooms/fit-room";
 import { mulberry32 } from "../helpers/arena-reference";
+import { denseIndex } from "../../worker/shared/memo";
 
 interface Line {
   model_a: string;
@@ -84,7 +85,7 @@ describe("a leaderboard over many models", () => {
     const ready = await whenReady(query);
     expect(ready.fit).toEqual({ status: "ready", models: 1000, rounds: 10, notice: null });
     const index = new Map<string, number>();
-    const at = (m: string) => index.get(m) ?? (index.set(m, index.size), index.size - 1);
+    const at = (m: string) => denseIndex(index, m);
     const cells = new Map<string, PairCell>();
     for (const l of lines) {
       const [a, b] = [at(l.model_a), at(l.model_b)];

@@ -13,7 +13,9 @@ function bordaFromReviews(detail: RunDetail): Record<string, number> {
   );
   for (const reviewer of detail.reviewers.filter((r) => r.status === "done")) {
     const ranked = reviewer.ranking!.filter((l) => l !== reviewer.reviewerLabel && l in totals);
-    ranked.forEach((label, i) => (totals[label] += ranked.length - 1 - i));
+    ranked.forEach((label, i) => {
+      totals[label] += ranked.length - 1 - i;
+    });
   }
   return totals;
 }

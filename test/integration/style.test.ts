@@ -6,6 +6,7 @@ import { fitStyleControlled } from "../../worker/rating/style-control";
 import { styleDiffs } from "../../worker/rating/style-features";
 import { scriptModel } from "../helpers/stub-client";
 import { mulberry32 } from "../helpers/arena-reference";
+import { denseIndex } from "../../worker/shared/memo";
 
 const stub = inject("stubUrl");
 
@@ -98,7 +99,7 @@ describe("style control on the leaderboard", () => {
     // The same numbers as the fit run directly on the same battles.
     const names = ["len-1", "len-2", "len-3", "len-4"];
     const at = new Map<string, number>();
-    const order = (m: string) => at.get(m) ?? (at.set(m, at.size), at.size - 1);
+    const order = (m: string) => denseIndex(at, m);
     const direct = fitStyleControlled(
       4,
       battles.map((b) => ({

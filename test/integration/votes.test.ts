@@ -120,7 +120,9 @@ describe("votes, exactly as seed 000 defines them", () => {
     expect(byWinRate.map((r) => [r.modelId, r.wins, r.appearances])).toEqual(
       seed.map((r) => [r.modelId, r.wins, r.appearances]),
     );
-    byWinRate.forEach((r, i) => expect(r.winRate).toBeCloseTo(seed[i].winRate, 10));
+    byWinRate.forEach((r, i) => {
+      expect(r.winRate).toBeCloseTo(seed[i].winRate, 10);
+    });
   });
 
   it("withdraws a vote with its rows and its battle; a vote cast after the names were shown is flagged revealed and left out unless asked", async () => {
@@ -251,7 +253,9 @@ describe("vote quality flags", () => {
     expect(all.rows.map((r) => [r.modelId, r.wins, r.appearances])).toEqual(
       seed.map((r) => [r.modelId, r.wins, r.appearances]),
     );
-    all.rows.forEach((r, i) => expect(r.winRate).toBeCloseTo(seed[i].winRate, 10));
+    all.rows.forEach((r, i) => {
+      expect(r.winRate).toBeCloseTo(seed[i].winRate, 10);
+    });
   });
 });
 

@@ -157,7 +157,9 @@ describe("Borda aggregation", () => {
   it("an answer nobody scored loses a Borda tie to one with any mean overall, however low", () => {
     // A has no scores (mean null, counted lowest); B's overall of 0 still wins (null is not read as 0).
     const input = tiedAB(score(5), score(0));
-    input.ballots.forEach((b) => delete b.scores.A);
+    input.ballots.forEach((b) => {
+      delete b.scores.A;
+    });
     const result = aggregate(input);
     expect(result.finalRanking.slice(0, 2).map((e) => [e.rank, e.label, e.meanOverall])).toEqual([
       [1, "B", 0],

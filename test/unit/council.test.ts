@@ -8,11 +8,16 @@ import { SCORE_KEYS, type Scores } from "../../worker/shared/run";
 type Json = Record<string, unknown>;
 
 function objectsIn(node: unknown, found: Json[] = []): Json[] {
-  if (Array.isArray(node)) node.forEach((n) => objectsIn(n, found));
+  if (Array.isArray(node))
+    node.forEach((n) => {
+      objectsIn(n, found);
+    });
   else if (typeof node === "object" && node !== null) {
     const o = node as Json;
     if (o.type === "object") found.push(o);
-    Object.values(o).forEach((n) => objectsIn(n, found));
+    Object.values(o).forEach((n) => {
+      objectsIn(n, found);
+    });
   }
   return found;
 }
@@ -189,7 +194,7 @@ describe("parseReview", () => {
   });
 
   it("finds the JSON inside ```json fences or surrounding prose", () => {
-    const fenced = parseReview("Here you go:\n```json\n" + JSON.stringify(good, null, 2) + "\n```\nThanks!", LABELS);
+    const fenced = parseReview(`Here you go:\n\`\`\`json\n${JSON.stringify(good, null, 2)}\n\`\`\`\nThanks!`, LABELS);
     expect(fenced).toEqual({ ok: true, review: good, repairs: ["took the JSON object out of the text around it"] });
     const withCritiqueBraces = {
       ...good,

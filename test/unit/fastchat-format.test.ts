@@ -287,7 +287,7 @@ describe("BattleSplitter on a JSON array", () => {
   });
 
   it("tracks backslash escapes at the end of strings wherever the chunks are cut", () => {
-    const values = ["ends in \\", '\\"', '\\\\\"]', "\\\\", "\u005d,"];
+    const values = ["ends in \\", '\\"', '\\\\"]', "\\\\", "\u005d,"];
     const text = `[${values.map((v) => JSON.stringify({ v })).join(",")}]`;
     expectSplit(
       text,

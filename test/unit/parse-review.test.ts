@@ -61,7 +61,10 @@ describe("the label rules of a review", () => {
 
   it("never throws, whatever the output's shape", () => {
     let seed = 7;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
     const junk = (): unknown =>
       pick<() => unknown>([

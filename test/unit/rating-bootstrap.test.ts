@@ -57,7 +57,9 @@ describe("bootstrap intervals for Bradley–Terry", () => {
     for (let round = 0; round < 200; round++) {
       const resampled = Array.from({ length: battles.length }, () => battles[Math.floor(random() * battles.length)]);
       const { ratings } = fitBradleyTerry(5, cellsOf(resampled));
-      ratings.forEach((r, k) => samples[k].push(r));
+      ratings.forEach((r, k) => {
+        samples[k].push(r);
+      });
     }
     samples.forEach((values, k) => {
       values.sort((a, b) => a - b);

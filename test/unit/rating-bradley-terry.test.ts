@@ -84,7 +84,9 @@ describe("Bradley–Terry by maximum likelihood", () => {
     const fit = fitBradleyTerry(6, cellsOf(battles));
     expect(fit.penalized).toBe(false);
     const reference = zermelo(6, battles);
-    reference.forEach((r, k) => expect(Math.abs(fit.ratings[k] - r)).toBeLessThan(0.01));
+    reference.forEach((r, k) => {
+      expect(Math.abs(fit.ratings[k] - r)).toBeLessThan(0.01);
+    });
   });
 
   it("returns a point where the gradient of the log-likelihood vanishes to 1e-10 of each model's battles", () => {

@@ -156,12 +156,18 @@ function relativeGradient(
     const residual = 1 / (1 + Math.exp(-logit)) - y;
     gradient[a] += Math.LN10 * residual;
     gradient[b] -= Math.LN10 * residual;
-    z.forEach((zf, f) => (gradient[n + f] += residual * zf));
+    z.forEach((zf, f) => {
+      gradient[n + f] += residual * zf;
+    });
     games[a]++;
     games[b]++;
   }
-  theta.forEach((t, m) => (gradient[m] += STYLE_L2_PENALTY * t));
-  fit.beta.forEach((beta, f) => (gradient[n + f] += STYLE_L2_PENALTY * beta));
+  theta.forEach((t, m) => {
+    gradient[m] += STYLE_L2_PENALTY * t;
+  });
+  fit.beta.forEach((beta, f) => {
+    gradient[n + f] += STYLE_L2_PENALTY * beta;
+  });
   return Math.max(...gradient.map((g, v) => Math.abs(g) / (v < n ? Math.max(1, games[v]) : battles.length)));
 }
 
@@ -175,7 +181,9 @@ describe("style-controlled Bradley–Terry", () => {
     expect(Math.abs(fit.beta[0] / (lengthEffect * fit.featureStd[0]) - 1)).toBeLessThan(0.15);
     for (let f = 1; f < 4; f++) expect(Math.abs(fit.beta[f])).toBeLessThan(0.05);
     // About 8,000 battles a model: a rating's standard error is ~4 points.
-    STRENGTHS.forEach((truth, m) => expect(Math.abs(fit.ratings[m] - truth)).toBeLessThan(12));
+    STRENGTHS.forEach((truth, m) => {
+      expect(Math.abs(fit.ratings[m] - truth)).toBeLessThan(12);
+    });
     expect(Math.abs(fit.ratings[0] - fit.ratings[1])).toBeLessThan(12);
     const plain = plainBradleyTerry(battles);
     expect(plain[0] - plain[1]).toBeGreaterThan(60);
@@ -187,7 +195,9 @@ describe("style-controlled Bradley–Terry", () => {
     const fit = fitStyleControlled(5, battles);
     for (const beta of fit.beta) expect(Math.abs(beta)).toBeLessThan(0.05);
     const plain = plainBradleyTerry(battles);
-    fit.ratings.forEach((r, m) => expect(Math.abs(r - plain[m])).toBeLessThan(4));
+    fit.ratings.forEach((r, m) => {
+      expect(Math.abs(r - plain[m])).toBeLessThan(4);
+    });
   });
 
   it("returns the optimum: Arena's gradient vanishes there, and the mean rating is 1000", () => {

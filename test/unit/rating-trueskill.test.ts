@@ -22,21 +22,21 @@ describe("the standard normal distribution", () => {
     // Reference values from mpmath at 40 digits.
     const reference: [number, number][] = [
       [-20, 2.7536241186062337e-89],
-      [-10, 7.6198530241605261e-24],
-      [-5, 2.8665157187919391e-7],
-      [-3, 1.3498980316300945e-3],
+      [-10, 7.619853024160525e-24],
+      [-5, 2.866515718791939e-7],
+      [-3, 1.3498980316300946e-3],
       [-1, 0.15865525393145705],
       [0, 0.5],
-      [0.3, 0.61791142218895263],
-      [1.96, 0.97500210485177956],
-      [5, 0.99999971334842812],
+      [0.3, 0.6179114221889527],
+      [1.96, 0.9750021048517795],
+      [5, 0.9999997133484281],
     ];
     for (const [x, value] of reference) expect(Math.abs(normalCdf(x) - value) / value).toBeLessThan(1e-14);
-    expect(normalPdf(1)).toBeCloseTo(0.24197072451914335, 16);
+    expect(normalPdf(1)).toBeCloseTo(0.24197072451914334, 16);
   });
 
-  it("inverts Φ: the draw margin's quantile Φ⁻¹(0.55) = 0.12566134685507403, and far tails round-trip", () => {
-    expect(normalQuantile(0.55)).toBeCloseTo(0.12566134685507403, 14);
+  it("inverts Φ: the draw margin's quantile Φ⁻¹(0.55) = 0.12566134685507402, and far tails round-trip", () => {
+    expect(normalQuantile(0.55)).toBeCloseTo(0.12566134685507402, 14);
     expect(normalQuantile(0.975)).toBeCloseTo(1.959963984540054, 13);
     expect(normalQuantile(0.5)).toBe(0);
     for (const q of [1e-300, 1e-20, 0.01, 0.3])

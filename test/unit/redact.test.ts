@@ -204,7 +204,7 @@ describe("redact masks the secrets people paste into prompts", () => {
   });
 
   it("the marks name no secret, and what was around a secret is kept as it was", async () => {
-    const input = "emoji 👨‍👩‍👧 stays, café\u00A0au lait stays, and " + STRIPE;
+    const input = `emoji 👨‍👩‍👧 stays, café\u00A0au lait stays, and ${STRIPE}`;
     const r = await redact(input);
     expect(r.text).toBe("emoji 👨‍👩‍👧 stays, café\u00A0au lait stays, and [redacted: api key]");
   });
@@ -247,6 +247,7 @@ describe("redact leaves ordinary text, code, URLs and hashes alone", () => {
     ],
     [
       "a URL with a user but no password, and a placeholder",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a config placeholder, as literal text, is no secret
       "ssh://git@github.com/o/r and postgres://user:${PASSWORD}@localhost/db",
     ],
     ["numbers and versions in a sentence", "Python 3.12 and Node 24 run it; HTTP 404 on v2.1 build 7f3a."],

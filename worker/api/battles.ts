@@ -179,7 +179,7 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
         for (;;) {
           const { done, value: page } = await pages.next();
           if (done) return controller.close();
-          if (page.length) return controller.enqueue(encoder.encode(page.map(cleanLine).join("\n") + "\n"));
+          if (page.length) return controller.enqueue(encoder.encode(`${page.map(cleanLine).join("\n")}\n`));
         }
       },
     });

@@ -55,7 +55,11 @@ async function limit(c: Context, next: Next) {
     parts.push(value);
   }
   const body = new Uint8Array(size);
-  parts.reduce((at, part) => (body.set(part, at), at + part.byteLength), 0);
+  let at = 0;
+  for (const part of parts) {
+    body.set(part, at);
+    at += part.byteLength;
+  }
   c.req.raw = new Request(raw, { body });
   return next();
 }

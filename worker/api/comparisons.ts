@@ -2,7 +2,7 @@
 import { Hono, type Context } from "hono";
 import { comparisonHistory } from "../arena/history";
 import { openDb } from "../db/queries";
-import { choosePair, NoPairError } from "../arena/choose-pair";
+import { type ChosenPair, choosePair, NoPairError } from "../arena/choose-pair";
 import { arenaSettings } from "../arena/settings";
 import type { Outcome } from "../rooms/comparison-room";
 import { displayName } from "../providers/registry";
@@ -97,7 +97,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     if (input.models) checkModels(c.env, input.models);
     if (input.judges) checkModels(c.env, input.judges);
     const settings = arenaSettings(c.env);
-    let chosen;
+    let chosen: ChosenPair;
     try {
       chosen = await choosePair(c.env, openDb(c.env.DB), input, settings.topperMinAppearances);
     } catch (err) {

@@ -7,6 +7,7 @@ import { withStyleControl } from "../arena/style-standings";
 import { leaderboardQuery } from "../shared/requests";
 import { ApiError } from "./errors";
 import { validate } from "./validate";
+import { cached } from "../shared/memo";
 
 export const leaderboardApi = new Hono<{ Bindings: Env }>().get("/", validate("query", leaderboardQuery), async (c) => {
   const q = c.req.valid("query");
@@ -26,8 +27,7 @@ export const leaderboardApi = new Hono<{ Bindings: Env }>().get("/", validate("q
     );
   if (q.style) return c.json(await withStyleControl(c.env, db, q, standings));
   // Standings come from computeStandings' cache until the data changes: serialise each of them once too.
-  let body = bodies.get(standings);
-  if (body === undefined) bodies.set(standings, (body = JSON.stringify({ ...standings, style: null })));
+  const body = cached(bodies, standings, () => JSON.stringify({ ...standings, style: null }));
   // Typed as the c.json it stands for, so the page's client still knows the shape.
   return c.body(body, 200, { "Content-Type": "application/json" }) as unknown as Response &
     TypedResponse<Standings & { style: null }, 200, "json">;

@@ -6,6 +6,7 @@
  */
 import { openDb } from "../db/queries";
 import { keptSecret } from "../db/secret-queries";
+import { cached } from "../shared/memo";
 
 /** What a signature vouches for; each purpose signs its own domain, so one can't stand in for another. */
 export type SignedPurpose = "run" | "comparison" | "vote-receipt";
@@ -30,9 +31,7 @@ function randomSecret(): string {
 function signingKey(env: Env): Promise<CryptoKey> {
   const configured = env.QUORUM_SECRET?.trim();
   if (configured) {
-    let key = configuredKeys.get(configured);
-    if (!key) configuredKeys.set(configured, (key = importKey(configured)));
-    return key;
+    return cached(configuredKeys, configured, importKey);
   }
   if (!keptKey) {
     keptKey = keptSecret(openDb(env.DB), "signing", randomSecret()).then(importKey);

@@ -35,11 +35,11 @@ export function identityTerms(modelId: string): string[] {
   );
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** True when `text` names the model or its maker as a word of its own (case-insensitive). */
 export function namesItself(text: string, modelId: string): boolean {
   return identityTerms(modelId).some((term) =>
-    new RegExp(`(^|[^\\p{L}\\p{N}])${escape(term)}($|[^\\p{L}])`, "iu").test(text),
+    new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term)}($|[^\\p{L}])`, "iu").test(text),
   );
 }

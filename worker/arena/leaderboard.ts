@@ -9,6 +9,7 @@ import { fitBradleyTerrySliced, type PairCell } from "../rating/bradley-terry";
 import { drain, Slicer, type Sliced } from "../rating/work-slices";
 import type { LeaderboardRow } from "../shared/arena";
 import { displayName } from "../providers/registry";
+import { denseIndex } from "../shared/memo";
 
 /** Fixed, so the same battles always give the same intervals (a reload shows the same numbers). */
 export const BOOTSTRAP_SEED = 20_240_229;
@@ -63,7 +64,7 @@ function tally(pairs: PairTotals[]): Map<string, Tally> {
 /** Every model with battles gets an index; cells hold each pair's outcomes, both tie kinds together. */
 function cellsOf(pairs: PairTotals[]) {
   const index = new Map<string, number>();
-  const at = (m: string) => index.get(m) ?? (index.set(m, index.size), index.size - 1);
+  const at = (m: string) => denseIndex(index, m);
   const cells: PairCell[] = pairs.map((p) => {
     const [a, b] = [at(p.lo), at(p.hi)];
     const ties = p.ties + p.bothBad;
@@ -155,7 +156,9 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
     rows.map((r) => r.ciLower ?? NaN),
     rows.map((r) => r.ciUpper ?? NaN),
   );
-  rows.forEach((r, k) => (r.rank = ranks[k]));
+  rows.forEach((r, k) => {
+    r.rank = ranks[k];
+  });
   rows.sort(ORDER[input.order]);
   const totalBattles = input.pairs.reduce((n, p) => n + p.loWins + p.hiWins + p.ties + p.bothBad, 0);
   return { rows, totalBattles };

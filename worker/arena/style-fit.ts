@@ -10,6 +10,7 @@ import {
 import type { Sliced, Slicer } from "../rating/work-slices";
 import { STYLE_FEATURES, styleCountsFromConvMetadata, styleDiffs } from "../rating/style-features";
 import { BOOTSTRAP_SEED } from "./leaderboard";
+import { denseIndex } from "../shared/memo";
 
 export interface StyleResult {
   models: { modelId: string; rating: number | null; lower: number | null; upper: number | null }[];
@@ -90,8 +91,6 @@ export class StyleFitter {
   }
 
   private at(model: string): number {
-    let i = this.index.get(model);
-    if (i === undefined) this.index.set(model, (i = this.index.size));
-    return i;
+    return denseIndex(this.index, model);
   }
 }

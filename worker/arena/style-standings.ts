@@ -48,7 +48,9 @@ export async function withStyleControl(
     rows.map((r) => r.ciLower ?? NaN),
     rows.map((r) => r.ciUpper ?? NaN),
   );
-  rows.forEach((r, i) => (r.rank = ranks[i]));
+  rows.forEach((r, i) => {
+    r.rank = ranks[i];
+  });
   rows.sort(ORDER[q.order]);
   return {
     ...standings,

@@ -91,7 +91,9 @@ function checkMetadata(value: unknown, path: string, depth: number): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => checkMetadata(item, `${path}[${i}]`, depth + 1));
+    value.forEach((item, i) => {
+      checkMetadata(item, `${path}[${i}]`, depth + 1);
+    });
     return;
   }
   if (!isPlainObject(value)) {

@@ -152,7 +152,7 @@ export async function archiveBattles(
 const SEGMENT_VOTES = `model_votes WHERE vote_id IN (SELECT vote_id FROM battles WHERE rowid <= ?1 AND source = 'human')
   AND comparison_id NOT IN (SELECT comparison_id FROM judge_verdicts)`;
 
-const jsonLines = (rows: object[]) => gzip(rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+const jsonLines = (rows: object[]) => gzip(`${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
 
 /** Puts the segment in R2, then in one D1 transaction records it and removes its rows, if they are still exactly those. */
 async function writeSegment(d1: D1Database, bucket: R2Bucket, rows: ArchivedBattle[], now: number): Promise<boolean> {
@@ -216,7 +216,8 @@ const attemptId = () => crypto.randomUUID().slice(0, 8);
 const isConflict = (error: unknown) => /NOT NULL|UNIQUE/.test(String(error));
 
 function addLine(imports: ImportLines, importId: string, line: number): void {
-  const runs = (imports[importId] ??= []);
+  imports[importId] ??= [];
+  const runs = imports[importId];
   const tail = runs.at(-1);
   if (tail && line === tail[1] + 1) tail[1] = line;
   else runs.push([line, line]);

@@ -195,7 +195,10 @@ async function battlesAfter(db: Db, archive: R2Bucket | undefined, slice: Slice,
   // The unary + keeps SQLite on the rowid range scan instead of the source index plus a sort.
   const where = [`+source IN (${slice.sources.map(() => "?").join(", ")})`];
   const params: unknown[] = [...slice.sources];
-  if (slice.category !== "") where.push("+category = ?"), params.push(slice.category);
+  if (slice.category !== "") {
+    where.push("+category = ?");
+    params.push(slice.category);
+  }
   if (!slice.includeFlagged) where.push("+flagged = 0");
   // Rows as arrays (raw), not objects: a cold replay reads every battle, and naming each column of each row costs.
   const page = db.$client.prepare(

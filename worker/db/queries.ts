@@ -5,6 +5,7 @@ import type { AggregationView, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "./records";
 import * as schema from "./schema";
 import { insertRows, type OnConflict, type Write } from "./statements";
+import { cached } from "../shared/memo";
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
@@ -12,9 +13,7 @@ export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 const wrappers = new WeakMap<D1Database, Db>();
 
 export function openDb(d1: D1Database): Db {
-  let db = wrappers.get(d1);
-  if (!db) wrappers.set(d1, (db = drizzle(d1, { schema })));
-  return db;
+  return cached(wrappers, d1, () => drizzle(d1, { schema }));
 }
 
 /** A run record's row in `runs`. */

@@ -9,6 +9,7 @@
  */
 import { getTableColumns, getTableName, type InferInsertModel } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { cached } from "../shared/memo";
 
 /** One statement of a D1 batch, its values bound when built. */
 export type Write = D1PreparedStatement;
@@ -39,8 +40,7 @@ export function insertRows<T extends SQLiteTable>(
   onConflict: OnConflict<T> = "fail",
 ): Write[] {
   if (!rows.length) return [];
-  let columns = columnsOf.get(table);
-  if (!columns) columnsOf.set(table, (columns = getTableColumns(table) as Record<string, SQLiteColumn>));
+  const columns = cached(columnsOf, table, () => getTableColumns(table) as Record<string, SQLiteColumn>);
   const first = rows[0] as Record<string, unknown>;
   const keys = Object.keys(columns).filter((k) => first[k] !== undefined);
   const perStatement = Math.max(1, Math.floor(MAX_BOUND / keys.length));

@@ -7,6 +7,7 @@ import { createGoogleProvider } from "./google";
 import { createOpenAIProvider } from "./openai";
 import { createOpenAICompatibleProvider } from "./openai-compatible";
 import { PROVIDER_IDS, type ModelInfo, type Provider, type ProviderId, type ProviderVars } from "./types";
+import { cached } from "../shared/memo";
 
 export const PROVIDER_NAMES: Record<ProviderId, string> = {
   openai: "OpenAI",
@@ -82,12 +83,8 @@ const built = new WeakMap<ProviderVars, Map<string, Provider>>();
 export function createProvider(provider: ProviderId, vars: ProviderVars): Provider {
   const reason = unavailableReason(provider, vars);
   if (reason) throw new ProviderUnavailableError(provider, reason);
-  let cache = built.get(vars);
-  if (!cache) built.set(vars, (cache = new Map()));
-  const key = configKey(provider, vars);
-  let adapter = cache.get(key);
-  if (!adapter) cache.set(key, (adapter = buildProvider(provider, vars)));
-  return adapter;
+  const adapters = cached(built, vars, () => new Map<string, Provider>());
+  return cached(adapters, configKey(provider, vars), () => buildProvider(provider, vars));
 }
 
 /** Every variable the adapter is built from, so a cached one is reused only for the same configuration. */

@@ -43,7 +43,7 @@ export function* minimizeStyleLossSparse(
         const w = weight(i);
         if (w === 0) continue;
         const z = logit(at, i);
-        sum += w * ((z > 0 ? z : 0) + Math.log1p(Math.exp(-Math.abs(z))) - y[i] * z);
+        sum += w * (Math.max(z, 0) + Math.log1p(Math.exp(-Math.abs(z))) - y[i] * z);
       }
     });
     for (let v = 0; v < size; v++) sum += 0.5 * lambda * at[v] * at[v];

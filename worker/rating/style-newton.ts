@@ -51,7 +51,7 @@ function evaluate(
     for (let f = 0; f < k; f++) z += params[n + f] * x[row + f];
     const e = Math.exp(-Math.abs(z));
     const p = z >= 0 ? 1 / (1 + e) : e / (1 + e);
-    loss += w * ((z > 0 ? z : 0) + Math.log1p(e) - y[i] * z);
+    loss += w * (Math.max(z, 0) + Math.log1p(e) - y[i] * z);
     const residual = w * (p - y[i]);
     // p(1 − p) = e/(1 + e)² on either side of 0, without the cancellation of 1 − p near 1.
     const curvature = (w * e) / ((1 + e) * (1 + e));

@@ -12,7 +12,8 @@ export interface View {
 
 // Zero-width and other invisible format characters (soft hyphen, word joiner, BOM, bidi marks, the
 // invisible operators), the combining grapheme joiner and the Hangul fillers that render as nothing.
-const INVISIBLE = /[\p{Cf}\u034F\u115F\u1160\u3164\uFFA0]/u;
+// The joiner is an alternative of its own: inside a class a combining mark reads as part of a cluster.
+const INVISIBLE = /[\p{Cf}\u115F\u1160\u3164\uFFA0]|\u034F/u;
 // Spaces other than U+0020: a key split by a no-break or thin space is split by a space.
 const ODD_SPACE = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/u;
 

@@ -435,7 +435,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
 
   /** Money set aside for a request this room accepted: settled once the work it asked for has ended. */
   private takeHold(holdId: string | undefined) {
-    if (holdId) (this.record!.holds ??= []).push(holdId);
+    if (holdId) this.record!.holds = [...(this.record!.holds ?? []), holdId];
   }
 
   /**

@@ -289,7 +289,7 @@ export class RunRoom extends Room<RunEventBody> {
 
   /** Money set aside for a new request on the run: settled with the run's next end. */
   private takeHold(holdId: string | undefined) {
-    if (holdId) (this.record!.holds ??= []).push(holdId);
+    if (holdId) this.record!.holds = [...(this.record!.holds ?? []), holdId];
   }
 
   /**

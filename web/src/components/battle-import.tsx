@@ -71,8 +71,8 @@ export function BattleImport(props: { exportHref: string; exportLabel: string; o
             <>
               <p>
                 Accepted {r().accepted} {r().accepted === 1 ? "battle" : "battles"}
-                {r().alreadyImported ? ` (${r().alreadyImported} already imported from this file before)` : ""};
-                rejected {r().rejected}.
+                {r().alreadyImported ? ` (${r().alreadyImported} already imported from this file before)` : ""}
+                {"; "}rejected {r().rejected}.
               </p>
               <Show when={r().errors.length}>
                 <ul class="small import-errors">

@@ -48,6 +48,7 @@ export function VoteBar(props: Props) {
                     ref={(el) => i() === 0 && props.firstButtonRef?.(el)}
                     onClick={() => props.onVote(c.choice)}
                   >
+                    {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: the kbd is not focusable; its key is announced once, through the button's aria-keyshortcuts */}
                     <kbd aria-hidden="true">{c.key}</kbd> {c.label}
                   </button>
                 )}

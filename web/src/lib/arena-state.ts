@@ -93,7 +93,8 @@ export function applyComparisonEvent(draft: ComparisonDetail, e: Exclude<Compari
 
 function upsertJudge(draft: ComparisonDetail, judge: JudgeView) {
   // A page cached before judges existed has no list at all.
-  const judges = (draft.judges ??= []);
+  draft.judges ??= [];
+  const judges = draft.judges;
   const at = judges.findIndex((j) => j.judgeModelId === judge.judgeModelId);
   if (at < 0) judges.push(judge);
   else judges[at] = judge;

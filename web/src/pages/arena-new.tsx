@@ -20,7 +20,7 @@ export function NewRound() {
 
   const start = async (prompt: string) => {
     setError(null);
-    let body;
+    let body: ReturnType<typeof buildComparisonBody>;
     try {
       body = buildComparisonBody(options, prompt);
     } catch (err) {

@@ -106,7 +106,7 @@ function Round(props: { id: string }) {
   /** Longer answers tend to win votes for their length alone (seed 002): say so when one is more than twice the other. */
   const lengthNote = () => {
     const t = d() && latestTurn(d()!);
-    if (!t || t.left.status !== "done" || t.right.status !== "done") return null;
+    if (t?.left.status !== "done" || !t || t.right.status !== "done") return null;
     const [a, b] = [t.left.text.trim().length, t.right.text.trim().length];
     const [long, short] = a >= b ? (["left", "right"] as const) : (["right", "left"] as const);
     const ratio = Math.max(a, b) / Math.max(1, Math.min(a, b));
