@@ -2,7 +2,8 @@
  * The leaderboard from counters: seed 000's wins, appearances and win rate, the tie rate, online Elo,
  * and Bradley–Terry with bootstrap intervals fitted on the pair cells that played (never battles).
  */
-import type { OnlineRatings, PairTotals } from "../db/leaderboard-queries";
+import type { PairTotals } from "../db/leaderboard-queries";
+import type { OnlineRatings } from "./online-ratings";
 import { conservative, type TrueSkillRating } from "../rating/trueskill";
 import { bootstrapBradleyTerrySliced, rankByIntervals } from "../rating/bootstrap";
 import { fitBradleyTerrySliced, type PairCell } from "../rating/bradley-terry";

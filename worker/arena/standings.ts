@@ -3,12 +3,12 @@ import {
   dataVersion,
   readAppearances,
   readCategories,
-  readOnlineRatings,
   readPairCounts,
   type PairTotals,
   type Slice,
 } from "../db/leaderboard-queries";
 import { releaseUncounted } from "../db/counting-queries";
+import { readOnlineRatings } from "./online-ratings";
 import type { Db } from "../db/queries";
 import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";

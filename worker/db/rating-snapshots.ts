@@ -1,0 +1,81 @@
+/**
+ * The stored state of the online ratings (Elo, TrueSkill) per slice of battles, and the battles a replay
+ * applies after it. The replay itself is arena/online-ratings.ts's.
+ */
+import { and, desc, eq, gt, lt, or } from "drizzle-orm";
+import { archivedBattles } from "./archive";
+import type { Winner } from "../rating/battle-outcome";
+import type { Slice } from "./leaderboard-queries";
+import type { Db } from "./queries";
+import * as schema from "./schema";
+
+export type RatingSnapshot = typeof schema.eloSnapshots.$inferSelect;
+export type NewRatingSnapshot = typeof schema.eloSnapshots.$inferInsert;
+
+export interface BattleRow {
+  rowid: number;
+  modelA: string;
+  modelB: string;
+  winner: Winner;
+  tstamp: number;
+}
+
+const s = schema.eloSnapshots;
+
+/**
+ * The slice's stream key: `sources|flagged|category` (encoded, so it holds no "|") for the newest state, then
+ * `|n` for a checkpoint, so no other stream's key starts with this one's followed by "|". Migration 0007's
+ * trigger reads the sources before the first "|".
+ */
+export function streamOf(slice: Slice): string {
+  return `${[...slice.sources].sort().join("+")}|${slice.includeFlagged ? 1 : 0}|${encodeURIComponent(slice.category)}`;
+}
+
+/** The newest snapshot of the stream, its newest state or a checkpoint, whichever covers more battles. */
+export async function newestSnapshot(db: Db, stream: string): Promise<RatingSnapshot | null> {
+  const [snap = null] = await db
+    .select()
+    .from(s)
+    .where(or(eq(s.stream, stream), and(gt(s.stream, `${stream}|`), lt(s.stream, `${stream}}`))))
+    .orderBy(desc(s.uptoRowid))
+    .limit(1);
+  return snap;
+}
+
+export async function saveSnapshots(db: Db, rows: NewRatingSnapshot[]): Promise<void> {
+  const writes = rows.map((row) => db.insert(s).values(row).onConflictDoUpdate({ target: s.stream, set: row }));
+  if (writes.length) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+}
+
+const PAGE = 20_000;
+
+/** Battles of the slice inserted after `rowid`, in insertion order: the archived ones, then D1's a page at a time. */
+export async function battlesAfter(
+  db: Db,
+  archive: R2Bucket | undefined,
+  slice: Slice,
+  rowid: number,
+): Promise<BattleRow[]> {
+  const out: BattleRow[] = [];
+  for await (const page of archivedBattles(db.$client, archive, slice, rowid))
+    for (const b of page)
+      out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });
+  // The unary + keeps SQLite on the rowid range scan instead of the source index plus a sort.
+  const where = [`+source IN (${slice.sources.map(() => "?").join(", ")})`];
+  const params: unknown[] = [...slice.sources];
+  if (slice.category !== "") {
+    where.push("+category = ?");
+    params.push(slice.category);
+  }
+  if (!slice.includeFlagged) where.push("+flagged = 0");
+  // Rows as arrays (raw), not objects: a cold replay reads every battle, and naming each column of each row costs.
+  const page = db.$client.prepare(
+    `SELECT rowid, model_a, model_b, winner, tstamp FROM battles WHERE rowid > ? AND ${where.join(" AND ")} ORDER BY rowid LIMIT ${PAGE}`,
+  );
+  for (let after = rowid; ; ) {
+    const rows = await page.bind(after, ...params).raw<[number, string, string, Winner, number]>();
+    for (const [id, modelA, modelB, winner, tstamp] of rows) out.push({ rowid: id, modelA, modelB, winner, tstamp });
+    if (rows.length < PAGE) return out;
+    after = rows[rows.length - 1][0];
+  }
+}
