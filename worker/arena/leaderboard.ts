@@ -153,6 +153,14 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
       provisional: rating?.provisional ?? false,
     });
   }
+  assignRanks(rows);
+  rows.sort(ORDER[input.order]);
+  const totalBattles = input.pairs.reduce((n, p) => n + p.loWins + p.hiWins + p.ties + p.bothBad, 0);
+  return { rows, totalBattles };
+}
+
+/** Each row's rank from where its interval stands against the others' (rankByIntervals), in place. */
+export function assignRanks(rows: LeaderboardRow[]): void {
   const ranks = rankByIntervals(
     rows.map((r) => r.ciLower ?? NaN),
     rows.map((r) => r.ciUpper ?? NaN),
@@ -160,9 +168,6 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
   rows.forEach((r, k) => {
     r.rank = ranks[k];
   });
-  rows.sort(ORDER[input.order]);
-  const totalBattles = input.pairs.reduce((n, p) => n + p.loWins + p.hiWins + p.ties + p.bothBad, 0);
-  return { rows, totalBattles };
 }
 
 const desc = (a: number | null, b: number | null) => (b ?? -Infinity) - (a ?? -Infinity);

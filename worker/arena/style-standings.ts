@@ -5,7 +5,7 @@
  */
 import { battlesVersion } from "../db/style-queries";
 import type { Db } from "../db/queries";
-import { rankByIntervals } from "../rating/bootstrap";
+import { assignRanks } from "./leaderboard";
 import type { LeaderboardQuery } from "../shared/requests";
 import { fitPlan } from "./fit-plan";
 import { arenaSettings } from "./settings";
@@ -44,13 +44,7 @@ export async function withStyleControl(
     const m = byModel.get(row.modelId);
     return { ...row, bt: m?.rating ?? null, ciLower: m?.lower ?? null, ciUpper: m?.upper ?? null };
   });
-  const ranks = rankByIntervals(
-    rows.map((r) => r.ciLower ?? NaN),
-    rows.map((r) => r.ciUpper ?? NaN),
-  );
-  rows.forEach((r, i) => {
-    r.rank = ranks[i];
-  });
+  assignRanks(rows);
   rows.sort(ORDER[q.order]);
   return {
     ...standings,

@@ -1,11 +1,12 @@
 /** The D1 side of arena comparisons and votes. Votes are never UPDATEd: a withdrawal deletes, a new vote inserts. */
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Side } from "../shared/arena";
 import type { Winner } from "../rating/battle-outcome";
 import { styleMetadataOf } from "../rating/style-metadata";
 import type { Db } from "./queries";
 import type { ComparisonRecord, JudgeRecord, SideRecord, VoteRecord } from "./records";
 import * as schema from "./schema";
+import { type Cursor, olderThan, pageOf } from "./paging";
 
 export async function insertComparison(db: Db, r: ComparisonRecord): Promise<void> {
   const first = r.turns[0];
@@ -261,24 +262,13 @@ export async function comparisonOfVote(db: Db, voteId: string): Promise<string |
 }
 
 /** Newest first; the cursor is `createdAt:id` of the last item of the previous page. */
-export async function listComparisons(db: Db, limit: number, cursor?: { createdAt: number; id: string }) {
+export async function listComparisons(db: Db, limit: number, cursor?: Cursor) {
   const c = schema.comparisons;
   const rows = await db
     .select()
     .from(c)
-    .where(
-      cursor
-        ? or(lt(c.createdAt, cursor.createdAt), and(eq(c.createdAt, cursor.createdAt), lt(c.id, cursor.id)))
-        : undefined,
-    )
+    .where(olderThan(c, cursor))
     .orderBy(desc(c.createdAt), desc(c.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  // `extra`: the first row of the next page, for a caller that merges this list with another (arena/history.ts)
-  return {
-    rows: page,
-    nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null,
-    extra: rows.at(limit),
-  };
+  return pageOf(rows, limit);
 }

@@ -1,11 +1,12 @@
 /** The D1 side of a council run: every write is an upsert keyed by a deterministic id, so replaying a step writes nothing twice. */
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { AggregationView, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "./records";
 import * as schema from "./schema";
 import { insertRows, type OnConflict, type Write } from "./statements";
 import { cached } from "../shared/memo";
+import { type Cursor, olderThan, pageOf } from "./paging";
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
@@ -206,7 +207,7 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
 }
 
 /** Newest first; the cursor is `createdAt:id` of the last item of the previous page. */
-export async function listRuns(db: Db, limit: number, cursor?: { createdAt: number; id: string }) {
+export async function listRuns(db: Db, limit: number, cursor?: Cursor) {
   const rows = await db
     .select({
       id: schema.runs.id,
@@ -228,22 +229,10 @@ export async function listRuns(db: Db, limit: number, cursor?: { createdAt: numb
     })
     .from(schema.runs)
     .leftJoin(schema.aggregations, eq(schema.aggregations.runId, schema.runs.id))
-    .where(
-      cursor
-        ? or(
-            lt(schema.runs.createdAt, cursor.createdAt),
-            and(eq(schema.runs.createdAt, cursor.createdAt), lt(schema.runs.id, cursor.id)),
-          )
-        : undefined,
-    )
+    .where(olderThan(schema.runs, cursor))
     .orderBy(desc(schema.runs.createdAt), desc(schema.runs.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    rows: page,
-    nextCursor: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null,
-  };
+  return pageOf(rows, limit);
 }
 
 export function synthesisWrite(d1: D1Database, runId: string, s: SynthesisRecord): Write {

@@ -4,7 +4,7 @@
  * own rules for what it lacks. Both scan the text with invisible characters removed, and again with keys
  * split by one space joined up; what either finds is masked in the text as it was sent.
  */
-import { marker, type RedactionKind, type Redactions } from "../shared/redact";
+import { marker, REDACTION_KINDS, type RedactionKind, type Redactions } from "../shared/redact";
 import type { Finding } from "./finding";
 import { ownFindings } from "./own-rules";
 import { secretlintFindings } from "./secretlint";
@@ -16,15 +16,8 @@ export interface Redacted {
 }
 
 /** Where findings of several kinds overlap, the mark names the most specific. */
-const PRECEDENCE: RedactionKind[] = [
-  "private key",
-  "bearer token",
-  "api key",
-  "token",
-  "password",
-  "credential",
-  "email",
-];
+// REDACTION_KINDS is listed most specific first.
+const PRECEDENCE: readonly RedactionKind[] = REDACTION_KINDS;
 
 async function findingsIn(view: View): Promise<Finding[]> {
   const found = [...(await secretlintFindings(view.text)), ...ownFindings(view.text)];

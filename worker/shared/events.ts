@@ -9,10 +9,16 @@ import {
   sideVerdict,
   voteView,
 } from "./arena";
-import { aggregationView, meter, runDetail, runStatus, scores } from "./run";
+import { aggregationView, callUsage, meter, runDetail, runStatus, scores } from "./run";
 
 const base = { seq: z.number() };
 const answerRef = { answerId: z.string(), label: z.string() };
+/** Which review set an event is about; label and model stay null while the run is blind. */
+const reviewerRef = {
+  reviewSetId: z.string(),
+  reviewerLabel: z.nullable(z.string()),
+  reviewerModelId: z.nullable(z.string()),
+};
 /**
  * The watchdog's word, in both unions: a step overran its deadline and was resumed once, or overran it
  * again and was stopped with what it had. The message names no model.
@@ -93,24 +99,17 @@ export const runEvent = z.discriminatedUnion("type", [
   z.object({
     ...base,
     type: z.literal("review.started"),
-    reviewSetId: z.string(),
-    reviewerLabel: z.nullable(z.string()),
-    reviewerModelId: z.nullable(z.string()),
+    ...reviewerRef,
   }),
   z.object({
     ...base,
     type: z.literal("review.completed"),
-    reviewSetId: z.string(),
-    reviewerLabel: z.nullable(z.string()),
-    reviewerModelId: z.nullable(z.string()),
+    ...reviewerRef,
     ranking: z.array(z.string()),
     confidence: z.nullable(z.number()),
     weight: z.nullable(z.number()),
     rawOutput: z.nullable(z.string()),
-    latencyMs: z.nullable(z.number()),
-    tokensIn: z.nullable(z.number()),
-    tokensOut: z.nullable(z.number()),
-    costUsd: z.nullable(z.number()),
+    ...callUsage,
     reviews: z.array(
       z.object({ id: z.string(), targetAnswerId: z.string(), targetLabel: z.string(), scores, critique: z.string() }),
     ),
@@ -118,15 +117,10 @@ export const runEvent = z.discriminatedUnion("type", [
   z.object({
     ...base,
     type: z.literal("review.failed"),
-    reviewSetId: z.string(),
-    reviewerLabel: z.nullable(z.string()),
-    reviewerModelId: z.nullable(z.string()),
+    ...reviewerRef,
     error: z.string(),
     rawOutput: z.nullable(z.string()),
-    latencyMs: z.nullable(z.number()),
-    tokensIn: z.nullable(z.number()),
-    tokensOut: z.nullable(z.number()),
-    costUsd: z.nullable(z.number()),
+    ...callUsage,
   }),
   z.object({ ...base, type: z.literal("aggregation.completed"), aggregation: aggregationView }),
   z.object({ ...base, type: z.literal("synthesis.started"), modelId: z.string(), attempt: z.number() }),

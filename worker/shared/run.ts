@@ -68,7 +68,7 @@ export const runSummary = z.object({
 });
 
 /** What one provider call took and cost; null until it ends (and costUsd when the price is unknown). */
-const callUsage = {
+export const callUsage = {
   latencyMs: z.nullable(z.number()),
   tokensIn: z.nullable(z.number()),
   tokensOut: z.nullable(z.number()),
