@@ -1,8 +1,8 @@
 /**
- * Solves A x = b for a symmetric positive-definite p×p matrix (row-major), overwriting A with its Cholesky
- * factor. Returns false when A is not numerically positive definite; x is then meaningless.
+ * Overwrites the lower triangle of a symmetric positive-definite p×p matrix (row-major) with its Cholesky
+ * factor L (A = L Lᵀ). Returns false when A is not numerically positive definite; A is then meaningless.
  */
-export function solvePositiveDefinite(p: number, a: Float64Array, b: Float64Array, x: Float64Array): boolean {
+export function choleskyFactor(p: number, a: Float64Array): boolean {
   for (let j = 0; j < p; j++) {
     const rowJ = j * p;
     let diagonal = a[rowJ + j];
@@ -17,16 +17,30 @@ export function solvePositiveDefinite(p: number, a: Float64Array, b: Float64Arra
       a[rowI + j] = sum / pivot;
     }
   }
+  return true;
+}
+
+/** Solves L Lᵀ x = b with the factor choleskyFactor left in `l`. */
+export function choleskySolve(p: number, l: Float64Array, b: ArrayLike<number>, x: Float64Array): void {
   for (let i = 0; i < p; i++) {
     const rowI = i * p;
     let sum = b[i];
-    for (let k = 0; k < i; k++) sum -= a[rowI + k] * x[k];
-    x[i] = sum / a[rowI + i];
+    for (let k = 0; k < i; k++) sum -= l[rowI + k] * x[k];
+    x[i] = sum / l[rowI + i];
   }
   for (let i = p - 1; i >= 0; i--) {
     let sum = x[i];
-    for (let k = i + 1; k < p; k++) sum -= a[k * p + i] * x[k];
-    x[i] = sum / a[i * p + i];
+    for (let k = i + 1; k < p; k++) sum -= l[k * p + i] * x[k];
+    x[i] = sum / l[i * p + i];
   }
+}
+
+/**
+ * Solves A x = b for a symmetric positive-definite p×p matrix (row-major), overwriting A with its Cholesky
+ * factor. Returns false when A is not numerically positive definite; x is then meaningless.
+ */
+export function solvePositiveDefinite(p: number, a: Float64Array, b: Float64Array, x: Float64Array): boolean {
+  if (!choleskyFactor(p, a)) return false;
+  choleskySolve(p, a, b, x);
   return true;
 }
