@@ -20,7 +20,7 @@ import { coresUsed, cpuDuring } from "./lib/processes";
 
 const CONCURRENT = 16;
 const ROUNDS = 192;
-/** Rounds run before measuring: the first few dozen on a fresh server still run cold code (64 rounds after 16 ran ≈ 60 ms slower at p50 than later ones, and the first third after 64 still up to 80 ms). */
+/** Rounds run before measuring: the first few dozen on a fresh server still run cold code (bench/HISTORY.md, Comparison round). */
 const WARMUP = 128;
 const TEXT = Array.from({ length: 27 }, (_, i) => `word${i}`).join(" ");
 /** 9 chunks: the slow side takes 100 + 8 × 25 = 300 ms, the fast one 50 + 8 × 15 = 170 ms */

@@ -21,8 +21,7 @@ export const councilProfile: Profile = {
 const TRIALS = 11;
 /**
  * Runs before the measured ones. The first run on a fresh server wakes the Worker and its SDK code, and the
- * next few still ran ≈ 15 ms slower than the later ones (a full run's seven trials after one: 1.052–1.063×
- * for the first four, 1.036–1.038× for the last three).
+ * next few are still slower than the later ones (bench/HISTORY.md, Council, has the slope).
  */
 const WARMUP_RUNS = 5;
 const DIRECT_TRIALS = 7;

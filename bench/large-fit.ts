@@ -1,8 +1,8 @@
 /**
  * Leaderboards over many imported models on one `wrangler dev`: how long a 1,000-model fit takes in the
  * background, how fast /api/health answers while a 3,000-model fit runs (every Durable Object shares the
- * Worker's one thread here), and how a view past QUORUM_MAX_FIT_MODELS answers. Baseline: the dense Newton
- * fit the leaderboard ran on the request before, on the same 1,000-model cells, in this Node process.
+ * Worker's one thread here), and how a view past QUORUM_MAX_FIT_MODELS answers. Baseline: one dense Newton
+ * fit on the request, with no slices and no bootstrap, on the same 1,000-model cells, in this Node process.
  */
 import { rm } from "node:fs/promises";
 import { maximizeLikelihood } from "../worker/rating/bradley-terry-newton";
@@ -107,7 +107,7 @@ async function fitWithHealth(
   }
 }
 
-/** The fit the leaderboard ran on the request before: dense Newton (one fit, no bootstrap) on the same cells. */
+/** The baseline: one dense Newton fit (no bootstrap) on the same cells, as if it ran on the request. */
 function denseFitMs(lines: Line[], models: number): number {
   const at = (name: string) => Number(name.slice(name.lastIndexOf("-") + 1));
   const cells = new Map<number, { a: number; b: number; sa: number; sb: number }>();

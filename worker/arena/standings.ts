@@ -85,7 +85,7 @@ export function noteLocalWrite(): void {
  * Within `staleMs` of D1 last confirming an entry, and with no write request answered by this isolate since,
  * the entry is served without that query: a change made through another isolate (a vote taken by a Worker
  * elsewhere, a judge's battle written by a room) shows within `staleMs`. Under a steady stream of votes this
- * bounds the refits to one per query per `staleMs` per isolate, instead of one per read (README, "Scaling").
+ * bounds the refits to one per query per `staleMs` per isolate, instead of one per read (docs/scaling.md).
  *
  * Blind comparisons whose vote window (`voteWindowMs`, QUORUM_VOTE_WINDOW_MS) passed unvoted are let in first
  * (releasing one changes the version): until then they count nowhere, so the leaderboard can't name a hidden pair.

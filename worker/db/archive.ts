@@ -1,5 +1,5 @@
 /**
- * The archive (README, "Scaling"): with QUORUM_ARCHIVE_AFTER_HOURS set, what D1 would otherwise keep forever
+ * The archive (docs/scaling.md): with QUORUM_ARCHIVE_AFTER_HOURS set, what D1 would otherwise keep forever
  * moves to the ARCHIVE R2 bucket once it is older than that and an hour, as gzipped JSON Lines of the D1 rows:
  *
  * - battles, oldest rowid first, SEGMENT_BATTLES to a segment, one row in `battle_archive` each; with them the

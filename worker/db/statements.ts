@@ -1,9 +1,8 @@
 /**
  * Writes as D1 prepared statements, their SQL built once per shape and kept. The rooms write on the same
- * thread that relays their events, and drizzle's query builder rebuilt each statement's SQL from the schema
- * every time: at the end of a council-6 run, turning about 30 statements into SQL took some 5 ms of the
- * 13 ms the room spent between the last review's arrival and its final D1 batch (a CPU profile of
- * `npm run bench -- council-6`). Here a statement costs a cache lookup and its values' encoding. The schema
+ * thread that relays their events, and drizzle's query builder rebuilds each statement's SQL from the schema
+ * every time, a cost a council run's final batch of some 30 statements would pay on the way to its end
+ * (bench/HISTORY.md has the profile). Here a statement costs a cache lookup and its values' encoding. The schema
  * stays the one description of the tables: column names and encodings (JSON text, booleans as 0/1) come
  * from it, and reads still go through drizzle.
  */

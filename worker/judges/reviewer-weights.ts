@@ -1,5 +1,5 @@
 /**
- * Calibrated reviewer weights for council runs (seed 001 §10.3, "historical agreement"): a reviewer
+ * Calibrated reviewer weights for council runs ("historical agreement"; docs/judges.md): a reviewer
  * counts as much as it has agreed with people when it judged arena comparisons. A reviewer with too
  * few judged votes to say takes the average weight of the others (1 when nobody has a record).
  */

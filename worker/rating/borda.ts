@@ -1,5 +1,5 @@
 /**
- * Council aggregation (DESIGN "Council run lifecycle" step 5, seed 001 §10): Borda count over the reviewers'
+ * Council aggregation (docs/council.md, "How a run works"): Borda count over the reviewers'
  * rankings with reviewer weights and self-review handling, tie-broken by mean scores, plus first-place votes,
  * score means and the pairwise matrix. Pure: same input, same output, no I/O.
  */

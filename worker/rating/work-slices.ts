@@ -7,7 +7,7 @@
 /** A fit that yields between slices and returns its result. */
 export type Sliced<T> = Generator<void, T, void>;
 
-/** Pair-cell visits per slice: about 2–5 ms of CPU in V8, well under the ~20 ms a slice may take. */
+/** Pair-cell visits per slice: a few ms of CPU, well under the ~20 ms a slice may take (timings: bench/HISTORY.md). */
 export const WORK_PER_SLICE = 100_000;
 
 /** Counts work and says when a slice is used up. */

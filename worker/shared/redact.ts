@@ -1,5 +1,5 @@
 /**
- * Redact mode (QUORUM_REDACT, seed 001 §14): what the Worker masked (worker/redaction/) is kept as counts
+ * Redact mode (QUORUM_REDACT; docs/access-and-safety.md): what the Worker masked (worker/redaction/) is kept as counts
  * per kind, never the secret. The web app imports this file to describe the counts.
  */
 

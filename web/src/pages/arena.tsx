@@ -103,7 +103,7 @@ function Round(props: { id: string }) {
     return null;
   };
 
-  /** Longer answers tend to win votes for their length alone (seed 002): say so when one is more than twice the other. */
+  /** Longer answers tend to win votes for their length alone: say so when one is more than twice the other. */
   const lengthNote = () => {
     const t = d() && latestTurn(d()!);
     if (t?.left.status !== "done" || !t || t.right.status !== "done") return null;
