@@ -3,7 +3,7 @@
  * model_votes rows, the battle, and the triggers that keep pair_counts) by the bench's Worker in
  * d1-rate-worker/: one transaction per vote in sequence (one room), many such sequences at once (many rooms,
  * one D1), and several votes per transaction (what a buffering writer would do). No HTTP per vote, no room, no
- * rate limiter: this is D1's own ceiling under `wrangler dev`, the number the README's "Scaling" arithmetic needs.
+ * rate limiter: this is D1's own ceiling under `wrangler dev`, the number docs/scaling.md's arithmetic needs.
  */
 import { rm, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
