@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_DEFAULTS, bootstrapBradleyTerry, rankByIntervals } from "../../worker/rating/bootstrap";
+import { BOOTSTRAP_DEFAULTS, bootstrapBradleyTerry } from "../../worker/rating/bootstrap";
 import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
 import { percentile, seededRandom } from "../../worker/rating/random";
 import { cellsOf, centred, simulateBattles } from "./rating-simulation";
@@ -99,15 +99,5 @@ describe("bootstrap intervals for Bradley–Terry", () => {
 
   it("refuses fractional counts, which cannot be resampled as battles", () => {
     expect(() => bootstrapBradleyTerry(2, [cell(0, 1, 2.5, 1)])).toThrow(RangeError);
-  });
-});
-
-describe("rank by intervals", () => {
-  it("ranks a model 1 + the number of models whose lower bound is strictly above its upper bound", () => {
-    const lower = [1100, 1050, 990, Number.NaN, 900, 1000];
-    const upper = [1150, 1120, 1060, Number.NaN, 1000, 1040];
-    // 0: no lower bound above 1150 → 1. 1: none above 1120 (1100 is below) → 1. 2: only 1100 > 1060 → 2.
-    // 3: no interval → null. 4: 1100, 1050 > 1000 (990 and 1000 are not strictly above) → 3. 5: 1100, 1050 > 1040 → 3.
-    expect(rankByIntervals(lower, upper)).toEqual([1, 1, 2, null, 3, 3]);
   });
 });

@@ -5,7 +5,8 @@
 import type { PairTotals } from "../db/leaderboard-queries";
 import type { OnlineRatings } from "./online-ratings";
 import { conservative, type TrueSkillRating } from "../rating/trueskill";
-import { bootstrapBradleyTerrySliced, rankByIntervals } from "../rating/bootstrap";
+import { bootstrapBradleyTerrySliced } from "../rating/bootstrap";
+import { rankByIntervals } from "../rating/ranks";
 import { fitBradleyTerrySliced, type PairCell } from "../rating/bradley-terry";
 import { drain, Slicer, type Sliced } from "../rating/work-slices";
 import type { LeaderboardRow } from "../shared/arena";

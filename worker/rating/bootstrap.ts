@@ -75,18 +75,3 @@ export function* bootstrapBradleyTerrySliced(
   intervalsOf(samples, rounds, n, lower, upper);
   return { lower, upper, rounds };
 }
-
-/** 1 + the number of models whose lower bound is strictly above this model's upper bound; null without an interval. */
-export function rankByIntervals(lower: ArrayLike<number>, upper: ArrayLike<number>): (number | null)[] {
-  const ranks: (number | null)[] = [];
-  for (let model = 0; model < upper.length; model++) {
-    if (Number.isNaN(lower[model]) || Number.isNaN(upper[model])) {
-      ranks.push(null);
-      continue;
-    }
-    let above = 0;
-    for (let other = 0; other < lower.length; other++) if (lower[other] > upper[model]) above++;
-    ranks.push(1 + above);
-  }
-  return ranks;
-}
