@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fitBradleyTerry, fitPairTable } from "../../worker/rating/bradley-terry";
 import { bootstrapBradleyTerry } from "../../worker/rating/bootstrap";
 import { pairTableOf } from "../../worker/rating/pair-table";
-import { pairWeights, sandwichIntervals, weightedTable } from "../../worker/rating/sandwich";
+import { battlesToSeparate, pairWeights, sandwichIntervals, weightedTable } from "../../worker/rating/sandwich";
 import { mulberry32 } from "../helpers/arena-reference";
 import { cellsOf, simulateBattles, type SimulatedBattle } from "./rating-simulation";
 
@@ -165,5 +165,28 @@ describe("sandwich intervals", () => {
       expect(ratio).toBeGreaterThan(0.85);
       expect(ratio).toBeLessThan(1.18);
     }
+  });
+
+  it("count the battles that would separate two models at today's rate, and the count holds", () => {
+    const fit = fitBradleyTerry(2, [{ i: 0, j: 1, winsI: 7, winsJ: 3, ties: 0 }]);
+    const now = sandwichIntervals(2, pairTableOf(2, [{ i: 0, j: 1, winsI: 7, winsJ: 3, ties: 0 }]), fit.ratings);
+    const difference = fit.ratings[0] - fit.ratings[1];
+    const variance = now.differenceVariance(0, 1);
+    // Var(θ0 − θ1) = 2 · 4.2 / (4.2 + 1e-4)² logits² (about 1/2.1); the gap ln(7/3) needs precision
+    // z² / ln(7/3)², and each battle adds 0.7 · 0.3 = 0.21: ⌈(z²/ln(7/3)² − (4.2 + 1e-4)²/8.4) / 0.21⌉ = 16.
+    expect(variance * PER_UNIT ** 2).toBeCloseTo(8.4 / (4.2 + 1e-4) ** 2, 12);
+    const more = battlesToSeparate(difference, variance);
+    expect(more).toBe(Math.ceil((Z ** 2 / Math.log(7 / 3) ** 2 - (4.2 + 1e-4) ** 2 / 8.4) / 0.21));
+    expect(more).toBe(16);
+    // At the same rate, 10 + 16 battles separate them and 10 + 15 do not.
+    const separated = (total: number) => {
+      const cells = [{ i: 0, j: 1, winsI: 0.7 * total, winsJ: 0.3 * total, ties: 0 }];
+      const intervals = sandwichIntervals(2, pairTableOf(2, cells), fitBradleyTerry(2, cells).ratings);
+      return difference > Z * Math.sqrt(intervals.differenceVariance(0, 1));
+    };
+    expect(separated(26)).toBe(true);
+    expect(separated(25)).toBe(false);
+    expect(battlesToSeparate(0, variance)).toBeNull();
+    expect(battlesToSeparate(difference, variance / 100)).toBe(0);
   });
 });

@@ -30,6 +30,8 @@ export interface SandwichIntervals {
   upper: Float64Array;
   /** the standard error on the rating scale, NaN where unknown */
   standardError: Float64Array;
+  /** Var(Ra − Rb) on the rating scale; NaN when either has no battles. Costs p + cells. */
+  differenceVariance(a: number, b: number): number;
 }
 
 /** arena-rank's `hessian_reg`. */
@@ -95,14 +97,11 @@ export function sandwichIntervals(
   const anchor = opts.anchor ?? null;
   const pinned = anchor && compact[anchor.index] !== -1 ? compact[anchor.index] : -1;
 
-  // Var(θv − θk) = (uv − uk)ᵀ G (uv − uk) with u the rows of H⁻¹ and k the anchor (no anchor: u_k = 0), and
-  // G a sum over cells of g·(eᵢ − eⱼ)(eᵢ − eⱼ)ᵀ: a sum over cells of g·(row[i] − row[j])².
+  // Var(θv − θk) = (uv − uk)ᵀ G (uv − uk) with u the rows of H⁻¹ (no k: u_k = 0), and G a sum over cells of
+  // g·(eᵢ − eⱼ)(eᵢ − eⱼ)ᵀ: a sum over cells of g·(row[i] − row[j])².
   const row = new Float64Array(p);
-  const lower = new Float64Array(n).fill(Number.NaN);
-  const upper = new Float64Array(n).fill(Number.NaN);
-  const standardError = new Float64Array(n).fill(Number.NaN);
-  for (let v = 0; v < p; v++) {
-    for (let k = 0; k < p; k++) row[k] = inverse[v * p + k] - (pinned === -1 ? 0 : inverse[pinned * p + k]);
+  const varianceOf = (v: number, k: number) => {
+    for (let x = 0; x < p; x++) row[x] = inverse[v * p + x] - (k === -1 ? 0 : inverse[k * p + x]);
     let variance = 0;
     for (let c = 0; c < table.size; c++) {
       // Zero for a cell with no battles, whose models may not be rated at all.
@@ -110,13 +109,42 @@ export function sandwichIntervals(
       const d = row[compact[table.i[c]]] - row[compact[table.j[c]]];
       variance += spread[c] * d * d;
     }
+    return variance / (perUnit * perUnit);
+  };
+  const lower = new Float64Array(n).fill(Number.NaN);
+  const upper = new Float64Array(n).fill(Number.NaN);
+  const standardError = new Float64Array(n).fill(Number.NaN);
+  for (let v = 0; v < p; v++) {
     const m = models[v];
-    const se = v === pinned ? 0 : Math.sqrt(variance) / perUnit;
+    const se = v === pinned ? 0 : Math.sqrt(varianceOf(v, pinned));
     standardError[m] = se;
     lower[m] = ratings[m] - z * se;
     upper[m] = ratings[m] + z * se;
   }
-  return { lower, upper, standardError };
+  const differenceVariance = (a: number, b: number) =>
+    compact[a] === -1 || compact[b] === -1 ? Number.NaN : a === b ? 0 : varianceOf(compact[a], compact[b]);
+  return { lower, upper, standardError, differenceVariance };
+}
+
+/**
+ * How many more battles between a and b, at the rate a wins now, until the interval of their difference
+ * leaves out zero: each battle adds p(1 − p) to the precision of the difference (in logits). An estimate —
+ * battles elsewhere move it too. 0 when they are apart already; null when their ratings are equal.
+ */
+export function battlesToSeparate(
+  difference: number,
+  differenceVariance: number,
+  opts: { scale?: number; base?: number; coverage?: number } = {},
+): number | null {
+  const perUnit = Math.log(opts.base ?? 10) / (opts.scale ?? 400);
+  const z = normalQuantile(1 - (1 - (opts.coverage ?? 0.95)) / 2);
+  const gap = Math.abs(difference) * perUnit;
+  if (!(gap > 0) || !Number.isFinite(differenceVariance)) return null;
+  const have = 1 / (differenceVariance * perUnit * perUnit);
+  const need = (z * z) / (gap * gap);
+  if (have >= need) return 0;
+  const p = 1 / (1 + Math.exp(-gap));
+  return Math.ceil((need - have) / (p * (1 - p)));
 }
 
 /**
