@@ -137,6 +137,22 @@ describe("sandwich intervals", () => {
     const intervals = sandwichIntervals(n, allTable, fit.ratings, { weights });
     const replica = replicaStandardErrors(n, all, fit.ratings, weightOf, null);
     for (let m = 0; m < n; m++) expect(intervals.standardError[m]).toBeCloseTo(replica[m], 8);
+
+    // The reweighted bootstrap (whole battles resampled, then weighed) brackets the weighted fit with widths
+    // near the sandwich's; with every weight 1 it is the plain bootstrap exactly.
+    const allCells = cellsOf(all);
+    const boot = bootstrapBradleyTerry(n, allCells, { rounds: 300, seed: 5, weights });
+    for (let m = 0; m < n; m++) {
+      expect(boot.lower[m]).toBeLessThan(fit.ratings[m]);
+      expect(boot.upper[m]).toBeGreaterThan(fit.ratings[m]);
+      const ratio = (intervals.upper[m] - intervals.lower[m]) / (boot.upper[m] - boot.lower[m]);
+      expect(ratio).toBeGreaterThan(0.8);
+      expect(ratio).toBeLessThan(1.25);
+    }
+    const ones = new Float64Array(allTable.size).fill(1);
+    expect(bootstrapBradleyTerry(n, allCells, { rounds: 20, seed: 5, weights: ones })).toEqual(
+      bootstrapBradleyTerry(n, allCells, { rounds: 20, seed: 5 }),
+    );
   });
 
   it("cover the true ratings about 95% of the time, and agree with the bootstrap's width", () => {

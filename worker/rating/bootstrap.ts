@@ -19,6 +19,11 @@ export interface BootstrapOptions {
   rounds?: number;
   seed?: number;
   anchor?: Anchor | null;
+  /**
+   * Each cell's weight per battle (sandwich.ts pairWeights), fixed from the data as drawn: each round resamples
+   * whole battles, then weighs them, as arena-rank's reweighted bootstrap does.
+   */
+  weights?: ArrayLike<number> | null;
 }
 
 export const BOOTSTRAP_DEFAULTS: Readonly<{ rounds: number; seed: number }> = Object.freeze({ rounds: 100, seed: 1 });
@@ -59,6 +64,11 @@ export function* bootstrapBradleyTerrySliced(
   const total = counts.reduce((sum, count) => sum + count, 0);
   if (total === 0 || rounds === 0) return { lower, upper, rounds };
 
+  const weights = opts.weights ?? null;
+  const weighed = () => {
+    if (weights) for (const column of outcomes) for (let c = 0; c < table.size; c++) column[c] *= weights[c];
+  };
+  weighed();
   const start = (yield* fitPairTableSliced(n, table, { anchor }, slicer)).ratings;
   const random = seededRandom(opts.seed ?? BOOTSTRAP_DEFAULTS.seed);
   const probs = Float64Array.from(counts, (count) => count / total);
@@ -68,6 +78,7 @@ export function* bootstrapBradleyTerrySliced(
     yield* sampleMultinomialSliced(random, total, probs, drawn, slicer);
     for (const column of outcomes) column.fill(0);
     for (let k = 0; k < drawn.length; k++) outcomes[kindOf[k]][cellOf[k]] = drawn[k];
+    weighed();
     // A model without battles this round is NaN here and so left out of its own percentiles.
     samples.set((yield* fitPairTableSliced(n, table, { anchor, start }, slicer)).ratings, round * n);
   }
