@@ -4,6 +4,7 @@ import { bootstrapBradleyTerry } from "../../worker/rating/bootstrap";
 import { pairTableOf } from "../../worker/rating/pair-table";
 import { battlesToSeparate, pairWeights, sandwichIntervals, weightedTable } from "../../worker/rating/sandwich";
 import { mulberry32 } from "../helpers/arena-reference";
+import { gaussJordanInverse, multiply } from "../helpers/matrix";
 import { cellsOf, simulateBattles, type SimulatedBattle } from "./rating-simulation";
 
 const PER_UNIT = Math.log(10) / 400;
@@ -45,28 +46,6 @@ function replicaStandardErrors(
     const variance = anchor === null ? cov[v][v] : cov[v][v] + cov[anchor][anchor] - 2 * cov[v][anchor];
     return Math.sqrt(Math.max(variance, 0)) / PER_UNIT;
   });
-}
-
-function gaussJordanInverse(matrix: number[][]): number[][] {
-  const n = matrix.length;
-  const a = matrix.map((row, r) => [...row, ...Array.from({ length: n }, (_, c) => (c === r ? 1 : 0))]);
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) pivot = r;
-    [a[col], a[pivot]] = [a[pivot], a[col]];
-    const d = a[col][col];
-    for (let c = 0; c < 2 * n; c++) a[col][c] /= d;
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = a[r][col];
-      for (let c = 0; c < 2 * n; c++) a[r][c] -= f * a[col][c];
-    }
-  }
-  return a.map((row) => row.slice(n));
-}
-
-function multiply(x: number[][], y: number[][]): number[][] {
-  return x.map((row) => y[0].map((_, c) => row.reduce((sum, v, k) => sum + v * y[k][c], 0)));
 }
 
 describe("sandwich intervals", () => {

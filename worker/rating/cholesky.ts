@@ -44,3 +44,19 @@ export function solvePositiveDefinite(p: number, a: Float64Array, b: Float64Arra
   choleskySolve(p, a, b, x);
   return true;
 }
+
+/** The inverse of a symmetric positive-definite p×p matrix (row-major), from one factorisation; `a` is overwritten. */
+export function invertPositiveDefinite(p: number, a: Float64Array): Float64Array {
+  if (!choleskyFactor(p, a)) throw new RangeError("the matrix is not positive definite");
+  const inverse = new Float64Array(p * p);
+  const unit = new Float64Array(p);
+  const column = new Float64Array(p);
+  for (let k = 0; k < p; k++) {
+    unit[k] = 1;
+    choleskySolve(p, a, unit, column);
+    unit[k] = 0;
+    // The inverse is symmetric: its k-th column is its k-th row.
+    inverse.set(column, k * p);
+  }
+  return inverse;
+}

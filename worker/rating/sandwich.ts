@@ -10,7 +10,7 @@
  * interval is that of the difference to the anchor, whose own interval collapses to its pinned rating.
  */
 import type { Anchor } from "./bradley-terry";
-import { choleskyFactor, choleskySolve } from "./cholesky";
+import { invertPositiveDefinite } from "./cholesky";
 import { normalQuantile } from "./normal";
 import type { PairTable } from "./pair-table";
 
@@ -162,19 +162,4 @@ export function pairWeights(table: PairTable, minimum = 50): Float64Array {
 export function weightedTable(table: PairTable, weights: ArrayLike<number>): PairTable {
   const scaled = (counts: Float64Array) => counts.map((x, c) => x * weights[c]);
   return { ...table, winsI: scaled(table.winsI), winsJ: scaled(table.winsJ), ties: scaled(table.ties) };
-}
-
-function invertPositiveDefinite(p: number, a: Float64Array): Float64Array {
-  if (!choleskyFactor(p, a)) throw new RangeError("the Hessian is not positive definite");
-  const inverse = new Float64Array(p * p);
-  const unit = new Float64Array(p);
-  const column = new Float64Array(p);
-  for (let k = 0; k < p; k++) {
-    unit[k] = 1;
-    choleskySolve(p, a, unit, column);
-    unit[k] = 0;
-    // H⁻¹ is symmetric: its k-th column is its k-th row.
-    inverse.set(column, k * p);
-  }
-  return inverse;
 }
