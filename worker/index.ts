@@ -4,17 +4,18 @@ import { api } from "./api";
 import { access } from "./api/access";
 import { bodyCap } from "./api/body-cap";
 import { errorBody, onError } from "./api/errors";
+import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
+import { describeOpenApi, serveOpenApi } from "./api/openapi";
+import { archivePass } from "./arena/archive-policy";
 import { noteLocalWrite } from "./arena/standings";
 import { SWEEP_CRON, sweepUnfinished } from "./rooms/sweep";
-import { archivePass } from "./arena/archive-policy";
-import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
+export { FitRoom } from "./rooms/fit-room";
 export { RateLimiter } from "./rooms/rate-limiter";
-export { VoteWriter } from "./rooms/vote-writer";
 export { RunRoom } from "./rooms/run-room";
 export { StyleRoom } from "./rooms/style-room";
-export { FitRoom } from "./rooms/fit-room";
+export { VoteWriter } from "./rooms/vote-writer";
 
 const apiHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin", referrerPolicy: "no-referrer" });
 
@@ -36,6 +37,8 @@ const app = new Hono<{ Bindings: Env }>()
   )
   .use("/api/*", bodyCap)
   .route("/api", api);
+// Registered on the whole app (behind the same middleware as every /api route), since it describes all of it.
+app.get("/api/openapi.json", describeOpenApi, serveOpenApi(app));
 app.onError(onError);
 app.notFound((c) =>
   c.json(errorBody("not_found", `No API route ${c.req.method} ${new URL(c.req.url).pathname}.`), 404),

@@ -1,16 +1,19 @@
 /** /api/battles: Chatbot Arena's clean battle logs in (JSON array or JSON Lines) and out (JSON Lines). */
 import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
 import { archivePass } from "../arena/archive-policy";
-import { archivedImportLines, archiveSummary } from "../db/archive";
+import { arenaSettings } from "../arena/settings";
 import { toCleanBattle } from "../battles/fastchat";
 import { BattleSplitter, parseItem } from "../battles/json-stream";
-import { exportedBattles, insertImportedBattles, type ExportedRow, type NumberedBattle } from "../db/battle-queries";
+import { archivedImportLines, archiveSummary } from "../db/archive";
+import { type ExportedRow, exportedBattles, insertImportedBattles, type NumberedBattle } from "../db/battle-queries";
 import { openDb } from "../db/queries";
-import { arenaSettings } from "../arena/settings";
 import type { BattleSource } from "../shared/arena";
 import { exportBattlesQuery, importQuery } from "../shared/requests";
+import { archivePassResponse, archiveStatus, cleanBattle, cleanBattles, importReport } from "../shared/responses";
 import { discardRest } from "./body-cap";
 import { ApiError } from "./errors";
+import { errorResponses, jsonResponse, mediaContent, mediaResponse } from "./openapi-describe";
 import { validate } from "./validate";
 
 /** A request's body is read as it streams and refused once it passes this, before anything is written. */
@@ -109,8 +112,40 @@ function cleanLine(r: ExportedRow): string {
   );
 }
 
+/** The routes below as the OpenAPI document (openapi.ts) describes them. */
+const described = {
+  import: describeRoute({
+    tags: ["Arena"],
+    summary: "Import Chatbot Arena clean battles (a JSON array or JSON Lines)",
+    description: `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and QUORUM_IMPORT_MAX_LINES lines a request; \`npm run import -- FILE\` sends a larger file in chunks (importId and offset make a retried chunk write nothing twice).`,
+    requestBody: {
+      required: true,
+      content: mediaContent({ "application/json": cleanBattles, "application/x-ndjson": cleanBattle }),
+    },
+    responses: { 200: jsonResponse(importReport, "What was imported."), ...errorResponses(400, 413, 422) },
+  }),
+  archiveStatus: describeRoute({
+    tags: ["Arena"],
+    summary: "What the archive (R2) holds, and after how many hours battles move there",
+    responses: { 200: jsonResponse(archiveStatus, "The archive's figures.") },
+  }),
+  archiveNow: describeRoute({
+    tags: ["Arena"],
+    summary: "Run one archive pass now (a cron runs one every minute)",
+    responses: { 200: jsonResponse(archivePassResponse, "What the pass moved."), ...errorResponses(409) },
+  }),
+  export: describeRoute({
+    tags: ["Arena"],
+    summary: "Export battles as Chatbot Arena clean battles, one JSON object a line",
+    responses: {
+      200: mediaResponse("The battles, as an attachment.", { "application/x-ndjson": cleanBattle }),
+      ...errorResponses(400),
+    },
+  }),
+};
+
 export const battlesApi = new Hono<{ Bindings: Env }>()
-  .post("/import", validate("query", importQuery), async (c) => {
+  .post("/import", described.import, validate("query", importQuery), async (c) => {
     const { importId = crypto.randomUUID(), offset } = c.req.valid("query");
     // A body declared too large is refused unread.
     if (Number(c.req.header("Content-Length") ?? 0) > MAX_IMPORT_BYTES) throw bodyTooLarge();
@@ -144,7 +179,7 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     if (!accepted.length) throw nothingImported(report);
     return c.json(report, 200);
   })
-  .get("/archive", async (c) => {
+  .get("/archive", described.archiveStatus, async (c) => {
     const { archiveAfterHours } = arenaSettings(c.env);
     return c.json({
       afterHours: archiveAfterHours || null,
@@ -153,7 +188,7 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     });
   })
   // A cron runs a pass every minute; this runs one now.
-  .post("/archive", async (c) => {
+  .post("/archive", described.archiveNow, async (c) => {
     if (!c.env.ARCHIVE)
       throw new ApiError(
         409,
@@ -169,7 +204,7 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
       );
     return c.json({ pass, archive: await archiveSummary(c.env.DB) });
   })
-  .get("/export", validate("query", exportBattlesQuery), async (c) => {
+  .get("/export", described.export, validate("query", exportBattlesQuery), async (c) => {
     const { source, includeFlagged } = c.req.valid("query");
     const pages = exportedBattles(openDb(c.env.DB), c.env.ARCHIVE, SOURCES[source], includeFlagged);
     const encoder = new TextEncoder();

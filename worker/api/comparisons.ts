@@ -1,11 +1,16 @@
 /** /api/comparisons: validate, then hand the comparison to its ComparisonRoom. */
-import { Hono, type Context } from "hono";
-import { comparisonHistory } from "../arena/history";
-import { openDb } from "../db/queries";
+import { type Context, Hono } from "hono";
+import { describeRoute } from "hono-openapi";
 import { type ChosenPair, choosePair, NoPairError } from "../arena/choose-pair";
+import { estimateComparison, estimateJudges, estimateRetry, estimateTurn, poolPrices } from "../arena/estimate";
+import { comparisonHistory } from "../arena/history";
 import { arenaSettings } from "../arena/settings";
-import type { Outcome } from "../rooms/comparison-room";
+import type { Price, RunEstimate } from "../council/estimate";
+import { openDb } from "../db/queries";
+import { blindPricesOf, type ComparisonForEstimate, comparisonForEstimate } from "../db/spend-queries";
 import { displayName } from "../providers/registry";
+import type { Outcome } from "../rooms/comparison-room";
+import { comparisonDetail as comparisonDetailSchema } from "../shared/arena";
 import {
   comparisonMessageInput,
   createComparisonInput,
@@ -14,19 +19,25 @@ import {
   voteInput,
   wsQuery,
 } from "../shared/requests";
+import {
+  comparisonAccepted,
+  comparisonList,
+  comparisonStarted,
+  judgesAccepted,
+  messageAccepted,
+  voteRecorded,
+} from "../shared/responses";
 import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";
+import { knownId, newItemId } from "./item-ids";
+import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
-import { connectRoom, requireUpgrade } from "./sockets";
-import { validate } from "./validate";
-import { estimateComparison, estimateJudges, estimateRetry, estimateTurn, poolPrices } from "../arena/estimate";
-import type { Price, RunEstimate } from "../council/estimate";
-import { blindPricesOf, comparisonForEstimate, type ComparisonForEstimate } from "../db/spend-queries";
-import { redactComparison, redactMessage, redactMode } from "./redaction";
-import { reserveSpend, utcDay, withHold, workMs } from "./spend";
-import { knownId, newItemId } from "./item-ids";
 import { voteReceipt } from "./receipts";
+import { redactComparison, redactMessage, redactMode } from "./redaction";
+import { connectRoom, requireUpgrade } from "./sockets";
+import { reserveSpend, utcDay, withHold, workMs } from "./spend";
+import { validate } from "./validate";
 
 /** The room of comparison `id`: only for an id the server made (item-ids.ts), since addressing a room creates it. */
 export const comparisonRoom = (env: Env, id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
@@ -89,8 +100,67 @@ export async function comparisonDetail(env: Env, id: string) {
   return detail;
 }
 
+const comparisonId = pathParam("id", "The comparison's id, as POST /api/comparisons returned it.");
+
+/** The routes below as the OpenAPI document (openapi.ts) describes them. */
+const described = {
+  create: describeRoute({
+    tags: ["Comparisons"],
+    summary: "Start an arena comparison",
+    description:
+      "Two models answer the prompt on hidden sides: the two given, a pair sampled from the pool, or (topper) the leader against a challenger.",
+    responses: { 201: jsonResponse(comparisonStarted, "The comparison, started."), ...errorResponses(400, 409, 429) },
+  }),
+  list: describeRoute({
+    tags: ["Comparisons"],
+    summary: "List comparisons, newest first",
+    responses: { 200: jsonResponse(comparisonList, "A page of comparisons."), ...errorResponses(400) },
+  }),
+  get: describeRoute({
+    tags: ["Comparisons"],
+    summary: "A comparison's transcript; the models' names only once it may show them",
+    parameters: [comparisonId],
+    responses: { 200: jsonResponse(comparisonDetailSchema, "The comparison."), ...errorResponses(404) },
+  }),
+  message: describeRoute({
+    tags: ["Comparisons"],
+    summary: "Send the next turn to both sides",
+    parameters: [comparisonId],
+    responses: { 202: jsonResponse(messageAccepted, "The turn started."), ...errorResponses(400, 404, 409, 429) },
+  }),
+  retry: describeRoute({
+    tags: ["Comparisons"],
+    summary: "Ask a failed side again",
+    parameters: [comparisonId],
+    responses: { 202: jsonResponse(comparisonAccepted, "The retry started."), ...errorResponses(400, 404, 409, 429) },
+  }),
+  judge: describeRoute({
+    tags: ["Comparisons"],
+    summary: "Ask judge models for their verdict (hidden until the vote)",
+    parameters: [comparisonId],
+    responses: { 202: jsonResponse(judgesAccepted, "The judges were asked."), ...errorResponses(400, 404, 409, 429) },
+  }),
+  vote: describeRoute({
+    tags: ["Comparisons"],
+    summary: "Vote: left, right, tie or both-bad",
+    description:
+      "An Idempotency-Key header makes a retry answer the first vote again (with Idempotent-Replayed: true); the answer names the two models and carries the vote's receipt.",
+    parameters: [
+      comparisonId,
+      { in: "header", name: "Idempotency-Key", description: "At most 200 characters.", schema: { type: "string" } },
+      {
+        in: "header",
+        name: "X-Client-Id",
+        description: "Who votes, for the per-client caps.",
+        schema: { type: "string" },
+      },
+    ],
+    responses: { 201: jsonResponse(voteRecorded, "The vote, recorded."), ...errorResponses(400, 404, 409, 429) },
+  }),
+};
+
 export const comparisonsApi = new Hono<{ Bindings: Env }>()
-  .post("/", validate("json", createComparisonInput), async (c) => {
+  .post("/", described.create, validate("json", createComparisonInput), async (c) => {
     const redacted = redactMode(c.env) ? await redactComparison(c.req.valid("json")) : null;
     const input = redacted?.input ?? c.req.valid("json");
     await rateLimit(c, "comparisons", await clientIdOf(c));
@@ -156,7 +226,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       201,
     );
   })
-  .get("/", validate("query", listComparisonsQuery), async (c) => {
+  .get("/", described.list, validate("query", listComparisonsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
     const { rows, nextCursor } = await comparisonHistory(
       openDb(c.env.DB),
@@ -181,8 +251,8 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     });
     return c.json({ items, nextCursor });
   })
-  .get("/:id", async (c) => c.json(await comparisonDetail(c.env, await knownId(c, "comparison"))))
-  .post("/:id/messages", validate("json", comparisonMessageInput), async (c) => {
+  .get("/:id", described.get, async (c) => c.json(await comparisonDetail(c.env, await knownId(c, "comparison"))))
+  .post("/:id/messages", described.message, validate("json", comparisonMessageInput), async (c) => {
     const id = await knownId(c, "comparison");
     const redacted = redactMode(c.env) ? await redactMessage(c.req.valid("json").content) : null;
     const content = redacted?.content ?? c.req.valid("json").content;
@@ -196,7 +266,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     );
     return c.json(redacted ? { ...sent, redactions: redacted.redactions } : sent, 202);
   })
-  .post("/:id/retry", async (c) => {
+  .post("/:id/retry", described.retry, async (c) => {
     const id = await knownId(c, "comparison");
     return c.json(
       unwrap(
@@ -210,7 +280,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       202,
     );
   })
-  .post("/:id/judge", validate("json", judgeInput), async (c) => {
+  .post("/:id/judge", described.judge, validate("json", judgeInput), async (c) => {
     const id = await knownId(c, "comparison");
     const { judges } = c.req.valid("json");
     checkModels(c.env, judges);
@@ -226,7 +296,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       202,
     );
   })
-  .post("/:id/votes", validate("json", voteInput), async (c) => {
+  .post("/:id/votes", described.vote, validate("json", voteInput), async (c) => {
     // No D1 existence read: the id's tag says the server made it, and the room knows whether it holds it.
     const id = await knownId(c, "comparison");
     const key = c.req.header("Idempotency-Key")?.trim() || null;

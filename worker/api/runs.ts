@@ -1,23 +1,26 @@
 /** /api/runs: validate, then hand the run to its RunRoom. */
-import { Hono, type Context } from "hono";
-import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/queries";
-import { exportJson, exportMarkdown } from "../council/export";
-import type { RoomResult } from "../rooms/run-room";
-import { isBlind, isTerminal, toRunDetail } from "../rooms/record";
-import { displayName } from "../providers/registry";
+import { type Context, Hono } from "hono";
+import { describeRoute } from "hono-openapi";
 import { estimateAnswerRetry, estimateEvaluation, estimateRunCost, type RunEstimate } from "../council/estimate";
+import { exportJson, exportMarkdown } from "../council/export";
+import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/queries";
+import { displayName } from "../providers/registry";
+import { isBlind, isTerminal, toRunDetail } from "../rooms/record";
+import type { RoomResult } from "../rooms/run-room";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
-import type { RunDetail } from "../shared/run";
-import { ApiError, notFound } from "./errors";
+import { runAccepted, runDeleted, runExport, runList, runMarkdown, runStarted } from "../shared/responses";
+import type { RunDetail, RunSettings } from "../shared/run";
+import { runDetail as runDetailSchema } from "../shared/run";
 import { checkModels } from "./check-models";
+import { ApiError, notFound } from "./errors";
+import { knownId, newItemId } from "./item-ids";
+import { errorResponses, jsonResponse, mediaResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
-import { connectRoom, requireUpgrade } from "./sockets";
-import { validate } from "./validate";
 import { redactMode, redactRun } from "./redaction";
+import { connectRoom, requireUpgrade } from "./sockets";
 import { reserveSpend, withHold, workMs } from "./spend";
-import type { RunSettings } from "../shared/run";
-import { knownId, newItemId } from "./item-ids";
+import { validate } from "./validate";
 
 /** The room of run `id`: only for an id the server made (item-ids.ts), since addressing a room creates it. */
 const room = (env: Env, id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
@@ -77,8 +80,67 @@ async function withSpend(
   return unwrap(await withHold(c.env, holdId, act));
 }
 
+const runId = pathParam("id", "The run's id, as POST /api/runs returned it.");
+
+/** The routes below as the OpenAPI document (openapi.ts) describes them. */
+const described = {
+  create: describeRoute({
+    tags: ["Runs"],
+    summary: "Start a council run",
+    description: "Every model answers the question; then, with autoEvaluate, they review each other's answers blind.",
+    responses: { 201: jsonResponse(runStarted, "The run, started."), ...errorResponses(400, 409, 429) },
+  }),
+  list: describeRoute({
+    tags: ["Runs"],
+    summary: "List runs, newest first",
+    responses: { 200: jsonResponse(runList, "A page of runs."), ...errorResponses(400) },
+  }),
+  get: describeRoute({
+    tags: ["Runs"],
+    summary: "A run: its answers, reviews, ranking and costs",
+    parameters: [runId],
+    responses: { 200: jsonResponse(runDetailSchema, "The run."), ...errorResponses(404) },
+  }),
+  delete: describeRoute({
+    tags: ["Runs"],
+    summary: "Delete a run with its answers, reviews and judge battles",
+    parameters: [runId],
+    responses: { 200: jsonResponse(runDeleted, "Deleted."), ...errorResponses(404) },
+  }),
+  cancel: describeRoute({
+    tags: ["Runs"],
+    summary: "Stop a run's spending: abort the calls in flight, keep what finished",
+    parameters: [runId],
+    responses: { 200: jsonResponse(runAccepted, "The run, cancelled."), ...errorResponses(404, 409) },
+  }),
+  evaluate: describeRoute({
+    tags: ["Runs"],
+    summary: "Start (or restart) the cross-review and the ranking",
+    parameters: [runId],
+    responses: { 202: jsonResponse(runAccepted, "The evaluation started."), ...errorResponses(400, 404, 409, 429) },
+  }),
+  retryAnswers: describeRoute({
+    tags: ["Runs"],
+    summary: "Ask failed answers again (every failed one when modelIds is left out)",
+    parameters: [runId],
+    responses: { 202: jsonResponse(runAccepted, "The retry started."), ...errorResponses(400, 404, 409, 429) },
+  }),
+  export: describeRoute({
+    tags: ["Runs"],
+    summary: "Download a run as JSON or Markdown",
+    parameters: [runId],
+    responses: {
+      200: mediaResponse("The file, as an attachment.", {
+        "application/json": runExport,
+        "text/markdown": runMarkdown,
+      }),
+      ...errorResponses(400, 404),
+    },
+  }),
+};
+
 export const runsApi = new Hono<{ Bindings: Env }>()
-  .post("/", validate("json", createRunInput), async (c) => {
+  .post("/", described.create, validate("json", createRunInput), async (c) => {
     const redacted = redactMode(c.env) ? await redactRun(c.req.valid("json")) : null;
     const input = redacted?.input ?? c.req.valid("json");
     checkModels(c.env, [
@@ -107,7 +169,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     );
     return c.json(redacted ? { ...started, redactions: redacted.redactions } : started, 201);
   })
-  .get("/", validate("query", listRunsQuery), async (c) => {
+  .get("/", described.list, validate("query", listRunsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
     const { rows, nextCursor } = await listRuns(openDb(c.env.DB), limit, parseCursor(cursor));
     const items = rows.map((row) => {
@@ -134,18 +196,18 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     });
     return c.json({ items, nextCursor });
   })
-  .get("/:id", async (c) => c.json(await runDetail(c.env, await knownId(c, "run"))))
-  .delete("/:id", async (c) => {
+  .get("/:id", described.get, async (c) => c.json(await runDetail(c.env, await knownId(c, "run"))))
+  .delete("/:id", described.delete, async (c) => {
     const id = await existingRun(c);
     await room(c.env, id).destroy();
     await deleteRun(openDb(c.env.DB), id);
     return c.json({ deleted: true as const });
   })
-  .post("/:id/cancel", async (c) => {
+  .post("/:id/cancel", described.cancel, async (c) => {
     const id = await existingRun(c);
     return c.json(unwrap(await room(c.env, id).cancel()));
   })
-  .post("/:id/evaluate", async (c) => {
+  .post("/:id/evaluate", described.evaluate, async (c) => {
     const id = await knownId(c, "run");
     return c.json(
       await withSpend(
@@ -157,7 +219,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
       202,
     );
   })
-  .post("/:id/answers", validate("json", retryAnswersInput), async (c) => {
+  .post("/:id/answers", described.retryAnswers, validate("json", retryAnswersInput), async (c) => {
     const id = await knownId(c, "run");
     const { modelIds } = c.req.valid("json");
     return c.json(
@@ -170,7 +232,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
       202,
     );
   })
-  .get("/:id/export", validate("query", exportQuery), async (c) => {
+  .get("/:id/export", described.export, validate("query", exportQuery), async (c) => {
     const detail = await runDetail(c.env, await knownId(c, "run"));
     const { format } = c.req.valid("query");
     const file = `quorum-run-${detail.run.id}.${format}`;

@@ -5,6 +5,7 @@
  * never the token, so a leaked database opens no link; the token is shown once, at creation.
  */
 import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
 import { openDb, runStatusOf } from "../db/queries";
 import {
   insertShare,
@@ -16,12 +17,14 @@ import {
 } from "../db/share-queries";
 import { SHARE_HEADER } from "../rooms/room";
 import { wsQuery } from "../shared/requests";
+import { shareCreated, sharedItem, shareList, shareRevoked } from "../shared/responses";
 import { comparisonDetail, comparisonRoom } from "./comparisons";
 import { ApiError, notFound } from "./errors";
+import { knownId } from "./item-ids";
+import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
 import { runDetail } from "./runs";
 import { connectRoom, requireUpgrade } from "./sockets";
 import { validate } from "./validate";
-import { knownId } from "./item-ids";
 
 /** 32 random bytes in base64url: 43 characters. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -58,10 +61,31 @@ const roomOf = (env: Env, share: ShareRow) =>
 
 const listed = (s: ShareRow) => ({ id: s.id, kind: s.kind, itemId: s.itemId, createdAt: s.createdAt });
 
+/** The share routes of one kind of item as the OpenAPI document (openapi.ts) describes them. */
+function describedShares(kind: ShareKind) {
+  const itemId = pathParam("id", `The ${kind}'s id.`);
+  return {
+    create: describeRoute({
+      tags: ["Shares"],
+      summary: `Make a read-only share link to a ${kind}`,
+      description: "The token is shown this once; the server keeps only its hash.",
+      parameters: [itemId],
+      responses: { 201: jsonResponse(shareCreated, "The link."), ...errorResponses(404) },
+    }),
+    list: describeRoute({
+      tags: ["Shares"],
+      summary: `The ${kind}'s live share links (without their tokens)`,
+      parameters: [itemId],
+      responses: { 200: jsonResponse(shareList, "The links."), ...errorResponses(404) },
+    }),
+  };
+}
+
 /** `POST /:id/share` and `GET /:id/shares` for one kind of item, mounted beside its own routes. */
 function shareRoutes(kind: ShareKind) {
+  const described = describedShares(kind);
   return new Hono<{ Bindings: Env }>()
-    .post("/:id/share", async (c) => {
+    .post("/:id/share", described.create, async (c) => {
       const itemId = await knownId(c, kind);
       if (!(await itemExists(c.env, kind, itemId))) throw notFound(WHAT[kind]);
       const token = newToken();
@@ -69,7 +93,7 @@ function shareRoutes(kind: ShareKind) {
       await insertShare(openDb(c.env.DB), { ...share, tokenHash: await hashToken(token) });
       return c.json({ ...listed(share), token, url: `${new URL(c.req.url).origin}/shared/${token}` }, 201);
     })
-    .get("/:id/shares", async (c) => {
+    .get("/:id/shares", described.list, async (c) => {
       const itemId = await knownId(c, kind);
       if (!(await itemExists(c.env, kind, itemId))) throw notFound(WHAT[kind]);
       return c.json({ shares: (await liveSharesOf(openDb(c.env.DB), kind, itemId)).map(listed) });
@@ -79,8 +103,15 @@ function shareRoutes(kind: ShareKind) {
 export const runSharesApi = shareRoutes("run");
 export const comparisonSharesApi = shareRoutes("comparison");
 
+const describedRevoke = describeRoute({
+  tags: ["Shares"],
+  summary: "Revoke a share link: it stops working at once, for sockets already open through it too",
+  parameters: [pathParam("shareId", "The link's id (not its token).")],
+  responses: { 200: jsonResponse(shareRevoked, "The link, revoked."), ...errorResponses(404) },
+});
+
 /** `DELETE /api/shares/:shareId`: the link stops working at once, for sockets already open through it too. */
-export const sharesApi = new Hono<{ Bindings: Env }>().delete("/:shareId", async (c) => {
+export const sharesApi = new Hono<{ Bindings: Env }>().delete("/:shareId", describedRevoke, async (c) => {
   const revoked = await revokeShare(openDb(c.env.DB), c.req.param("shareId"), Date.now());
   if (!revoked) throw notFound("Share link");
   // Closed again on a repeat, in case the first call stopped between D1 and the room.
@@ -106,9 +137,17 @@ async function openLink(env: Env, token: string): Promise<ShareRow> {
   return share;
 }
 
+const describedShared = describeRoute({
+  tags: ["Shares"],
+  summary: "Open a share link: the run or comparison it shows, as its own route answers",
+  description: "Needs neither APP_TOKEN nor this machine: the token is the whole permission.",
+  parameters: [pathParam("token", "The link's token.")],
+  responses: { 200: jsonResponse(sharedItem, "The shared item."), ...errorResponses(404) },
+});
+
 /** `GET /api/shared/:token` and `GET /api/shared/:token/ws`: exactly what the item's own routes answer. */
 export const sharedApi = new Hono<{ Bindings: Env }>()
-  .get("/:token", async (c) => {
+  .get("/:token", describedShared, async (c) => {
     const share = await openLink(c.env, c.req.param("token"));
     c.header("Cache-Control", "no-store");
     c.header("X-Robots-Tag", "noindex");

@@ -8,11 +8,14 @@
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { spendCaps, type Price, type RunEstimate } from "../council/estimate";
+import { describeRoute } from "hono-openapi";
+import { type Price, type RunEstimate, spendCaps } from "../council/estimate";
 import { openDb } from "../db/queries";
-import { daySpend, itemSpend, releaseHold, reserve, type Hold } from "../db/spend-queries";
+import { daySpend, type Hold, itemSpend, releaseHold, reserve } from "../db/spend-queries";
 import { watchdogSlackMs } from "../rooms/room";
+import { spendResponse } from "../shared/responses";
 import { ApiError } from "./errors";
+import { jsonResponse } from "./openapi-describe";
 
 const DAY_MS = 86_400_000;
 
@@ -148,7 +151,13 @@ async function dayCapRefusal(c: Context<{ Bindings: Env }>, cap: number, estimat
   );
 }
 
-export const spendApi = new Hono<{ Bindings: Env }>().get("/", async (c) => {
+const describedSpend = describeRoute({
+  tags: ["Service"],
+  summary: "Today's spend (UTC): spent, set aside for work under way, and the cap",
+  responses: { 200: jsonResponse(spendResponse, "Today's figures.") },
+});
+
+export const spendApi = new Hono<{ Bindings: Env }>().get("/", describedSpend, async (c) => {
   const day = utcDay();
   const spent = await daySpend(openDb(c.env.DB), day.start);
   return c.json({

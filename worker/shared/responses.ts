@@ -1,0 +1,328 @@
+/**
+ * The JSON bodies the HTTP API answers with, as zod schemas: the OpenAPI document (worker/api/openapi.ts)
+ * describes every response with them, and worker/api/openapi-drift.ts checks at compile time that each route
+ * still returns what its schema says. zod/mini, like the other shapes here, so the page may import them too.
+ */
+import * as z from "zod/mini";
+import {
+  BATTLE_SOURCES,
+  comparisonDetail,
+  comparisonMode,
+  comparisonStatus,
+  leaderboardRow,
+  reveal,
+  voteChoice,
+  voteFlag,
+  voteRow,
+} from "./arena";
+import { REDACTION_KINDS } from "./redact";
+import { runDetail, runStatus } from "./run";
+
+/** Every refusal and failure: `{ error: { code, message, details? } }` (api/errors.ts). */
+export const errorResponse = z.object({
+  error: z.object({
+    /** a stable, machine-readable name such as `invalid_request`, `not_found` or `over_budget` */
+    code: z.string(),
+    /** what went wrong and what to do about it, for a person */
+    message: z.string(),
+    /** more about the refusal, e.g. the validation issues or the spend figures */
+    details: z.optional(z.unknown()),
+  }),
+});
+
+export const redactions = z.partialRecord(z.enum(REDACTION_KINDS), z.number());
+
+export const healthResponse = z.object({ ok: z.boolean(), version: z.string(), db: z.enum(["ok", "unreachable"]) });
+
+const catalogModel = z.object({
+  id: z.string(),
+  provider: z.string(),
+  name: z.string(),
+  displayName: z.string(),
+  priceIn: z.nullable(z.number()),
+  priceOut: z.nullable(z.number()),
+  contextTokens: z.nullable(z.number()),
+  demo: z.boolean(),
+  available: z.boolean(),
+  reason: z.nullable(z.string()),
+});
+
+export const modelsResponse = z.object({
+  providers: z.array(
+    z.object({
+      id: z.string(),
+      displayName: z.string(),
+      available: z.boolean(),
+      reason: z.nullable(z.string()),
+      models: z.array(catalogModel),
+    }),
+  ),
+});
+
+export const providerTestResponse = z.object({ ok: z.boolean(), provider: z.string(), message: z.string() });
+
+// ---- council runs ----
+
+export const runStarted = z.object({ id: z.string(), status: runStatus, redactions: z.optional(redactions) });
+export const runAccepted = z.object({ id: z.string(), status: runStatus });
+
+export const runList = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      createdAt: z.number(),
+      question: z.string(),
+      status: runStatus,
+      models: z.array(z.string()),
+      winner: z.nullable(
+        z.object({ label: z.string(), modelId: z.nullable(z.string()), displayName: z.nullable(z.string()) }),
+      ),
+      costHidden: z.boolean(),
+      costUsd: z.nullable(z.number()),
+      unknownCostModels: z.number(),
+    }),
+  ),
+  /** pass as `cursor` for the next page; null on the last */
+  nextCursor: z.nullable(z.string()),
+});
+
+export const runDeleted = z.object({ deleted: z.literal(true) });
+
+/** `?format=json`: the run as GET /api/runs/:id answers it, with what the file is. */
+export const runExport = z.extend(runDetail, {
+  format: z.literal("quorum.run"),
+  version: z.string(),
+  exportedAt: z.string(),
+});
+
+/** `?format=md`: the run as a Markdown page. */
+export const runMarkdown = z.string();
+
+// ---- arena comparisons ----
+
+export const comparisonStarted = z.object({
+  id: z.string(),
+  status: z.string(),
+  mode: comparisonMode,
+  /** why the mode differs from the one asked for (topper with no qualified leader) */
+  modeNote: z.nullable(z.string()),
+  redactions: z.optional(redactions),
+});
+
+export const comparisonList = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      createdAt: z.number(),
+      prompt: z.string(),
+      status: comparisonStatus,
+      category: z.nullable(z.string()),
+      blind: z.boolean(),
+      mode: comparisonMode,
+      reveal: z.nullable(reveal),
+    }),
+  ),
+  nextCursor: z.nullable(z.string()),
+});
+
+export const comparisonAccepted = z.object({ id: z.string(), status: z.string() });
+export const messageAccepted = z.object({
+  id: z.string(),
+  status: z.string(),
+  turn: z.number(),
+  redactions: z.optional(redactions),
+});
+export const judgesAccepted = z.object({ accepted: z.literal(true) });
+
+export const voteRecorded = z.object({
+  comparisonId: z.string(),
+  voteId: z.string(),
+  choice: voteChoice,
+  rows: z.array(voteRow),
+  reveal,
+  flags: z.array(voteFlag),
+  /** send it back in X-Vote-Receipt to withdraw the vote */
+  receipt: z.string(),
+});
+
+export const voteWithdrawn = z.object({
+  voteId: z.string(),
+  status: z.string(),
+  comparisonId: z.string(),
+  withdrawn: z.literal(true),
+});
+
+// ---- share links ----
+
+const shareLink = {
+  id: z.string(),
+  kind: z.enum(["run", "comparison"]),
+  itemId: z.string(),
+  createdAt: z.number(),
+};
+
+export const shareCreated = z.object({
+  ...shareLink,
+  /** shown this once: the server keeps only its hash */
+  token: z.string(),
+  url: z.string(),
+});
+export const shareList = z.object({ shares: z.array(z.object(shareLink)) });
+export const shareRevoked = z.object({ ...shareLink, revoked: z.literal(true) });
+export const sharedItem = z.union([
+  z.object({ kind: z.literal("run"), item: runDetail }),
+  z.object({ kind: z.literal("comparison"), item: comparisonDetail }),
+]);
+
+// ---- leaderboard, judges, battles, spend ----
+
+const fitStatus = z.union([
+  z.object({ status: z.literal("ready"), models: z.number(), rounds: z.number(), notice: z.nullable(z.string()) }),
+  z.object({
+    status: z.literal("computing"),
+    models: z.number(),
+    rounds: z.number(),
+    stale: z.boolean(),
+    notice: z.nullable(z.string()),
+  }),
+  z.object({ status: z.literal("refused"), models: z.number(), maxModels: z.number(), notice: z.string() }),
+]);
+
+const styleSummary = z.union([
+  z.object({ status: z.literal("computing") }),
+  z.object({ status: z.literal("refused"), notice: z.string() }),
+  z.object({
+    status: z.literal("ready"),
+    features: z.array(
+      z.object({
+        name: z.string(),
+        beta: z.number(),
+        lower: z.nullable(z.number()),
+        upper: z.nullable(z.number()),
+        oddsFactor: z.number(),
+        std: z.number(),
+      }),
+    ),
+    battles: z.number(),
+    withoutFeatures: z.number(),
+  }),
+]);
+
+export const leaderboardResponse = z.object({
+  rows: z.array(leaderboardRow),
+  source: z.enum(["human", "judge", "import", "all"]),
+  category: z.nullable(z.string()),
+  includeFlagged: z.boolean(),
+  order: z.enum(["bt", "elo", "trueskill", "winRate"]),
+  minAppearances: z.number(),
+  rounds: z.number(),
+  anchor: z.nullable(z.object({ modelId: z.string(), rating: z.number() })),
+  totalBattles: z.number(),
+  excludedFlagged: z.number(),
+  categories: z.array(z.string()),
+  fit: fitStatus,
+  /** with `style=true`, the style-controlled fit; null without */
+  style: z.nullable(styleSummary),
+});
+
+const preference = z.object({ judge: z.nullable(z.number()), humans: z.nullable(z.number()), count: z.number() });
+
+export const judgesResponse = z.object({
+  judges: z.array(
+    z.object({
+      judgeModelId: z.string(),
+      displayName: z.string(),
+      judged: z.number(),
+      withHumans: z.number(),
+      agreement: z.nullable(z.number()),
+      agreementDecisive: z.nullable(z.number()),
+      decisive: z.number(),
+      kappa: z.nullable(z.number()),
+      flipRate: z.nullable(z.number()),
+      selfPreference: preference,
+      lengthPreference: preference,
+    }),
+  ),
+});
+
+export const importReport = z.object({
+  importId: z.string(),
+  /** lines that are battles; of them, `inserted` were new and `alreadyImported` were written by an earlier try */
+  accepted: z.number(),
+  inserted: z.number(),
+  alreadyImported: z.number(),
+  rejected: z.number(),
+  /** the first rejected lines, with why */
+  errors: z.array(z.object({ line: z.number(), message: z.string() })),
+});
+
+const archiveSummary = {
+  segments: z.number(),
+  battles: z.number(),
+  modelVotes: z.number(),
+  conversations: z.number(),
+  messages: z.number(),
+  comparisonRows: z.number(),
+  throughRowid: z.number(),
+  oldest: z.nullable(z.number()),
+  newest: z.nullable(z.number()),
+};
+
+export const archiveStatus = z.object({
+  /** QUORUM_ARCHIVE_AFTER_HOURS, or null when archiving is off */
+  afterHours: z.nullable(z.number()),
+  bucketBound: z.boolean(),
+  ...archiveSummary,
+});
+
+export const archivePassResponse = z.object({
+  pass: z.object({
+    segments: z.number(),
+    battles: z.number(),
+    stopped: z.nullable(z.string()),
+    comparisons: z.number(),
+    messages: z.number(),
+    comparisonRows: z.number(),
+    idempotencyKeys: z.number(),
+  }),
+  archive: z.object(archiveSummary),
+});
+
+/** One line of an export or an import: a Chatbot Arena clean battle (FastChat's format, snake_case). */
+export const cleanBattle = z.object({
+  model_a: z.string(),
+  model_b: z.string(),
+  winner: z.enum(["model_a", "model_b", "tie", "tie (bothbad)"]),
+  tstamp: z.number(),
+  judge: z.optional(z.string()),
+  turn: z.optional(z.number()),
+  anony: z.optional(z.boolean()),
+  language: z.optional(z.string()),
+  question_id: z.optional(z.string()),
+  category: z.optional(z.string()),
+  conv_metadata: z.optional(z.record(z.string(), z.unknown())),
+  /** where a battle came from, on export only */
+  source: z.optional(z.enum(BATTLE_SOURCES)),
+});
+
+/** A battle import's body as a JSON array; as JSON Lines, it is one clean battle a line. */
+export const cleanBattles = z.array(cleanBattle);
+
+export const spendResponse = z.object({
+  /** the UTC day, YYYY-MM-DD */
+  day: z.string(),
+  spentUsd: z.number(),
+  reservedUsd: z.number(),
+  /** QUORUM_MAX_DAY_USD, or null without a cap */
+  capUsd: z.nullable(z.number()),
+  unknownCostCalls: z.number(),
+  /** when the day's cap resets (00:00 UTC), in ms since the epoch */
+  resetsAt: z.number(),
+});
+
+/** The OpenAPI 3.1 document itself: its top-level fields (the rest is the OpenAPI specification's). */
+export const openApiDocument = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
