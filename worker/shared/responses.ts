@@ -1,6 +1,6 @@
 /**
  * The JSON bodies the HTTP API answers with, as zod schemas: the OpenAPI document (worker/api/openapi.ts)
- * describes every response with them, and worker/api/openapi-drift.ts checks at compile time that each route
+ * describes every response with them, and test/types/response-schemas.ts checks at compile time that each route
  * still returns what its schema says. zod/mini, like the other shapes here, so the page may import them too.
  */
 import * as z from "zod/mini";
