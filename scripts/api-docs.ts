@@ -51,6 +51,15 @@ const refName = (ref: string) => ref.slice(ref.lastIndexOf("/") + 1);
 const anchor = (name: string) => `#${name.toLowerCase()}`;
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
+/** An object among others (a union's member) by its fields, a constant one with its value: `{ status: "ready", models }`. */
+function shapeOf(s: Schema): string {
+  const required = new Set(s.required ?? []);
+  const fields = Object.entries(s.properties ?? {}).map(([name, p]) =>
+    p.const !== undefined || p.$ref ? `${name}: ${typeOf(p)}` : `${name}${required.has(name) ? "" : "?"}`,
+  );
+  return `{ ${fields.join(", ")} }`;
+}
+
 /** A schema's type in a few characters: `string`, `number \| null`, `"a" \| "b"`, `RunDetail[]`. */
 function typeOf(s: Schema | undefined): string {
   if (!s) return "any";
@@ -58,11 +67,20 @@ function typeOf(s: Schema | undefined): string {
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(" | ");
   const union = s.anyOf ?? s.oneOf;
-  if (union) return union.map(typeOf).join(" | ");
+  if (union) {
+    const objects = union.filter((m) => m.properties).length;
+    return union.map((m) => (objects > 1 && m.properties ? shapeOf(m) : typeOf(m))).join(" | ");
+  }
   if (s.allOf) return s.allOf.map(typeOf).join(" & ");
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   if (!types.length) return "any";
-  return types.map((t) => (t === "array" ? `${typeOf(s.items)}[]` : t === "integer" ? "integer" : t)).join(" | ");
+  return types
+    .map((t) => {
+      if (t !== "array") return t;
+      const item = typeOf(s.items);
+      return item.includes(" | ") ? `(${item})[]` : `${item}[]`;
+    })
+    .join(" | ");
 }
 
 /** Limits and the default, as a short note: `1–100, default 20`. */

@@ -23,14 +23,26 @@ const DESCRIPTION = [
 ].join(" ");
 
 /** The API's WebSocket routes, all named `…/ws` (`{id}` already OpenAPI's form of `:id`). */
-export const WEBSOCKET_ROUTE = /\/ws$/;
+const WEBSOCKET_ROUTE = /\/ws$/;
 
 type OpenApiDocument = Awaited<ReturnType<typeof generateSpecs>>;
 
-/** body-cap.ts leaves the battle import's body alone (it streams its own, any type): that route never answers 415. */
-function withoutStreamedBody415(doc: OpenApiDocument): OpenApiDocument {
-  const responses = doc.paths["/api/battles/import"]?.post?.responses as Record<string, unknown> | undefined;
-  if (responses) delete responses["415"];
+/**
+ * The default errors some routes never answer, since the middleware behind them lets them through: a share
+ * link's token is its whole permission (access.ts), and the battle import streams its own body (body-cap.ts).
+ */
+const NOT_ANSWERED: Record<string, string[]> = {
+  "get /api/shared/{token}": ["401", "403"],
+  "post /api/battles/import": ["415"],
+};
+
+function withoutUnansweredErrors(doc: OpenApiDocument): OpenApiDocument {
+  for (const [operation, statuses] of Object.entries(NOT_ANSWERED)) {
+    const [method, path] = operation.split(" ");
+    const responses = (doc.paths[path] as Record<string, { responses?: Record<string, unknown> }> | undefined)?.[method]
+      ?.responses;
+    for (const status of statuses) delete responses?.[status];
+  }
   return doc;
 }
 
@@ -65,7 +77,7 @@ export function openApiDocumentOf<S extends Schema, P extends string>(
       exclude: [WEBSOCKET_ROUTE],
       // Left on, this drops any path whose last segment has a dot, such as this document's own.
       excludeStaticFile: false,
-    }).then(withoutStreamedBody415);
+    }).then(withoutUnansweredErrors);
     built.set(app, doc);
   }
   return doc;
