@@ -3,6 +3,9 @@
  * settings, in parallel, streamed; every turn is persisted before it is announced; votes on one
  * comparison are serialised here, so flags and idempotency are decided on a consistent state.
  */
+
+import { closedReason, finalReason } from "../arena/archive-policy";
+import { namesItself } from "../arena/identity";
 import {
   findIdempotencyKey,
   insertComparison,
@@ -12,47 +15,45 @@ import {
   voteRows,
   withdrawVote,
 } from "../db/arena-queries";
-import { voteWriterFor } from "./vote-writer";
 import { openDb } from "../db/queries";
-import { closedReason, finalReason } from "../arena/archive-policy";
-import type { Winner } from "../rating/battle-outcome";
-import {
-  winnersOf,
-  SIDES,
-  type ArenaParams,
-  type ComparisonDetail,
-  type ComparisonMode,
-  type Side,
-  type VoteChoice,
-  type VoteFlag,
-} from "../shared/arena";
-import type { ComparisonEventBody } from "../shared/events";
-import type { ChatMessage } from "../providers/types";
-import { namesItself } from "../arena/identity";
+import { insertSpendEntry, settleHoldsWrite } from "../db/spend-queries";
 import { parseJudgeOutput } from "../judges/parse";
 import { buildJudgeRequest, type JudgedTurn } from "../judges/prompt";
 import { combineOrders } from "../judges/verdict";
-import { logCall } from "./log";
-import { streamReply } from "./reply";
-import { Room } from "./room";
-import { askStructured, type Usage } from "./structured-call";
-import { insertSpendEntry, settleHoldsWrite } from "../db/spend-queries";
 import { costOf } from "../providers/pricing";
-import { addRedactions, redactionCount, type Redactions } from "../shared/redact";
+import type { ChatMessage } from "../providers/types";
+import type { Winner } from "../rating/battle-outcome";
 import {
+  type ArenaParams,
+  type ComparisonDetail,
+  type ComparisonMode,
+  SIDES,
+  type Side,
+  type VoteChoice,
+  type VoteFlag,
+  winnersOf,
+} from "../shared/arena";
+import type { ComparisonEventBody } from "../shared/events";
+import { addRedactions, type Redactions, redactionCount } from "../shared/redact";
+import {
+  type ComparisonRecord,
   hiddenError,
   isHidden,
+  type JudgeRecord,
   judgeView,
   newSide,
   panelOf,
   revealOf,
-  toComparisonDetail,
-  voteView,
-  type ComparisonRecord,
-  type JudgeRecord,
   type TurnRecord,
+  toComparisonDetail,
   type VoteRecord,
+  voteView,
 } from "./comparison-record";
+import { logCall } from "./log";
+import { Room } from "./room";
+import { streamAndSettle } from "./stream-and-settle";
+import { askStructured, type Usage } from "./structured-call";
+import { voteWriterFor } from "./vote-writer";
 
 export interface StartComparison {
   id: string;
@@ -597,98 +598,59 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   private async answerSide(generation: number, turn: TurnRecord, side: Side, listed: Promise<void>) {
     const r = this.record!;
     const s = turn[side];
-    const modelId = r.models[side];
-    const reply = await streamReply(
-      { env: this.env, cancel: this.cancelSignal, policy: this.retryPolicy(), timeoutMs: r.timeoutMs },
-      {
-        modelId,
+    const at = { side, turn: turn.turn };
+    // The status this side's ending settles, announced after its own event: the other side may end while
+    // this one is still writing, and its status must not overtake this side's completion.
+    let settled: ComparisonRecord["status"] = "answering";
+    await streamAndSettle({
+      rules: { env: this.env, cancel: this.cancelSignal, policy: this.retryPolicy(), timeoutMs: r.timeoutMs },
+      request: {
+        modelId: r.models[side],
         messages: historyFor(r, side),
         system: r.params.systemPrompt,
         temperature: r.params.temperature,
         maxTokens: r.params.maxTokens,
       },
-      {
-        onAttempt: (attempt) => {
-          if (!this.current(generation)) return;
-          const voided = s.text !== "";
-          Object.assign(s, {
-            status: "streaming",
-            text: "",
-            attempts: s.attempts + 1,
-            truncated: false,
-            error: null,
-            errorKind: null,
-          });
-          this.save();
-          // While names are hidden an attempt count tells providers apart (a parameter one of them rejects is
-          // dropped and the call repeated): a side starts once a turn, and again only when a repeat voids text
-          // already shown, each time as attempt 1.
-          if (!isHidden(r)) this.emit({ type: "side.started", side, turn: turn.turn, attempt });
-          else if (attempt === 1 || voided) this.emit({ type: "side.started", side, turn: turn.turn, attempt: 1 });
-        },
-        onDelta: (text) => {
-          if (!this.current(generation)) return;
-          s.text += text;
-          this.emit({ type: "side.delta", side, turn: turn.turn, text });
-        },
+      record: s,
+      current: () => this.current(generation),
+      save: () => this.save(),
+      announceStart: (attempt, voided) => {
+        // While names are hidden an attempt count tells providers apart (a parameter one of them rejects is
+        // dropped and the call repeated): a side starts once a turn, and again only when a repeat voids text
+        // already shown, each time as attempt 1.
+        if (!isHidden(r)) this.emit({ type: "side.started", ...at, attempt });
+        else if (attempt === 1 || voided) this.emit({ type: "side.started", ...at, attempt: 1 });
       },
-    );
-    // Settled only once the row is in D1: should writing it fail, the side is still unsettled when the step runs again.
-    await listed;
-    if (!this.current(generation)) return;
-    if (reply.ok) {
-      const gen = reply.generation;
-      Object.assign(s, {
-        status: "done",
-        text: gen.text,
-        latencyMs: reply.latencyMs,
-        tokensIn: gen.tokensIn,
-        tokensOut: gen.tokensOut,
-        costUsd: reply.costUsd,
-        truncated: gen.truncated,
-      });
-    } else {
-      Object.assign(s, {
-        status: "failed",
-        error: reply.error,
-        errorKind: reply.kind,
-        latencyMs: reply.latencyMs,
-        truncated: s.text.trim().length > 0,
-      });
-    }
-    // The status this side's ending settles, announced after its own event: the other side may end while
-    // this one is still writing, and its status must not overtake this side's completion.
-    const settled = this.settle(turn);
-    // D1 first, then the room's own storage, with the events that announce the side: a storage write holds
-    // back every outgoing call until it is committed, so saved first it would have made D1 wait for it, and
-    // saved while D1 writes it would have been a commit of its own.
-    await saveSide(openDb(this.env.DB), r, turn.turn, side, s);
-    this.save();
-    logCall(this.env, {
-      run: r.id,
-      step: "side",
-      model: modelId,
-      status: reply.ok ? "done" : "failed",
-      latencyMs: s.latencyMs,
-      attempts: s.attempts,
-      error: s.error,
+      announceDelta: (text) => this.emit({ type: "side.delta", ...at, text }),
+      // Settled only once the row is in D1: should writing it fail, the side is still unsettled when the step runs again.
+      ready: listed,
+      keep: async () => {
+        settled = this.settle(turn);
+        // D1 first, then the room's own storage, with the events that announce the side: a storage write holds
+        // back every outgoing call until it is committed, so saved first it would have made D1 wait for it, and
+        // saved while D1 writes it would have been a commit of its own.
+        await saveSide(openDb(this.env.DB), r, turn.turn, side, s);
+        this.save();
+      },
+      log: { run: r.id, step: "side", model: r.models[side] },
+      announceEnd: (reply) => {
+        if (reply.ok)
+          this.emit({
+            type: "side.completed",
+            ...at,
+            text: s.text,
+            latencyMs: s.latencyMs!,
+            tokensIn: s.tokensIn,
+            tokensOut: s.tokensOut,
+            truncated: s.truncated,
+          });
+        else {
+          const error = isHidden(r) ? hiddenError(s.errorKind, r.timeoutMs) : s.error!;
+          this.emit({ type: "side.failed", ...at, error, text: s.text, latencyMs: s.latencyMs! });
+        }
+        if (settled !== "answering") this.emit({ type: "comparison.status", status: settled });
+      },
     });
-    if (reply.ok)
-      this.emit({
-        type: "side.completed",
-        side,
-        turn: turn.turn,
-        text: s.text,
-        latencyMs: s.latencyMs!,
-        tokensIn: s.tokensIn,
-        tokensOut: s.tokensOut,
-        truncated: s.truncated,
-      });
-    else {
-      const error = isHidden(r) ? hiddenError(s.errorKind, r.timeoutMs) : s.error!;
-      this.emit({ type: "side.failed", side, turn: turn.turn, error, text: s.text, latencyMs: s.latencyMs! });
-    }
-    if (settled !== "answering") this.emit({ type: "comparison.status", status: settled });
   }
 
   /** The comparison's status once a side of the latest turn ended: still answering while the other side is. */
