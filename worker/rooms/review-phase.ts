@@ -1,17 +1,15 @@
 /** The reviewing phase: each model that answered judges the others blind, then the ballots are counted. */
-import { aggregationWrites, evaluationClears, reviewSetWrites, type JudgeBattle } from "../db/queries";
-import { costOf } from "../providers/pricing";
-import { createProvider, parseModelId } from "../providers/registry";
-import { ProviderError, type ReviewOutput } from "../providers/types";
+
+import { type ParsedReview, parseReview } from "../council/parse-review";
 import { buildReviewRequest } from "../council/prompts";
-import { parseReview, type ParsedReview } from "../council/parse-review";
 import { shownOrder } from "../council/shown-order";
 import { calibrationRows } from "../db/judge-queries";
+import { aggregationWrites, evaluationClears, type JudgeBattle, reviewSetWrites } from "../db/queries";
 import { calibrate } from "../judges/calibration";
 import { reviewerWeights } from "../judges/reviewer-weights";
+import { costOf } from "../providers/pricing";
 import { aggregate, type Ballot } from "../rating/borda";
 import { REVIEWER_NOT_STARTED } from "../shared/run";
-import { callModel } from "./call-model";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
 import type { PhaseContext } from "./phase-context";
@@ -19,13 +17,11 @@ import {
   blindAggregation,
   blindReviewError,
   isTerminal,
-  weightsAreCalibrated,
   type ReviewSetRecord,
   type RunRecord,
+  weightsAreCalibrated,
 } from "./record";
-
-/** A review that twice missed the required format: our own wording, naming no model, so it shows while blind. */
-class InvalidReview extends Error {}
+import { askStructured, type Parsed } from "./structured-call";
 
 /** Reviews then aggregates; "aggregated" when a ranking was stored, "no-ballots" when every review failed. */
 export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | "no-ballots"> {
@@ -93,50 +89,42 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
   const who = () => ({ reviewSetId: set.id, reviewerLabel, reviewerModelId: ctx.blind() ? null : set.reviewerModelId });
   const answerParams = r.answers.find((a) => a.id === set.reviewerAnswerId)?.params ?? {};
   const started = Date.now();
-  let tokensIn = 0;
-  let tokensOut = 0;
-  try {
-    const parsed = parseModelId(set.reviewerModelId);
-    if (!parsed) throw new ProviderError("bad_request", `"${set.reviewerModelId}" is not a model id.`);
-    const provider = createProvider(parsed.provider, ctx.env);
-    let review: ParsedReview | null = null;
-    let lastError = "";
-    // Output that fails validation is asked for once more before the review is marked failed.
-    for (let round = 0; round < 2 && !review; round++) {
-      const result = await callModel<ReviewOutput>(
-        { cancel: ctx.cancel, timeoutMs: r.settings.timeoutMs, policy: ctx.policy },
-        (signal, dropped) =>
-          provider.review({
-            model: parsed.name,
-            system: request.system,
-            prompt: request.prompt,
-            schema: request.schema,
-            temperature: dropped.has("temperature") ? undefined : (answerParams.temperature ?? r.settings.temperature),
-            signal,
-          }),
-        {
-          onAttempt: () => {
-            if (!ctx.current()) return;
-            set.status = "running";
-            set.attempts++;
-            ctx.save();
-            // While blind, one start per review: a count of them would tell providers apart (dropped parameters, retries).
-            if (!ctx.blind() || set.attempts === 1) ctx.emit({ type: "review.started", ...who() });
-          },
-        },
-      );
-      if (!ctx.current()) return;
-      tokensIn += result.value.tokensIn ?? 0;
-      tokensOut += result.value.tokensOut ?? 0;
-      set.rawOutput = result.value.raw;
-      const outcome = parseReview(result.value.raw, request.labels);
-      if (outcome.ok) review = outcome.review;
-      else lastError = outcome.error;
-    }
-    const cost = costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut);
-    Object.assign(set, { latencyMs: Date.now() - started, tokensIn, tokensOut, costUsd: cost });
-    if (!review)
-      throw new InvalidReview(`The review did not match the required format twice (${lastError}). See the raw output.`);
+  const asked = await askStructured(
+    { env: ctx.env, cancel: ctx.cancel, policy: ctx.policy, timeoutMs: r.settings.timeoutMs },
+    {
+      modelId: set.reviewerModelId,
+      system: request.system,
+      prompt: request.prompt,
+      schema: request.schema,
+      temperature: answerParams.temperature ?? r.settings.temperature,
+    },
+    (raw): Parsed<ParsedReview> => {
+      const outcome = parseReview(raw, request.labels);
+      return outcome.ok ? { ok: true, value: outcome.review } : outcome;
+    },
+    {
+      onAttempt: () => {
+        if (!ctx.current()) return;
+        set.status = "running";
+        set.attempts++;
+        ctx.save();
+        // While blind, one start per review: a count of them would tell providers apart (dropped parameters, retries).
+        if (!ctx.blind() || set.attempts === 1) ctx.emit({ type: "review.started", ...who() });
+      },
+      // Our own wording, naming no model, so it shows while blind.
+      invalid: (error) => `The review did not match the required format twice (${error}). See the raw output.`,
+    },
+  );
+  if (!ctx.current()) return;
+  if (asked.raw !== null) set.rawOutput = asked.raw;
+  const tokensIn = asked.usage.tokensIn ?? 0;
+  const tokensOut = asked.usage.tokensOut ?? 0;
+  // Tokens count whenever an answer came back, even one that missed the format.
+  if (asked.ok || asked.kind === "invalid_output" || tokensIn || tokensOut)
+    Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut) });
+  set.latencyMs = Date.now() - started;
+  if (asked.ok) {
+    const review = asked.value;
     const idOf = new Map(r.answers.map((a) => [a.label, a.id]));
     Object.assign(set, {
       status: "done",
@@ -150,27 +138,31 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
         critique: v.critique,
       })),
     });
-    ctx.save();
-    ctx.write(...reviewSetWrites(ctx.env.DB, r.id, set));
-    logCall(ctx.env, {
-      run: r.id,
-      step: "review",
-      model: set.reviewerModelId,
-      status: "done",
-      latencyMs: set.latencyMs,
-      attempts: set.attempts,
-    });
+  } else Object.assign(set, { status: "failed", error: asked.error, errorKind: asked.kind });
+  ctx.save();
+  ctx.write(...reviewSetWrites(ctx.env.DB, r.id, set));
+  logCall(ctx.env, {
+    run: r.id,
+    step: "review",
+    model: set.reviewerModelId,
+    status: asked.ok ? "done" : "failed",
+    latencyMs: set.latencyMs,
+    attempts: set.attempts,
+    error: asked.ok ? undefined : asked.error,
+  });
+  const blind = ctx.blind();
+  if (asked.ok)
     ctx.emit({
       type: "review.completed",
       ...who(),
-      ranking: review.ranking,
-      confidence: review.confidence,
-      weight: ctx.blind() && weightsAreCalibrated(r) ? null : set.weight,
+      ranking: asked.value.ranking,
+      confidence: asked.value.confidence,
+      weight: blind && weightsAreCalibrated(r) ? null : set.weight,
       rawOutput: set.rawOutput,
       latencyMs: set.latencyMs,
       tokensIn: set.tokensIn,
       tokensOut: set.tokensOut,
-      costUsd: ctx.blind() ? null : set.costUsd,
+      costUsd: blind ? null : set.costUsd,
       reviews: set.reviews.map((v) => ({
         id: v.id,
         targetAnswerId: v.targetAnswerId,
@@ -179,38 +171,17 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
         critique: v.critique,
       })),
     });
-  } catch (err) {
-    if (!ctx.current()) return;
-    const message = err instanceof Error ? err.message : String(err);
-    const errorKind = err instanceof InvalidReview ? "invalid_output" : err instanceof ProviderError ? err.kind : null;
-    Object.assign(set, { status: "failed", error: message, errorKind, latencyMs: Date.now() - started });
-    if (tokensIn || tokensOut)
-      Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut) });
-    ctx.save();
-    ctx.write(...reviewSetWrites(ctx.env.DB, r.id, set));
-    logCall(ctx.env, {
-      run: r.id,
-      step: "review",
-      model: set.reviewerModelId,
-      status: "failed",
-      latencyMs: set.latencyMs,
-      attempts: set.attempts,
-      error: message,
-    });
-    const { rawOutput, latencyMs, tokensIn: tin, tokensOut: tout, costUsd } = set;
-    const blind = ctx.blind();
-    const error = blind ? blindReviewError(r, set)! : message;
+  else
     ctx.emit({
       type: "review.failed",
       ...who(),
-      error,
-      rawOutput,
-      latencyMs,
-      tokensIn: tin,
-      tokensOut: tout,
-      costUsd: blind ? null : costUsd,
+      error: blind ? blindReviewError(r, set)! : asked.error,
+      rawOutput: set.rawOutput,
+      latencyMs: set.latencyMs,
+      tokensIn: set.tokensIn,
+      tokensOut: set.tokensOut,
+      costUsd: blind ? null : set.costUsd,
     });
-  }
 }
 
 function newReviewSet(

@@ -1,6 +1,6 @@
 /** One structured-output call under the room's rules; output that fails `parse` is asked for once more. */
 import { createProvider, parseModelId } from "../providers/registry";
-import { ProviderError, type ReviewOutput } from "../providers/types";
+import { ProviderError, type ProviderErrorKind, type ReviewOutput } from "../providers/types";
 import { callModel } from "./call-model";
 import type { ReplyRules } from "./reply";
 
@@ -12,7 +12,7 @@ export interface StructuredRequest {
   temperature?: number;
 }
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Tokens of every round that reported them (null when none did), so what a call cost can be kept. */
 export interface Usage {
@@ -20,14 +20,28 @@ export interface Usage {
   tokensOut: number | null;
 }
 
-export type Structured<T> = ({ ok: true; value: T; raw: string } | { ok: false; error: string; raw: string | null }) & {
-  usage: Usage;
-};
+/** Why a structured call failed: the provider's kind of error, or output that missed the format twice. */
+export type StructuredErrorKind = ProviderErrorKind | "invalid_output";
+
+export type Structured<T> = (
+  | { ok: true; value: T; raw: string }
+  | { ok: false; error: string; kind: StructuredErrorKind | null; raw: string | null }
+) & { usage: Usage };
+
+export interface StructuredOptions {
+  /** an attempt at the call starts (retries and a second round included) */
+  onAttempt?(attempt: number): void;
+  /** the failure's wording when the output missed the format twice, from the last parse error */
+  invalid?(error: string): string;
+}
+
+const invalidTwice = (error: string) => `The output was invalid twice: ${error}.`;
 
 export async function askStructured<T>(
   rules: ReplyRules,
   req: StructuredRequest,
   parse: (raw: string) => Parsed<T>,
+  options: StructuredOptions = {},
 ): Promise<Structured<T>> {
   let raw: string | null = null;
   const usage: Usage = { tokensIn: null, tokensOut: null };
@@ -50,6 +64,7 @@ export async function askStructured<T>(
             temperature: dropped.has("temperature") ? undefined : req.temperature,
             signal,
           }),
+        { onAttempt: options.onAttempt },
       );
       raw = result.value.raw;
       usage.tokensIn = add(usage.tokensIn, result.value.tokensIn);
@@ -58,8 +73,9 @@ export async function askStructured<T>(
       if (parsed.ok) return { ok: true, value: parsed.value, raw, usage };
       error = parsed.error;
     }
-    return { ok: false, error: `The output was invalid twice: ${error}.`, raw, usage };
+    return { ok: false, error: (options.invalid ?? invalidTwice)(error), kind: "invalid_output", raw, usage };
   } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err), raw, usage };
+    const kind = err instanceof ProviderError ? err.kind : null;
+    return { ok: false, error: err instanceof Error ? err.message : String(err), kind, raw, usage };
   }
 }
