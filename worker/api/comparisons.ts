@@ -9,7 +9,6 @@ import type { Price, RunEstimate } from "../council/estimate";
 import { openDb } from "../db/queries";
 import { blindPricesOf, type ComparisonForEstimate, comparisonForEstimate } from "../db/spend-queries";
 import { displayName } from "../providers/registry";
-import type { Outcome } from "../rooms/comparison-room";
 import { comparisonDetail as comparisonDetailSchema } from "../shared/arena";
 import {
   comparisonMessageInput,
@@ -35,19 +34,13 @@ import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
 import { voteReceipt } from "./receipts";
 import { redactComparison, redactMessage, redactMode } from "./redaction";
+import { unwrap } from "./room-result";
 import { connectRoom, requireUpgrade } from "./sockets";
 import { reserveSpend, utcDay, withHold, workMs } from "./spend";
 import { validate } from "./validate";
 
 /** The room of comparison `id`: only for an id the server made (item-ids.ts), since addressing a room creates it. */
 export const comparisonRoom = (env: Env, id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
-
-/** A room's refusal as the API's error; a success as it is. */
-export function unwrap<O extends Outcome<object>>(outcome: O): Omit<Extract<O, { ok: true }>, "ok"> {
-  if (!outcome.ok) throw new ApiError(outcome.status, outcome.code, outcome.message);
-  const { ok: _ok, ...rest } = outcome as Extract<O, { ok: true }>;
-  return rest;
-}
 
 /** The longest a comparison's calls may take: both sides at once, then judges (two orders, each maybe asked twice). */
 const comparisonCallsMs = (timeoutMs: number) => 5 * timeoutMs;

@@ -6,18 +6,19 @@ import { exportJson, exportMarkdown } from "../council/export";
 import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/queries";
 import { displayName } from "../providers/registry";
 import { isBlind, isTerminal, toRunDetail } from "../rooms/record";
-import type { RoomResult } from "../rooms/run-room";
+import type { RunResult } from "../rooms/run-room";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import { runAccepted, runDeleted, runExport, runList, runMarkdown, runStarted } from "../shared/responses";
 import type { RunDetail, RunSettings } from "../shared/run";
 import { runDetail as runDetailSchema } from "../shared/run";
 import { checkModels } from "./check-models";
-import { ApiError, notFound } from "./errors";
+import { notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
 import { errorResponses, jsonResponse, mediaResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
 import { redactMode, redactRun } from "./redaction";
+import { unwrap } from "./room-result";
 import { connectRoom, requireUpgrade } from "./sockets";
 import { reserveSpend, withHold, workMs } from "./spend";
 import { validate } from "./validate";
@@ -46,11 +47,6 @@ async function existingRun(c: Context<{ Bindings: Env }>): Promise<string> {
   return id;
 }
 
-function unwrap(result: RoomResult) {
-  if (result.ok) return { id: result.id, status: result.status };
-  throw new ApiError(result.code === "not_found" ? 404 : 409, result.code, result.message);
-}
-
 /** The longest a run's calls may take: its answers, then its reviews (each maybe asked twice), then its synthesis. */
 function runCallsMs(settings: RunSettings, models: number): number {
   const waves = Math.max(1, Math.ceil(models / Math.max(1, settings.concurrency)));
@@ -65,7 +61,7 @@ async function withSpend(
   c: Context<{ Bindings: Env }>,
   id: string,
   estimate: (run: NonNullable<Awaited<ReturnType<typeof loadRunRecord>>>) => RunEstimate,
-  act: (holdId: string) => Promise<RoomResult>,
+  act: (holdId: string) => Promise<RunResult>,
 ) {
   const run = await loadRunRecord(openDb(c.env.DB), id);
   if (!run) throw notFound("Run");

@@ -5,10 +5,11 @@ import { arenaSettings } from "../arena/settings";
 import { comparisonOfVote } from "../db/arena-queries";
 import { openDb } from "../db/queries";
 import { voteWithdrawn } from "../shared/responses";
-import { comparisonRoom, unwrap } from "./comparisons";
+import { comparisonRoom } from "./comparisons";
 import { ApiError, notFound } from "./errors";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
 import { requireWithdrawalRight } from "./receipts";
+import { unwrap } from "./room-result";
 
 const describedWithdraw = describeRoute({
   tags: ["Comparisons"],

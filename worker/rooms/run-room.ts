@@ -6,6 +6,8 @@
  * driven by the alarm, the phases one after another, so an evicted or restarted
  * room picks up where it stopped without repeating a finished provider call.
  */
+
+import { finalReason } from "../arena/archive-policy";
 import {
   answerWrite,
   evaluationClears,
@@ -17,27 +19,28 @@ import {
   synthesisWrite,
   wholeRunWrites,
 } from "../db/queries";
+import { addMeters, type Meter } from "../db/records";
+import { revealHoldsWrite, settleHoldsWrite } from "../db/spend-queries";
+import { displayName } from "../providers/registry";
 import type { RunEventBody } from "../shared/events";
 import type { ModelParams, RunDetail, RunSettings, RunStatus } from "../shared/run";
-import { Room } from "./room";
-import { finalReason } from "../arena/archive-policy";
-import { displayName } from "../providers/registry";
+import { runAnswerPhase } from "./answer-phase";
+import { takeHold } from "./holds";
+import type { PhaseContext } from "./phase-context";
 import {
+  type AnswerRecord,
   isBlind,
   isTerminal,
-  toRunDetail,
-  unblindedOf,
-  type AnswerRecord,
   type RunRecord,
   type SynthesisRecord,
+  toRunDetail,
+  unblindedOf,
 } from "./record";
-import { addMeters, type Meter } from "../db/records";
-import { runAnswerPhase } from "./answer-phase";
 import { battlesToWriteNow, judgeBattles, runReviewPhase } from "./review-phase";
+import { Room } from "./room";
+import { type RoomResult, refuse } from "./room-result";
 import { runSynthesisPhase } from "./synthesis-phase";
-import type { PhaseContext } from "./phase-context";
 import { WriteQueue } from "./write-queue";
-import { revealHoldsWrite, settleHoldsWrite } from "../db/spend-queries";
 
 export interface StartRun {
   id: string;
@@ -48,9 +51,7 @@ export interface StartRun {
   holdId?: string;
 }
 
-export type RoomResult =
-  | { ok: true; id: string; status: RunStatus }
-  | { ok: false; code: "not_found" | "conflict"; message: string };
+export type RunResult = RoomResult<{ id: string; status: RunStatus }>;
 
 const RECORD_KEY = "record";
 
@@ -77,7 +78,7 @@ export class RunRoom extends Room<RunEventBody> {
 
   // ---- RPC, called by the Worker's routes ----
 
-  async start(init: StartRun): Promise<RoomResult> {
+  async start(init: StartRun): Promise<RunResult> {
     if (this.record) return { ok: true, id: this.record.id, status: this.record.status };
     const labels = shuffledLabels(init.models.length);
     const record: RunRecord = {
@@ -120,11 +121,10 @@ export class RunRoom extends Room<RunEventBody> {
     return this.record && toRunDetail(this.record);
   }
 
-  async cancel(): Promise<RoomResult> {
+  async cancel(): Promise<RunResult> {
     const r = this.record;
     if (!r) return notFound();
-    if (isTerminal(r.status))
-      return { ok: false, code: "conflict", message: `The run is already ${r.status}; there is nothing to cancel.` };
+    if (isTerminal(r.status)) return conflict(`The run is already ${r.status}; there is nothing to cancel.`);
     this.newGeneration();
     const d1 = this.env.DB;
     const cancelled = { status: "cancelled", error: "Cancelled before it finished." } as const;
@@ -146,25 +146,17 @@ export class RunRoom extends Room<RunEventBody> {
   }
 
   /** Starts (or restarts) cross-review and aggregation over the answers that succeeded. */
-  async evaluate(holdId?: string): Promise<RoomResult> {
+  async evaluate(holdId?: string): Promise<RunResult> {
     const r = this.record;
     if (!r) return notFound();
     if (r.status === "answering" || r.status === "reviewing" || r.status === "pending")
-      return {
-        ok: false,
-        code: "conflict",
-        message: `The run is still ${r.status}; wait until it ends, or cancel it first.`,
-      };
+      return conflict(`The run is still ${r.status}; wait until it ends, or cancel it first.`);
     if (!r.answers.some((a) => a.status === "done"))
-      return {
-        ok: false,
-        code: "conflict",
-        message: "No answer succeeded, so there is nothing to review. Retry the failed answers first.",
-      };
+      return conflict("No answer succeeded, so there is nothing to review. Retry the failed answers first.");
     const final = this.finalRanking();
     if (final) return final;
     this.newGeneration();
-    this.takeHold(holdId);
+    takeHold(r, holdId);
     this.keepEarlier(r.reviewSets);
     r.reviewSets = [];
     r.aggregation = null;
@@ -176,33 +168,27 @@ export class RunRoom extends Room<RunEventBody> {
   }
 
   /** A ranking whose judge battles may be archived can't be replaced: its battles can no longer be taken out. */
-  private finalRanking(): RoomResult | null {
+  private finalRanking(): RunResult | null {
     const r = this.record!;
     const final = r.aggregation && finalReason(this.env, r.createdAt, "This run");
-    return final ? { ok: false, code: "conflict", message: final } : null;
+    return final ? conflict(final) : null;
   }
 
   /** Asks the failed (or the named) models again; evaluation follows when the run auto-evaluates. */
-  async retryAnswers(modelIds?: string[], holdId?: string): Promise<RoomResult> {
+  async retryAnswers(modelIds?: string[], holdId?: string): Promise<RunResult> {
     const r = this.record;
     if (!r) return notFound();
-    if (!isTerminal(r.status))
-      return {
-        ok: false,
-        code: "conflict",
-        message: `The run is still ${r.status}; wait until it ends, or cancel it first.`,
-      };
+    if (!isTerminal(r.status)) return conflict(`The run is still ${r.status}; wait until it ends, or cancel it first.`);
     const unknown = (modelIds ?? []).filter((id) => !r.answers.some((a) => a.modelId === id));
-    if (unknown.length)
-      return { ok: false, code: "not_found", message: `Not part of this run: ${unknown.join(", ")}.` };
+    if (unknown.length) return refuse("not_found", `Not part of this run: ${unknown.join(", ")}.`, 404);
     const chosen = r.answers.filter((a) =>
       modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled",
     );
-    if (!chosen.length) return { ok: false, code: "conflict", message: "No failed answer to retry." };
+    if (!chosen.length) return conflict("No failed answer to retry.");
     const final = this.finalRanking();
     if (final) return final;
     this.newGeneration();
-    this.takeHold(holdId);
+    takeHold(r, holdId);
     const d1 = this.env.DB;
     // The old ranking no longer describes the answers: it goes now, not when the next one is ready.
     this.d1.push(...evaluationClears(d1, r.id));
@@ -285,11 +271,6 @@ export class RunRoom extends Room<RunEventBody> {
     await runSynthesisPhase(this.phaseContext(generation));
     // A failed synthesis leaves the ranking standing: the run is done, the synthesis says why it failed.
     if (this.current(generation)) await this.finish("done", null);
-  }
-
-  /** Money set aside for a new request on the run: settled with the run's next end. */
-  private takeHold(holdId: string | undefined) {
-    if (holdId) this.record!.holds = [...(this.record!.holds ?? []), holdId];
   }
 
   /**
@@ -507,4 +488,5 @@ export function shuffledLabels(n: number): string[] {
   return labels;
 }
 
-const notFound = (): RoomResult => ({ ok: false, code: "not_found", message: "No run with this id." });
+const conflict = (message: string) => refuse("conflict", message);
+const notFound = (): RunResult => refuse("not_found", "No run with this id.", 404);
