@@ -1,7 +1,7 @@
 /**
- * What every room shares: its numbered event log and WebSocket fan-out (snapshot first, or a replay
- * after `?since=`), a generation counter that retires superseded work, and work driven by the
- * alarm one step at a time, so an evicted or restarted room picks up where it stopped.
+ * What every room shares: its numbered event log, sent to its connections (connections.ts: a snapshot
+ * first, or a replay after `?since=`), a generation counter that retires superseded work, and work
+ * driven by the alarm one step at a time, so an evicted or restarted room picks up where it stopped.
  *
  * The watchdog: each step gets a deadline (its own calls' timeouts plus QUORUM_WATCHDOG_SLACK_MS),
  * kept in storage. A step found unfinished past its deadline — hung in this instance, or left by one
@@ -11,10 +11,12 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { WatchdogEventBody } from "../shared/events";
-import { SOCKET_PROTOCOL } from "../shared/socket-protocol";
+import { Connections } from "./connections";
 import { EventLog } from "./event-log";
 import { formatMs, type RetryPolicy } from "./limits";
 import { logError } from "./log";
+
+export { SHARE_HEADER } from "./connections";
 
 /** The step under way: its deadline, the whole allowance it was given, and how often the watchdog resumed it. */
 export interface StepWatch {
@@ -38,12 +40,9 @@ interface Running {
 /** A chunk of streamed text (answer.delta, side.delta, synthesis.delta): the log keeps these in memory only. */
 const isDelta = (event: { type: string }) => event.type.endsWith(".delta");
 
-/** Set by the Worker (api/shares.ts) on an upgrade that came through a share link: the link's id. */
-export const SHARE_HEADER = "X-Quorum-Share";
-const shareTag = (shareId: string) => `share:${shareId}`;
-
 export abstract class Room<Body extends { type: string }> extends DurableObject<Env> {
   protected readonly log: EventLog<Body | WatchdogEventBody>;
+  private readonly connections: Connections;
   /** bumped whenever work in flight must stop writing (cancel, retry, delete, the watchdog) */
   private generation = 0;
   private cancelController = new AbortController();
@@ -53,7 +52,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.log = new EventLog<Body | WatchdogEventBody>(ctx.storage, isDelta);
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+    this.connections = new Connections(ctx);
   }
 
   /** True once the room holds a run or comparison. */
@@ -74,24 +73,15 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
 
   async fetch(request: Request): Promise<Response> {
     if (!this.exists()) return new Response("not found", { status: 404 });
-    const since = new URL(request.url).searchParams.get("since");
-    const pair = new WebSocketPair();
-    const [client, server] = [pair[0], pair[1]];
-    // A socket opened through a share link carries the link's id as a tag, so revoking the link can close it.
-    const share = request.headers.get(SHARE_HEADER);
-    this.ctx.acceptWebSocket(server, share ? [shareTag(share)] : []);
-    const replay = since === null ? null : this.log.after(Number(since));
-    if (replay) for (const message of replay) server.send(message);
-    else server.send(JSON.stringify({ type: "snapshot", seq: this.log.lastSeq, state: this.snapshot() }));
-    // A client that offered Quorum's subprotocol (it carries the access token) must have it chosen back.
-    const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim());
-    const headers = offered.includes(SOCKET_PROTOCOL) ? { "Sec-WebSocket-Protocol": SOCKET_PROTOCOL } : undefined;
-    return new Response(null, { status: 101, webSocket: client, headers });
+    return this.connections.accept(request, (since) => {
+      const replay = since === null ? null : this.log.after(since);
+      return replay ?? [JSON.stringify({ type: "snapshot", seq: this.log.lastSeq, state: this.snapshot() })];
+    });
   }
 
   /** Closes the sockets opened through a share link that was just revoked (their clients then find it gone). */
   async closeShared(shareId: string): Promise<void> {
-    for (const ws of this.ctx.getWebSockets(shareTag(shareId))) ws.close(4404, "share link revoked");
+    this.connections.closeShared(shareId);
   }
 
   async webSocketMessage(): Promise<void> {
@@ -99,7 +89,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    ws.close(code === 1005 ? 1000 : code, "bye");
+    this.connections.closed(ws, code);
   }
 
   /**
@@ -213,14 +203,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
   }
 
   protected emit(event: Body | WatchdogEventBody): void {
-    const message = this.log.append(event);
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.send(message);
-      } catch {
-        // A socket that closed under us is cleaned up by the runtime.
-      }
-    }
+    this.connections.broadcast(this.log.append(event));
   }
 
   protected current(generation: number): boolean {
@@ -242,7 +225,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
   /** Closes every socket, stops the alarm and forgets the room's storage. */
   protected async wipe(reason: string): Promise<void> {
     this.newGeneration();
-    for (const ws of this.ctx.getWebSockets()) ws.close(1000, reason);
+    this.connections.closeAll(reason);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.log.forget();
