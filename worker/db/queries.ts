@@ -200,6 +200,8 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
       ? { finalRanking: agg[0].finalRanking, voteBreakdown: agg[0].voteBreakdown, methodVersion: agg[0].methodVersion }
       : null,
     synthesis: synthesis[0] ? (({ runId: _run, completedAt: _at, ...rest }) => rest)(synthesis[0]) : null,
+    // Money set aside lives in the room; a run read back from D1 has none open.
+    holds: [],
     ...(earlier[0]?.n
       ? { earlier: { tokensIn: earlier[0].tokensIn, tokensOut: earlier[0].tokensOut, costUsd: earlier[0].costUsd } }
       : {}),

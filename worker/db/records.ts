@@ -98,8 +98,8 @@ export interface RunRecord {
   synthesis: SynthesisRecord | null;
   /** calls whose results were replaced (an earlier evaluation, a retried answer or synthesis): paid for all the same */
   earlier?: Meter;
-  /** ids of the money set aside for work under way (api/spend.ts), settled when the run ends; absent in older records */
-  holds?: string[];
+  /** ids of the money set aside for work under way (api/spend.ts), settled when the run ends; none in a record read from D1 */
+  holds: string[];
 }
 
 export interface SideRecord {
@@ -108,8 +108,7 @@ export interface SideRecord {
   latencyMs: number | null;
   tokensIn: number | null;
   tokensOut: number | null;
-  /** absent in records from before costs were kept */
-  costUsd?: number | null;
+  costUsd: number | null;
   /** the real reason, kept even while a blind comparison shows a general one */
   error: string | null;
   errorKind: string | null;
@@ -168,10 +167,10 @@ export interface ComparisonRecord {
   /** judges to ask once the first vote is in (QUORUM_JUDGES or the request's own) */
   autoJudges: string[];
   judges: JudgeRecord[];
-  /** what its judges' calls cost (they have no row of their own in the record); absent in older records */
-  judgeSpend?: { costUsd: number; unknownCostCalls: number };
-  /** ids of the money set aside for work asked for and not yet settled (api/spend.ts); absent in older records */
-  holds?: string[];
+  /** what its judges' calls cost (they have no row of their own in the record) */
+  judgeSpend: { costUsd: number; unknownCostCalls: number };
+  /** ids of the money set aside for work asked for and not yet settled (api/spend.ts) */
+  holds: string[];
   /** true from the start until the comparison's D1 row is written, alongside the first turn's calls; absent in records kept before it existed (written at once then) */
   unlisted?: boolean;
 }

@@ -1,13 +1,12 @@
 /** What of a comparison's record clients may see, and when: no name of either side before the first vote. */
 import type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord } from "../db/records";
-import type { ComparisonDetail, JudgeView, Reveal, SideVerdict, SideView, VoteView } from "../shared/arena";
 import { panelVerdict } from "../judges/verdict";
-import { hiddenError } from "./hidden-error";
 import { displayName } from "../providers/registry";
-
-export { hiddenError };
+import type { ComparisonDetail, JudgeView, Reveal, SideVerdict, SideView, VoteView } from "../shared/arena";
+import { hiddenError } from "./hidden-error";
 
 export type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord, VoteRecord } from "../db/records";
+export { hiddenError };
 
 /** True while names must stay hidden: a blind comparison before its first vote. */
 export const isHidden = (r: Pick<ComparisonRecord, "blind" | "revealedAt">) => r.blind && r.revealedAt === null;
@@ -85,11 +84,10 @@ export function toComparisonDetail(r: ComparisonRecord): ComparisonDetail {
 /** Every paid call so far: each turn's sides as they stand (a retried side's failed call is not billed) and every judge. */
 function totalsOf(r: ComparisonRecord): { costUsd: number; unknownCostCalls: number } {
   const sides = r.turns.flatMap((t) => [t.left, t.right]).filter((s) => (s.tokensIn ?? 0) + (s.tokensOut ?? 0) > 0);
-  const judges = r.judgeSpend ?? { costUsd: 0, unknownCostCalls: 0 };
+  const judges = r.judgeSpend;
   return {
     costUsd: sides.reduce((n, s) => n + (s.costUsd ?? 0), judges.costUsd),
-    unknownCostCalls:
-      sides.filter((s) => s.costUsd === null || s.costUsd === undefined).length + judges.unknownCostCalls,
+    unknownCostCalls: sides.filter((s) => s.costUsd === null).length + judges.unknownCostCalls,
   };
 }
 

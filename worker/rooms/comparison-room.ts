@@ -70,6 +70,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     const record: ComparisonRecord = {
       ...rest,
       holds: holdId ? [holdId] : [],
+      judgeSpend: { costUsd: 0, unknownCostCalls: 0 },
       createdAt: Date.now(),
       status: "answering",
       turns: [{ turn: 1, prompt: init.prompt, left: newSide(), right: newSide() }],
@@ -199,10 +200,10 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
    */
   private async settleHolds() {
     const r = this.record!;
-    const ids = [...(r.holds ?? [])];
+    const ids = [...r.holds];
     if (!ids.length || this.judges.waitingForVote()) return;
     await settleHoldsWrite(this.env.DB, ids).run();
-    r.holds = (r.holds ?? []).filter((id) => !ids.includes(id));
+    r.holds = r.holds.filter((id) => !ids.includes(id));
     this.save();
   }
 

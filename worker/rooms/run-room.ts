@@ -39,6 +39,7 @@ import {
 import { battlesToWriteNow, judgeBattles, runReviewPhase } from "./review-phase";
 import { Room } from "./room";
 import { type RoomResult, refuse } from "./room-result";
+import { loadRun, saveRun } from "./run-storage";
 import { runSynthesisPhase } from "./synthesis-phase";
 import { WriteQueue } from "./write-queue";
 
@@ -53,8 +54,6 @@ export interface StartRun {
 
 export type RunResult = RoomResult<{ id: string; status: RunStatus }>;
 
-const RECORD_KEY = "record";
-
 export class RunRoom extends Room<RunEventBody> {
   private record: RunRecord | null = null;
   /** D1 writes, in order and off the provider calls' path; the run's end (and every RPC) waits for them */
@@ -66,7 +65,7 @@ export class RunRoom extends Room<RunEventBody> {
       this.record ? wholeRunWrites(env.DB, this.record, battlesToWriteNow(this.record)) : [],
     );
     ctx.blockConcurrencyWhile(async () => {
-      this.record = ctx.storage.kv.get<RunRecord>(RECORD_KEY) ?? null;
+      this.record = loadRun(ctx.storage.kv);
       if (this.record && !isTerminal(this.record.status)) {
         // A new instance of an unfinished run means the one driving it is gone (eviction, restart): resume now,
         // after writing its whole state to D1 again (the old instance may have died with writes queued).
@@ -313,7 +312,7 @@ export class RunRoom extends Room<RunEventBody> {
   // ---- state ----
 
   private save() {
-    if (this.record) this.ctx.storage.kv.put(RECORD_KEY, this.record);
+    if (this.record) saveRun(this.ctx.storage.kv, this.record);
   }
 
   /** The new status, announced at once; its D1 write queues behind every earlier one. */
@@ -337,7 +336,7 @@ export class RunRoom extends Room<RunEventBody> {
     r.error = error;
     if (!aggregated) this.d1.push(runStatusWrite(this.env.DB, r.id, status, error));
     // The work set aside for is over (its calls' rows are queued ahead), and a blind run's costs may show now.
-    const holds = [...(r.holds ?? [])];
+    const holds = [...r.holds];
     this.d1.push(...(holds.length ? [settleHoldsWrite(this.env.DB, holds)] : []), revealHoldsWrite(this.env.DB, r.id));
     // The judge battles a blind run kept back while it synthesized (battlesToWriteNow).
     if (r.aggregation && r.synthesis && r.settings.blind)
@@ -349,7 +348,7 @@ export class RunRoom extends Room<RunEventBody> {
       throw err;
     }
     // A request taken while D1 wrote (a new evaluation) keeps its own hold open.
-    r.holds = (r.holds ?? []).filter((id) => !holds.includes(id));
+    r.holds = r.holds.filter((id) => !holds.includes(id));
     this.save();
     const reveal = r.answers.map((a) => ({
       answerId: a.id,

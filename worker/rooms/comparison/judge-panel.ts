@@ -148,7 +148,7 @@ export class JudgePanel {
     if (!tokensIn && !tokensOut) return;
     const costUsd = costOf(ctx.env, modelId, tokensIn ?? 0, tokensOut ?? 0);
     const r = ctx.record;
-    const spent = r.judgeSpend ?? { costUsd: 0, unknownCostCalls: 0 };
+    const spent = r.judgeSpend;
     r.judgeSpend = {
       costUsd: spent.costUsd + (costUsd ?? 0),
       unknownCostCalls: spent.unknownCostCalls + (costUsd === null ? 1 : 0),
