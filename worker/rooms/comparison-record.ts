@@ -4,6 +4,7 @@ import { panelVerdict } from "../judges/verdict";
 import { displayName } from "../providers/registry";
 import type { ComparisonDetail, JudgeView, Reveal, SideVerdict, SideView, VoteView } from "../shared/arena";
 import { hiddenError } from "./hidden-error";
+import { pendingReply } from "./stream-and-settle";
 
 export type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord, VoteRecord } from "../db/records";
 export { hiddenError };
@@ -17,18 +18,7 @@ export function revealOf(r: ComparisonRecord): Reveal {
 }
 
 export function newSide(): SideRecord {
-  return {
-    status: "pending",
-    text: "",
-    latencyMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    error: null,
-    errorKind: null,
-    truncated: false,
-    attempts: 0,
-  };
+  return { ...pendingReply(), errorKind: null, attempts: 0 };
 }
 
 function sideView(r: ComparisonRecord, s: SideRecord): SideView {

@@ -40,6 +40,7 @@ import { battlesToWriteNow, judgeBattles, runReviewPhase } from "./review-phase"
 import { Room } from "./room";
 import { type RoomResult, refuse } from "./room-result";
 import { loadRun, saveRun } from "./run-storage";
+import { pendingReply } from "./stream-and-settle";
 import { runSynthesisPhase } from "./synthesis-phase";
 import { WriteQueue } from "./write-queue";
 
@@ -442,17 +443,7 @@ export class RunRoom extends Room<RunEventBody> {
 }
 
 function newSynthesis(modelId: string): SynthesisRecord {
-  return {
-    modelId,
-    status: "pending",
-    text: "",
-    latencyMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    error: null,
-    truncated: false,
-  };
+  return { modelId, ...pendingReply() };
 }
 
 function newAnswer(id: string, label: string, modelId: string, params: ModelParams | null): AnswerRecord {
@@ -461,14 +452,7 @@ function newAnswer(id: string, label: string, modelId: string, params: ModelPara
     label,
     modelId,
     params,
-    status: "pending",
-    text: "",
-    latencyMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    error: null,
-    truncated: false,
+    ...pendingReply(),
     finishReason: null,
     attempts: 0,
     droppedParams: [],

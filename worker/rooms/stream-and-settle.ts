@@ -21,6 +21,20 @@ export interface StreamedRecord {
   errorKind?: string | null;
 }
 
+/** The fields of a reply not asked for yet, for a new answer, side or synthesis. */
+export function pendingReply() {
+  return {
+    status: "pending" as const,
+    text: "",
+    latencyMs: null,
+    tokensIn: null,
+    tokensOut: null,
+    costUsd: null,
+    error: null,
+    truncated: false,
+  };
+}
+
 export type DoneReply = Extract<Reply, { ok: true }>;
 
 /** What the caller's room supplies: where the reply goes, and how it is kept and announced. */
