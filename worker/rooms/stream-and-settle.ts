@@ -3,6 +3,7 @@
  * (the room's storage and D1, in the order the caller's room needs), log the call and announce the end.
  * Council answers, the synthesis and arena sides all go through here; so should any new room's replies.
  */
+import { REPLY_NOT_STARTED } from "../shared/run";
 import { type CallLog, logCall } from "./log";
 import { type Reply, type ReplyRequest, type ReplyRules, streamReply } from "./reply";
 
@@ -21,19 +22,8 @@ export interface StreamedRecord {
   errorKind?: string | null;
 }
 
-/** The fields of a reply not asked for yet, for a new answer, side or synthesis. */
-export function pendingReply() {
-  return {
-    status: "pending" as const,
-    text: "",
-    latencyMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    error: null,
-    truncated: false,
-  };
-}
+/** The fields of a reply not asked for yet, for a new answer, side or synthesis (a copy: records are mutated). */
+export const pendingReply = () => ({ ...REPLY_NOT_STARTED });
 
 export type DoneReply = Extract<Reply, { ok: true }>;
 

@@ -228,6 +228,18 @@ export type AggregationView = z.infer<typeof aggregationView>;
 export type RunDetail = z.infer<typeof runDetail>;
 export type SynthesisView = z.infer<typeof synthesisView>;
 
+/** A reply (an answer, an arena side, a synthesis) not asked for yet: the room starts one so, the page resets one so. */
+export const REPLY_NOT_STARTED = {
+  status: "pending",
+  text: "",
+  latencyMs: null,
+  tokensIn: null,
+  tokensOut: null,
+  costUsd: null,
+  error: null,
+  truncated: false,
+} as const;
+
 /** A reviewer before its review has started: nothing ranked, measured or paid yet. */
 export const REVIEWER_NOT_STARTED = {
   status: "pending",

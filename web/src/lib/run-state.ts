@@ -1,7 +1,7 @@
 /** How each live event changes the page's copy of a run. Mutates a draft (used inside Solid's `produce`). */
 import type { RunEvent } from "../../../worker/shared/events";
 import type { RunDetail, ReviewerView } from "../../../worker/shared/run";
-import { REVIEWER_NOT_STARTED, runTotals, TERMINAL_STATUSES } from "../../../worker/shared/run";
+import { REPLY_NOT_STARTED, REVIEWER_NOT_STARTED, runTotals, TERMINAL_STATUSES } from "../../../worker/shared/run";
 
 export const isTerminal = (detail: RunDetail) => TERMINAL_STATUSES.includes(detail.run.status);
 
@@ -28,23 +28,12 @@ export function applyEvent(draft: RunDetail, e: Exclude<RunEvent, { type: "snaps
   ]);
 }
 
-const SYNTHESIS_NOT_STARTED = {
-  status: "pending",
-  text: "",
-  latencyMs: null,
-  tokensIn: null,
-  tokensOut: null,
-  costUsd: null,
-  error: null,
-  truncated: false,
-} as const;
-
 function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>): void {
   const answer = "answerId" in e ? draft.answers.find((a) => a.id === e.answerId) : undefined;
   const synthesis = draft.synthesis;
   switch (e.type) {
     case "synthesis.started":
-      if (synthesis) Object.assign(synthesis, SYNTHESIS_NOT_STARTED, { status: "streaming" });
+      if (synthesis) Object.assign(synthesis, REPLY_NOT_STARTED, { status: "streaming" });
       return;
     case "synthesis.delta":
       if (synthesis) synthesis.text += e.text;
@@ -78,7 +67,7 @@ function applyOne(draft: RunDetail, e: Exclude<RunEvent, { type: "snapshot" }>):
         draft.reviewers = [];
         draft.reviews = [];
         draft.aggregation = null;
-        if (draft.synthesis) Object.assign(draft.synthesis, SYNTHESIS_NOT_STARTED);
+        if (draft.synthesis) Object.assign(draft.synthesis, REPLY_NOT_STARTED);
       }
       draft.run.status = e.status;
       draft.run.error = null;
