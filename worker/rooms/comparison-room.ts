@@ -45,13 +45,16 @@ const missing = () => refuse("not_found", "No comparison with this id.", 404);
 
 export class ComparisonRoom extends Room<ComparisonEventBody> {
   private record: ComparisonRecord | null = null;
+  /** what the room's pieces may touch */
+  private readonly pieces: ComparisonContext;
   private readonly judges: JudgePanel;
   private readonly votes: VoteDesk;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.judges = new JudgePanel(this.context());
-    this.votes = new VoteDesk(this.context(), async () => {
+    this.pieces = this.context();
+    this.judges = new JudgePanel(this.pieces);
+    this.votes = new VoteDesk(this.pieces, async () => {
       await this.judges.afterFirstVote();
       if (!this.hasWork()) await this.settleHolds();
     });
@@ -177,15 +180,14 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
   /** The watchdog gave up: a side still answering fails with `reason` (it names no model, so it shows while blind), and so does a judge. */
   protected async stopStuck(reason: string) {
     await this.list();
-    const ctx = this.context();
-    await failStuckSides(ctx, reason);
+    await failStuckSides(this.pieces, reason);
     await this.judges.failStuck(reason);
     await this.settleHolds();
     await this.ctx.storage.deleteAlarm();
   }
 
   protected async step(generation: number) {
-    await answerSides(this.context(), generation, this.list());
+    await answerSides(this.pieces, generation, this.list());
     if (this.current(generation)) await this.judges.askAll(generation);
     if (this.current(generation) && !this.hasWork()) {
       await this.settleHolds();
@@ -224,7 +226,6 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     if (this.record) saveRecord(this.ctx.storage.kv, this.record);
   }
 
-  /** What the room's pieces may touch. */
   private context(): ComparisonContext {
     const room = this;
     return {
