@@ -4,15 +4,35 @@
  */
 import * as z from "zod/mini";
 import { redactionCounts } from "./run";
+import {
+  COMPARISON_MODES,
+  COMPARISON_STATUSES,
+  SIDE_STATUSES,
+  SIDES,
+  VOTE_CHOICES,
+  VOTE_FLAGS,
+  type VoteChoice,
+} from "./constants";
 
-export const SIDES = ["left", "right"] as const;
-export const VOTE_CHOICES = ["left", "right", "tie", "both-bad"] as const;
-export const COMPARISON_STATUSES = ["pending", "answering", "ready", "voted", "failed"] as const;
-export const COMPARISON_MODES = ["manual", "sampled", "topper"] as const;
-export const SIDE_STATUSES = ["pending", "streaming", "done", "failed"] as const;
-/** Why a vote is kept but left out of statistics and ratings by default. */
-export const VOTE_FLAGS = ["too_fast", "duplicate", "identity_leak", "revealed"] as const;
-export const BATTLE_SOURCES = ["human", "judge", "import"] as const;
+export type {
+  BattleSource,
+  ComparisonMode,
+  ComparisonStatus,
+  Side,
+  SideStatus,
+  VoteChoice,
+  VoteFlag,
+} from "./constants";
+// The arena's names live in constants.ts (the page imports them there, without zod); the Worker finds them here too.
+export {
+  BATTLE_SOURCES,
+  COMPARISON_MODES,
+  COMPARISON_STATUSES,
+  SIDE_STATUSES,
+  SIDES,
+  VOTE_CHOICES,
+  VOTE_FLAGS,
+} from "./constants";
 
 export const side = z.enum(SIDES);
 export const voteChoice = z.enum(VOTE_CHOICES);
@@ -139,13 +159,6 @@ export const leaderboardRow = z.object({
   provisional: z.boolean(),
 });
 
-export type Side = (typeof SIDES)[number];
-export type VoteChoice = (typeof VOTE_CHOICES)[number];
-export type ComparisonStatus = (typeof COMPARISON_STATUSES)[number];
-export type ComparisonMode = (typeof COMPARISON_MODES)[number];
-export type SideStatus = (typeof SIDE_STATUSES)[number];
-export type VoteFlag = (typeof VOTE_FLAGS)[number];
-export type BattleSource = (typeof BATTLE_SOURCES)[number];
 export type ArenaParams = z.infer<typeof arenaParams>;
 export type SideView = z.infer<typeof sideView>;
 export type TurnView = z.infer<typeof turnView>;

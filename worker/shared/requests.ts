@@ -1,6 +1,21 @@
 /** Request bodies and queries of the HTTP API, validated once at the edge. */
 import { z } from "zod";
-import { COMPARISON_MODES, VOTE_CHOICES } from "./arena";
+import {
+  COMPARISON_MODES,
+  EXPORT_FORMATS,
+  LEADERBOARD_ORDERS,
+  LEADERBOARD_SOURCES,
+  MAX_CONCURRENCY,
+  MAX_JUDGES,
+  MAX_OUTPUT_TOKENS,
+  MAX_RUN_MODELS,
+  MAX_TEMPERATURE,
+  MAX_TIMEOUT_MS,
+  MIN_TIMEOUT_MS,
+  REVIEWER_WEIGHTS,
+  SELF_REVIEW_MODES,
+  VOTE_CHOICES,
+} from "./constants";
 
 /** Control and invisible characters (NUL, line breaks, zero-width spaces…), which no model name holds. */
 const CONTROL_CHARACTER = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
@@ -30,10 +45,14 @@ export const modelId = z
     message: "a model id looks like provider:model-name, e.g. openai:gpt-4o-mini",
   });
 
+const temperature = z.number().min(0).max(MAX_TEMPERATURE);
+const maxTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS);
+const judges = z.array(modelId).max(MAX_JUDGES, `at most ${MAX_JUDGES} judges`);
+
 export const modelParamsInput = z
   .object({
-    temperature: z.number().min(0).max(2).optional(),
-    maxTokens: z.number().int().min(1).max(200_000).optional(),
+    temperature: temperature.optional(),
+    maxTokens: maxTokens.optional(),
     systemPrompt: z.string().max(20_000).optional(),
   })
   .strict();
@@ -41,18 +60,18 @@ export const modelParamsInput = z
 export const runSettingsInput = z
   .object({
     blind: z.boolean().default(true),
-    selfReview: z.enum(["exclude", "downweight"]).default("exclude"),
+    selfReview: z.enum(SELF_REVIEW_MODES).default("exclude"),
     selfReviewWeight: z.number().min(0).max(1).default(0.5),
     autoEvaluate: z.boolean().default(true),
     /** after the ranking, this model writes one final answer from the ranked answers and their critiques */
     synthesis: z.object({ modelId }).strict().optional(),
     /** "calibrated" weighs each reviewer by how often it agreed with people as an arena judge */
-    reviewerWeights: z.enum(["equal", "calibrated"]).default("equal"),
-    concurrency: z.number().int().min(1).max(16).default(4),
-    timeoutMs: z.number().int().min(100).max(900_000).default(120_000),
+    reviewerWeights: z.enum(REVIEWER_WEIGHTS).default("equal"),
+    concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(4),
+    timeoutMs: z.number().int().min(MIN_TIMEOUT_MS).max(MAX_TIMEOUT_MS).default(120_000),
     systemPrompt: z.string().max(20_000).optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    maxTokens: z.number().int().min(1).max(200_000).optional(),
+    temperature: temperature.optional(),
+    maxTokens: maxTokens.optional(),
   })
   .strict();
 
@@ -62,7 +81,7 @@ export const createRunInput = z
     models: z
       .array(z.object({ id: modelId, params: modelParamsInput.optional() }).strict())
       .min(1, "pick at least one model")
-      .max(26, "at most 26 models take part in one run")
+      .max(MAX_RUN_MODELS, `at most ${MAX_RUN_MODELS} models take part in one run`)
       .refine((ms) => new Set(ms.map((m) => m.id)).size === ms.length, { message: "each model may appear only once" }),
     settings: runSettingsInput.default(runSettingsInput.parse({})),
   })
@@ -75,7 +94,7 @@ export const listRunsQuery = z.object({
 
 export const retryAnswersInput = z.object({ modelIds: z.array(modelId).min(1).optional() }).strict();
 
-export const exportQuery = z.object({ format: z.enum(["json", "md"]).default("json") });
+export const exportQuery = z.object({ format: z.enum(EXPORT_FORMATS).default("json") });
 
 export const wsQuery = z.object({ since: z.coerce.number().int().min(0).optional() });
 
@@ -107,7 +126,7 @@ export const createComparisonInput = z
     mode: z.enum(COMPARISON_MODES).optional(),
     params: modelParamsInput.optional(),
     /** judges to ask once the first vote is in (instead of QUORUM_JUDGES) */
-    judges: z.array(modelId).max(8, "at most 8 judges").optional(),
+    judges: judges.optional(),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -123,9 +142,7 @@ export const createComparisonInput = z
 
 export const comparisonMessageInput = z.object({ content: arenaText("message") }).strict();
 
-export const judgeInput = z
-  .object({ judges: z.array(modelId).min(1, "name at least one judge").max(8, "at most 8 judges") })
-  .strict();
+export const judgeInput = z.object({ judges: judges.min(1, "name at least one judge") }).strict();
 
 export const voteInput = z.object({ choice: z.enum(VOTE_CHOICES) }).strict();
 
@@ -134,10 +151,10 @@ export const listComparisonsQuery = listRunsQuery;
 const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 export const leaderboardQuery = z.object({
-  source: z.enum(["human", "judge", "import", "all"]).default("human"),
+  source: z.enum(LEADERBOARD_SOURCES).default("human"),
   category: z.string().trim().max(100).optional(),
   minAppearances: z.coerce.number().int().min(1).max(1_000_000_000).default(1),
-  order: z.enum(["bt", "elo", "trueskill", "winRate"]).default("bt"),
+  order: z.enum(LEADERBOARD_ORDERS).default("bt"),
   includeFlagged: flag.default(false),
   anchor: z.string().trim().min(1).max(200).superRefine(noControlCharacter("the anchor model")).optional(),
   anchorRating: z.coerce.number().min(-100_000).max(100_000).optional(),
@@ -155,7 +172,7 @@ export const importQuery = z.object({
 });
 
 export const exportBattlesQuery = z.object({
-  source: z.enum(["human", "judge", "import", "all"]).default("all"),
+  source: z.enum(LEADERBOARD_SOURCES).default("all"),
   includeFlagged: flag.default(false),
 });
 

@@ -4,6 +4,7 @@
  */
 import * as z from "zod/mini";
 import { REDACTION_KINDS } from "./redact";
+import { REVIEWER_WEIGHTS, SELF_REVIEW_MODES } from "./constants";
 
 export const RUN_STATUSES = [
   "pending",
@@ -43,12 +44,12 @@ export const redactionCounts = z.optional(z.partialRecord(z.enum(REDACTION_KINDS
 
 export const runSettings = z.object({
   blind: z.boolean(),
-  selfReview: z.enum(["exclude", "downweight"]),
+  selfReview: z.enum(SELF_REVIEW_MODES),
   selfReviewWeight: z.number(),
   autoEvaluate: z.boolean(),
   /** a chair that writes one final answer from the ranked answers and their critiques */
   synthesis: z.optional(z.object({ modelId: z.string() })),
-  reviewerWeights: z.optional(z.enum(["equal", "calibrated"])),
+  reviewerWeights: z.optional(z.enum(REVIEWER_WEIGHTS)),
   concurrency: z.number(),
   timeoutMs: z.number(),
   systemPrompt: z.optional(z.string()),

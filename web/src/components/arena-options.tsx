@@ -2,6 +2,7 @@ import { createResource, For, Show } from "solid-js";
 import type { SetStoreFunction } from "solid-js/store";
 import { api, call } from "../lib/api";
 import type { ArenaOptions } from "../pages/arena.data";
+import { MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
 
 interface Props {
   options: ArenaOptions;
@@ -94,7 +95,7 @@ export function ArenaOptionsPanel(props: Props) {
             type="number"
             inputmode="decimal"
             min="0"
-            max="2"
+            max={MAX_TEMPERATURE}
             step="0.1"
             placeholder="default"
             value={props.options.temperature}
@@ -108,7 +109,7 @@ export function ArenaOptionsPanel(props: Props) {
             type="number"
             inputmode="numeric"
             min="1"
-            max="200000"
+            max={MAX_OUTPUT_TOKENS}
             step="1"
             placeholder="default"
             value={props.options.maxTokens}

@@ -1,8 +1,9 @@
 import { For, Show } from "solid-js";
 import type { ComparisonDetail, SideView } from "../../../worker/shared/arena";
-import { latestTurn, SIDE_LETTER, type Side } from "../lib/arena-state";
+import type { Side } from "../../../worker/shared/constants";
 import { formatMs, formatTokens } from "../lib/format";
 import { Markdown } from "./markdown";
+import { latestTurn, SIDE_LETTER } from "../lib/arena-state";
 
 const STATUS_TEXT: Record<SideView["status"], string> = {
   pending: "Waiting",

@@ -1,4 +1,5 @@
 import type { Pick } from "../pages/setup.data";
+import { MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
 
 interface Props {
   pick: Pick;
@@ -33,7 +34,7 @@ export function ModelParams(props: Props) {
               type="number"
               inputmode="decimal"
               min="0"
-              max="2"
+              max={MAX_TEMPERATURE}
               step="0.1"
               placeholder="default"
               value={props.pick.temperature}
@@ -47,7 +48,7 @@ export function ModelParams(props: Props) {
               type="number"
               inputmode="numeric"
               min="1"
-              max="200000"
+              max={MAX_OUTPUT_TOKENS}
               step="1"
               placeholder="default"
               value={props.pick.maxTokens}

@@ -2,6 +2,7 @@ import { For, Show } from "solid-js";
 import type { SetStoreFunction } from "solid-js/store";
 import type { ProviderGroup } from "../lib/api";
 import type { SetupState } from "../pages/setup.data";
+import { MAX_CONCURRENCY, MAX_TIMEOUT_MS } from "../../../worker/shared/constants";
 
 interface Props {
   state: SetupState;
@@ -160,7 +161,7 @@ export function RunSettings(props: Props) {
             id="concurrency"
             type="number"
             min="1"
-            max="16"
+            max={MAX_CONCURRENCY}
             step="1"
             aria-describedby="concurrency-help"
             value={props.state.concurrency}
@@ -176,7 +177,7 @@ export function RunSettings(props: Props) {
             id="timeout"
             type="number"
             min="1"
-            max="900"
+            max={MAX_TIMEOUT_MS / 1000}
             step="1"
             value={props.state.timeoutSeconds}
             onInput={(e) => set("timeoutSeconds", e.currentTarget.value)}

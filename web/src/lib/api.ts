@@ -3,6 +3,7 @@ import { hc, type ClientResponse, type InferRequestType, type InferResponseType 
 import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { AppType } from "../../../worker/index";
 import { authHeaders, isAccessRefusal, reportAccessProblem } from "./access";
+import type { ExportFormat } from "../../../worker/shared/constants";
 
 const client = hc<AppType>(location.origin, { headers: authHeaders });
 export const api = client.api;
@@ -53,7 +54,7 @@ export async function call<R extends ClientResponse<unknown, number, "json">>(
 }
 
 /** Address of a run's export download. */
-export function exportUrl(id: string, format: "json" | "md"): string {
+export function exportUrl(id: string, format: ExportFormat): string {
   return api.runs[":id"].export.$url({ param: { id }, query: { format } }).toString();
 }
 

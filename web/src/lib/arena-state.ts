@@ -10,9 +10,8 @@ import type {
   VoteView,
 } from "../../../worker/shared/arena";
 import type { ComparisonEvent } from "../../../worker/shared/events";
+import { MAX_JUDGES, SIDES, type Side } from "../../../worker/shared/constants";
 
-export type Side = "left" | "right";
-export const SIDES: readonly Side[] = ["left", "right"];
 export const SIDE_LETTER: Record<Side, "A" | "B"> = { left: "A", right: "B" };
 
 export const newSide = (): SideView => ({
@@ -177,6 +176,6 @@ export function parseJudgeIds(raw: string): string[] {
 export function checkJudgeIds(ids: string[]): string[] {
   const bad = ids.find((id) => !/^[a-z-]+:\S/.test(id));
   if (bad) throw new Error(`“${bad}” is not a model id: judges are named like provider:model-name.`);
-  if (ids.length > 8) throw new Error(`At most 8 judges at once; you named ${ids.length}.`);
+  if (ids.length > MAX_JUDGES) throw new Error(`At most ${MAX_JUDGES} judges at once; you named ${ids.length}.`);
   return ids;
 }

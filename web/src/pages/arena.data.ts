@@ -6,6 +6,7 @@ import { api, call, comparisonLiveUrl, type CreateComparisonBody } from "../lib/
 import { applyComparisonEvent, checkJudgeIds, mergeJudges, parseJudgeIds, recordVote } from "../lib/arena-state";
 import { createLiveDoc } from "../lib/live-doc";
 import { numberField } from "./setup.data";
+import { type ComparisonMode, MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
 
 const CLIENT_KEY = "quorum.clientId";
 const RECEIPTS_KEY = "quorum.voteReceipts";
@@ -143,7 +144,7 @@ export function createLiveComparison(id: string) {
 
 /** The choices of the next new round, kept across rounds and visits. Fields stay strings until sent. */
 export interface ArenaOptions {
-  mode: "sampled" | "manual" | "topper";
+  mode: ComparisonMode;
   first: string;
   second: string;
   category: string;
@@ -190,8 +191,8 @@ function rememberJudges(raw: string) {
 export function buildComparisonBody(o: ArenaOptions, prompt: string): CreateComparisonBody {
   if (!prompt.trim()) throw new Error("Write a prompt first.");
   const params = {
-    temperature: numberField("Temperature", o.temperature, 0, 2, false),
-    maxTokens: numberField("Max tokens", o.maxTokens, 1, 200_000, true),
+    temperature: numberField("Temperature", o.temperature, 0, MAX_TEMPERATURE, false),
+    maxTokens: numberField("Max tokens", o.maxTokens, 1, MAX_OUTPUT_TOKENS, true),
     systemPrompt: o.systemPrompt.trim() ? o.systemPrompt : undefined,
   };
   const body: CreateComparisonBody = { prompt, blind: o.blind, mode: o.mode };

@@ -9,12 +9,13 @@ import { JudgePanel } from "../components/judge-panel";
 import { createShareToggle } from "../components/share-panel";
 import { VoteBar } from "../components/vote-bar";
 import { createActions } from "../lib/actions";
-import { canVote, CHOICES, latestTurn, SIDE_LETTER, SIDES, type Side } from "../lib/arena-state";
+import { SIDES, type Side } from "../../../worker/shared/constants";
 import { shortModelName } from "../lib/format";
 import { navigate } from "../lib/router";
 import { RedactionNote } from "../components/redaction-note";
 import { NewRound } from "./arena-new";
 import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
+import { CHOICES, canVote, latestTurn, SIDE_LETTER } from "../lib/arena-state";
 
 export default function ArenaPage(props: { params: Record<string, string> }) {
   return (

@@ -9,9 +9,15 @@ import { StyleEffects } from "../components/style-effects";
 import { panelId, tabId, Tabs } from "../components/tabs";
 import { api, call, messageOf, type LeaderboardQuery } from "../lib/api";
 import { Link } from "../lib/router";
+import {
+  LEADERBOARD_ORDERS,
+  LEADERBOARD_SOURCES,
+  type LeaderboardOrder,
+  type LeaderboardSource,
+} from "../../../worker/shared/constants";
 
-type Source = "human" | "judge" | "import" | "all";
-type Order = "bt" | "elo" | "trueskill" | "winRate";
+type Source = LeaderboardSource;
+type Order = LeaderboardOrder;
 type Tab = "models" | "judges";
 
 const TABS: { value: Tab; label: string }[] = [
@@ -19,12 +25,13 @@ const TABS: { value: Tab; label: string }[] = [
   { value: "judges", label: "Judges" },
 ];
 
-const SOURCES: { value: Source; label: string }[] = [
-  { value: "human", label: "Human votes" },
-  { value: "judge", label: "Judges" },
-  { value: "import", label: "Imported" },
-  { value: "all", label: "All" },
-];
+const SOURCE_LABEL: Record<Source, string> = {
+  human: "Human votes",
+  judge: "Judges",
+  import: "Imported",
+  all: "All",
+};
+const SOURCES = LEADERBOARD_SOURCES.map((value) => ({ value, label: SOURCE_LABEL[value] }));
 const FROM_TEXT: Record<Source, string> = {
   human: "human votes",
   judge: "judges",
@@ -61,10 +68,10 @@ function readFilters(): Filters {
     allowed.includes(value as T) ? (value as T) : fallback;
   return {
     tab: pick(q.get("tab"), ["models", "judges"], "models"),
-    source: pick(q.get("source"), ["human", "judge", "import", "all"], "human"),
+    source: pick(q.get("source"), LEADERBOARD_SOURCES, "human"),
     category: q.get("category") ?? "",
     minAppearances: q.get("minAppearances") ?? "1",
-    order: pick(q.get("order"), ["bt", "elo", "trueskill", "winRate"], "bt"),
+    order: pick(q.get("order"), LEADERBOARD_ORDERS, "bt"),
     includeFlagged: q.get("includeFlagged") === "true",
     style: q.get("style") === "true",
   };

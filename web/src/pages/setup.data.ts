@@ -3,6 +3,14 @@ import { createEffect, createSignal } from "solid-js";
 import { createStore } from "solid-js/store";
 import type { RunDetail } from "../../../worker/shared/run";
 import type { CreateRunBody, ProviderGroup } from "../lib/api";
+import {
+  MAX_CONCURRENCY,
+  MAX_OUTPUT_TOKENS,
+  MAX_TEMPERATURE,
+  MAX_TIMEOUT_MS,
+  type ReviewerWeights,
+  type SelfReviewMode,
+} from "../../../worker/shared/constants";
 
 /** Form fields stay strings until the run is sent, so a half-typed number is never lost. */
 export interface Pick {
@@ -17,12 +25,12 @@ export interface SetupState {
   /** models added by typing their id that the catalog does not list */
   custom: string[];
   blind: boolean;
-  selfReview: "exclude" | "downweight";
+  selfReview: SelfReviewMode;
   selfReviewWeight: string;
   autoEvaluate: boolean;
   /** the model that writes the synthesis after the ranking; "" for none */
   synthesis: string;
-  reviewerWeights: "equal" | "calibrated";
+  reviewerWeights: ReviewerWeights;
   concurrency: string;
   timeoutSeconds: string;
 }
@@ -129,14 +137,14 @@ export function buildRunBody(state: SetupState, question: string, nameOf: (id: s
   const models = state.picks.map((p) => {
     const name = nameOf(p.id);
     const params = {
-      temperature: numberField(`Temperature for ${name}`, p.temperature, 0, 2, false),
-      maxTokens: numberField(`Max tokens for ${name}`, p.maxTokens, 1, 200_000, true),
+      temperature: numberField(`Temperature for ${name}`, p.temperature, 0, MAX_TEMPERATURE, false),
+      maxTokens: numberField(`Max tokens for ${name}`, p.maxTokens, 1, MAX_OUTPUT_TOKENS, true),
       systemPrompt: p.systemPrompt.trim() ? p.systemPrompt : undefined,
     };
     const set = Object.values(params).some((v) => v !== undefined);
     return set ? { id: p.id, params } : { id: p.id };
   });
-  const timeout = numberField("Timeout", state.timeoutSeconds, 1, 900, false);
+  const timeout = numberField("Timeout", state.timeoutSeconds, 1, MAX_TIMEOUT_MS / 1000, false);
   return {
     question,
     models,
@@ -150,7 +158,7 @@ export function buildRunBody(state: SetupState, question: string, nameOf: (id: s
       autoEvaluate: state.autoEvaluate,
       synthesis: state.synthesis ? { modelId: state.synthesis } : undefined,
       reviewerWeights: state.reviewerWeights,
-      concurrency: numberField("Concurrency", state.concurrency, 1, 16, true),
+      concurrency: numberField("Concurrency", state.concurrency, 1, MAX_CONCURRENCY, true),
       timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
     },
   };

@@ -15,6 +15,7 @@ import {
   setDraftQuestion,
   setupFromRun,
 } from "./setup.data";
+import { MAX_RUN_MODELS } from "../../../worker/shared/constants";
 
 export function SetupPage() {
   // Never rejects, and read through `.latest`: the form stays usable while the models load.
@@ -65,8 +66,8 @@ export function SetupPage() {
   /** Ticks the current leaders by human votes (Bradley–Terry) among the models this page offers and can run. */
   const pickTop = async () => {
     const n = Number(topCount());
-    if (!Number.isInteger(n) || n < 1 || n > 26)
-      return setTopMessage({ error: true, text: "How many: a whole number from 1 to 26." });
+    if (!Number.isInteger(n) || n < 1 || n > MAX_RUN_MODELS)
+      return setTopMessage({ error: true, text: `How many: a whole number from 1 to ${MAX_RUN_MODELS}.` });
     setTopMessage({ error: false, text: "Reading the leaderboard…" });
     try {
       const board = await call(api.leaderboard.$get({ query: {} }));
@@ -278,7 +279,7 @@ export function SetupPage() {
                 id="top-count"
                 type="number"
                 min="1"
-                max="26"
+                max={MAX_RUN_MODELS}
                 step="1"
                 inputmode="numeric"
                 value={topCount()}

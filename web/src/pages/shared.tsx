@@ -8,10 +8,11 @@ import { JudgePanel } from "../components/judge-panel";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
 import { ApiError, messageOf } from "../lib/api";
-import { CHOICES, rowsSummary, SIDES } from "../lib/arena-state";
+import { SIDES } from "../../../worker/shared/constants";
 import { shortModelName } from "../lib/format";
 import { isTerminal } from "../lib/run-state";
 import { createSharedComparison, createSharedRun, DEAD_LINK, openShared } from "./shared.data";
+import { CHOICES, rowsSummary } from "../lib/arena-state";
 
 const CHOICE_LABEL = Object.fromEntries(CHOICES.map((c) => [c.choice, c.label]));
 

@@ -1,0 +1,45 @@
+/**
+ * The names and limits both the Worker and the page spell out: the Worker's schemas are built on them and
+ * the page imports them from here rather than keeping copies. No imports, zod least of all, so importing
+ * this costs the page's first load only the values themselves.
+ */
+
+export const SIDES = ["left", "right"] as const;
+export const VOTE_CHOICES = ["left", "right", "tie", "both-bad"] as const;
+export const COMPARISON_STATUSES = ["pending", "answering", "ready", "voted", "failed"] as const;
+export const COMPARISON_MODES = ["manual", "sampled", "topper"] as const;
+export const SIDE_STATUSES = ["pending", "streaming", "done", "failed"] as const;
+/** Why a vote is kept but left out of statistics and ratings by default. */
+export const VOTE_FLAGS = ["too_fast", "duplicate", "identity_leak", "revealed"] as const;
+export const BATTLE_SOURCES = ["human", "judge", "import"] as const;
+/** What the leaderboard and the battle export read: one source of battles, or all of them together. */
+export const LEADERBOARD_SOURCES = [...BATTLE_SOURCES, "all"] as const;
+export const LEADERBOARD_ORDERS = ["bt", "elo", "trueskill", "winRate"] as const;
+export const SELF_REVIEW_MODES = ["exclude", "downweight"] as const;
+/** "calibrated" weighs each reviewer by how often it agreed with people as an arena judge */
+export const REVIEWER_WEIGHTS = ["equal", "calibrated"] as const;
+export const EXPORT_FORMATS = ["json", "md"] as const;
+
+/** Judges one comparison may ask at once. */
+export const MAX_JUDGES = 8;
+/** Models one council run may take: one label each, A to Z. */
+export const MAX_RUN_MODELS = 26;
+/** The bounds of the parameters a model is asked with, and of a run's settings. */
+export const MAX_TEMPERATURE = 2;
+export const MAX_OUTPUT_TOKENS = 200_000;
+export const MAX_CONCURRENCY = 16;
+export const MIN_TIMEOUT_MS = 100;
+export const MAX_TIMEOUT_MS = 900_000;
+
+export type Side = (typeof SIDES)[number];
+export type VoteChoice = (typeof VOTE_CHOICES)[number];
+export type ComparisonStatus = (typeof COMPARISON_STATUSES)[number];
+export type ComparisonMode = (typeof COMPARISON_MODES)[number];
+export type SideStatus = (typeof SIDE_STATUSES)[number];
+export type VoteFlag = (typeof VOTE_FLAGS)[number];
+export type BattleSource = (typeof BATTLE_SOURCES)[number];
+export type LeaderboardSource = (typeof LEADERBOARD_SOURCES)[number];
+export type LeaderboardOrder = (typeof LEADERBOARD_ORDERS)[number];
+export type SelfReviewMode = (typeof SELF_REVIEW_MODES)[number];
+export type ReviewerWeights = (typeof REVIEWER_WEIGHTS)[number];
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
