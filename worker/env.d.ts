@@ -1,4 +1,7 @@
 // Secrets and optional settings that `wrangler types` cannot see (they live in .dev.vars or Worker secrets).
+// worker/shared/config.ts reads and checks every one of them (nothing else does): blank is unset, and a value that
+// doesn't parse is not replaced by its default: /api/health names it and every other route answers 503 config_invalid.
+// Counts and milliseconds are whole numbers (at least 1 where 0 makes no sense); rates and dollars may have decimals.
 import type { ProviderVars } from "./providers/types";
 
 interface QuorumVars extends ProviderVars {
@@ -10,13 +13,13 @@ interface QuorumVars extends ProviderVars {
   QUORUM_MAX_RUN_USD?: string;
   /** the most all work since 00:00 UTC may cost, spent and set aside together (US dollars); needs priced models */
   QUORUM_MAX_DAY_USD?: string;
-  /** "true" masks API keys, tokens, private keys and email addresses in questions and prompts before they are stored or sent */
+  /** "true" (or 1, yes, on; false, 0, no, off turn it off) masks API keys, tokens, private keys and email addresses in questions and prompts before they are stored or sent */
   QUORUM_REDACT?: string;
   /** the access token every /api route asks for; required when reached from another machine */
   APP_TOKEN?: string;
   /** the address `wrangler dev` listens on, set by `npm start` (never by hand, never deployed): a loopback one is the only proof of a local client */
   QUORUM_LISTEN?: string;
-  /** "true" lets X-Client-Id name a client of its own within its address, for tests and benches that play many clients from one machine */
+  /** "true" (true or false, as QUORUM_REDACT) lets X-Client-Id name a client of its own within its address, for tests and benches that play many clients from one machine */
   QUORUM_TRUST_CLIENT_ID?: string;
   /** first backoff step in ms for transient provider errors (default 500) */
   QUORUM_RETRY_BASE_MS?: string;
@@ -24,8 +27,12 @@ interface QuorumVars extends ProviderVars {
   QUORUM_MAX_ATTEMPTS?: string;
   /** how long past a step's own deadline (its calls' timeouts) the watchdog waits before resuming it once, then stopping it (default 30000) */
   QUORUM_WATCHDOG_SLACK_MS?: string;
-  /** "off" silences the one log line per provider call */
+  /** "off" silences the one log line per provider call ("on", the default, keeps it) */
   QUORUM_LOG?: string;
+  /** milliseconds between demo chunks (default 25); 0 streams at once */
+  QUORUM_DEMO_DELAY_MS?: string;
+  /** per-model prices overriding the catalog: `id=in:out,…` in US dollars per million tokens; every entry must parse */
+  QUORUM_PRICES?: string;
   /** comma-separated model ids the arena samples pairs from (default: every available model) */
   QUORUM_ARENA_MODELS?: string;
   /** turns per comparison, the first prompt included (default 10) */

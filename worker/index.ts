@@ -3,12 +3,14 @@ import { secureHeaders } from "hono/secure-headers";
 import { api } from "./api";
 import { access } from "./api/access";
 import { bodyCap } from "./api/body-cap";
+import { configCheck } from "./api/config-check";
 import { errorBody, onError } from "./api/errors";
 import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
 import { describeOpenApi, serveOpenApi } from "./api/openapi";
 import { archivePass } from "./arena/archive-policy";
 import { noteLocalWrite } from "./arena/standings";
 import { SWEEP_CRON, sweepUnfinished } from "./rooms/sweep";
+import { settings } from "./shared/config";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
 export { FitRoom } from "./rooms/fit-room";
@@ -31,6 +33,7 @@ const app = new Hono<{ Bindings: Env }>()
   // (not a WebSocket upgrade, whose 101 response can't take new headers).
   .use("/api/*", (c, next) => (c.req.header("Upgrade") ? next() : apiHeaders(c, next)))
   .use("/api/*", access)
+  .use("/api/*", configCheck)
   .use(
     "/api/*",
     methodNotAllowed((): RouteTable => app.router),
@@ -49,6 +52,8 @@ export type AppType = typeof app;
 
 /** The Hono app is the fetch handler (tests call its `request`); the crons sweep, or move old battles and messages to the archive when that is on. */
 const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env, ctx) => {
+  // A setting that doesn't parse fails the cron here, naming it (ConfigInvalid), rather than sweeping or archiving on defaults.
+  settings(env);
   ctx.waitUntil(controller.cron === SWEEP_CRON ? sweepUnfinished(env) : archivePass(env));
 };
 

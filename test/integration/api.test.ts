@@ -7,10 +7,10 @@ import { api, createRun, finished } from "../helpers/runs";
 const stub = inject("stubUrl");
 
 describe("health and models", () => {
-  it("reports a reachable database and the version", async () => {
+  it("reports a reachable database, valid settings and the version", async () => {
     const res = await api("/health");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, version: env.QUORUM_VERSION, db: "ok" });
+    expect(await res.json()).toEqual({ ok: true, version: env.QUORUM_VERSION, db: "ok", config: { ok: true } });
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
   });

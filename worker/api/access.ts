@@ -15,6 +15,7 @@
 import { createMiddleware } from "hono/factory";
 import { TOKEN_PROTOCOL_PREFIX } from "../shared/socket-protocol";
 import { errorBody } from "./errors";
+import { baseSettings } from "../shared/config";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -28,7 +29,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** Why this Quorum can't serve without a token, or null when it may: `listen` is QUORUM_LISTEN. */
-export function localRefusal(url: URL, listen: string | undefined): string | null {
+export function localRefusal(url: URL, listen: string | null | undefined): string | null {
   const listener = listen?.trim();
   if (!listener)
     return "This Quorum has no access token and doesn't know it is reachable from this machine only, so it refuses every API call (your provider keys would be open to anyone). Run it with `npm start` (which listens on 127.0.0.1), or set an access token: `npx wrangler secret put APP_TOKEN` when deployed, APP_TOKEN in .dev.vars locally; then enter it in the page.";
@@ -82,9 +83,9 @@ export const access = createMiddleware<{ Bindings: Env }>(async (c, next) => {
 
   if ((c.req.method === "GET" || c.req.method === "HEAD") && SHARED_ROUTE.test(url.pathname)) return next();
 
-  const token = c.env.APP_TOKEN?.trim();
+  const { appToken: token, listen } = baseSettings(c.env);
   if (!token) {
-    const refusal = localRefusal(url, c.env.QUORUM_LISTEN);
+    const refusal = localRefusal(url, listen);
     return refusal === null ? next() : c.json(errorBody("app_token_required", refusal), 403);
   }
   const given = upgrade

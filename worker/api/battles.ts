@@ -2,13 +2,13 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { archivePass } from "../arena/archive-policy";
-import { arenaSettings } from "../arena/settings";
 import { toCleanBattle } from "../battles/fastchat";
 import { BattleSplitter, parseItem } from "../battles/json-stream";
 import { archivedImportLines, archiveSummary } from "../db/archive";
 import { type ExportedRow, exportedBattles, insertImportedBattles, type NumberedBattle } from "../db/battle-queries";
 import { openDb } from "../db/queries";
 import type { BattleSource } from "../shared/arena";
+import { settings } from "../shared/config";
 import { exportBattlesQuery, importQuery } from "../shared/requests";
 import { archivePassResponse, archiveStatus, cleanBattle, cleanBattles, importReport } from "../shared/responses";
 import { discardRest } from "./body-cap";
@@ -152,7 +152,7 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     const { accepted, rejected, errors } = await readBattles(
       c.req.raw.body,
       offset,
-      arenaSettings(c.env).importMaxLines,
+      settings(c.env).arena.importMaxLines,
     );
     if (!accepted.length && !rejected)
       throw new ApiError(
@@ -180,7 +180,7 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     return c.json(report, 200);
   })
   .get("/archive", described.archiveStatus, async (c) => {
-    const { archiveAfterHours } = arenaSettings(c.env);
+    const { archiveAfterHours } = settings(c.env).arena;
     return c.json({
       afterHours: archiveAfterHours || null,
       bucketBound: !!c.env.ARCHIVE,

@@ -4,12 +4,12 @@ import { describeRoute } from "hono-openapi";
 import { type ChosenPair, choosePair, NoPairError } from "../arena/choose-pair";
 import { estimateComparison, estimateJudges, estimateRetry, estimateTurn, poolPrices } from "../arena/estimate";
 import { comparisonHistory } from "../arena/history";
-import { arenaSettings } from "../arena/settings";
 import type { Price, RunEstimate } from "../council/estimate";
 import { openDb } from "../db/queries";
 import { blindPricesOf, type ComparisonForEstimate, comparisonForEstimate } from "../db/spend-queries";
 import { displayName } from "../providers/registry";
 import { comparisonDetail as comparisonDetailSchema } from "../shared/arena";
+import { settings } from "../shared/config";
 import {
   comparisonMessageInput,
   createComparisonInput,
@@ -69,7 +69,7 @@ async function withSpend<R extends { ok: boolean }>(
     estimate: estimate(found, blind),
     hidden: found.hidden,
     blindPrices: blind,
-    workMs: workMs(c.env, comparisonCallsMs(arenaSettings(c.env).timeoutMs)),
+    workMs: workMs(c.env, comparisonCallsMs(settings(c.env).arena.timeoutMs)),
   });
   return withHold(c.env, holdId, act);
 }
@@ -159,15 +159,15 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     await rateLimit(c, "comparisons", await clientIdOf(c));
     if (input.models) checkModels(c.env, input.models);
     if (input.judges) checkModels(c.env, input.judges);
-    const settings = arenaSettings(c.env);
+    const { arena } = settings(c.env);
     let chosen: ChosenPair;
     try {
-      chosen = await choosePair(c.env, openDb(c.env.DB), input, settings.topperMinAppearances);
+      chosen = await choosePair(c.env, openDb(c.env.DB), input, arena.topperMinAppearances);
     } catch (err) {
       if (err instanceof NoPairError) throw new ApiError(409, "no_models", err.message);
       throw err;
     }
-    const autoJudges = input.judges ?? settings.judges;
+    const autoJudges = input.judges ?? arena.judges;
     const blind = blindPricing(c.env, input.blind, chosen.candidates);
     const estimate = estimateComparison(c.env, {
       models: chosen.models,
@@ -185,7 +185,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       blindPrices: blind?.price ?? null,
       // Automatic judges are asked after the vote, whenever it comes: their part stays set aside until then, today at least.
       workMs: Math.max(
-        workMs(c.env, comparisonCallsMs(settings.timeoutMs)),
+        workMs(c.env, comparisonCallsMs(arena.timeoutMs)),
         autoJudges.length ? utcDay().resetsAt - Date.now() : 0,
       ),
     });
@@ -202,8 +202,8 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
           mode: chosen.mode,
           modeNote: chosen.modeNote,
           params: redacted ? { ...input.params, redactions: redacted.redactions } : (input.params ?? {}),
-          maxTurns: settings.maxTurns,
-          timeoutMs: settings.timeoutMs,
+          maxTurns: arena.maxTurns,
+          timeoutMs: arena.timeoutMs,
           autoJudges,
           holdId,
         }),
@@ -294,7 +294,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     const id = await knownId(c, "comparison");
     const key = c.req.header("Idempotency-Key")?.trim() || null;
     if (key && key.length > 200) throw new ApiError(400, "invalid_request", "Idempotency-Key: at most 200 characters.");
-    const settings = arenaSettings(c.env);
+    const { arena } = settings(c.env);
     const clientId = await clientIdOf(c);
     await rateLimit(c, "votes", clientId);
     const { replayed, response } = unwrap(
@@ -302,9 +302,9 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
         choice: c.req.valid("json").choice,
         clientId,
         idempotencyKey: key,
-        minVoteMs: settings.minVoteMs,
-        maxPerClient: settings.votesPerClient,
-        maxPerComparison: settings.votesPerComparison,
+        minVoteMs: arena.minVoteMs,
+        maxPerClient: arena.votesPerClient,
+        maxPerComparison: arena.votesPerComparison,
       }),
     );
     if (replayed) c.header("Idempotent-Replayed", "true");

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HTTPException } from "hono/http-exception";
 import { logError } from "../rooms/log";
+import { ConfigInvalid } from "../shared/config";
 
 export class ApiError extends Error {
   constructor(
@@ -43,6 +44,8 @@ const runtimeFailure = (reference: string) =>
 
 export function onError(err: Error, c: Context) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  if (err instanceof ConfigInvalid)
+    return c.json(errorBody("config_invalid", err.message, { problems: err.problems }), 503);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     return c.json(errorBody(status === 400 ? "bad_request" : "http_error", err.message || "Bad request."), status);

@@ -1,9 +1,9 @@
 /** GET /api/leaderboard — wins, appearances and win rate (seed 000), online Elo and Bradley–Terry with intervals. */
 import { Hono, type TypedResponse } from "hono";
 import { openDb } from "../db/queries";
-import { arenaSettings } from "../arena/settings";
 import { computeStandings, type Standings } from "../arena/standings";
 import { withStyleControl } from "../arena/style-standings";
+import { settings } from "../shared/config";
 import { leaderboardQuery } from "../shared/requests";
 import { ApiError } from "./errors";
 import { validate } from "./validate";
@@ -33,7 +33,7 @@ export const leaderboardApi = new Hono<{ Bindings: Env }>().get(
         "anchor and anchorRating go together, e.g. anchor=mixtral-8x7b-instruct-v0.1&anchorRating=1114 as Chatbot Arena pins it.",
       );
     const db = openDb(c.env.DB);
-    const { standings } = await computeStandings(c.env, db, q, arenaSettings(c.env).leaderboardStaleMs);
+    const { standings } = await computeStandings(c.env, db, q, settings(c.env).arena.leaderboardStaleMs);
     if (q.anchor !== undefined && !standings.anchor)
       throw new ApiError(
         400,

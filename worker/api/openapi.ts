@@ -6,6 +6,7 @@
  */
 import type { Context, Hono, Schema } from "hono";
 import { describeRoute, generateSpecs } from "hono-openapi";
+import { settings } from "../shared/config";
 import { openApiDocument } from "../shared/responses";
 import { errorResponseComponents, errorResponses, jsonResponse } from "./openapi-describe";
 
@@ -95,5 +96,5 @@ export const serveOpenApi =
   <S extends Schema, P extends string>(app: Hono<{ Bindings: Env }, S, P>) =>
   async (c: Context<{ Bindings: Env }>) => {
     const doc = await openApiDocumentOf(app);
-    return c.json({ ...doc, info: { ...doc.info, version: c.env.QUORUM_VERSION } });
+    return c.json({ ...doc, info: { ...doc.info, version: settings(c.env).version } });
   };

@@ -10,11 +10,12 @@
 import type { Context } from "hono";
 import { limiterFor } from "../rooms/rate-limiter";
 import { ApiError } from "./errors";
+import { baseSettings, settings } from "../shared/config";
 
 export type LimitedAction = "runs" | "comparisons" | "votes";
 
-const DEFAULT_PER_MINUTE: Record<LimitedAction, number> = { runs: 30, comparisons: 60, votes: 120 };
-const VARIABLE: Record<LimitedAction, "QUORUM_RATE_RUNS" | "QUORUM_RATE_COMPARISONS" | "QUORUM_RATE_VOTES"> = {
+/** Where each limit is set, for the refusal's message. */
+const VARIABLE: Record<LimitedAction, string> = {
   runs: "QUORUM_RATE_RUNS",
   comparisons: "QUORUM_RATE_COMPARISONS",
   votes: "QUORUM_RATE_VOTES",
@@ -42,10 +43,10 @@ const leases = new Map<string, Lease>();
  * benches playing many clients) does it name a client of its own within its address.
  */
 export async function clientIdOf(c: Context<{ Bindings: Env }>): Promise<string> {
-  const address = c.env.QUORUM_LISTEN?.trim()
+  const address = baseSettings(c.env).listen
     ? "local"
     : await hashedAddress(c.req.header("CF-Connecting-IP") ?? "unknown");
-  const given = c.env.QUORUM_TRUST_CLIENT_ID === "true" ? c.req.header("X-Client-Id")?.trim() : undefined;
+  const given = settings(c.env).trustClientId ? c.req.header("X-Client-Id")?.trim() : undefined;
   return given ? `${address}/client:${given.slice(0, 200)}` : address;
 }
 
@@ -55,9 +56,7 @@ async function hashedAddress(ip: string): Promise<string> {
 }
 
 export async function rateLimit(c: Context<{ Bindings: Env }>, action: LimitedAction, clientId: string): Promise<void> {
-  const raw = c.env[VARIABLE[action]];
-  const configured = Number(raw);
-  const perMinute = raw !== undefined && raw.trim() !== "" && configured > 0 ? configured : DEFAULT_PER_MINUTE[action];
+  const perMinute = settings(c.env).rates[action];
   const key = `${action}\n${clientId}`;
   const now = Date.now();
   const lease = leaseFor(key, perMinute);

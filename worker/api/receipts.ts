@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import { ApiError } from "./errors";
 import { sign, verify } from "./signing";
+import { baseSettings } from "../shared/config";
 
 export const RECEIPT_HEADER = "X-Vote-Receipt";
 
@@ -15,7 +16,7 @@ export const voteReceipt = (env: Env, voteId: string) => sign(env, "vote-receipt
  * the token, and its holder may withdraw any vote; without one, only the vote's receipt does.
  */
 export async function requireWithdrawalRight(c: Context<{ Bindings: Env }>, voteId: string): Promise<void> {
-  if (c.env.APP_TOKEN?.trim()) return;
+  if (baseSettings(c.env).appToken) return;
   const given = c.req.header(RECEIPT_HEADER)?.trim();
   if (!given)
     throw new ApiError(

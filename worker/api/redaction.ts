@@ -1,9 +1,11 @@
 /** Redact mode at the edge: every text a person typed is masked before a room stores it or sends it anywhere. */
+
 import type { CreateComparisonInput, CreateRunInput } from "../shared/requests";
 import { addRedactions, type Redactions } from "../shared/redact";
 import { redact } from "../redaction/redact";
+import { settings } from "../shared/config";
 
-export const redactMode = (env: Env) => /^(true|1|yes|on)$/i.test(env.QUORUM_REDACT?.trim() ?? "");
+export const redactMode = (env: Env) => settings(env).redact;
 
 /** Masks each text that is set, adding what it masked to `tally`. */
 function masker(tally: { counts: Redactions }) {

@@ -7,6 +7,7 @@ import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/q
 import { displayName } from "../providers/registry";
 import { isBlind, isTerminal, toRunDetail } from "../rooms/record";
 import type { RunResult } from "../rooms/run-room";
+import { settings } from "../shared/config";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import { runAccepted, runDeleted, runExport, runList, runMarkdown, runStarted } from "../shared/responses";
 import type { RunDetail, RunSettings } from "../shared/run";
@@ -234,7 +235,9 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     const file = `quorum-run-${detail.run.id}.${format}`;
     c.header("Content-Disposition", `attachment; filename="${file}"`);
     if (format === "md") return c.body(exportMarkdown(detail), 200, { "Content-Type": "text/markdown; charset=utf-8" });
-    return c.body(exportJson(detail, c.env.QUORUM_VERSION), 200, { "Content-Type": "application/json; charset=utf-8" });
+    return c.body(exportJson(detail, settings(c.env).version), 200, {
+      "Content-Type": "application/json; charset=utf-8",
+    });
   })
   .get("/:id/ws", validate("query", wsQuery), async (c) => {
     requireUpgrade(c);

@@ -7,6 +7,7 @@
 import { openDb } from "../db/queries";
 import { keptSecret } from "../db/secret-queries";
 import { cached } from "../shared/memo";
+import { settings } from "../shared/config";
 
 /** What a signature vouches for; each purpose signs its own domain, so one can't stand in for another. */
 export type SignedPurpose = "run" | "comparison" | "vote-receipt";
@@ -29,7 +30,7 @@ function randomSecret(): string {
 }
 
 function signingKey(env: Env): Promise<CryptoKey> {
-  const configured = env.QUORUM_SECRET?.trim();
+  const configured = settings(env).secret;
   if (configured) {
     return cached(configuredKeys, configured, importKey);
   }

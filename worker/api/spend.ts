@@ -9,10 +9,10 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import { type Price, type RunEstimate, spendCaps } from "../council/estimate";
+import type { Price, RunEstimate } from "../council/estimate";
 import { openDb } from "../db/queries";
 import { daySpend, type Hold, itemSpend, releaseHold, reserve } from "../db/spend-queries";
-import { watchdogSlackMs } from "../rooms/room";
+import { settings } from "../shared/config";
 import { spendResponse } from "../shared/responses";
 import { ApiError } from "./errors";
 import { jsonResponse } from "./openapi-describe";
@@ -40,7 +40,7 @@ export interface SpendRequest {
 }
 
 /** Work whose calls may take `callsMs` at most: twice that (the watchdog resumes a step once), its slack, and a minute's margin. */
-export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + watchdogSlackMs(env)) + 60_000;
+export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + settings(env).watchdogSlackMs) + 60_000;
 
 /**
  * Sets the request's most it could cost aside, or refuses it: a 400 when a cap is set and a model has no
@@ -48,7 +48,7 @@ export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + watchdogSlac
  * Returns the hold's id, for the room that does the work to settle.
  */
 export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequest): Promise<string> {
-  const { dayUsd: dayCap, runUsd: itemCap } = spendCaps(c.env);
+  const { dayUsd: dayCap, runUsd: itemCap } = settings(c.env).spend;
   const caps = { dayCap, itemCap };
   if ((caps.dayCap !== null || caps.itemCap !== null) && req.estimate.unpriced.length)
     throw unpricedRefusal(req.estimate.unpriced);
@@ -164,7 +164,7 @@ export const spendApi = new Hono<{ Bindings: Env }>().get("/", describedSpend, a
     day: day.day,
     spentUsd: spent.spentUsd,
     reservedUsd: spent.reservedUsd,
-    capUsd: spendCaps(c.env).dayUsd,
+    capUsd: settings(c.env).spend.dayUsd,
     unknownCostCalls: spent.unknownCostCalls,
     resetsAt: day.resetsAt,
   });

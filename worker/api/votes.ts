@@ -1,9 +1,9 @@
 /** /api/votes/:voteId — withdrawing a vote is the only way to change one (then vote again); it takes the vote's receipt. */
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import { arenaSettings } from "../arena/settings";
 import { comparisonOfVote } from "../db/arena-queries";
 import { openDb } from "../db/queries";
+import { settings } from "../shared/config";
 import { voteWithdrawn } from "../shared/responses";
 import { comparisonRoom } from "./comparisons";
 import { ApiError, notFound } from "./errors";
@@ -28,7 +28,7 @@ export const votesApi = new Hono<{ Bindings: Env }>().delete("/:voteId", describ
   await requireWithdrawalRight(c, voteId);
   const comparisonId = await comparisonOfVote(openDb(c.env.DB), voteId);
   if (!comparisonId) {
-    const { archiveAfterHours } = arenaSettings(c.env);
+    const { archiveAfterHours } = settings(c.env).arena;
     // An archived vote's rows are in R2 now: say so rather than only "not found".
     if (archiveAfterHours > 0)
       throw new ApiError(

@@ -16,7 +16,7 @@ import {
   type ComparisonRowsPass,
   type ConversationPass,
 } from "../db/archive";
-import { arenaSettings } from "./settings";
+import { settings } from "../shared/config";
 
 /**
  * Why battles from `atMs` can no longer be removed (withdrawn, re-evaluated), since the archive may hold them;
@@ -39,7 +39,7 @@ export function closedReason(env: Env, createdAtMs: number, now = Date.now()): s
 
 /** The window in hours when archiving is on and `atMs` is before it; null otherwise. */
 function pastWindow(env: Env, atMs: number, now: number): number | null {
-  const { archiveAfterHours } = arenaSettings(env);
+  const { archiveAfterHours } = settings(env).arena;
   return archiveAfterHours > 0 && atMs < now - archiveAfterHours * HOUR_MS ? archiveAfterHours : null;
 }
 
@@ -48,7 +48,7 @@ export async function archivePass(
   env: Env,
   now = Date.now(),
 ): Promise<(ArchivePass & ConversationPass & ComparisonRowsPass & { idempotencyKeys: number }) | null> {
-  const { archiveAfterHours } = arenaSettings(env);
+  const { archiveAfterHours } = settings(env).arena;
   const bucket: R2Bucket | undefined = env.ARCHIVE;
   if (!(archiveAfterHours > 0 && bucket)) return null;
   // In this order: a comparison's row may go only once its votes (with their battles) and messages have.

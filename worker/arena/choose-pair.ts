@@ -4,7 +4,7 @@ import type { Db } from "../db/queries";
 import { parseModelId, unavailableReason } from "../providers/registry";
 import type { ComparisonMode } from "../shared/arena";
 import { leaderboardQuery } from "../shared/requests";
-import { arenaSettings } from "./settings";
+import { settings } from "../shared/config";
 import { arenaPool, drawPair, secureRandom, shuffleSides, type PairEvidence } from "./pairing";
 import { computeStandings, type Standings } from "./standings";
 
@@ -54,7 +54,7 @@ export async function choosePair(
     env,
     db,
     leaderboardQuery.parse({}),
-    arenaSettings(env).leaderboardStaleMs,
+    settings(env).arena.leaderboardStaleMs,
   );
   const evidence = evidenceFrom(standings, pairs);
   if (request.mode === "topper") {

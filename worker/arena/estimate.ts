@@ -19,21 +19,19 @@ import {
 } from "../council/estimate";
 import type { ComparisonForEstimate } from "../db/spend-queries";
 import type { ArenaParams, Side } from "../shared/arena";
-
-type Env = { QUORUM_PRICES?: string };
+import type { ConfigVars } from "../shared/config";
+import { SIDES } from "../shared/constants";
 
 /** A conversation as the estimate needs it: sizes only, and the price blind sides are charged at. */
 type Conversation = Pick<ComparisonForEstimate, "models" | "params" | "promptChars" | "sideChars"> & {
   blind: Price | null;
 };
 
-const SIDES: Side[] = ["left", "right"];
-
 /**
  * The highest input and output price among `pool` (demo models cost 0), and the models of it without a
  * price: blind work is charged at these whichever two were drawn.
  */
-export function poolPrices(env: Env, pool: string[]): { price: Price; unpriced: string[] } {
+export function poolPrices(env: ConfigVars, pool: string[]): { price: Price; unpriced: string[] } {
   const price = { priceIn: 0, priceOut: 0 };
   const unpriced: string[] = [];
   for (const id of new Set(pool)) {
@@ -48,7 +46,7 @@ export function poolPrices(env: Env, pool: string[]): { price: Price; unpriced: 
   return { price, unpriced };
 }
 
-function estimate(env: Env, c: Conversation, sides: Side[], judges: string[]): RunEstimate {
+function estimate(env: ConfigVars, c: Conversation, sides: readonly Side[], judges: string[]): RunEstimate {
   const { charge, total } = priceCalls(env);
   const system = c.params.systemPrompt?.length ?? 0;
   const maxOut = c.params.maxTokens ?? ASSUMED_MAX_TOKENS;
@@ -66,7 +64,7 @@ function estimate(env: Env, c: Conversation, sides: Side[], judges: string[]): R
 
 /** A new comparison: both sides answer the prompt, then any judges asked for after the first vote. */
 export function estimateComparison(
-  env: Env,
+  env: ConfigVars,
   init: {
     models: { left: string; right: string };
     prompt: string;
@@ -90,16 +88,21 @@ export function estimateComparison(
 }
 
 /** The next turn: both sides read their whole conversation and the new message. */
-export function estimateTurn(env: Env, c: ComparisonForEstimate, blind: Price | null, content: string): RunEstimate {
+export function estimateTurn(
+  env: ConfigVars,
+  c: ComparisonForEstimate,
+  blind: Price | null,
+  content: string,
+): RunEstimate {
   return estimate(env, { ...c, blind, promptChars: c.promptChars + content.length }, SIDES, []);
 }
 
 /** Asking the failed side(s) of the latest turn again: both are counted, so the amount doesn't say which failed. */
-export function estimateRetry(env: Env, c: ComparisonForEstimate, blind: Price | null): RunEstimate {
+export function estimateRetry(env: ConfigVars, c: ComparisonForEstimate, blind: Price | null): RunEstimate {
   return estimate(env, { ...c, blind }, SIDES, []);
 }
 
 /** Judges comparing the two conversations as they stand; a judge that is one of the sides is counted all the same. */
-export function estimateJudges(env: Env, c: ComparisonForEstimate, judges: string[]): RunEstimate {
+export function estimateJudges(env: ConfigVars, c: ComparisonForEstimate, judges: string[]): RunEstimate {
   return estimate(env, { ...c, blind: null }, [], judges);
 }

@@ -10,9 +10,6 @@ import type { Slice } from "../db/leaderboard-queries";
 export const INLINE_FIT_MODELS = 24;
 const INLINE_FIT_WORK = 2_500;
 
-/** Default of QUORUM_MAX_FIT_MODELS: rated models one fit may take. */
-export const MAX_FIT_MODELS = 5_000;
-
 /** Past this many rated models a fit runs at most LARGE_FIT_ROUNDS bootstrap rounds. */
 export const FULL_BOOTSTRAP_MODELS = 1_000;
 export const LARGE_FIT_ROUNDS = 20;

@@ -4,13 +4,11 @@
  * Pairs with few battles and overlapping intervals are drawn more often: their next vote says the most.
  */
 import { listModelGroups } from "../providers/registry";
+import { settings } from "../shared/config";
 
 export async function arenaPool(env: Env): Promise<string[]> {
-  const configured = (env.QUORUM_ARENA_MODELS ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (configured.length) return [...new Set(configured)];
+  const configured = settings(env).arena.models;
+  if (configured.length) return configured;
   const groups = await listModelGroups(env);
   const real = groups.filter((g) => g.id !== "demo" && g.available).flatMap((g) => g.models.map((m) => m.id));
   return real.length ? real : groups.filter((g) => g.id === "demo").flatMap((g) => g.models.map((m) => m.id));

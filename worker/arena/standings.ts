@@ -1,4 +1,5 @@
 /** Reads the counters for one leaderboard query and turns them into rows. */
+
 import {
   dataVersion,
   readAppearances,
@@ -14,7 +15,7 @@ import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
 import { fitPlan, fitRoomName } from "./fit-plan";
 import { buildLeaderboard, ORDER, rateModels, type ModelRating } from "./leaderboard";
-import { arenaSettings } from "./settings";
+import { settings } from "../shared/config";
 
 export { ORDER };
 
@@ -95,7 +96,7 @@ export async function computeStandings(
   db: Db,
   q: LeaderboardQuery,
   staleMs = 0,
-  voteWindowMs = arenaSettings(env).voteWindowMs,
+  voteWindowMs = settings(env).arena.voteWindowMs,
 ): Promise<Computed> {
   const key = JSON.stringify(q);
   const hit = cache.get(key);
@@ -182,7 +183,7 @@ async function fitRatings(
   input: FitInput,
 ): Promise<{ ratings: Map<string, ModelRating> | null; fit: FitStatus }> {
   const { models, rounds, anchor } = input;
-  const maxModels = arenaSettings(env).maxFitModels;
+  const maxModels = settings(env).arena.maxFitModels;
   const plan = fitPlan(models, rounds, maxModels);
   if (plan.where === "inline")
     return { ratings: rateModels(input.pairs, rounds, anchor), fit: { status: "ready", models, rounds, notice: null } };

@@ -3,12 +3,13 @@
  * them, and each style feature's effect. Fitted in the background by a StyleRoom; until it is ready the
  * rows keep their plain ratings and `style.status` says "computing".
  */
+
 import { battlesVersion } from "../db/style-queries";
 import type { Db } from "../db/queries";
 import { assignRanks } from "./leaderboard";
 import type { LeaderboardQuery } from "../shared/requests";
 import { fitPlan } from "./fit-plan";
-import { arenaSettings } from "./settings";
+import { settings } from "../shared/config";
 import type { StyleResult } from "./style-fit";
 import { ORDER, SOURCES, type Standings } from "./standings";
 
@@ -31,7 +32,7 @@ export async function withStyleControl(
   if (standings.totalBattles === 0)
     return { ...standings, style: { status: "ready", features: [], battles: 0, withoutFeatures: 0 } };
   // The same ceiling and the same cut of bootstrap rounds as the plain fit (fit-plan.ts).
-  const plan = fitPlan(standings.fit.models, q.rounds, arenaSettings(env).maxFitModels);
+  const plan = fitPlan(standings.fit.models, q.rounds, settings(env).arena.maxFitModels);
   if (plan.where === "refused") return { ...standings, style: { status: "refused", notice: plan.notice } };
   const rounds = plan.rounds;
   const key = JSON.stringify({ slice, rounds, anchor: anchor?.modelId ?? null });

@@ -7,28 +7,16 @@ import { pricedModel } from "../providers/pricing";
 import { modelInfo } from "../providers/registry";
 import type { CreateRunInput } from "../shared/requests";
 import type { ModelParams, RunSettings } from "../shared/run";
+import { type ConfigVars, settings } from "../shared/config";
 
 /** output allowance assumed for a model with no maxTokens set */
 export const ASSUMED_MAX_TOKENS = 4096;
-type CapVars = { QUORUM_MAX_RUN_USD?: string; QUORUM_MAX_DAY_USD?: string };
-
-/** A dollar setting, or null when unset or not a number ≥ 0. */
-function usdSetting(raw: string | undefined): number | null {
-  const n = Number(raw);
-  return raw?.trim() && n >= 0 ? n : null;
-}
-
-/** QUORUM_MAX_DAY_USD and QUORUM_MAX_RUN_USD in US dollars, null when unset. */
-export function spendCaps(env: CapVars): { dayUsd: number | null; runUsd: number | null } {
-  return { dayUsd: usdSetting(env.QUORUM_MAX_DAY_USD), runUsd: usdSetting(env.QUORUM_MAX_RUN_USD) };
-}
-
 /**
  * The output allowance a call without maxTokens is sent with: under a spend cap, the one its request was
  * reserved for (a provider's own default may be far larger); without a cap, none (the provider's default).
  */
-export function reservedAllowance(env: CapVars): number | undefined {
-  const caps = spendCaps(env);
+export function reservedAllowance(env: ConfigVars): number | undefined {
+  const caps = settings(env).spend;
   return caps.dayUsd !== null || caps.runUsd !== null ? ASSUMED_MAX_TOKENS : undefined;
 }
 
@@ -54,7 +42,7 @@ export interface Price {
 }
 
 /** A model's price per million tokens: 0 for demo models, null when neither the catalog nor QUORUM_PRICES has one. */
-export function priceOf(env: { QUORUM_PRICES?: string }, modelId: string): Price | null {
+export function priceOf(env: ConfigVars, modelId: string): Price | null {
   const info = modelInfo(modelId);
   const priced = info && pricedModel(env, info);
   if (!priced) return null;
@@ -68,7 +56,7 @@ export function priceOf(env: { QUORUM_PRICES?: string }, modelId: string): Price
  * Adds up calls at their models' list prices, or at `at` when given (blind work: every side at the same
  * price, whatever model it is); models with no price are named apart.
  */
-export function priceCalls(env: { QUORUM_PRICES?: string }): {
+export function priceCalls(env: ConfigVars): {
   charge: (modelId: string, tokensIn: number, tokensOut: number, at?: Price) => void;
   total: () => RunEstimate;
 } {
@@ -93,7 +81,7 @@ interface CouncilWork {
   synthesis: boolean;
 }
 
-function councilCost(env: { QUORUM_PRICES?: string }, w: CouncilWork): RunEstimate {
+function councilCost(env: ConfigVars, w: CouncilWork): RunEstimate {
   const question = tokensOf(w.question) + tokensOf(w.settings.systemPrompt ?? "");
   const maxOut = (params?: { maxTokens?: number } | null) =>
     params?.maxTokens ?? w.settings.maxTokens ?? ASSUMED_MAX_TOKENS;
@@ -114,7 +102,7 @@ function councilCost(env: { QUORUM_PRICES?: string }, w: CouncilWork): RunEstima
 }
 
 /** A new run. */
-export function estimateRunCost(env: { QUORUM_PRICES?: string }, input: CreateRunInput): RunEstimate {
+export function estimateRunCost(env: ConfigVars, input: CreateRunInput): RunEstimate {
   const reviewed = input.settings.autoEvaluate && input.models.length > 1;
   return councilCost(env, {
     question: input.question,
@@ -134,7 +122,7 @@ export interface RunForEstimate {
 }
 
 /** Reviewing the answers that succeeded again (POST /api/runs/:id/evaluate), and the synthesis. */
-export function estimateEvaluation(env: { QUORUM_PRICES?: string }, run: RunForEstimate): RunEstimate {
+export function estimateEvaluation(env: ConfigVars, run: RunForEstimate): RunEstimate {
   const done = run.answers.filter((a) => a.status === "done");
   return councilCost(env, {
     question: run.question,
@@ -147,11 +135,7 @@ export function estimateEvaluation(env: { QUORUM_PRICES?: string }, run: RunForE
 }
 
 /** Asking the failed (or the named) models again (POST /api/runs/:id/answers), then reviews when the run auto-evaluates. */
-export function estimateAnswerRetry(
-  env: { QUORUM_PRICES?: string },
-  run: RunForEstimate,
-  modelIds?: string[],
-): RunEstimate {
+export function estimateAnswerRetry(env: ConfigVars, run: RunForEstimate, modelIds?: string[]): RunEstimate {
   const chosen = run.answers.filter((a) =>
     modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled",
   );

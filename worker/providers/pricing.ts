@@ -6,37 +6,16 @@
 import { estimateCost } from "./catalog";
 import { modelInfo } from "./registry";
 import type { ModelInfo } from "./types";
-
-export interface Price {
-  priceIn: number;
-  priceOut: number;
-}
-
-/** Entries that don't parse are left out: the model then keeps its catalog price, or none. */
-export function parsePrices(raw: string | undefined): Map<string, Price> {
-  const prices = new Map<string, Price>();
-  for (const entry of (raw ?? "").split(",")) {
-    const at = entry.lastIndexOf("=");
-    if (at <= 0) continue;
-    const [input, output, ...rest] = entry
-      .slice(at + 1)
-      .split(":")
-      .map((x) => x.trim());
-    const [priceIn, priceOut] = [Number(input), Number(output)];
-    if (rest.length || input === "" || output === "" || !(priceIn >= 0) || !(priceOut >= 0)) continue;
-    prices.set(entry.slice(0, at).trim(), { priceIn, priceOut });
-  }
-  return prices;
-}
+import { type ConfigVars, settings } from "../shared/config";
 
 /** The catalog entry with any price QUORUM_PRICES sets for it. */
-export function pricedModel(env: { QUORUM_PRICES?: string }, info: ModelInfo): ModelInfo {
-  const own = parsePrices(env.QUORUM_PRICES).get(info.id);
+export function pricedModel(env: ConfigVars, info: ModelInfo): ModelInfo {
+  const own = settings(env).prices.get(info.id);
   return own ? { ...info, ...own } : info;
 }
 
 export function costOf(
-  env: { QUORUM_PRICES?: string },
+  env: ConfigVars,
   modelId: string,
   tokensIn: number | null,
   tokensOut: number | null,

@@ -8,6 +8,10 @@ import { createOpenAIProvider } from "./openai";
 import { createOpenAICompatibleProvider } from "./openai-compatible";
 import { PROVIDER_IDS, type ModelInfo, type Provider, type ProviderId, type ProviderVars } from "./types";
 import { cached } from "../shared/memo";
+import { type ConfigVars, settings } from "../shared/config";
+
+/** The provider variables, and the settings an adapter or a listing reads (the demo's pace, prices). */
+type Vars = ProviderVars & ConfigVars;
 
 export const PROVIDER_NAMES: Record<ProviderId, string> = {
   openai: "OpenAI",
@@ -73,14 +77,14 @@ export class ProviderUnavailableError extends Error {
 }
 
 /** Built adapters (each holds an SDK client) per environment object — one per room instance or isolate — and configuration. */
-const built = new WeakMap<ProviderVars, Map<string, Provider>>();
+const built = new WeakMap<Vars, Map<string, Provider>>();
 
 /**
  * The adapter for `provider`, built once per environment and configuration rather than once per call:
  * an SDK client holds no connection or request state, and building one (the OpenAI client alone sets up
  * dozens of resource objects) sat on every call's path. A changed key or base URL builds a new one.
  */
-export function createProvider(provider: ProviderId, vars: ProviderVars): Provider {
+export function createProvider(provider: ProviderId, vars: Vars): Provider {
   const reason = unavailableReason(provider, vars);
   if (reason) throw new ProviderUnavailableError(provider, reason);
   const adapters = cached(built, vars, () => new Map<string, Provider>());
@@ -88,7 +92,7 @@ export function createProvider(provider: ProviderId, vars: ProviderVars): Provid
 }
 
 /** Every variable the adapter is built from, so a cached one is reused only for the same configuration. */
-function configKey(provider: ProviderId, vars: ProviderVars): string {
+function configKey(provider: ProviderId, vars: Vars): string {
   switch (provider) {
     case "openai":
       return JSON.stringify([provider, vars.OPENAI_API_KEY, vars.OPENAI_BASE_URL]);
@@ -104,11 +108,11 @@ function configKey(provider: ProviderId, vars: ProviderVars): string {
         vars.OPENAI_COMPATIBLE_MODELS,
       ]);
     case "demo":
-      return JSON.stringify([provider, vars.QUORUM_DEMO_DELAY_MS]);
+      return JSON.stringify([provider, settings(vars).demoDelayMs]);
   }
 }
 
-function buildProvider(provider: ProviderId, vars: ProviderVars): Provider {
+function buildProvider(provider: ProviderId, vars: Vars): Provider {
   switch (provider) {
     case "openai":
       return createOpenAIProvider({ apiKey: clean(vars.OPENAI_API_KEY)!, baseURL: clean(vars.OPENAI_BASE_URL) });
@@ -126,7 +130,7 @@ function buildProvider(provider: ProviderId, vars: ProviderVars): Provider {
         models: compatModels(vars),
       });
     case "demo":
-      return createDemoProvider({ delayMs: Number(vars.QUORUM_DEMO_DELAY_MS ?? 25) || 0 });
+      return createDemoProvider({ delayMs: settings(vars).demoDelayMs });
   }
 }
 
@@ -151,7 +155,7 @@ export interface ModelGroup {
 }
 
 /** Every provider with its suggested models; unconfigured ones are listed with the reason, not hidden. */
-export async function listModelGroups(vars: ProviderVars): Promise<ModelGroup[]> {
+export async function listModelGroups(vars: Vars): Promise<ModelGroup[]> {
   return Promise.all(
     PROVIDER_IDS.map(async (provider) => {
       const reason = unavailableReason(provider, vars);
@@ -175,7 +179,7 @@ export async function listModelGroups(vars: ProviderVars): Promise<ModelGroup[]>
   );
 }
 
-async function discoverCompat(vars: ProviderVars): Promise<ModelInfo[]> {
+async function discoverCompat(vars: Vars): Promise<ModelInfo[]> {
   try {
     return await createProvider("openai-compatible", vars).listModels();
   } catch {

@@ -15,10 +15,6 @@ export interface ProviderVars {
   OPENAI_COMPATIBLE_BASE_URL?: string;
   OPENAI_COMPATIBLE_API_KEY?: string;
   OPENAI_COMPATIBLE_MODELS?: string;
-  /** milliseconds between demo chunks; 0 streams at once */
-  QUORUM_DEMO_DELAY_MS?: string;
-  /** per-model prices overriding the catalog: `id=in:out,…` in US dollars per million tokens */
-  QUORUM_PRICES?: string;
 }
 
 export interface ModelInfo {

@@ -5,6 +5,8 @@
  * A call's line names the model but never the label, so a blind run stays blind in the log too; its
  * error is the adapter's message, which never holds a key; questions and answers are never logged.
  */
+import { type ConfigVars, settings } from "../shared/config";
+
 export interface CallLog {
   /** the run or comparison id */
   run: string;
@@ -16,8 +18,8 @@ export interface CallLog {
   error?: string | null;
 }
 
-export function logCall(env: { QUORUM_LOG?: string }, entry: CallLog): void {
-  if (env.QUORUM_LOG === "off") return;
+export function logCall(env: ConfigVars, entry: CallLog): void {
+  if (!settings(env).logCalls) return;
   console.log(JSON.stringify({ at: new Date().toISOString(), ...entry }));
 }
 

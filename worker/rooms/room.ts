@@ -15,6 +15,7 @@ import { Connections } from "./connections";
 import { EventLog } from "./event-log";
 import { formatMs, type RetryPolicy } from "./limits";
 import { logError } from "./log";
+import { settings } from "../shared/config";
 
 export { SHARE_HEADER } from "./connections";
 
@@ -28,7 +29,6 @@ export interface StepWatch {
 /** Where the room keeps its StepWatch (tests move the deadline to make it pass). */
 export const STEP_WATCH_KEY = "watchdog";
 
-const DEFAULT_WATCHDOG_SLACK_MS = 30_000;
 /** How long after a step started by `startWork` fails it is tried again: the runtime's first retry of an alarm that threw. */
 const RETRY_MS = 2_000;
 
@@ -97,6 +97,8 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
    * a time, so the alarm that started a step is also the one that notices it overrun.
    */
   async alarm(): Promise<void> {
+    // A setting that doesn't parse stops every step here, naming it (ConfigInvalid): the runtime logs it and retries.
+    settings(this.env);
     for (;;) {
       const run = this.running;
       if (run && run.generation !== this.generation) {
@@ -199,7 +201,7 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
   }
 
   private watchdogSlackMs(): number {
-    return watchdogSlackMs(this.env);
+    return settings(this.env).watchdogSlackMs;
   }
 
   protected emit(event: Body | WatchdogEventBody): void {
@@ -233,17 +235,10 @@ export abstract class Room<Body extends { type: string }> extends DurableObject<
 
   protected retryPolicy(): RetryPolicy {
     return {
-      maxAttempts: Number(this.env.QUORUM_MAX_ATTEMPTS ?? 4) || 4,
-      baseMs: Number(this.env.QUORUM_RETRY_BASE_MS ?? 500) || 500,
+      ...settings(this.env).retry,
       maxDelayMs: 30_000,
     };
   }
-}
-
-/** How long past a step's deadline the watchdog waits before it steps in (QUORUM_WATCHDOG_SLACK_MS). */
-export function watchdogSlackMs(env: Pick<Env, "QUORUM_WATCHDOG_SLACK_MS">): number {
-  const ms = Number(env.QUORUM_WATCHDOG_SLACK_MS ?? DEFAULT_WATCHDOG_SLACK_MS);
-  return Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCHDOG_SLACK_MS;
 }
 
 /** True once `promise` settles (its rejection passes through), false when `ms` pass first. */

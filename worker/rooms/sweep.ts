@@ -5,7 +5,8 @@
  * does nothing. It also lets blind comparisons whose vote window passed unvoted count in the leaderboard, so
  * the counters catch up even when nobody reads it.
  */
-import { arenaSettings } from "../arena/settings";
+
+import { settings } from "../shared/config";
 import { releaseUncounted } from "../db/counting-queries";
 import { openDb } from "../db/queries";
 import { unfinishedIn } from "../db/sweep-queries";
@@ -30,7 +31,7 @@ const DAY_MS = 86_400_000;
 export async function sweepUnfinished(env: Env, now = Date.now()): Promise<{ runs: string[]; comparisons: string[] }> {
   const db = openDb(env.DB);
   await pruneHolds(db, Math.floor(now / DAY_MS) * DAY_MS - DAY_MS, now);
-  await releaseUncounted(db, now, arenaSettings(env).voteWindowMs);
+  await releaseUncounted(db, now, settings(env).arena.voteWindowMs);
   const found = await unfinishedIn(db, { from: now - SWEEP_WITHIN_MS, to: now - SWEEP_AFTER_MS, limit: SWEEP_LIMIT });
   await Promise.all([
     ...found.runs.map((id) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id)).poke()),

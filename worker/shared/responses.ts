@@ -32,7 +32,18 @@ export const errorResponse = z.object({
 
 export const redactions = z.partialRecord(z.enum(REDACTION_KINDS), z.number());
 
-export const healthResponse = z.object({ ok: z.boolean(), version: z.string(), db: z.enum(["ok", "unreachable"]) });
+/** A setting that doesn't parse (worker/shared/config.ts): the variable, what is wrong and where to fix it. */
+const configProblem = z.object({ variable: z.string(), message: z.string() });
+
+export const healthResponse = z.object({
+  ok: z.boolean(),
+  version: z.string(),
+  db: z.enum(["ok", "unreachable"]),
+  config: z.union([
+    z.object({ ok: z.literal(true) }),
+    z.object({ ok: z.literal(false), errors: z.array(configProblem) }),
+  ]),
+});
 
 const catalogModel = z.object({
   id: z.string(),

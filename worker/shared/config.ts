@@ -1,0 +1,237 @@
+/**
+ * Quorum's settings: every QUORUM_* variable (and APP_TOKEN) is read and checked here and nowhere else, once
+ * per `env` object, so a test that passes its own env gets its own settings. A value that doesn't parse is an
+ * error naming the variable, never a silent default: a typo must not quietly turn a limit or a spend cap off.
+ * `/api/health` lists the problems, every other route answers 503 `config_invalid` (api/config-check.ts), and
+ * rooms and crons refuse to run.
+ */
+import { z } from "zod";
+import { cached } from "./memo";
+
+/** A model's price per million tokens, in US dollars. */
+export interface Price {
+  priceIn: number;
+  priceOut: number;
+}
+
+/** One variable that doesn't parse, with what is wrong and how to fix it. */
+export interface ConfigProblem {
+  variable: string;
+  message: string;
+}
+
+/** How a value is quoted back: whole when short, else its start (a setting is never a secret that can fail). */
+const shown = (raw: string) => JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}…` : raw);
+
+/** Unset and blank are the same (a `.dev.vars` line `X=` or a test's `X: ""` clears a setting); wrangler.toml [vars] may hold numbers and booleans. */
+const asText = (raw: unknown) =>
+  typeof raw === "number" || typeof raw === "boolean"
+    ? String(raw)
+    : typeof raw === "string" && raw.trim() === ""
+      ? undefined
+      : raw;
+
+/** A setting: `value` parses what is set; unset, it is `fallback`. */
+function setting<T, F>(value: z.ZodType<T, string>, fallback: F) {
+  return z.preprocess(asText, value.optional()).transform((v): T | F => (v === undefined ? fallback : v));
+}
+
+const text = z.string({ error: "is not text" }).transform((s) => s.trim());
+
+/** A number that `ok` accepts, written as JavaScript's Number() reads it (`1e6` too). */
+const numberWhere = (need: string, ok: (n: number) => boolean) =>
+  text.transform((s, ctx) => {
+    const n = Number(s);
+    if (Number.isFinite(n) && ok(n)) return n;
+    ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not ${need}` });
+    return z.NEVER;
+  });
+
+const whole = (min: number) => numberWhere(`a whole number, ${min} or more`, (n) => Number.isInteger(n) && n >= min);
+const aboveZero = numberWhere("a number above 0", (n) => n > 0);
+const dollars = numberWhere("an amount of US dollars, 0 or more", (n) => n >= 0);
+
+const YES = ["true", "1", "yes", "on"];
+const NO = ["false", "0", "no", "off"];
+const flag = text.transform((s, ctx) => {
+  if (YES.includes(s.toLowerCase())) return true;
+  if (NO.includes(s.toLowerCase())) return false;
+  ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not true or false` });
+  return z.NEVER;
+});
+
+const onOff = text.transform((s, ctx) => {
+  if (s.toLowerCase() === "on") return true;
+  if (s.toLowerCase() === "off") return false;
+  ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not on or off` });
+  return z.NEVER;
+});
+
+/** Comma-separated, blanks dropped. */
+const list = text.transform((s) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
+/** `id=input:output` entries, comma-separated, in US dollars per million tokens (`openai-compatible:llama3.2=0:0`). */
+const prices = text.transform((s, ctx) => {
+  const found = new Map<string, Price>();
+  for (const entry of s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const at = entry.lastIndexOf("=");
+    const [input = "", output = "", ...rest] = entry
+      .slice(at + 1)
+      .split(":")
+      .map((x) => x.trim());
+    const [priceIn, priceOut] = [Number(input), Number(output)];
+    if (at <= 0 || rest.length || input === "" || output === "" || !(priceIn >= 0) || !(priceOut >= 0)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `has the entry ${shown(entry)}, not one like openai-compatible:llama3.2=0:0 (model id=input:output, US dollars per million tokens, 0 or more)`,
+      });
+      return z.NEVER;
+    }
+    found.set(entry.slice(0, at).trim(), { priceIn, priceOut });
+  }
+  return found;
+});
+
+/** Every variable, its parser and its default (README "Configuration", worker/env.d.ts). */
+const variables = z.object({
+  QUORUM_VERSION: setting(text, "unknown"),
+  APP_TOKEN: setting(text, null),
+  QUORUM_LISTEN: setting(text, null),
+  QUORUM_TRUST_CLIENT_ID: setting(flag, false),
+  QUORUM_SECRET: setting(text, null),
+  QUORUM_RATE_RUNS: setting(aboveZero, 30),
+  QUORUM_RATE_COMPARISONS: setting(aboveZero, 60),
+  QUORUM_RATE_VOTES: setting(aboveZero, 120),
+  QUORUM_MAX_RUN_USD: setting(dollars, null),
+  QUORUM_MAX_DAY_USD: setting(dollars, null),
+  QUORUM_REDACT: setting(flag, false),
+  QUORUM_RETRY_BASE_MS: setting(whole(0), 500),
+  QUORUM_MAX_ATTEMPTS: setting(whole(1), 4),
+  QUORUM_WATCHDOG_SLACK_MS: setting(whole(0), 30_000),
+  QUORUM_LOG: setting(onOff, true),
+  QUORUM_DEMO_DELAY_MS: setting(whole(0), 25),
+  QUORUM_PRICES: setting(prices, new Map<string, Price>()),
+  QUORUM_ARENA_MODELS: setting(list, []),
+  QUORUM_ARENA_MAX_TURNS: setting(whole(1), 10),
+  QUORUM_ARENA_TIMEOUT_MS: setting(whole(100), 120_000),
+  QUORUM_MIN_VOTE_MS: setting(whole(0), 3000),
+  QUORUM_IMPORT_MAX_LINES: setting(whole(1), 10_000),
+  QUORUM_TOPPER_MIN_APPEARANCES: setting(whole(1), 20),
+  QUORUM_VOTES_PER_CLIENT: setting(whole(1), 5),
+  QUORUM_VOTES_PER_COMPARISON: setting(whole(1), 20),
+  QUORUM_JUDGES: setting(list, []),
+  QUORUM_LEADERBOARD_STALE_MS: setting(whole(0), 1000),
+  QUORUM_VOTE_WINDOW_MS: setting(whole(0), 3_600_000),
+  QUORUM_ARCHIVE_AFTER_HOURS: setting(whole(0), 0),
+  QUORUM_MAX_FIT_MODELS: setting(whole(2), 5000),
+});
+
+type Variable = keyof typeof variables.shape;
+
+/** What the settings are read from: `Env`, or any object holding some of the variables (tests pass their own). */
+export type ConfigVars = { readonly [K in Variable]?: unknown };
+
+function shape(v: z.infer<typeof variables>) {
+  return {
+    version: v.QUORUM_VERSION,
+    /** the signing key of ids and receipts; null: the one kept in D1 */
+    secret: v.QUORUM_SECRET,
+    /** per client, a minute */
+    rates: { runs: v.QUORUM_RATE_RUNS, comparisons: v.QUORUM_RATE_COMPARISONS, votes: v.QUORUM_RATE_VOTES },
+    /** US dollars; null: no cap */
+    spend: { runUsd: v.QUORUM_MAX_RUN_USD, dayUsd: v.QUORUM_MAX_DAY_USD },
+    redact: v.QUORUM_REDACT,
+    trustClientId: v.QUORUM_TRUST_CLIENT_ID,
+    retry: { baseMs: v.QUORUM_RETRY_BASE_MS, maxAttempts: v.QUORUM_MAX_ATTEMPTS },
+    watchdogSlackMs: v.QUORUM_WATCHDOG_SLACK_MS,
+    /** one log line per provider call */
+    logCalls: v.QUORUM_LOG,
+    demoDelayMs: v.QUORUM_DEMO_DELAY_MS,
+    /** prices that override the catalog's, by model id */
+    prices: v.QUORUM_PRICES,
+    arena: {
+      /** each once: a model named twice could otherwise be drawn against itself */
+      models: [...new Set(v.QUORUM_ARENA_MODELS)],
+      maxTurns: v.QUORUM_ARENA_MAX_TURNS,
+      timeoutMs: v.QUORUM_ARENA_TIMEOUT_MS,
+      minVoteMs: v.QUORUM_MIN_VOTE_MS,
+      importMaxLines: v.QUORUM_IMPORT_MAX_LINES,
+      topperMinAppearances: v.QUORUM_TOPPER_MIN_APPEARANCES,
+      votesPerClient: v.QUORUM_VOTES_PER_CLIENT,
+      votesPerComparison: v.QUORUM_VOTES_PER_COMPARISON,
+      judges: v.QUORUM_JUDGES,
+      leaderboardStaleMs: v.QUORUM_LEADERBOARD_STALE_MS,
+      voteWindowMs: v.QUORUM_VOTE_WINDOW_MS,
+      /** 0: never */
+      archiveAfterHours: v.QUORUM_ARCHIVE_AFTER_HOURS,
+      maxFitModels: v.QUORUM_MAX_FIT_MODELS,
+    },
+  };
+}
+
+export type Settings = ReturnType<typeof shape>;
+
+/** What a problem says to do: where each kind of setup keeps its variables. */
+const fix = (variable: string) =>
+  `Fix it in .dev.vars and restart \`npm start\`; deployed, in wrangler.toml [vars] or with \`npx wrangler secret put ${variable}\`.`;
+
+/** The settings could not be read: thrown by `settings`, answered 503 `config_invalid` by the API. */
+export class ConfigInvalid extends Error {
+  constructor(readonly problems: ConfigProblem[]) {
+    super(`This Quorum's configuration is invalid: ${problems.map((p) => p.message).join(" ")}`);
+    this.name = "ConfigInvalid";
+  }
+}
+
+type Parsed = { ok: true; settings: Settings } | { ok: false; error: ConfigInvalid };
+
+const parsed = new WeakMap<object, Parsed>();
+
+function invalid(error: z.ZodError): ConfigInvalid {
+  return new ConfigInvalid(
+    error.issues.map((issue) => {
+      const variable = String(issue.path[0]);
+      return { variable, message: `${variable} ${issue.message}. ${fix(variable)}` };
+    }),
+  );
+}
+
+function read(env: ConfigVars): Parsed {
+  const result = variables.safeParse(env);
+  return result.success ? { ok: true, settings: shape(result.data) } : { ok: false, error: invalid(result.error) };
+}
+
+const parse = (env: ConfigVars): Parsed => cached(parsed, env, read);
+
+/** The settings; throws ConfigInvalid, naming every variable that doesn't parse, when any doesn't. */
+export function settings(env: ConfigVars): Settings {
+  const result = parse(env);
+  if (!result.ok) throw result.error;
+  return result.settings;
+}
+
+/** The variables that don't parse (none when the settings are fine), for /api/health. */
+export function configProblems(env: ConfigVars): ConfigProblem[] {
+  const result = parse(env);
+  return result.ok ? [] : result.error.problems;
+}
+
+const base = variables.pick({ APP_TOKEN: true, QUORUM_LISTEN: true, QUORUM_VERSION: true });
+
+/**
+ * The few settings that are free text, read even when others are invalid: the access check runs before a bad
+ * configuration is reported (so only a caller allowed in learns of it), and health names the version.
+ */
+export function baseSettings(env: ConfigVars): { appToken: string | null; listen: string | null; version: string } {
+  const read = base.safeParse(env);
+  if (!read.success) throw invalid(read.error);
+  return { appToken: read.data.APP_TOKEN, listen: read.data.QUORUM_LISTEN, version: read.data.QUORUM_VERSION };
+}
