@@ -1,0 +1,92 @@
+/**
+ * How each kind of setting is read from its variable (worker/shared/config.ts lists which kind each is): blank is
+ * unset, and a value that doesn't parse is a zod issue saying what it is and what it should be.
+ */
+import { z } from "zod";
+
+/** A model's price per million tokens, in US dollars. */
+export interface Price {
+  priceIn: number;
+  priceOut: number;
+}
+
+/** How a value is quoted back: whole when short, else its start (a setting is never a secret that can fail). */
+const shown = (raw: string) => JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}…` : raw);
+
+/** Unset and blank are the same (a `.dev.vars` line `X=` or a test's `X: ""` clears a setting); wrangler.toml [vars] may hold numbers and booleans. */
+const asText = (raw: unknown) =>
+  typeof raw === "number" || typeof raw === "boolean"
+    ? String(raw)
+    : typeof raw === "string" && raw.trim() === ""
+      ? undefined
+      : raw;
+
+/** A setting: `value` parses what is set; unset, it is `fallback`. */
+export function setting<T, F>(value: z.ZodType<T, string>, fallback: F) {
+  return z.preprocess(asText, value.optional()).transform((v): T | F => (v === undefined ? fallback : v));
+}
+
+export const text = z.string({ error: "is not text" }).transform((s) => s.trim());
+
+/** A number that `ok` accepts, written as JavaScript's Number() reads it (`1e6` too). */
+const numberWhere = (need: string, ok: (n: number) => boolean) =>
+  text.transform((s, ctx) => {
+    const n = Number(s);
+    if (Number.isFinite(n) && ok(n)) return n;
+    ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not ${need}` });
+    return z.NEVER;
+  });
+
+export const whole = (min: number) =>
+  numberWhere(`a whole number, ${min} or more`, (n) => Number.isInteger(n) && n >= min);
+export const aboveZero = numberWhere("a number above 0", (n) => n > 0);
+export const dollars = numberWhere("an amount of US dollars, 0 or more", (n) => n >= 0);
+
+const YES = ["true", "1", "yes", "on"];
+const NO = ["false", "0", "no", "off"];
+export const flag = text.transform((s, ctx) => {
+  if (YES.includes(s.toLowerCase())) return true;
+  if (NO.includes(s.toLowerCase())) return false;
+  ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not true or false` });
+  return z.NEVER;
+});
+
+export const onOff = text.transform((s, ctx) => {
+  if (s.toLowerCase() === "on") return true;
+  if (s.toLowerCase() === "off") return false;
+  ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not on or off` });
+  return z.NEVER;
+});
+
+/** Comma-separated, blanks dropped. */
+export const list = text.transform((s) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
+/** `id=input:output` entries, comma-separated, in US dollars per million tokens (`openai-compatible:llama3.2=0:0`). */
+export const prices = text.transform((s, ctx) => {
+  const found = new Map<string, Price>();
+  for (const entry of s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const at = entry.lastIndexOf("=");
+    const [input = "", output = "", ...rest] = entry
+      .slice(at + 1)
+      .split(":")
+      .map((x) => x.trim());
+    const [priceIn, priceOut] = [Number(input), Number(output)];
+    if (at <= 0 || rest.length || input === "" || output === "" || !(priceIn >= 0) || !(priceOut >= 0)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `has the entry ${shown(entry)}, not one like openai-compatible:llama3.2=0:0 (model id=input:output, US dollars per million tokens, 0 or more)`,
+      });
+      return z.NEVER;
+    }
+    found.set(entry.slice(0, at).trim(), { priceIn, priceOut });
+  }
+  return found;
+});
