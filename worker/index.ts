@@ -1,16 +1,15 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import type { RouterRoute } from "hono/types";
 import { api } from "./api";
 import { access } from "./api/access";
 import { bodyCap } from "./api/body-cap";
 import { configCheck } from "./api/config-check";
 import { errorBody, onError } from "./api/errors";
-import { methodNotAllowed, type RouteTable } from "./api/method-not-allowed";
+import { methodNotAllowed } from "./api/method-not-allowed";
 import { describeOpenApi, serveOpenApi } from "./api/openapi";
-import { archivePass } from "./arena/archive-policy";
 import { noteLocalWrite } from "./arena/standings";
-import { SWEEP_CRON, sweepUnfinished } from "./rooms/sweep";
-import { settings } from "./shared/config";
+import { scheduled } from "./scheduled";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
 export { FitRoom } from "./rooms/fit-room";
@@ -36,7 +35,8 @@ const app = new Hono<{ Bindings: Env }>()
   .use("/api/*", configCheck)
   .use(
     "/api/*",
-    methodNotAllowed((): RouteTable => app.router),
+    // Typed by hand: the app's type can't be inferred from a chain that reads the app.
+    methodNotAllowed((): readonly RouterRoute[] => app.routes),
   )
   .use("/api/*", bodyCap)
   .route("/api", api);
@@ -50,11 +50,5 @@ app.notFound((c) =>
 /** The typed shape of every route, for the web app's `hc` client. */
 export type AppType = typeof app;
 
-/** The Hono app is the fetch handler (tests call its `request`); the crons sweep, or move old battles and messages to the archive when that is on. */
-const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env, ctx) => {
-  // A setting that doesn't parse fails the cron here, naming it (ConfigInvalid), rather than sweeping or archiving on defaults.
-  settings(env);
-  ctx.waitUntil(controller.cron === SWEEP_CRON ? sweepUnfinished(env) : archivePass(env));
-};
-
+/** The Hono app is the fetch handler (tests call its `request`); `scheduled` runs the crons' jobs. */
 export default Object.assign(app, { scheduled }) satisfies ExportedHandler<Env>;

@@ -9,11 +9,8 @@
 import { settings } from "../shared/config";
 import { releaseUncounted } from "../db/counting-queries";
 import { openDb } from "../db/queries";
-import { unfinishedIn } from "../db/sweep-queries";
 import { pruneHolds } from "../db/spend-queries";
-
-/** The cron of wrangler.toml's [triggers] that runs the sweep; the other one runs the archive (worker/index.ts). */
-export const SWEEP_CRON = "*/10 * * * *";
+import { unfinishedIn } from "../db/sweep-queries";
 
 /** younger than this, a run or comparison is left alone */
 export const SWEEP_AFTER_MS = 10 * 60_000;
