@@ -4,7 +4,7 @@
  *
  * Seed 000 prints it with `appearances` reused inside `win_rate`, which SQLite rejects (an alias can't be
  * used in another column of the same SELECT); here the correlated subquery is repeated instead. Its
- * `ai_models` table is the 50 rows of Quorum's `models` table, as a CTE.
+ * `ai_models` table is the bench's own (bench/lib/seed-votes.ts writes it beside Quorum's tables).
  */
 
 interface D1Result {
@@ -15,7 +15,6 @@ interface Env {
 }
 
 const SEED_000_QUERY = `
-WITH ai_models AS (SELECT id AS model_id, display_name AS model_name FROM models)
 SELECT
   model_id,
   model_name,

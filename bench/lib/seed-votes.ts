@@ -5,7 +5,7 @@
  * exactly as they do for live votes. Going through the API would take hours at this size.
  */
 import { DatabaseSync } from "node:sqlite";
-import { BOTH_BAD, CHOICE_NAMES, MODELS, TIE, WINNER_NAMES, seqId, type Battles } from "./synthetic";
+import { type Battles, BOTH_BAD, CHOICE_NAMES, MODELS, seqId, TIE, WINNER_NAMES } from "./synthetic";
 
 const COMPARISON = 1;
 const VOTE = 2;
@@ -19,7 +19,9 @@ export function seedVotes(
   const db = new DatabaseSync(file);
   try {
     db.exec("PRAGMA synchronous = OFF; PRAGMA cache_size = -1048576; PRAGMA wal_autocheckpoint = 100000");
-    const model = db.prepare("INSERT INTO models (id, provider, name, display_name) VALUES (?, ?, ?, ?)");
+    // Seed 000's own model table, which the baseline query (bench/leaderboard-baseline/) reads; Quorum has none.
+    db.exec("CREATE TABLE ai_models (model_id TEXT PRIMARY KEY, model_name TEXT NOT NULL)");
+    const model = db.prepare("INSERT INTO ai_models (model_id, model_name) VALUES (?, ?)");
     const comparison =
       db.prepare(`INSERT INTO comparisons (id, created_at, model1_id, model2_id, prompt, category, blind, mode, status, both_answered_at, revealed_at)
       VALUES (?, ?, ?, ?, ?, NULL, 1, 'sampled', ?, ?, ?)`);
@@ -31,10 +33,7 @@ export function seedVotes(
       VALUES (?, 'human', ?, ?, ?, NULL, ?, 0, ?, ?, 1, 1)`);
 
     db.exec("BEGIN");
-    for (const id of MODELS) {
-      const [provider, name] = [id.slice(0, id.indexOf(":")), id.slice(id.indexOf(":") + 1)];
-      model.run(id, provider, name, name);
-    }
+    for (const id of MODELS) model.run(id, id.slice(id.indexOf(":") + 1));
     db.exec("COMMIT");
 
     let voteRows = 0;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Winner } from "../rating/battle-outcome";
 import type {
   ArenaParams,
   BattleSource,
@@ -12,7 +13,6 @@ import type {
   VoteChoice,
   VoteFlag,
 } from "../shared/arena";
-import type { Winner } from "../rating/battle-outcome";
 import type {
   AggregationView,
   AnswerStatus,
@@ -31,18 +31,6 @@ export interface OnlineRating {
   mu: number;
   sigma: number;
 }
-
-/** Catalog overrides: models a person added or re-priced. The built-in catalog lives in code. */
-export const models = sqliteTable("models", {
-  id: text("id").primaryKey(),
-  provider: text("provider").notNull(),
-  name: text("name").notNull(),
-  displayName: text("display_name").notNull(),
-  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
-  defaultParams: text("default_params", { mode: "json" }),
-  priceInPerMTok: real("price_in_per_mtok"),
-  priceOutPerMTok: real("price_out_per_mtok"),
-});
 
 export const runs = sqliteTable(
   "runs",

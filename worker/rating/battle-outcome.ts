@@ -16,7 +16,3 @@ export function scoreOfA(w: Winner): 1 | 0 | 0.5 {
       return 0.5;
   }
 }
-
-export function isWinner(value: unknown): value is Winner {
-  return typeof value === "string" && (WINNERS as readonly string[]).includes(value);
-}

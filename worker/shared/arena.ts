@@ -165,7 +165,6 @@ export type TurnView = z.infer<typeof turnView>;
 export type Reveal = z.infer<typeof reveal>;
 export type VoteRow = z.infer<typeof voteRow>;
 export type VoteView = z.infer<typeof voteView>;
-export type ComparisonSummary = z.infer<typeof comparisonSummary>;
 export type ComparisonDetail = z.infer<typeof comparisonDetail>;
 export type LeaderboardRow = z.infer<typeof leaderboardRow>;
 

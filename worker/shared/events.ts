@@ -4,8 +4,8 @@ import {
   comparisonDetail,
   comparisonStatus,
   judgeView,
-  reveal as sidesReveal,
   side,
+  reveal as sidesReveal,
   sideVerdict,
   voteView,
 } from "./arena";
@@ -149,7 +149,6 @@ export const runEvent = z.discriminatedUnion("type", [
 ]);
 
 export type RunEvent = z.infer<typeof runEvent>;
-export type RunEventType = RunEvent["type"];
 /** An event before the room stamps its sequence number. */
 export type RunEventBody = RunEvent extends infer E ? (E extends { seq: number } ? Omit<E, "seq"> : never) : never;
 

@@ -99,7 +99,6 @@ export const exportQuery = z.object({ format: z.enum(EXPORT_FORMATS).default("js
 export const wsQuery = z.object({ since: z.coerce.number().int().min(0).optional() });
 
 export type CreateRunInput = z.infer<typeof createRunInput>;
-export type RunSettingsInput = z.infer<typeof runSettingsInput>;
 
 // ---- the arena ----
 
