@@ -4,6 +4,11 @@ import { defineConfig } from "vitest/config";
 
 const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
 
+// The plugin reads wrangler.toml through wrangler, which announces a developer's .dev.vars ("Using secrets
+// defined in .dev.vars") at its "log" level. The tests set every variable they read (the bindings below), so
+// wrangler says nothing they need below "warn"; its warnings and errors still show.
+process.env.WRANGLER_LOG ??= "warn";
+
 export default defineConfig({
   test: {
     projects: [
