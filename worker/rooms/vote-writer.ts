@@ -9,10 +9,11 @@
  *
  * A transaction fails as a whole, and one vote can fail it (its Idempotency-Key taken by another request
  * meanwhile): a batch that fails is written again one vote at a time, so only that vote fails, and its
- * room answers it as it would have alone.
+ * room answers it as it would have alone. That failure comes back as a value, not a rejection: the runtime
+ * logs a rejected RPC call as an uncaught error of the writer, though its caller handles it.
  */
 import { DurableObject } from "cloudflare:workers";
-import { voteStatements, type VoteRows } from "../db/arena-queries";
+import { type VoteRows, voteStatements } from "../db/arena-queries";
 import { shardName } from "./shard";
 
 /** Votes per transaction at most: 5 statements each at most, under D1's per-call limits. */
@@ -29,19 +30,21 @@ export function voteWriterFor(env: Env, id: string): DurableObjectStub<VoteWrite
   return env.VOTE_WRITER.get(env.VOTE_WRITER.idFromName(shardName(id, WRITER_SHARDS)));
 }
 
+/** Whether D1 holds the vote; when not, D1's error message. */
+export type WriteOutcome = { ok: true } | { ok: false; error: string };
+
 interface Pending {
   rows: VoteRows;
-  resolve(): void;
-  reject(err: unknown): void;
+  settle(outcome: WriteOutcome): void;
 }
 
 export class VoteWriter extends DurableObject<Env> {
   private queued: Pending[] = [];
   private writing = false;
 
-  /** Resolves once D1 holds the vote; rejects with D1's error when its own transaction fails. */
-  async write(rows: VoteRows): Promise<void> {
-    const written = new Promise<void>((resolve, reject) => this.queued.push({ rows, resolve, reject }));
+  /** Answers once D1 holds the vote, or with D1's error when the vote's own transaction failed. */
+  async write(rows: VoteRows): Promise<WriteOutcome> {
+    const written = new Promise<WriteOutcome>((settle) => this.queued.push({ rows, settle }));
     if (!this.writing) void this.drain();
     return written;
   }
@@ -59,10 +62,11 @@ export class VoteWriter extends DurableObject<Env> {
     try {
       await this.env.DB.batch(batch.flatMap((p) => voteStatements(this.env.DB, p.rows)));
     } catch (err) {
-      if (batch.length === 1) return batch[0].reject(err);
+      if (batch.length === 1)
+        return batch[0].settle({ ok: false, error: err instanceof Error ? err.message : String(err) });
       for (const p of batch) await this.commit([p]);
       return;
     }
-    for (const p of batch) p.resolve();
+    for (const p of batch) p.settle({ ok: true });
   }
 }

@@ -108,7 +108,7 @@ export class VoteDesk {
     const statusChanged = r.status !== before.status || r.revealedAt !== before.revealedAt;
     try {
       // Through the shard's writer, which commits the votes arriving together in one transaction.
-      await voteWriterFor(ctx.env, r.id).write(
+      const written = await voteWriterFor(ctx.env, r.id).write(
         voteRows(r, {
           vote,
           battle: { winner: WINNER_OF[cast.choice], flagged: flags.length > 0, turn: r.turns.length },
@@ -116,6 +116,7 @@ export class VoteDesk {
           statusChanged,
         }),
       );
+      if (!written.ok) throw new Error(written.error);
     } catch (err) {
       Object.assign(r, before);
       // Another request took the same key a moment ago (on another comparison: this room serialises its own).
