@@ -1,20 +1,20 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
-import { describe, expect, inject, it } from "vitest";
-import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
-import { api } from "../helpers/runs";
-import { fireAlarm, passDeadline, waitForStepEnd } from "../helpers/watchdog";
+import { describe, expect, inject, it, vi } from "vitest";
 import { comparisonRoom } from "../../worker/api/comparisons";
 import {
   castVote,
   createComparison,
   errorOf,
   getComparison,
+  hasRoom,
   openComparisonSocket,
   readyComparison,
-  hasRoom,
   settled,
   vote,
 } from "../helpers/arena";
+import { api } from "../helpers/runs";
+import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
+import { fireAlarm, passDeadline, waitForStepEnd } from "../helpers/watchdog";
 
 const stub = inject("stubUrl");
 
@@ -266,6 +266,8 @@ describe("the comparison's D1 row", () => {
     await env.DB.prepare(
       "CREATE TRIGGER refuse_listing BEFORE INSERT ON comparisons WHEN NEW.prompt = 'Listed later?' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
     ).run();
+    // The room logs the failed step it will try again: expected here, so kept from the run's output and checked.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     let id: string;
     try {
       await scriptModel(stub, "listing-a", [{ text: "Left, first." }, { text: "Left answer." }]);
@@ -287,7 +289,11 @@ describe("the comparison's D1 row", () => {
       const unsettled = await getComparison(id);
       expect([unsettled.turns[0].left.status, unsettled.turns[0].right.status]).toEqual(["streaming", "streaming"]);
       expect(await env.DB.prepare("SELECT count(*) AS n FROM comparisons WHERE id = ?").bind(id).first("n")).toBe(0);
+      expect(logged.mock.calls.length).toBeGreaterThan(0);
+      for (const call of logged.mock.calls)
+        expect(call.join(" ")).toMatch(/^step failed, tried again in \d+ s: Error D1_ERROR: refused by the test/);
     } finally {
+      logged.mockRestore();
       await env.DB.prepare("DROP TRIGGER refuse_listing").run();
     }
     const room = comparisonRoom(env, id);
