@@ -1,9 +1,11 @@
 /** Test helpers that drive the arena as a client does: over HTTP and the comparison's WebSocket. */
 import { listDurableObjectIds } from "cloudflare:test";
-import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
-import type { ComparisonDetail, FitStatus } from "../../worker/shared/arena";
+import type { InferRequestType, InferResponseType } from "hono/client";
+import type { ComparisonDetail, VoteChoice } from "../../worker/shared/arena";
+import { type ComparisonEvent, comparisonEvent } from "../../worker/shared/events";
+import { client, ok } from "./client";
 import { api } from "./runs";
-import { openEventSocket, type EventSocket } from "./sockets";
+import { type EventSocket, openEventSocket } from "./sockets";
 
 export type ComparisonSocket = EventSocket<ComparisonEvent>;
 
@@ -11,18 +13,14 @@ export function openComparisonSocket(id: string, since?: number): Promise<Compar
   return openEventSocket(`/api/comparisons/${id}/ws`, comparisonEvent, since);
 }
 
-export async function createComparison(
-  body: unknown,
-): Promise<{ id: string; status: string; mode: string; modeNote: string | null }> {
-  const res = await api("/comparisons", { method: "POST", json: body });
-  if (res.status !== 201) throw new Error(`POST /comparisons answered ${res.status}: ${await res.text()}`);
-  return res.json();
+export type CreateComparisonBody = InferRequestType<typeof client.comparisons.$post>["json"];
+
+export function createComparison(body: CreateComparisonBody) {
+  return ok(client.comparisons.$post({ json: body }));
 }
 
-export async function getComparison(id: string): Promise<ComparisonDetail> {
-  const res = await api(`/comparisons/${id}`);
-  if (res.status !== 200) throw new Error(`GET /comparisons/${id} answered ${res.status}: ${await res.text()}`);
-  return res.json();
+export function getComparison(id: string): Promise<ComparisonDetail> {
+  return ok(client.comparisons[":id"].$get({ param: { id } }));
 }
 
 /** Waits through live events until the latest turn has settled (both answered, or a side failed). */
@@ -55,59 +53,17 @@ export async function vote(id: string, choice: string, headers: Record<string, s
   return api(`/comparisons/${id}/votes`, { method: "POST", json: { choice }, headers });
 }
 
-export interface VoteBody {
-  voteId: string;
-  choice: string;
-  rows: {
-    id: string;
-    voteId: string;
-    comparisonId: string;
-    choice: string;
-    winnerModelId: string | null;
-    flags: string[];
-  }[];
-  reveal: { left: { modelId: string; displayName: string }; right: { modelId: string; displayName: string } };
-  flags: string[];
-  receipt: string;
+export type VoteBody = InferResponseType<(typeof client.comparisons)[":id"]["votes"]["$post"], 201>;
+
+export function castVote(id: string, choice: VoteChoice, headers: Record<string, string> = {}): Promise<VoteBody> {
+  return ok(client.comparisons[":id"].votes.$post({ param: { id }, json: { choice } }, { headers }));
 }
 
-export async function castVote(id: string, choice: string, headers: Record<string, string> = {}): Promise<VoteBody> {
-  const res = await vote(id, choice, headers);
-  if (res.status !== 201) throw new Error(`vote answered ${res.status}: ${await res.text()}`);
-  return res.json();
-}
+export type Standings = InferResponseType<typeof client.leaderboard.$get, 200>;
+export type LeaderboardQuery = NonNullable<InferRequestType<typeof client.leaderboard.$get>["query"]>;
 
-export interface Standings {
-  rows: {
-    rank: number | null;
-    modelId: string;
-    displayName: string;
-    wins: number;
-    appearances: number;
-    winRate: number;
-    elo: number | null;
-    mu: number | null;
-    sigma: number | null;
-    conservative: number | null;
-    bt: number | null;
-    ciLower: number | null;
-    ciUpper: number | null;
-    battles: number;
-    tieRate: number | null;
-    provisional: boolean;
-  }[];
-  source: string;
-  totalBattles: number;
-  excludedFlagged: number;
-  anchor: { modelId: string; rating: number } | null;
-  categories: string[];
-  fit: FitStatus;
-}
-
-export async function leaderboard(query = ""): Promise<Standings> {
-  const res = await api(`/leaderboard${query ? `?${query}` : ""}`);
-  if (res.status !== 200) throw new Error(`GET /leaderboard answered ${res.status}: ${await res.text()}`);
-  return res.json();
+export function leaderboard(query: LeaderboardQuery = {}): Promise<Standings> {
+  return ok(client.leaderboard.$get({ query }));
 }
 
 /** The rows of `models` only, by model id (other tests in the same file add models of their own). */
@@ -116,7 +72,7 @@ export function rowsOf(standings: Standings, models: string[]) {
 }
 
 /** The API's error body of a refused request. */
-export async function errorOf(res: Response): Promise<{ code: string; message: string }> {
+export async function errorOf(res: { json(): Promise<unknown> }): Promise<{ code: string; message: string }> {
   return ((await res.json()) as { error: { code: string; message: string } }).error;
 }
 

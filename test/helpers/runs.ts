@@ -1,10 +1,10 @@
 /** Test helpers that drive the API the way a client does: over HTTP and the run's WebSocket. */
 import { SELF } from "cloudflare:test";
-import { runEvent, type RunEvent } from "../../worker/shared/events";
-import { openEventSocket, type EventSocket } from "./sockets";
+import type { InferRequestType } from "hono/client";
+import { type RunEvent, runEvent } from "../../worker/shared/events";
 import type { RunDetail } from "../../worker/shared/run";
-
-import { BASE } from "./sockets";
+import { client, ok } from "./client";
+import { BASE, type EventSocket, openEventSocket } from "./sockets";
 
 export { BASE };
 
@@ -17,16 +17,14 @@ export async function api(path: string, init: RequestInit & { json?: unknown } =
   });
 }
 
-export async function createRun(body: unknown): Promise<string> {
-  const res = await api("/runs", { method: "POST", json: body });
-  if (res.status !== 201) throw new Error(`POST /runs answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { id: string }).id;
+export type CreateRunBody = InferRequestType<typeof client.runs.$post>["json"];
+
+export async function createRun(body: CreateRunBody): Promise<string> {
+  return (await ok(client.runs.$post({ json: body }))).id;
 }
 
-export async function getRun(id: string): Promise<RunDetail> {
-  const res = await api(`/runs/${id}`);
-  if (res.status !== 200) throw new Error(`GET /runs/${id} answered ${res.status}`);
-  return res.json();
+export function getRun(id: string): Promise<RunDetail> {
+  return ok(client.runs[":id"].$get({ param: { id } }));
 }
 
 export type RunSocket = EventSocket<RunEvent>;

@@ -6,6 +6,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
+import { comparisonRoom } from "../../worker/api/comparisons";
 import {
   archiveBattles,
   archiveComparisons,
@@ -17,22 +18,22 @@ import {
 import { releaseUncounted } from "../../worker/db/counting-queries";
 import { openDb } from "../../worker/db/queries";
 import { sliceBattles } from "../../worker/db/style-queries";
-import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
-import type { ComparisonRecord } from "../../worker/rooms/comparison-record";
-import type { RunRoom } from "../../worker/rooms/run-room";
-import type { RunRecord } from "../../worker/rooms/record";
 import app from "../../worker/index";
-import { comparisonRoom } from "../../worker/api/comparisons";
+import type { ComparisonRecord } from "../../worker/rooms/comparison-record";
+import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
+import type { RunRecord } from "../../worker/rooms/record";
+import type { RunRoom } from "../../worker/rooms/run-room";
 
 import {
   castVote,
   errorOf,
   leaderboard,
   readyComparison,
-  withdraw as withdrawVote,
   type Standings,
+  withdraw as withdrawVote,
 } from "../helpers/arena";
-import { referenceElo, simulateBattles, type Battle } from "../helpers/arena-reference";
+import { type Battle, referenceElo, simulateBattles } from "../helpers/arena-reference";
+import { exportedLines } from "../helpers/battle-export";
 import { api, createRun, finished } from "../helpers/runs";
 
 // vitest.config.ts sets QUORUM_ARCHIVE_AFTER_HOURS to 720 (30 days) for every test file.
@@ -52,8 +53,7 @@ async function importLines(battles: unknown[], query: string) {
 }
 
 const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
-const exported = async () =>
-  (await (await api("/battles/export?source=import&includeFlagged=true")).text()).trim().split("\n");
+const exported = () => exportedLines({ source: "import", includeFlagged: "true" });
 /** The one object under `prefix` in the archive's bucket, and its rows. */
 async function onlyObject(prefix: string) {
   const { objects } = await env.ARCHIVE.list({ prefix });
@@ -88,7 +88,7 @@ describe("the battle archive", () => {
     const battles: Battle[] = simulateBattles({ ar: 1200, bo: 1100, ce: 1000, du: 950 }, 25_000, 11);
     for (let i = 0; i < battles.length; i += 10_000)
       await importLines(battles.slice(i, i + 10_000), `?importId=arch&offset=${i}`);
-    const before = await leaderboard("source=import&rounds=0");
+    const before = await leaderboard({ source: "import", rounds: "0" });
     const lines = await exported();
     expect(lines).toHaveLength(25_000);
 
@@ -126,10 +126,10 @@ describe("the battle archive", () => {
     });
 
     // The counters did not move, so the leaderboard is the same to the last digit.
-    expect(ratings(await leaderboard("source=import&rounds=0"))).toEqual(ratings(before));
+    expect(ratings(await leaderboard({ source: "import", rounds: "0" }))).toEqual(ratings(before));
     // With no snapshot left, online Elo replays every battle, the archived ones from R2: FastChat's figures.
     await env.DB.prepare("DELETE FROM elo_snapshots").run();
-    const replayed = await leaderboard("source=import&rounds=0");
+    const replayed = await leaderboard({ source: "import", rounds: "0" });
     const want = referenceElo(battles);
     for (const row of replayed.rows) expect(row.elo!).toBeCloseTo(want[row.modelId], 6);
     // Style control and the export read the same battles, in the same order.

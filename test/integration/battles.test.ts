@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api } from "../helpers/runs";
 import { errorOf, leaderboard } from "../helpers/arena";
-import { referenceBradleyTerry, referenceElo, simulateBattles, type Battle } from "../helpers/arena-reference";
+import { type Battle, referenceBradleyTerry, referenceElo, simulateBattles } from "../helpers/arena-reference";
+import { type ExportQuery, exportedLines } from "../helpers/battle-export";
+import { api } from "../helpers/runs";
 
 interface ImportReport {
   importId: string;
@@ -129,7 +130,7 @@ describe("importing Chatbot Arena battle logs", () => {
     const battles = named(simulateBattles(strengths, 6000, 7), "sim-");
     for (let i = 0; i < battles.length; i += 2500)
       await importBattles(battles.slice(i, i + 2500), `?importId=sim&offset=${i}`);
-    const board = await leaderboard("source=import&order=bt");
+    const board = await leaderboard({ source: "import", order: "bt" });
     const rows = board.rows.filter((r) => r.modelId.startsWith("sim-"));
     expect(rows).toHaveLength(6);
     const bt = referenceBradleyTerry(battles);
@@ -152,10 +153,10 @@ describe("importing Chatbot Arena battle logs", () => {
     const late = battles.slice(0, 300);
     const early = battles.slice(300);
     await importBattles(early, "?importId=late&offset=300");
-    const first = (await leaderboard("source=import")).rows.find((r) => r.modelId === "late-one")!;
+    const first = (await leaderboard({ source: "import" })).rows.find((r) => r.modelId === "late-one")!;
     expect(first.elo).toBeCloseTo(referenceElo(early)["late-one"], 6);
     await importBattles(late, "?importId=late&offset=0");
-    const after = (await leaderboard("source=import")).rows.filter((r) => r.modelId.startsWith("late-"));
+    const after = (await leaderboard({ source: "import" })).rows.filter((r) => r.modelId.startsWith("late-"));
     const expected = referenceElo(battles);
     for (const row of after) expect(row.elo!).toBeCloseTo(expected[row.modelId], 6);
   });
@@ -186,14 +187,12 @@ describe("exporting battle logs", () => {
       },
     ];
     await importBattles(battles, "?importId=export");
-    const read = async (query: string) =>
-      (await (await api(`/battles/export?${query}`)).text())
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-    const counted = (await read("source=import")).filter((b) => b.model_a.startsWith("exp-"));
+    const read = async (query: ExportQuery) => (await exportedLines(query)).map((l) => JSON.parse(l));
+    const counted = (await read({ source: "import" })).filter((b) => b.model_a.startsWith("exp-"));
     expect(counted).toEqual([{ ...battles[0], source: "import" }]);
-    const everything = (await read("source=import&includeFlagged=true")).filter((b) => b.model_a.startsWith("exp-"));
+    const everything = (await read({ source: "import", includeFlagged: "true" })).filter((b) =>
+      b.model_a.startsWith("exp-"),
+    );
     expect(everything).toEqual(battles.map((b) => ({ ...b, source: "import" })));
     const res = await api("/battles/export?source=import");
     expect(res.headers.get("content-type")).toMatch(/application\/x-ndjson/);
@@ -225,7 +224,9 @@ describe("online Elo checkpoints", () => {
       );
     const check = async () => {
       const want = await expected();
-      const rows = (await leaderboard("source=import&rounds=0")).rows.filter((r) => r.modelId.startsWith("ckpt-"));
+      const rows = (await leaderboard({ source: "import", rounds: "0" })).rows.filter((r) =>
+        r.modelId.startsWith("ckpt-"),
+      );
       expect(rows).toHaveLength(3);
       for (const row of rows) expect(row.elo!).toBeCloseTo(want[row.modelId], 6);
     };

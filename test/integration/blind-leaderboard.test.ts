@@ -3,8 +3,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { computeStandings } from "../../worker/arena/standings";
 import { openDb } from "../../worker/db/queries";
-import { leaderboardQuery } from "../../worker/shared/requests";
 import { sweepUnfinished } from "../../worker/rooms/sweep";
+import { leaderboardQuery } from "../../worker/shared/requests";
 import { castVote, createComparison, leaderboard, rowsOf, settled } from "../helpers/arena";
 
 const POOL = ["openai:pool-gpt", "anthropic:pool-claude", "google:pool-gemini"];
@@ -44,14 +44,14 @@ describe("a blind comparison and the leaderboard", () => {
     const before = await poolAppearances();
     const id = await blindReady("zz1");
 
-    const zz1 = await leaderboard("category=zz1");
+    const zz1 = await leaderboard({ category: "zz1" });
     expect(zz1.rows).toEqual([]);
     expect(zz1.categories).not.toContain("zz1");
     expect(await poolAppearances()).toEqual(before);
-    expect((await leaderboard("category=zz1&includeFlagged=true&source=all")).rows).toEqual([]);
+    expect((await leaderboard({ category: "zz1", includeFlagged: "true", source: "all" })).rows).toEqual([]);
 
     const { reveal } = await castVote(id, "left");
-    const after = await leaderboard("category=zz1");
+    const after = await leaderboard({ category: "zz1" });
     expect(Object.fromEntries(after.rows.map((r) => [r.modelId, r.appearances]))).toEqual({
       [reveal.left.modelId]: 1,
       [reveal.right.modelId]: 1,
@@ -67,10 +67,10 @@ describe("a blind comparison and the leaderboard", () => {
   it("lets an unvoted comparison count once its vote window has passed, by the cron sweep", async () => {
     const id = await blindReady("zz2");
     await sweepUnfinished(env, Date.now() + HOUR / 2);
-    expect((await leaderboard("category=zz2")).rows).toEqual([]);
+    expect((await leaderboard({ category: "zz2" })).rows).toEqual([]);
 
     await sweepUnfinished(env, Date.now() + HOUR + 1000);
-    const counted = await leaderboard("category=zz2");
+    const counted = await leaderboard({ category: "zz2" });
     expect(counted.rows.map((r) => r.appearances)).toEqual([1, 1]);
     const row = await env.DB.prepare("SELECT counted_at FROM comparisons WHERE id = ?")
       .bind(id)
@@ -88,7 +88,7 @@ describe("a blind comparison and the leaderboard", () => {
     expect(released.standings.rows.map((r) => r.appearances)).toEqual([1, 1]);
 
     await castVote(id, "tie");
-    expect((await leaderboard("category=zz3")).rows.map((r) => r.appearances)).toEqual([1, 1]);
+    expect((await leaderboard({ category: "zz3" })).rows.map((r) => r.appearances)).toEqual([1, 1]);
     const { counters, recount } = await countersAndRecount();
     expect(counters).toEqual(recount);
   });
@@ -96,6 +96,6 @@ describe("a blind comparison and the leaderboard", () => {
   it("counts a comparison that is not blind at once, as before", async () => {
     const { id } = await createComparison({ prompt: "p", category: "zz4", blind: false });
     await settled(id);
-    expect((await leaderboard("category=zz4")).rows.map((r) => r.appearances)).toEqual([1, 1]);
+    expect((await leaderboard({ category: "zz4" })).rows.map((r) => r.appearances)).toEqual([1, 1]);
   });
 });

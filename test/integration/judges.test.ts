@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { callsFor, releaseHold, scriptModel, waitForHeld, type RecordedCall } from "../helpers/stub-client";
-import { api, finished } from "../helpers/runs";
+import type { ComparisonRecord } from "../../worker/db/records";
+import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
 import {
   castVote,
   createComparison,
@@ -11,8 +11,8 @@ import {
   readyComparison,
   settled,
 } from "../helpers/arena";
-import type { ComparisonRoom } from "../../worker/rooms/comparison-room";
-import type { ComparisonRecord } from "../../worker/db/records";
+import { api, finished } from "../helpers/runs";
+import { callsFor, type RecordedCall, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 
@@ -109,7 +109,7 @@ describe("judge panels on a comparison", () => {
       { judge: "anthropic:judge-first", a: sides.left, b: sides.right, winner: "tie" },
       { judge: "openai:judge-steady", a: sides.left, b: sides.right, winner: "model_a" },
     ]);
-    const judged = (await leaderboard("source=judge")).rows.find((r) => r.modelId === sides.left)!;
+    const judged = (await leaderboard({ source: "judge" })).rows.find((r) => r.modelId === sides.left)!;
     expect(judged.battles).toBeGreaterThanOrEqual(2);
   });
 

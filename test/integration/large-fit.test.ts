@@ -1,12 +1,12 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api } from "../helpers/runs";
-import { leaderboard, type Standings } from "../helpers/arena";
-import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
 import { fitRoomName } from "../../worker/arena/fit-plan";
+import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
 import type { FitRoom } from "../../worker/rooms/fit-room";
+import { type LeaderboardQuery, leaderboard, type Standings } from "../helpers/arena";
 import { mulberry32 } from "../helpers/arena-reference";
 import { denseIndex } from "../../worker/shared/memo";
+import { api } from "../helpers/runs";
 
 interface Line {
   model_a: string;
@@ -54,13 +54,13 @@ async function importLines(lines: Line[], importId: string): Promise<void> {
 }
 
 /** Reads the view until its fit is ready, a bounded number of times. */
-async function whenReady(query: string, tries = 400): Promise<Standings> {
+async function whenReady(query: LeaderboardQuery, tries = 400): Promise<Standings> {
   for (let k = 0; k < tries; k++) {
     const board = await leaderboard(query);
     if (board.fit.status === "ready") return board;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`the fit of ${query} was not ready after ${tries} reads`);
+  throw new Error(`the fit of ${JSON.stringify(query)} was not ready after ${tries} reads`);
 }
 
 function fitRoom(category: string, rounds: number) {
@@ -76,7 +76,7 @@ describe("a leaderboard over many models", () => {
   it("says computing over 1,000 models, then answers with the ratings of the exact fit", async () => {
     const lines = battlesAmong(1000, 6000, "big", 1);
     await importLines(lines, "big");
-    const query = "source=import&category=big&rounds=10";
+    const query: LeaderboardQuery = { source: "import", category: "big", rounds: "10" };
     const first = await leaderboard(query);
     expect(first.fit).toEqual({ status: "computing", models: 1000, rounds: 10, stale: false, notice: null });
     expect(first.rows).toHaveLength(1000);
@@ -103,12 +103,12 @@ describe("a leaderboard over many models", () => {
     }
 
     // An anchor: one fit for every rating of it, each rating a shift of the same numbers.
-    const pinned = await whenReady(`${query}&anchor=big-3&anchorRating=1114`);
+    const pinned = await whenReady({ ...query, anchor: "big-3", anchorRating: "1114" });
     const directPinned = fitBradleyTerry(1000, [...cells.values()], {
       anchor: { index: index.get("big-3")!, rating: 1114 },
     });
     for (const row of pinned.rows) expect(row.bt).toBeCloseTo(directPinned.ratings[index.get(row.modelId)!], 6);
-    const moved = await leaderboard(`${query}&anchor=big-3&anchorRating=1214`);
+    const moved = await leaderboard({ ...query, anchor: "big-3", anchorRating: "1214" });
     expect(moved.fit.status).toBe("ready");
     for (const row of moved.rows) {
       const before = pinned.rows.find((r) => r.modelId === row.modelId)!;
@@ -131,7 +131,7 @@ describe("a leaderboard over many models", () => {
 
   it("answers /api/health while a large fit is still in progress", async () => {
     await importLines(battlesAmong(1500, 15_000, "busy", 2), "busy");
-    const query = "source=import&category=busy&rounds=40";
+    const query: LeaderboardQuery = { source: "import", category: "busy", rounds: "40" };
     const first = await leaderboard(query);
     // Over 1,000 models the bootstrap runs at most 20 rounds, and says so.
     expect(first.fit).toMatchObject({ status: "computing", models: 1500, rounds: 20 });
@@ -156,7 +156,7 @@ describe("a leaderboard over many models", () => {
 
   it("past QUORUM_MAX_FIT_MODELS shows no ratings and says why, at once", async () => {
     await importLines(battlesAmong(5001, 0, "huge", 3), "huge");
-    const board = await leaderboard("source=import&category=huge&rounds=0");
+    const board = await leaderboard({ source: "import", category: "huge", rounds: "0" });
     expect(board.fit).toMatchObject({ status: "refused", models: 5001, maxModels: 5000 });
     expect(board.fit.status === "refused" && board.fit.notice).toMatch(
       /more than the 5000 one Bradley–Terry fit may take \(QUORUM_MAX_FIT_MODELS\)/,
@@ -164,7 +164,12 @@ describe("a leaderboard over many models", () => {
     expect(board.rows).toHaveLength(5001);
     expect(board.rows.every((r) => r.bt === null && r.battles === 4)).toBe(true);
     // Style control keeps the same ceiling.
-    const styled = (await leaderboard("source=import&category=huge&rounds=0&style=true")) as Standings & {
+    const styled = (await leaderboard({
+      source: "import",
+      category: "huge",
+      rounds: "0",
+      style: "true",
+    })) as Standings & {
       style: { status: string; notice: string };
     };
     expect(styled.style.status).toBe("refused");

@@ -1,8 +1,9 @@
 import { abortAllDurableObjects, env, evictDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { callsFor, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
+import { client, ok } from "../helpers/client";
 import { api, createRun, finished, finishedAgain, getRun, openSocket } from "../helpers/runs";
 import { storedLog } from "../helpers/sockets";
+import { callsFor, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 const roomOf = (id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
@@ -155,7 +156,7 @@ describe("controls", () => {
     const socket = await openSocket(id);
     await socket.waitFor("answer.completed");
     await waitForHeld(stub, "cancel-held-1", 1, 10_000);
-    const res = await api(`/runs/${id}/cancel`, { method: "POST" });
+    const res = await client.runs[":id"].cancel.$post({ param: { id } });
     expect(res.status).toBe(200);
     await socket.waitFor("run.cancelled");
     socket.close();
@@ -164,7 +165,7 @@ describe("controls", () => {
     expect(detail.run.status).toBe("cancelled");
     expect(detail.answers.find((a) => a.modelId === "demo:concise")!.status).toBe("done");
     expect(detail.answers.find((a) => a.modelId === "openai:cancel-held")!.status).toBe("cancelled");
-    expect((await api(`/runs/${id}/cancel`, { method: "POST" })).status).toBe(409);
+    expect((await client.runs[":id"].cancel.$post({ param: { id } })).status).toBe(409);
   });
 
   it("retries failed answers on request and ranks again", async () => {
@@ -179,7 +180,7 @@ describe("controls", () => {
 
     await scriptModel(stub, "flaky-claude", [{ text: "Now it works." }]);
     const second = await finishedAgain(id, async () => {
-      const res = await api(`/runs/${id}/answers`, { method: "POST", json: {} });
+      const res = await client.runs[":id"].answers.$post({ param: { id }, json: {} });
       expect(res.status).toBe(202);
     });
     expect(second.answers.find((a) => a.modelId === "anthropic:flaky-claude")!.text).toBe("Now it works.");
@@ -195,13 +196,17 @@ describe("controls", () => {
       settings: { autoEvaluate: false },
     });
     expect((await finished(id)).run.status).toBe("partial");
-    const evaluated = await finishedAgain(id, async () => void (await api(`/runs/${id}/evaluate`, { method: "POST" })));
+    const evaluated = await finishedAgain(
+      id,
+      async () => void (await client.runs[":id"].evaluate.$post({ param: { id } })),
+    );
     expect(evaluated.aggregation!.finalRanking).toHaveLength(3);
 
     await scriptModel(stub, "stale-gpt", [{ text: "Back again." }]);
     const retried = await finishedAgain(
       id,
-      async () => void (await api(`/runs/${id}/answers`, { method: "POST", json: { modelIds: ["openai:stale-gpt"] } })),
+      async () =>
+        void (await client.runs[":id"].answers.$post({ param: { id }, json: { modelIds: ["openai:stale-gpt"] } })),
     );
     expect(retried.run.status).toBe("partial");
     expect(retried.answers.find((a) => a.modelId === "openai:stale-gpt")!.text).toBe("Back again.");
@@ -219,7 +224,7 @@ describe("controls", () => {
     expect(partial.run.status).toBe("partial");
     expect(partial.aggregation).toBeNull();
     const done = await finishedAgain(id, async () => {
-      expect((await api(`/runs/${id}/evaluate`, { method: "POST" })).status).toBe(202);
+      expect((await client.runs[":id"].evaluate.$post({ param: { id } })).status).toBe(202);
     });
     expect(done.run.status).toBe("done");
     expect(done.aggregation!.finalRanking).toHaveLength(3);
@@ -249,8 +254,8 @@ describe("controls", () => {
   it("deletes a run with everything it wrote", async () => {
     const id = await createRun({ question: "Forget me", models: DEMO3 });
     await finished(id);
-    expect((await api(`/runs/${id}`, { method: "DELETE" })).status).toBe(200);
-    expect((await api(`/runs/${id}`)).status).toBe(404);
+    expect((await client.runs[":id"].$delete({ param: { id } })).status).toBe(200);
+    expect((await client.runs[":id"].$get({ param: { id } })).status).toBe(404);
     for (const table of ["answers", "reviews", "review_sets", "aggregations"]) {
       const row = await env.DB.prepare(`select count(*) as n from ${table} where run_id = ?`)
         .bind(id)
@@ -271,10 +276,8 @@ describe("history and export", () => {
       ids.push(await createRun({ question: `list ${q}`, models: [{ id: "demo:concise" }] }));
       await finished(ids.at(-1)!);
     }
-    const page1 = await (await api("/runs?limit=2")).json<{ items: { id: string }[]; nextCursor: string }>();
-    const page2 = await (await api(`/runs?limit=2&cursor=${encodeURIComponent(page1.nextCursor)}`)).json<{
-      items: { id: string }[];
-    }>();
+    const page1 = await ok(client.runs.$get({ query: { limit: "2" } }));
+    const page2 = await ok(client.runs.$get({ query: { limit: "2", cursor: page1.nextCursor ?? undefined } }));
     const all = [...page1.items, ...page2.items].map((i) => i.id);
     expect(all.indexOf(ids[2])).toBeLessThan(all.indexOf(ids[1]));
     expect(all.indexOf(ids[1])).toBeLessThan(all.indexOf(ids[0]));
@@ -287,13 +290,13 @@ describe("history and export", () => {
       models: [{ id: "openai:export-gpt" }, { id: "demo:concise" }],
     });
     const detail = await finished(id);
-    const json = await api(`/runs/${id}/export?format=json`);
+    const json = await client.runs[":id"].export.$get({ param: { id }, query: { format: "json" } });
     expect(json.headers.get("content-disposition")).toContain(`quorum-run-${id}.json`);
     const body = await json.text();
     const parsed = JSON.parse(body);
     expect(parsed.run.question).toBe("Export this question");
     expect(parsed.aggregation.finalRanking).toEqual(detail.aggregation!.finalRanking);
-    const md = await (await api(`/runs/${id}/export?format=md`)).text();
+    const md = await (await client.runs[":id"].export.$get({ param: { id }, query: { format: "md" } })).text();
     expect(md).toContain("Export this question");
     expect(md).toContain("## Ranking");
     for (const text of [body, md]) {

@@ -1,11 +1,12 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import worker from "../../worker/index";
 import { hashToken } from "../../worker/api/shares";
+import worker from "../../worker/index";
 import { comparisonEvent, runEvent } from "../../worker/shared/events";
 import { tokenProtocol } from "../../worker/shared/socket-protocol";
 import { castVote, errorOf, getComparison, readyComparison } from "../helpers/arena";
-import { api, BASE, createRun, finished, getRun } from "../helpers/runs";
+import { client, ok } from "../helpers/client";
+import { BASE, createRun, finished, getRun } from "../helpers/runs";
 import { openEventSocket } from "../helpers/sockets";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
@@ -13,31 +14,13 @@ const stub = inject("stubUrl");
 const APP_TOKEN = "share-test-token_42";
 const DEMO = [{ id: "demo:concise" }, { id: "demo:thorough" }];
 
-interface Created {
-  id: string;
-  kind: string;
-  itemId: string;
-  token: string;
-  url: string;
-  createdAt: number;
+const share = (kind: "runs" | "comparisons", id: string) => ok(client[kind][":id"].share.$post({ param: { id } }));
+
+async function sharesOf(kind: "runs" | "comparisons", id: string) {
+  return (await ok(client[kind][":id"].shares.$get({ param: { id } }))).shares;
 }
 
-async function share(kind: "runs" | "comparisons", id: string): Promise<Created> {
-  const res = await api(`/${kind}/${id}/share`, { method: "POST" });
-  if (res.status !== 201) throw new Error(`POST /${kind}/${id}/share answered ${res.status}: ${await res.text()}`);
-  return res.json();
-}
-
-async function sharesOf(
-  kind: "runs" | "comparisons",
-  id: string,
-): Promise<{ id: string; kind: string; itemId: string; createdAt: number }[]> {
-  const res = await api(`/${kind}/${id}/shares`);
-  if (res.status !== 200) throw new Error(`GET /${kind}/${id}/shares answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { shares: [] }).shares;
-}
-
-const shared = (token: string) => api(`/shared/${token}`);
+const shared = (token: string) => client.shared[":token"].$get({ param: { token } });
 
 async function finishedRun(question: string): Promise<string> {
   const id = await createRun({ question, models: DEMO });
@@ -91,7 +74,7 @@ describe("making and revoking share links", () => {
     });
     expect(JSON.stringify(listed)).not.toContain(first.token.slice(0, 8));
 
-    const revoked = await api(`/shares/${first.id}`, { method: "DELETE" });
+    const revoked = await client.shares[":shareId"].$delete({ param: { shareId: first.id } });
     expect(revoked.status).toBe(200);
     expect(await revoked.json()).toEqual({
       id: first.id,
@@ -102,7 +85,7 @@ describe("making and revoking share links", () => {
     });
     expect((await sharesOf("runs", id)).map((s) => s.id)).toEqual([second.id]);
     // revoking it again is a 404 that says it was already revoked; so is an unknown link
-    const again = await api(`/shares/${first.id}`, { method: "DELETE" });
+    const again = await client.shares[":shareId"].$delete({ param: { shareId: first.id } });
     expect(again.status).toBe(404);
     expect(await again.json()).toEqual({
       error: {
@@ -111,7 +94,7 @@ describe("making and revoking share links", () => {
           "This share link was already revoked; it opens nothing. Make a new one with Share if you need it again.",
       },
     });
-    const unknown = await api(`/shares/${crypto.randomUUID()}`, { method: "DELETE" });
+    const unknown = await client.shares[":shareId"].$delete({ param: { shareId: crypto.randomUUID() } });
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe("not_found");
 
@@ -135,7 +118,7 @@ describe("making and revoking share links", () => {
       return { ws, closed, pong };
     };
     const [keptSocket, revokedSocket] = [await open(kept.token), await open(revoked.token)];
-    expect((await api(`/shares/${revoked.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await client.shares[":shareId"].$delete({ param: { shareId: revoked.id } })).status).toBe(200);
     const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still open"), 5_000));
     expect(await Promise.race([revokedSocket.closed, timeout])).toBe(4404);
     // the other link's socket is still served: the room answers its ping
@@ -145,13 +128,13 @@ describe("making and revoking share links", () => {
   });
 
   it("refuses to share or list what does not exist", async () => {
-    for (const path of [`/runs/${crypto.randomUUID()}/share`, `/comparisons/${crypto.randomUUID()}/share`]) {
-      const res = await api(path, { method: "POST" });
+    for (const kind of ["runs", "comparisons"] as const) {
+      const param = { id: crypto.randomUUID() };
+      const res = await client[kind][":id"].share.$post({ param });
       expect(res.status).toBe(404);
       expect((await errorOf(res)).code).toBe("not_found");
+      expect((await client[kind][":id"].shares.$get({ param })).status).toBe(404);
     }
-    expect((await api(`/runs/${crypto.randomUUID()}/shares`)).status).toBe(404);
-    expect((await api(`/comparisons/${crypto.randomUUID()}/shares`)).status).toBe(404);
   });
 
   it("answers an unknown, malformed or revoked token with the same 404", async () => {
@@ -253,7 +236,7 @@ describe("what a share link shows", () => {
     const id = await finishedRun("Delete me");
     const { token } = await share("runs", id);
     expect((await shared(token)).status).toBe(200);
-    expect((await api(`/runs/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await client.runs[":id"].$delete({ param: { id } })).status).toBe(200);
     const res = await shared(token);
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({ code: "not_found", message: "Share link not found." });

@@ -2,19 +2,19 @@ import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { releaseUncounted } from "../../worker/db/counting-queries";
 import { openDb } from "../../worker/db/queries";
-import { scriptModel } from "../helpers/stub-client";
-import { api, finished } from "../helpers/runs";
 import {
   castVote,
   errorOf,
   getComparison,
+  hasRoom,
   leaderboard,
   readyComparison,
-  hasRoom,
   rowsOf,
   vote,
   withdraw,
 } from "../helpers/arena";
+import { api, finished } from "../helpers/runs";
+import { scriptModel } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 /** QUORUM_VOTE_WINDOW_MS's default */
@@ -103,7 +103,7 @@ describe("votes, exactly as seed 000 defines them", () => {
     expected[s2.right].wins++;
     expected[A].wins++; // the tie of c3 (A and C)
     expected[C].wins++;
-    const board = rowsOf(await leaderboard("category=ledger"), [A, B, C]);
+    const board = rowsOf(await leaderboard({ category: "ledger" }), [A, B, C]);
     for (const model of [A, B, C]) {
       expect(board[model].wins).toBe(expected[model].wins);
       expect(board[model].appearances).toBe(expected[model].appearances);
@@ -114,7 +114,7 @@ describe("votes, exactly as seed 000 defines them", () => {
     expect(board[B].tieRate).toBe(0);
 
     const seed = await seedLeaderboard("ledger");
-    const byWinRate = (await leaderboard("category=ledger&order=winRate")).rows.filter((r) =>
+    const byWinRate = (await leaderboard({ category: "ledger", order: "winRate" })).rows.filter((r) =>
       [A, B, C].includes(r.modelId),
     );
     expect(byWinRate.map((r) => [r.modelId, r.wins, r.appearances])).toEqual(
@@ -129,7 +129,7 @@ describe("votes, exactly as seed 000 defines them", () => {
     const id = (await readyComparison([A, B], { category: "withdraw" })).comparison.id;
     const first = await castVote(id, await choiceFor(id, A));
     expect(first.flags).toEqual([]);
-    expect(rowsOf(await leaderboard("category=withdraw"), [A])[A].wins).toBe(1);
+    expect(rowsOf(await leaderboard({ category: "withdraw" }), [A])[A].wins).toBe(1);
 
     const res = await withdraw(first.voteId, first.receipt);
     expect(res.status).toBe(200);
@@ -141,7 +141,7 @@ describe("votes, exactly as seed 000 defines them", () => {
       .bind(first.voteId)
       .first<{ n: number }>();
     expect([left!.n, battles!.n]).toEqual([0, 0]);
-    const after = rowsOf(await leaderboard("category=withdraw"), [A, B]);
+    const after = rowsOf(await leaderboard({ category: "withdraw" }), [A, B]);
     expect([after[A].wins, after[A].battles, after[A].appearances, after[A].bt]).toEqual([0, 0, 1, null]);
     expect((await getComparison(id)).reveal).not.toBeNull(); // a withdrawal does not hide the names again
     expect((await withdraw(first.voteId, first.receipt)).status).toBe(404);
@@ -153,10 +153,10 @@ describe("votes, exactly as seed 000 defines them", () => {
       .bind(peeked.voteId)
       .first<{ flags: string }>();
     expect(JSON.parse(stored!.flags)).toEqual(["revealed"]);
-    const again = rowsOf(await leaderboard("category=withdraw"), [A, B]);
+    const again = rowsOf(await leaderboard({ category: "withdraw" }), [A, B]);
     expect([again[A].wins, again[B].wins, again[B].battles]).toEqual([0, 0, 0]);
-    expect((await leaderboard("category=withdraw")).excludedFlagged).toBe(1);
-    const flagged = rowsOf(await leaderboard("category=withdraw&includeFlagged=true"), [A, B]);
+    expect((await leaderboard({ category: "withdraw" })).excludedFlagged).toBe(1);
+    const flagged = rowsOf(await leaderboard({ category: "withdraw", includeFlagged: "true" }), [A, B]);
     expect([flagged[A].wins, flagged[B].wins, flagged[B].battles]).toEqual([0, 1, 1]);
     // online Elo and TrueSkill (flagged battles counted) are replayed without the withdrawn battle: one win for B from the start
     expect([flagged[A].elo, flagged[B].elo]).toEqual([998, 1002]);
@@ -191,7 +191,7 @@ describe("votes, exactly as seed 000 defines them", () => {
       .bind(id)
       .first<{ n: number }>();
     expect(rows!.n).toBe(1);
-    expect(rowsOf(await leaderboard("category=idem"), [A, C])[A].battles).toBe(1);
+    expect(rowsOf(await leaderboard({ category: "idem" }), [A, C])[A].battles).toBe(1);
 
     const changed = await vote(id, "right", headers);
     expect(changed.status).toBe(409);
@@ -241,13 +241,13 @@ describe("vote quality flags", () => {
     expect(stored.results).toHaveLength(6);
 
     // Counted: the clean vote only (D won once), over 4 comparisons of each of D and E.
-    const counted = await leaderboard("category=flags");
+    const counted = await leaderboard({ category: "flags" });
     expect(counted.excludedFlagged).toBe(5);
     const c = rowsOf(counted, [D, E]);
     expect([c[D].wins, c[D].battles, c[D].appearances, c[E].wins, c[E].battles]).toEqual([1, 1, 4, 0, 1]);
 
     // With includeFlagged, the numbers are seed 000's SQL exactly.
-    const all = await leaderboard("category=flags&includeFlagged=true&order=winRate");
+    const all = await leaderboard({ category: "flags", includeFlagged: "true", order: "winRate" });
     expect(all.excludedFlagged).toBe(0);
     const seed = await seedLeaderboard("flags");
     expect(all.rows.map((r) => [r.modelId, r.wins, r.appearances])).toEqual(
@@ -267,7 +267,7 @@ describe("ratings from votes", () => {
       const id = (await readyComparison([F, G], { category: "ratings" })).comparison.id;
       await castVote(id, await choiceFor(id, winner));
     }
-    const board = await leaderboard("category=ratings");
+    const board = await leaderboard({ category: "ratings" });
     const r = rowsOf(board, [F, G]);
     // Elo, K=4 from 1000: F wins (1002, 998), F wins (+1.97698), G wins (−2.04578)
     expect(r[F].elo).toBeCloseTo(1001.9312, 3);
@@ -282,12 +282,9 @@ describe("ratings from votes", () => {
     }
     expect(board.rows.map((x) => x.modelId)).toEqual([F, G]);
     // the same numbers on a reload: the bootstrap is seeded
-    expect(rowsOf(await leaderboard("category=ratings"), [F, G])).toEqual(r);
+    expect(rowsOf(await leaderboard({ category: "ratings" }), [F, G])).toEqual(r);
 
-    const anchored = rowsOf(await leaderboard(`category=ratings&anchor=${encodeURIComponent(G)}&anchorRating=1114`), [
-      F,
-      G,
-    ]);
+    const anchored = rowsOf(await leaderboard({ category: "ratings", anchor: G, anchorRating: "1114" }), [F, G]);
     expect(anchored[G].bt).toBeCloseTo(1114, 6);
     expect(anchored[F].bt).toBeCloseTo(1114 + 120.412, 2);
     const bad = await api("/leaderboard?anchor=nobody&anchorRating=1000");
@@ -305,7 +302,7 @@ describe("ratings from votes", () => {
     });
     const { id } = await res.json<{ id: string }>();
     expect((await finished(id)).run.status).toBe("done");
-    const judged = await leaderboard("source=judge");
+    const judged = await leaderboard({ source: "judge" });
     const demo = judged.rows.filter((x) => x.modelId.startsWith("demo:"));
     // three reviewers, each ranking the two other answers: one battle each
     expect(judged.totalBattles).toBe(3);
