@@ -1,20 +1,20 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { streamReply } from "../../worker/rooms/reply";
 import { loadRunRecord, openDb, wholeRunWrites } from "../../worker/db/queries";
 import { runWrites } from "../../worker/db/statements";
+import { streamReply } from "../../worker/rooms/reply";
 import { judgeBattles } from "../../worker/rooms/review-phase";
 import { sweepUnfinished } from "../../worker/rooms/sweep";
 import { castVote, getComparison, settled } from "../helpers/arena";
-import { api as request, createRun, finished, getRun, openSocket } from "../helpers/runs";
-import { reservedSettles, spendNow, withSettings, type Refusal } from "../helpers/spend";
+import { createRun, finished, getRun, openSocket, api as request } from "../helpers/runs";
+import { type Refusal, reservedSettles, spendNow, withSettings } from "../helpers/spend";
 import { callsFor, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 
 // Catalog models no other test file calls (the stub is shared, its steps queued per model name):
 // gpt-5-mini $0.25 / $2, o4-mini $1.10 / $4.40, claude-3-5-haiku-latest $0.80 / $4, gpt-4.1 $2 / $8,
-// gemini-2.5-flash $0.30 / $2.50, gemini-2.5-pro $1.25 / $10, claude-sonnet-4-5 $3 / $15 per million tokens.
+// gemini-2.5-flash $0.30 / $2.50, gemini-2.5-pro $1.25 / $10, claude-haiku-4-5 $1 / $5 per million tokens.
 const usd = (tokensIn: number, priceIn: number, tokensOut: number, priceOut: number) =>
   (tokensIn * priceIn + tokensOut * priceOut) / 1e6;
 
@@ -305,12 +305,14 @@ describe("a run's or comparison's own cap covers everything it ever spends", () 
 });
 
 describe("spend figures before a reveal", () => {
-  // gemini-2.5-pro, claude-sonnet-4-5 and gpt-4.1: blind sides are set aside at the pool's highest, $3 / $15
-  const POOL = { QUORUM_ARENA_MODELS: "google:gemini-2.5-pro,anthropic:claude-sonnet-4-5,openai:gpt-4.1" };
+  // gemini-2.5-pro, claude-haiku-4-5 and gpt-4.1: blind sides are set aside at the pool's highest prices, $2 in
+  // (gpt-4.1) and $10 out (gemini-2.5-pro)
+  const POOL = { QUORUM_ARENA_MODELS: "google:gemini-2.5-pro,anthropic:claude-haiku-4-5,openai:gpt-4.1" };
   // "Tell me a joke." is 5 tokens in; each side may write 4,096 tokens
-  const HOLD = 2 * usd(5, 3, 4096, 15);
-  // a judge reads both conversations (800 + 5 + 6 + 6 tokens) in both orders, each maybe twice, and writes 400 a side
-  const JUDGE = usd(2 * 2 * 817, 3, 2 * 2 * 2 * 400, 15);
+  const HOLD = 2 * usd(5, 2, 4096, 10);
+  // a judge reads both conversations (800 + 5 + 6 + 6 tokens) in both orders, each maybe twice, and writes 400 a
+  // side, at its own price
+  const JUDGE = usd(2 * 2 * 817, 1, 2 * 2 * 2 * 400, 5);
 
   it("don't move while a blind run's labels answer one by one, and show what it cost once it ends", async () => {
     await scriptModel(stub, "gpt-4.1", [{ text: "Hello.", tokensIn: 1, tokensOut: 50 }]);
@@ -351,7 +353,7 @@ describe("spend figures before a reveal", () => {
       { text: reply, tokensIn: 300, tokensOut: 200 },
       { text: reply, tokensIn: 300, tokensOut: 200 },
     ]);
-    await scriptModel(stub, "claude-sonnet-4-5", [
+    await scriptModel(stub, "claude-haiku-4-5", [
       { text: reply, tokensIn: 50, tokensOut: 600 },
       { text: reply, tokensIn: 50, tokensOut: 600 },
     ]);
@@ -373,7 +375,7 @@ describe("spend figures before a reveal", () => {
     }
     // A judge that is one of the sides is left out, and set aside all the same.
     for (const id of ids)
-      expect((await postTo(id, "judge", { judges: ["anthropic:claude-sonnet-4-5"] })).status).toBe(202);
+      expect((await postTo(id, "judge", { judges: ["anthropic:claude-haiku-4-5"] })).status).toBe(202);
     expect((await spendNow()).reservedUsd - base.reservedUsd).toBeCloseTo(2 * HOLD + 2 * JUDGE, 12);
     expect((await spendNow()).spentUsd).toBe(base.spentUsd);
 
@@ -389,7 +391,7 @@ describe("spend figures before a reveal", () => {
       texts.push(((await res.json()) as Refusal).error.message);
     }
     expect(texts[0]).toBe(texts[1]);
-    for (const name of ["gemini", "sonnet", "gpt", "google", "anthropic", "openai", "left", "right"])
+    for (const name of ["gemini", "haiku", "gpt", "google", "anthropic", "openai", "left", "right"])
       expect(texts[0].toLowerCase()).not.toContain(name);
 
     // The vote reveals the first: from then on it counts at what it cost, judge included.
