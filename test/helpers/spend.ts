@@ -1,16 +1,11 @@
 /** Test helpers for the spend caps: requests with settings of their own, and the day's figures. */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import type { InferResponseType } from "hono/client";
 import worker from "../../worker/index";
-import { api } from "./runs";
+import { client, ok } from "./client";
 import { poll } from "./stub-client";
 
-export interface Spend {
-  day: string;
-  spentUsd: number;
-  reservedUsd: number;
-  capUsd: number | null;
-  unknownCostCalls: number;
-}
+export type Spend = InferResponseType<typeof client.spend.$get, 200>;
 
 export interface Refusal {
   error: {
@@ -47,7 +42,7 @@ export async function withSettings(
   return res;
 }
 
-export const spendNow = async (): Promise<Spend> => (await api("/spend")).json();
+export const spendNow = (): Promise<Spend> => ok(client.spend.$get());
 
 /** Waits until the day's set-aside figure is `reservedUsd` (holds settle a moment after the work they covered announced its end). */
 export const reservedSettles = (reservedUsd: number, timeoutMs = 5_000): Promise<Spend> =>

@@ -1,14 +1,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import app from "../../worker/index";
+import { client, ok } from "../helpers/client";
+import { createRun, finished } from "../helpers/runs";
 import { callsFor, scriptModel } from "../helpers/stub-client";
-import { api, createRun, finished } from "../helpers/runs";
 
 const stub = inject("stubUrl");
 
 describe("health and models", () => {
   it("reports a reachable database, valid settings and the version", async () => {
-    const res = await api("/health");
+    const res = await client.health.$get();
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, version: env.QUORUM_VERSION, db: "ok", config: { ok: true } });
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
@@ -16,9 +17,7 @@ describe("health and models", () => {
   });
 
   it("lists the configured providers, discovering the OpenAI-compatible server's models", async () => {
-    const { providers } = await (await api("/models")).json<{
-      providers: { id: string; available: boolean; models: { id: string }[] }[];
-    }>();
+    const { providers } = await ok(client.models.$get());
     expect(providers.every((p) => p.available)).toBe(true);
     expect(providers.find((p) => p.id === "openai-compatible")!.models.map((m) => m.id)).toEqual([
       "openai-compatible:local-llama",
@@ -55,9 +54,9 @@ describe("provider configuration at the edge", () => {
   });
 
   it("tests a provider with the smallest call and reports what went wrong without the key", async () => {
-    const ok = await (await api("/providers/openai/test", { method: "POST" })).json<{ ok: boolean }>();
-    expect(ok.ok).toBe(true);
-    const demo = await (await api("/providers/demo/test", { method: "POST" })).json<{ ok: boolean }>();
+    const openai = await ok(client.providers[":provider"].test.$post({ param: { provider: "openai" } }));
+    expect(openai.ok).toBe(true);
+    const demo = await ok(client.providers[":provider"].test.$post({ param: { provider: "demo" } }));
     expect(demo.ok).toBe(true);
     const missing = await (await app.request("/api/providers/anthropic/test", { method: "POST" }, withoutKeys)).json<{
       ok: boolean;
@@ -65,7 +64,7 @@ describe("provider configuration at the edge", () => {
     }>();
     expect(missing).toMatchObject({ ok: false });
     expect(missing.message).toContain("ANTHROPIC_API_KEY");
-    expect((await api("/providers/acme/test", { method: "POST" })).status).toBe(404);
+    expect((await client.providers[":provider"].test.$post({ param: { provider: "acme" } })).status).toBe(404);
   });
 });
 

@@ -1,10 +1,11 @@
 /** Until a blind council run ends, a label shows nothing that tells its model apart (issue 25, item 5). */
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { poll, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
-import { api, createRun, finished, getRun, openSocket } from "../helpers/runs";
-import type { RunDetail } from "../../worker/shared/run";
 import type { RunEvent } from "../../worker/shared/events";
+import type { RunDetail } from "../../worker/shared/run";
+import { client, ok } from "../helpers/client";
+import { createRun, finished, getRun, openSocket } from "../helpers/runs";
+import { poll, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 
@@ -39,13 +40,13 @@ describe("a blind council run while it reviews", () => {
     expect(live.run.status).toBe("reviewing");
     expect(live.answers.map((a) => a.status)).toEqual(["done", "done", "done"]);
     expectNothingTelling(live);
-    const exported = await (await api(`/runs/${id}/export?format=json`)).json<RunDetail>();
+    const exported = (await (
+      await client.runs[":id"].export.$get({ param: { id }, query: { format: "json" } })
+    ).json()) as RunDetail;
     expectNothingTelling(exported);
-    const md = await (await api(`/runs/${id}/export?format=md`)).text();
+    const md = await (await client.runs[":id"].export.$get({ param: { id }, query: { format: "md" } })).text();
     expect(md).not.toMatch(/\$\d/);
-    const list = await (await api("/runs?limit=100")).json<{
-      items: { id: string; costUsd: number | null; costHidden: boolean }[];
-    }>();
+    const list = await ok(client.runs.$get({ query: { limit: "100" } }));
     expect(list.items.find((r) => r.id === id)).toMatchObject({ costUsd: null, costHidden: true });
 
     const socket = await openSocket(id, 0);

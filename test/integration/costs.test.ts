@@ -1,9 +1,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import worker from "../../worker/index";
-import { callsFor, scriptModel } from "../helpers/stub-client";
-import { api, createRun, finished } from "../helpers/runs";
 import { settings } from "../../worker/shared/config";
+import { client, ok } from "../helpers/client";
+import { createRun, finished } from "../helpers/runs";
+import { callsFor, scriptModel } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 
@@ -30,11 +31,9 @@ describe("costs that are honest about what they don't know", () => {
     expect(run.totals.costUsd).toBeCloseTo(0.0075, 12);
     expect(run.totals.unknownCostModels).toBe(1);
 
-    const md = await (await api(`/runs/${id}/export?format=md`)).text();
+    const md = await (await client.runs[":id"].export.$get({ param: { id }, query: { format: "md" } })).text();
     expect(md).toContain("estimated cost ≥ $0.0075 (cost unknown for 1 model)");
-    const history = await (await api("/runs")).json<{
-      items: { id: string; costUsd: number | null; unknownCostModels: number }[];
-    }>();
+    const history = await ok(client.runs.$get({ query: {} }));
     const item = history.items.find((i) => i.id === id)!;
     expect(item.costUsd).toBeCloseTo(0.0075, 12);
     expect(item.unknownCostModels).toBe(1);
@@ -48,7 +47,7 @@ describe("costs that are honest about what they don't know", () => {
     });
     const run = await finished(id);
     expect(run.totals).toMatchObject({ costUsd: null, unknownCostModels: 1 });
-    const md = await (await api(`/runs/${id}/export?format=md`)).text();
+    const md = await (await client.runs[":id"].export.$get({ param: { id }, query: { format: "md" } })).text();
     expect(md).toContain("estimated cost unknown for 1 model");
     expect(md).not.toContain("$0.0000");
   });
@@ -58,9 +57,7 @@ describe("costs that are honest about what they don't know", () => {
       ["openai-compatible:qwen2.5:7b", { priceIn: 0, priceOut: 0 }],
       ["openai:gpt-x", { priceIn: 1.5, priceOut: 6 }],
     ]);
-    const { providers } = await (await api("/models")).json<{
-      providers: { id: string; models: { id: string; priceIn: number | null }[] }[];
-    }>();
+    const { providers } = await ok(client.models.$get());
     const compat = providers.find((p) => p.id === "openai-compatible")!;
     expect(compat.models.find((m) => m.id === "openai-compatible:local-qwen")!.priceIn).toBe(0);
     expect(compat.models.find((m) => m.id === "openai-compatible:local-llama")!.priceIn).toBeNull();
