@@ -1,5 +1,5 @@
 /**
- * `wrangler dev` as the bench runs it: the launcher the browser tests use (test/helpers/wrangler-dev.ts),
+ * `wrangler dev` as the bench runs it: the launcher the browser tests use too (scripts/lib/wrangler-dev.ts),
  * with warnings only and every process tracked, so Ctrl+C and failures stop it by its pid too.
  */
 import type { ChildProcess } from "node:child_process";
@@ -7,10 +7,10 @@ import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { launchWranglerDev } from "../../test/helpers/wrangler-dev";
+import { launchWranglerDev } from "../../scripts/lib/wrangler-dev";
 import { spawnTracked, stopTracked } from "./processes";
 
-export { freePort, migrate, ROOT, waitFor200, WRANGLER, wranglerEnv } from "../../test/helpers/wrangler-dev";
+export { freePort, migrate, ROOT, WRANGLER, waitFor200, wranglerEnv } from "../../scripts/lib/wrangler-dev";
 
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(tmpdir(), `quorum-bench-${prefix}-`));

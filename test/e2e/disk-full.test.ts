@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevServer, launchWranglerDev, migrate, ROOT } from "../../scripts/lib/wrangler-dev";
 import { buildWeb } from "../helpers/e2e-wrangler";
-import { launchWranglerDev, migrate, ROOT, type DevServer } from "../helpers/wrangler-dev";
 
 const dir = mkdtempSync(path.join(tmpdir(), "quorum-full-disk-"));
 const mountError = (() => {

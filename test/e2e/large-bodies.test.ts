@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../../scripts/lib/wrangler-dev";
 import { buildWeb, startWranglerDev, type WranglerDev } from "../helpers/e2e-wrangler";
-import { ROOT } from "../helpers/wrangler-dev";
 
 const MB = 1024 * 1024;
 let server: WranglerDev;

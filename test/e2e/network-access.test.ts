@@ -4,13 +4,13 @@
  * listening on every interface without APP_TOKEN, as `HOST=0.0.0.0 npm start` runs it.
  */
 import { existsSync } from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildWeb } from "../helpers/e2e-wrangler";
-import { createTestHost, type TestHost } from "../helpers/netns";
-import { launchWranglerDev, ROOT, type DevServer } from "../helpers/wrangler-dev";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevServer, launchWranglerDev, ROOT } from "../../scripts/lib/wrangler-dev";
+import { buildWeb } from "../helpers/e2e-wrangler";
+import { createTestHost, type TestHost } from "../helpers/netns";
 
 const made = await createTestHost();
 const host: TestHost | null = "unavailable" in made ? null : made;

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { launchWranglerDev, migrate, ROOT, wranglerEnv } from "./wrangler-dev";
+import { launchWranglerDev, migrate, ROOT, wranglerEnv } from "../../scripts/lib/wrangler-dev";
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@
  * its own state folder (`--persist-to`), only the variables given (`--env-file /dev/null` keeps the
  * developer's .dev.vars and .env out), in a process group of its own that is stopped by its pid, never by name.
  */
-import { execFile, spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { type ChildProcess, execFile, type SpawnOptions, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
