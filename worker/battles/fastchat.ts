@@ -21,9 +21,9 @@ export interface ImportedBattle {
 
 export type ParseBattleResult = { ok: true; battle: ImportedBattle } | { ok: false; error: string };
 
-export const MAX_NAME_CHARS = 200;
+const MAX_NAME_CHARS = 200;
 /** Arena's style features take ~400 bytes; 4 KB leaves room without letting metadata become a payload channel. */
-export const MAX_CONV_METADATA_BYTES = 4096;
+const MAX_CONV_METADATA_BYTES = 4096;
 // Depth bound keeps the walk finite on cyclic objects handed in from JavaScript rather than JSON.
 const MAX_METADATA_DEPTH = 16;
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);

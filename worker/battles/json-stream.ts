@@ -4,7 +4,7 @@
  * gives one item per element, found by tracking depth and string state across chunk boundaries, with each run of
  * whitespace between tokens folded to one space so every item's text is a single line (JSON Lines-ready).
  */
-import { describeValue, parseBattle, type ImportedBattle } from "./fastchat";
+import { describeValue, type ImportedBattle, parseBattle } from "./fastchat";
 
 /**
  * One top-level item. `line` is its 1-based item number: blank lines are not counted, so a retried or resumed
@@ -23,7 +23,7 @@ export interface ParsedItem {
 }
 
 /** Arena's logs with whole conversations run to tens of KB an item; this bounds memory on a broken file. */
-export const MAX_ITEM_CHARS = 1 << 20;
+const MAX_ITEM_CHARS = 1 << 20;
 
 const SPACE = 0x20;
 const NEWLINE = 0x0a;

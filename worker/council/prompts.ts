@@ -32,7 +32,7 @@ export interface ReviewRequestParts {
   truncatedLabels: string[];
 }
 
-export const DEFAULT_MAX_PACKET_CHARS = 60_000;
+const DEFAULT_MAX_PACKET_CHARS = 60_000;
 /** room kept for a truncation note, which is only known after cutting */
 const NOTE_RESERVE = 120;
 
@@ -42,7 +42,7 @@ const EXAMPLE = JSON.stringify({
   confidence: 0.7,
 });
 
-export const REVIEW_SYSTEM_PROMPT = [
+const REVIEW_SYSTEM_PROMPT = [
   "You are an impartial reviewer on a council that compares several answers to the same question.",
   'You will see the question and anonymous answers, each under a heading "Answer X" inside a fenced block.',
   "",

@@ -49,7 +49,7 @@ const CLASSES: SideVerdict[] = ["left", "right", "tie"];
 const pct = (part: number, whole: number) => (whole ? (part / whole) * 100 : null);
 
 /** The maker of a model, as far as its id says (`provider:name`); imported names have none. */
-export function makerOf(modelId: string): string | null {
+function makerOf(modelId: string): string | null {
   const at = modelId.indexOf(":");
   const provider = at > 0 ? modelId.slice(0, at) : null;
   return provider === "openai" || provider === "anthropic" || provider === "google" ? provider : null;

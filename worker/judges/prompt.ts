@@ -11,7 +11,7 @@ export interface JudgedTurn {
   b: string;
 }
 
-export const JUDGE_SYSTEM_PROMPT = [
+const JUDGE_SYSTEM_PROMPT = [
   "You are a strict and impartial judge. Two assistants, A and B, answered the same user; decide which did better, or call it a tie.",
   "",
   "Weigh, in this order of importance:",
@@ -31,7 +31,7 @@ export const JUDGE_SYSTEM_PROMPT = [
   'Return only the JSON object, with no prose and no code fences around it, shaped like this: {"winner":"A","scores":{"A":8,"B":5},"reasons":"…"}',
 ].join("\n");
 
-export function judgeJsonSchema(): Record<string, unknown> {
+function judgeJsonSchema(): Record<string, unknown> {
   const score = { type: "number", description: "0 (worst) to 10 (best)" };
   return {
     type: "object",

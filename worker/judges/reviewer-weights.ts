@@ -6,7 +6,7 @@
 import type { JudgeCalibration } from "./calibration";
 
 /** judged comparisons with a human vote a reviewer needs before its agreement sets its weight */
-export const MIN_CALIBRATED_VOTES = 5;
+const MIN_CALIBRATED_VOTES = 5;
 
 export interface ReviewerWeight {
   weight: number;

@@ -5,9 +5,9 @@
  */
 import { maximizeLikelihood, type ScoredPairs } from "./bradley-terry-newton";
 import { maximizeLikelihoodSparse } from "./bradley-terry-sparse";
-import { pairTableOf, type PairTable } from "./pair-table";
+import { type PairTable, pairTableOf } from "./pair-table";
 import { strongComponents } from "./strong-components";
-import { drain, Slicer, type Sliced } from "./work-slices";
+import { drain, type Sliced, Slicer } from "./work-slices";
 
 /** Outcome counts of one pair, i < j indexing the caller's model list; `ties` holds both kinds of tie. */
 export interface PairCell {

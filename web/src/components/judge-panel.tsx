@@ -1,4 +1,4 @@
-import { For, Show, type JSX } from "solid-js";
+import { For, type JSX, Show } from "solid-js";
 import type { JudgeOrder, JudgeView, SideVerdict } from "../../../worker/shared/arena";
 import { VERDICT_TEXT } from "../lib/arena-state";
 
@@ -11,7 +11,7 @@ const ORDERS = [
 const FLIP_TEXT = "changed its answer when A and B swapped places, so it counts as a tie";
 
 /** "Judges: B is better (2 of 3)", or how a tie came about, or why there is no verdict yet. */
-export function panelText(judges: JudgeView[], panel: SideVerdict | null): string {
+function panelText(judges: JudgeView[], panel: SideVerdict | null): string {
   const decided = judges.filter((j) => j.verdict !== null);
   const working = judges.filter((j) => j.status === "pending" || j.status === "running").length;
   const still = working ? `; ${working} still judging` : "";

@@ -21,7 +21,7 @@ function shareCalls(kind: Kind, id: string) {
  * Read-only links to one run or comparison: make one (its address is shown once: only its hash is kept),
  * copy it, and revoke any that is still live.
  */
-export function SharePanel(props: { kind: Kind; id: string }) {
+function SharePanel(props: { kind: Kind; id: string }) {
   const calls = shareCalls(props.kind, props.id);
   // Signals, not a resource: a resource would suspend the whole page around this panel while it loads.
   const [links, setLinks] = createSignal<ShareLink[]>([]);

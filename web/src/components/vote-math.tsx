@@ -13,7 +13,7 @@ const TIE_BREAK_TEXT = {
 type PositionBias = NonNullable<AggregationView["voteBreakdown"]["positionBias"]>;
 
 /** "3 of 4 reviewers ranked first the answer they were shown first (1.3 expected by chance)." */
-export function positionBiasText(p: PositionBias): string {
+function positionBiasText(p: PositionBias): string {
   const expected = formatScore(p.expected, 1);
   return `Position bias: ${p.firstShownRankedFirst} of ${p.reviewers} ${p.reviewers === 1 ? "reviewer" : "reviewers"} ranked first the answer they were shown first (${expected} expected by chance).`;
 }
@@ -21,7 +21,7 @@ export function positionBiasText(p: PositionBias): string {
 type Calibration = NonNullable<AggregationView["voteBreakdown"]["calibration"]>[string];
 
 /** "72% agreement over 14 votes", or how a reviewer without a record was weighed. */
-export function calibrationText(c: Calibration): string {
+function calibrationText(c: Calibration): string {
   return c
     ? `${Math.round(c.agreement)}% agreement over ${c.comparisons} ${c.comparisons === 1 ? "vote" : "votes"}`
     : "average (no record)";

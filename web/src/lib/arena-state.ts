@@ -14,7 +14,7 @@ import { MAX_JUDGES, SIDES, type Side } from "../../../worker/shared/constants";
 
 export const SIDE_LETTER: Record<Side, "A" | "B"> = { left: "A", right: "B" };
 
-export const newSide = (): SideView => ({
+const newSide = (): SideView => ({
   status: "pending",
   text: "",
   latencyMs: null,

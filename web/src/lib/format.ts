@@ -11,7 +11,7 @@ export function formatTokens(tokensIn: number | null | undefined, tokensOut: num
   return `${tokensIn ?? "?"} in · ${tokensOut ?? "?"} out`;
 }
 
-export function formatCost(usd: number | null | undefined): string {
+function formatCost(usd: number | null | undefined): string {
   if (usd == null) return "—";
   if (usd === 0) return "$0";
   if (usd < 0.0001) return "< $0.0001";
