@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import app from "../../worker/index";
 import { castVote, createComparison, readyComparison } from "../helpers/arena";
+import { bodyText } from "../helpers/body-text";
 import { BASE, createRun, finished } from "../helpers/runs";
 
 /** Fixed, so a run is repeatable: change both to explore further. A failure prints the seed that replays it. */
@@ -516,7 +517,7 @@ async function check(s: Sample, res: Response): Promise<void> {
     res.webSocket?.close(1000, "fuzzed");
     return;
   }
-  const text = await res.text();
+  const text = await bodyText(res);
   if (res.status < 300 && text && res.headers.get("content-type")?.startsWith("application/json"))
     harvest(JSON.parse(text));
   if (res.status >= 500) fail("a 5xx reached the client", text);
@@ -763,7 +764,7 @@ async function refused(
   label = "",
 ): Promise<{ code: string; message: string }> {
   const answer = await res;
-  const text = await answer.clone().text();
+  const text = await bodyText(answer.clone());
   expect(answer.status, `${label} ${text.slice(0, 300)}`).toBe(status);
   expect(leakFree(text), text.slice(0, 300)).toBe(true);
   const error = await errorOf(answer);
@@ -915,8 +916,8 @@ describe("a battery of classic hostile requests", () => {
       { prompt: "\ud83d", category: "\u202e" },
     ]) {
       const res = await json("POST", "/api/comparisons", body);
-      expect(res.status, await res.clone().text()).toBeLessThan(500);
-      expect(leakFree(await res.text())).toBe(true);
+      expect(res.status, await bodyText(res.clone())).toBeLessThan(500);
+      expect(leakFree(await bodyText(res))).toBe(true);
     }
   });
 
@@ -952,7 +953,7 @@ describe("a battery of classic hostile requests", () => {
     for (const headers of hostile) {
       const res = await json("POST", `/api/comparisons/${id}/votes`, { choice: "tie" }, headers);
       expect(res.status, JSON.stringify(headers).slice(0, 60)).toBeLessThan(500);
-      expect(leakFree(await res.text())).toBe(true);
+      expect(leakFree(await bodyText(res))).toBe(true);
     }
   });
 
@@ -972,8 +973,8 @@ describe("a battery of classic hostile requests", () => {
       headers: { "content-type": "application/x-ndjson" },
       body: lines,
     });
-    expect(res.status, await res.clone().text()).toBeLessThan(500);
-    expect(leakFree(await res.text())).toBe(true);
+    expect(res.status, await bodyText(res.clone())).toBeLessThan(500);
+    expect(leakFree(await bodyText(res))).toBe(true);
     await refused(
       SELF.fetch(`${BASE}/api/battles/import?importId=..%2f..`, { method: "POST", body: "[]" }),
       400,
@@ -997,7 +998,7 @@ describe("a battery of classic hostile requests", () => {
     ]) {
       const res = await SELF.fetch(`${BASE}${path}`);
       expect(res.status, path).toBeLessThan(500);
-      const text = await res.text();
+      const text = await bodyText(res);
       expect(leakFree(text), path).toBe(true);
       expect(text).not.toMatch(/root:|compatibility_date/);
     }
@@ -1008,7 +1009,7 @@ describe("a battery of classic hostile requests", () => {
     for (const source of ["human", "judge", "import", "all"])
       for (const order of ["bt", "elo", "trueskill", "winRate"]) {
         const res = await SELF.fetch(`${BASE}/api/leaderboard?source=${source}&order=${order}&category=${category}`);
-        expect(res.status, `${source} ${order}: ${await res.clone().text()}`).toBe(200);
+        expect(res.status, `${source} ${order}: ${await bodyText(res.clone())}`).toBe(200);
       }
   });
 
@@ -1035,7 +1036,7 @@ describe("a battery of classic hostile requests", () => {
     ]) {
       const res = await SELF.fetch(`${BASE}${url}`);
       expect(res.status, url.slice(0, 60)).toBeLessThan(500);
-      const text = await res.text();
+      const text = await bodyText(res);
       expect(leakFree(text)).toBe(true);
       if (res.status >= 400)
         expect(JSON.parse(text)).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });

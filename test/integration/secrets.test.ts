@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { scriptModel } from "../helpers/stub-client";
 import { api, createRun, finished, openSocket } from "../helpers/runs";
 import { castVote, createComparison, openComparisonSocket, settled } from "../helpers/arena";
+import { bodyText } from "../helpers/body-text";
 
 const stub = inject("stubUrl");
 
@@ -66,7 +67,7 @@ describe("keys never leave the server", () => {
     payloads.push(
       JSON.stringify(cs.events),
       await (await api("/comparisons")).text(),
-      await (await api("/battles/export?includeFlagged=true")).text(),
+      await bodyText(await api("/battles/export?includeFlagged=true")),
     );
 
     for (const p of payloads) expect(leaks(p)).toEqual([]);
