@@ -12,6 +12,7 @@ import {
   settled,
   vote,
 } from "../helpers/arena";
+import { client, ok } from "../helpers/client";
 import { api } from "../helpers/runs";
 import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
 import { fireAlarm, passDeadline, waitForStepEnd } from "../helpers/watchdog";
@@ -42,7 +43,7 @@ describe("a blind comparison", () => {
     const socket = await openComparisonSocket(created.id);
     await socket.waitFor("comparison.status", (e) => e.status === "ready");
     const before = await getComparison(created.id);
-    const listed = await (await api("/comparisons")).json();
+    const listed = await ok(client.comparisons.$get({ query: {} }));
     expect(mentionsAny(before, giveaways)).toEqual([]);
     expect(mentionsAny(listed, giveaways)).toEqual([]);
     expect(mentionsAny(socket.events, giveaways)).toEqual([]);
@@ -82,7 +83,7 @@ describe("a blind comparison", () => {
 
     const socket = await openComparisonSocket(id);
     await socket.waitFor("snapshot");
-    expect((await api(`/comparisons/${id}/retry`, { method: "POST" })).status).toBe(202);
+    expect((await client.comparisons[":id"].retry.$post({ param: { id } })).status).toBe(202);
     await socket.waitFor("comparison.status", (e) => e.status === "ready");
     socket.close();
     expect((await vote(id, "tie")).status).toBe(201);
@@ -192,9 +193,9 @@ describe("multi-turn chat", () => {
     ] as const) {
       const socket = await openComparisonSocket(id);
       await socket.waitFor("snapshot");
-      const res = await api(`/comparisons/${id}/messages`, { method: "POST", json: { content } });
-      expect(res.status).toBe(202);
-      expect(((await res.json()) as { turn: number }).turn).toBe(turn);
+      expect((await ok(client.comparisons[":id"].messages.$post({ param: { id }, json: { content } }))).turn).toBe(
+        turn,
+      );
       await socket.waitFor("comparison.status", (e) => e.status === "ready");
       socket.close();
     }
@@ -215,11 +216,11 @@ describe("multi-turn chat", () => {
     expect(JSON.stringify(gemini[2].body)).toContain("Gemini second.");
     expect(JSON.stringify(gemini[2].body)).not.toContain("GPT");
 
-    const capped = await api(`/comparisons/${id}/messages`, { method: "POST", json: { content: "A fourth?" } });
+    const capped = await client.comparisons[":id"].messages.$post({ param: { id }, json: { content: "A fourth?" } });
     expect(capped.status).toBe(409);
     expect((await errorOf(capped)).message).toMatch(/reached its 3 turns/);
     await castVote(id, "right");
-    const afterVote = await api(`/comparisons/${id}/messages`, { method: "POST", json: { content: "more" } });
+    const afterVote = await client.comparisons[":id"].messages.$post({ param: { id }, json: { content: "more" } });
     expect(afterVote.status).toBe(409);
     const full = await getComparison(id);
     expect(full.turns.map((t) => t.prompt)).toEqual([

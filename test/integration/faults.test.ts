@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, releaseHold, scriptModel, waitForHeld, type Step } from "../helpers/stub-client";
-import { api, createRun, finished, getRun } from "../helpers/runs";
+import { client } from "../helpers/client";
+import { createRun, finished, getRun } from "../helpers/runs";
 import { createComparison, getComparison, openComparisonSocket, settled } from "../helpers/arena";
 import { SCORE_KEYS, type RunDetail } from "../../worker/shared/run";
 
@@ -211,7 +212,7 @@ describe("comparisons with faults", () => {
       await scriptModel(stub, model.slice(model.indexOf(":") + 1), [{ text: "Mended on the retry." }]);
       const socket = await openComparisonSocket(id);
       await socket.waitFor("snapshot");
-      expect((await api(`/comparisons/${id}/retry`, { method: "POST" })).status).toBe(202);
+      expect((await client.comparisons[":id"].retry.$post({ param: { id } })).status).toBe(202);
       await socket.waitFor("comparison.status", (e) => e.status === "ready", WAIT);
       socket.close();
       const mended = await getComparison(id);

@@ -11,7 +11,8 @@ import {
   readyComparison,
   settled,
 } from "../helpers/arena";
-import { api, finished } from "../helpers/runs";
+import { client, ok } from "../helpers/client";
+import { api, createRun, finished } from "../helpers/runs";
 import { callsFor, type RecordedCall, releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
@@ -45,8 +46,8 @@ describe("judge panels on a comparison", () => {
 
     const socket = await openComparisonSocket(id);
     await socket.waitFor("snapshot");
-    const res = await api(`/comparisons/${id}/judge`, {
-      method: "POST",
+    const res = await client.comparisons[":id"].judge.$post({
+      param: { id },
       json: { judges: ["openai:judge-steady", "anthropic:judge-first", "openai:jc-alpha"] },
     });
     expect(res.status).toBe(202);
@@ -138,7 +139,10 @@ describe("judge panels on a comparison", () => {
       models: ["openai:judge-slow-side", "google:judge-quick-side"],
     });
     await waitForHeld(stub, "judge-slow-side");
-    const early = await api(`/comparisons/${id}/judge`, { method: "POST", json: { judges: ["openai:any-judge"] } });
+    const early = await client.comparisons[":id"].judge.$post({
+      param: { id },
+      json: { judges: ["openai:any-judge"] },
+    });
     expect(early.status).toBe(409);
     const bad = await api(`/comparisons/${id}/judge`, { method: "POST", json: { judges: ["nobody:judge"] } });
     expect(bad.status).toBe(400);
@@ -165,16 +169,7 @@ describe("judge calibration", () => {
       await socket.waitFor("judge.completed", (e) => e.judge.judgeModelId === "openai:calib-lazy");
       socket.close();
     }
-    const { judges } = await (await api("/judges")).json<{
-      judges: {
-        judgeModelId: string;
-        judged: number;
-        withHumans: number;
-        agreement: number;
-        flipRate: number;
-        kappa: number | null;
-      }[];
-    }>();
+    const { judges } = await ok(client.judges.$get());
     const fair = judges.find((j) => j.judgeModelId === "anthropic:calib-fair")!;
     const lazy = judges.find((j) => j.judgeModelId === "openai:calib-lazy")!;
     expect(fair).toMatchObject({ judged: 2, withHumans: 2, agreement: 100, flipRate: 0, kappa: 1 });
@@ -205,15 +200,11 @@ describe("calibrated reviewer weights in council runs", () => {
       socket.close();
     }
     const models = ["openai:cal-rev", "anthropic:cal-two", "google:cal-new"];
-    const res = await api("/runs", {
-      method: "POST",
-      json: {
-        question: "Pick a prime.",
-        models: models.map((id) => ({ id })),
-        settings: { reviewerWeights: "calibrated" },
-      },
+    const id = await createRun({
+      question: "Pick a prime.",
+      models: models.map((id) => ({ id })),
+      settings: { reviewerWeights: "calibrated" },
     });
-    const { id } = await res.json<{ id: string }>();
     const run = await finished(id);
     expect(run.run.status).toBe("done");
     const weightOf = Object.fromEntries(run.reviewers.map((r) => [r.reviewerModelId, r.weight]));

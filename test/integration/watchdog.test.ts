@@ -10,7 +10,8 @@ import worker from "../../worker/index";
 import { SWEEP_AFTER_MS } from "../../worker/rooms/sweep";
 import { describe, expect, inject, it } from "vitest";
 import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
-import { api, createRun, finished, finishedAgain, getRun, openSocket } from "../helpers/runs";
+import { client } from "../helpers/client";
+import { createRun, finished, finishedAgain, getRun, openSocket } from "../helpers/runs";
 import { createComparison, getComparison, openComparisonSocket } from "../helpers/arena";
 import { fireAlarm, passDeadline } from "../helpers/watchdog";
 import { storedLog } from "../helpers/sockets";
@@ -75,7 +76,7 @@ describe("the watchdog", () => {
     // the answers that came back can still be ranked
     const ranked = await finishedAgain(
       id,
-      async () => expect((await api(`/runs/${id}/evaluate`, { method: "POST" })).status).toBe(202),
+      async () => expect((await client.runs[":id"].evaluate.$post({ param: { id } })).status).toBe(202),
       WAIT,
     );
     expect(ranked.run.status).toBe("done");
@@ -189,7 +190,7 @@ describe("the watchdog", () => {
     await scriptModel(stub, "wd-hang-side", [{ text: "Now I answer." }]);
     const again = await openComparisonSocket(id);
     await again.waitFor("snapshot");
-    expect((await api(`/comparisons/${id}/retry`, { method: "POST" })).status).toBe(202);
+    expect((await client.comparisons[":id"].retry.$post({ param: { id } })).status).toBe(202);
     await again.waitFor("comparison.status", (e) => e.status === "ready", WAIT);
     again.close();
     expect((await getComparison(id)).comparison.status).toBe("ready");
