@@ -5,6 +5,7 @@ import {
   runInDurableObject,
   waitOnExecutionContext,
 } from "cloudflare:test";
+import type { InferResponseType } from "hono/client";
 import { beforeEach, describe, expect, it } from "vitest";
 import { comparisonRoom } from "../../worker/api/comparisons";
 import {
@@ -27,6 +28,7 @@ import type { RunRoom } from "../../worker/rooms/run-room";
 import {
   castVote,
   errorOf,
+  getComparison,
   leaderboard,
   readyComparison,
   type Standings,
@@ -34,7 +36,10 @@ import {
 } from "../helpers/arena";
 import { type Battle, referenceElo, simulateBattles } from "../helpers/arena-reference";
 import { exportedLines } from "../helpers/battle-export";
+import { client, ok } from "../helpers/client";
 import { api, createRun, finished } from "../helpers/runs";
+
+type HistoryPage = InferResponseType<typeof client.comparisons.$get, 200>;
 
 // vitest.config.ts sets QUORUM_ARCHIVE_AFTER_HOURS to 720 (30 days) for every test file.
 const HOURS = 720;
@@ -116,7 +121,7 @@ describe("the battle archive", () => {
     expect((await env.ARCHIVE.list({ prefix: "battles/" })).objects.map((o) => o.key)).toEqual(
       segments.results.map((s) => s.key),
     );
-    const summary = await (await api("/battles/archive")).json();
+    const summary = await ok(client.battles.archive.$get());
     expect(summary).toMatchObject({
       afterHours: HOURS,
       bucketBound: true,
@@ -152,7 +157,7 @@ describe("the battle archive", () => {
     const ctx = createExecutionContext();
     app.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
-    expect(await (await api("/battles/archive")).json()).toMatchObject({
+    expect(await ok(client.battles.archive.$get())).toMatchObject({
       segments: 1,
       battles: 10_000,
       throughRowid: 10_000,
@@ -242,7 +247,7 @@ describe("the battle archive", () => {
       [gone.voteId, "tie"],
       [gone.voteId, "tie"],
     ]);
-    expect(await (await api("/battles/archive")).json()).toMatchObject({ battles: SEGMENT_BATTLES, modelVotes: 2 });
+    expect(await ok(client.battles.archive.$get())).toMatchObject({ battles: SEGMENT_BATTLES, modelVotes: 2 });
     // Withdrawing it now finds nothing in D1, and says why it may be so.
     const withdraw = await withdrawVote(gone.voteId, gone.receipt);
     expect(withdraw.status).toBe(404);
@@ -284,14 +289,14 @@ describe("the battle archive", () => {
     expect(new Set(lines.map((m) => m.comparison_id))).toEqual(new Set([a, b]));
     expect(lines.find((m) => m.role === "user")?.content).toBe("Explain recursion in one paragraph.");
     // The page reads the room, which kept the whole conversation.
-    const detail = await (await api(`/comparisons/${a}`)).json<{ turns: { prompt: string }[] }>();
+    const detail = await getComparison(a);
     expect(detail.turns.map((t) => t.prompt)).toEqual(["Explain recursion in one paragraph."]);
     // One old comparison left is less than a chunk.
     expect(await archiveConversations(env.DB, env.ARCHIVE, HOURS, Date.now(), 2)).toEqual({
       comparisons: 0,
       messages: 0,
     });
-    expect(await (await api("/battles/archive")).json()).toMatchObject({ conversations: 2, messages: na + nb });
+    expect(await ok(client.battles.archive.$get())).toMatchObject({ conversations: 2, messages: na + nb });
   });
 
   it("moves closed comparisons' rows to R2 once nothing in D1 refers to them; their rooms still answer for them and take nothing more", async () => {
@@ -305,7 +310,7 @@ describe("the battle archive", () => {
     )
       .bind(judged)
       .run();
-    expect((await api(`/comparisons/${shared}/share`, { method: "POST" })).status).toBe(201);
+    expect((await client.comparisons[":id"].share.$post({ param: { id: shared } })).status).toBe(201);
     // Four comparisons from before the window, their answers and votes too; the rooms agree on when they began.
     const old = Date.now() - (HOURS + 48) * HOUR_MS;
     const four = [voted, unvoted, judged, shared];
@@ -356,18 +361,14 @@ describe("the battle archive", () => {
       created_at: old,
     });
     expect(await count("SELECT count(*) AS n FROM comparison_archive")).toBe(1);
-    expect(await (await api("/battles/archive")).json()).toMatchObject({ comparisonRows: 2 });
+    expect(await ok(client.battles.archive.$get())).toMatchObject({ comparisonRows: 2 });
     // Appearances stay counted, and the history list still shows all five.
     expect(await appearances()).toEqual(counted);
-    const history = await (await api("/comparisons?limit=50")).json<{ items: { id: string }[] }>();
+    const history = await ok(client.comparisons.$get({ query: { limit: "50" } }));
     expect(history.items.map((i) => i.id).sort()).toEqual([...four, young].sort());
 
     // The page opens from the room; a vote, a turn, a retry or a judge is refused, and writes nothing.
-    const page = await api(`/comparisons/${voted}`);
-    expect(page.status).toBe(200);
-    expect((await page.json<{ turns: { prompt: string }[] }>()).turns[0].prompt).toBe(
-      "Explain recursion in one paragraph.",
-    );
+    expect((await getComparison(voted)).turns[0].prompt).toBe("Explain recursion in one paragraph.");
     const closed = {
       code: "closed",
       message: expect.stringMatching(
@@ -389,7 +390,7 @@ describe("the battle archive", () => {
       0,
     );
     // A share link for an archived comparison still works: the room holds what it shows.
-    expect((await api(`/comparisons/${unvoted}/share`, { method: "POST" })).status).toBe(201);
+    expect((await client.comparisons[":id"].share.$post({ param: { id: unvoted } })).status).toBe(201);
   });
 
   it("pages the history list newest first across D1 and archived objects that overlap in time, each comparison once", async () => {
@@ -426,12 +427,9 @@ describe("the battle archive", () => {
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const res = await api(`/comparisons?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-      expect(res.status).toBe(200);
-      const page: {
-        items: { id: string; createdAt: number; prompt: string; blind: boolean; reveal: unknown }[];
-        nextCursor: string | null;
-      } = await res.json();
+      const page: HistoryPage = await ok(
+        client.comparisons.$get({ query: { limit: "2", ...(cursor ? { cursor } : {}) } }),
+      );
       pages.push(page.items.map((i) => i.id));
       for (const item of page.items.filter((i) => i.id !== young))
         expect(item).toMatchObject({ prompt: "Explain recursion in one paragraph.", blind: true, reveal: null });
@@ -522,7 +520,7 @@ describe("the battle archive", () => {
     await runInDurableObject(env.RUN_ROOM.get(env.RUN_ROOM.idFromName(runId)), (instance: RunRoom) => {
       (instance as unknown as { record: RunRecord }).record.createdAt = Date.now() - (HOURS + 1) * HOUR_MS;
     });
-    const again = await api(`/runs/${runId}/evaluate`, { method: "POST" });
+    const again = await client.runs[":id"].evaluate.$post({ param: { id: runId } });
     expect(again.status).toBe(409);
     expect((await errorOf(again)).message).toMatch(/This run is older than 720 hours/);
     expect(await count(`SELECT count(*) AS n FROM battles WHERE run_id = '${runId}'`)).toBe(judged);
@@ -545,7 +543,7 @@ describe("the battle archive", () => {
     const recent = simulateBattles({ m: 1000, n: 1000 }, 10_001, 9, Date.now() / 1000 - 60);
     await importLines(recent.slice(0, 10_000), "?importId=recent&offset=0");
     await importLines(recent.slice(10_000), "?importId=recent&offset=10000");
-    const res = await api("/battles/archive", { method: "POST" });
+    const res = await client.battles.archive.$post();
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       pass: {
