@@ -66,7 +66,9 @@ async function whenReady(query: LeaderboardQuery, tries = 400): Promise<Standing
 function fitRoom(category: string, rounds: number) {
   const name = fitRoomName({
     slice: { sources: ["import"], category, includeFlagged: false },
+    ci: "bootstrap",
     rounds,
+    reweight: false,
     anchorModel: null,
   });
   return env.FIT_ROOM.get(env.FIT_ROOM.idFromName(name));
@@ -76,7 +78,7 @@ describe("a leaderboard over many models", () => {
   it("says computing over 1,000 models, then answers with the ratings of the exact fit", async () => {
     const lines = battlesAmong(1000, 6000, "big", 1);
     await importLines(lines, "big");
-    const query: LeaderboardQuery = { source: "import", category: "big", rounds: "10" };
+    const query: LeaderboardQuery = { source: "import", category: "big", ci: "bootstrap", rounds: "10" };
     const first = await leaderboard(query);
     expect(first.fit).toEqual({ status: "computing", models: 1000, rounds: 10, stale: false, notice: null });
     expect(first.rows).toHaveLength(1000);
@@ -131,7 +133,7 @@ describe("a leaderboard over many models", () => {
 
   it("answers /api/health while a large fit is still in progress", async () => {
     await importLines(battlesAmong(1500, 15_000, "busy", 2), "busy");
-    const query: LeaderboardQuery = { source: "import", category: "busy", rounds: "40" };
+    const query: LeaderboardQuery = { source: "import", category: "busy", ci: "bootstrap", rounds: "40" };
     const first = await leaderboard(query);
     // Over 1,000 models the bootstrap runs at most 20 rounds, and says so.
     expect(first.fit).toMatchObject({ status: "computing", models: 1500, rounds: 20 });

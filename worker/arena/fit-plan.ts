@@ -37,10 +37,18 @@ export function fitPlan(models: number, rounds: number, maxModels: number): FitP
   return { where: "room", rounds, notice: null };
 }
 
-/** What a FitRoom (rooms/fit-room.ts) is asked to fit. */
-export interface FitRequest {
-  slice: Slice;
+/** How a fit's intervals are made, as the leaderboard query asks. */
+export interface IntervalMethod {
+  /** arena-rank's closed-form sandwich, or the seeded bootstrap of `rounds` rounds */
+  ci: "sandwich" | "bootstrap";
   rounds: number;
+  /** arena-rank's inverse pair-frequency weights, in the fit and its intervals */
+  reweight: boolean;
+}
+
+/** What a FitRoom (rooms/fit-room.ts) is asked to fit. */
+export interface FitRequest extends IntervalMethod {
+  slice: Slice;
   /**
    * The anchor's model, pinned at 0 here: an anchor's rating moves every rating and every bootstrap round by
    * the same amount, so the caller adds it, and one room and one fit serve every rating of an anchor.
@@ -49,7 +57,10 @@ export interface FitRequest {
   version: string;
 }
 
-/** The room of one view: the same slice, rounds and anchor share a fit. */
+/** The room of one view: the same slice, interval method and anchor share a fit. */
 export function fitRoomName(request: Omit<FitRequest, "version">): string {
-  return JSON.stringify({ slice: request.slice, rounds: request.rounds, anchor: request.anchorModel });
+  const { slice, ci, rounds, reweight, anchorModel } = request;
+  // The plain view keeps the name it had before the interval methods, so its room and stored fit carry over.
+  const method = ci === "bootstrap" && !reweight ? {} : { ci, reweight };
+  return JSON.stringify({ slice, rounds: ci === "bootstrap" ? rounds : 0, anchor: anchorModel, ...method });
 }

@@ -1,13 +1,16 @@
 /**
- * The leaderboard from counters: seed 000's wins, appearances and win rate, the tie rate, online Elo,
- * and Bradley–Terry with bootstrap intervals fitted on the pair cells that played (never battles).
+ * The leaderboard from counters: seed 000's wins, appearances and win rate, the tie rate, online Elo, and
+ * Bradley–Terry with sandwich or bootstrap intervals fitted on the pair cells that played (never battles).
  */
 import type { PairTotals } from "../db/leaderboard-queries";
 import type { OnlineRatings } from "./online-ratings";
 import { conservative, type TrueSkillRating } from "../rating/trueskill";
 import { bootstrapBradleyTerrySliced } from "../rating/bootstrap";
-import { rankByIntervals } from "../rating/ranks";
+import { rankSpread } from "../rating/ranks";
 import { fitBradleyTerrySliced, type PairCell } from "../rating/bradley-terry";
+import { pairTableOf } from "../rating/pair-table";
+import { pairWeights, sandwichIntervals } from "../rating/sandwich";
+import type { IntervalMethod } from "./fit-plan";
 import { drain, Slicer, type Sliced } from "../rating/work-slices";
 import type { LeaderboardRow } from "../shared/arena";
 import { displayName } from "../providers/registry";
@@ -86,25 +89,37 @@ function trueSkillOf(r: TrueSkillRating | undefined) {
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
 /**
- * Bradley–Terry over the pairs, with `rounds` bootstrap rounds, in slices that yield (rating/work-slices.ts).
- * The anchor applies when its model has battles here.
+ * Bradley–Terry over the pairs, with intervals as `method` asks, in slices that yield (rating/work-slices.ts).
+ * The anchor applies when its model has battles here. Reweighted, the fit and either interval use arena-rank's
+ * weights; the bootstrap then resamples whole battles and weighs each round.
  */
 export function* rateModelsSliced(
   pairs: PairTotals[],
-  rounds: number,
+  method: IntervalMethod,
   anchor: { modelId: string; rating: number } | null,
   slicer: Slicer,
 ): Sliced<ModelRating[]> {
   const { index, cells } = cellsOf(pairs);
   // Indexing a pair by its models' names costs a few cell visits' worth of work.
   if (slicer.spend(4 * pairs.length)) yield;
+  const n = index.size;
   const anchorIndex = anchor ? index.get(anchor.modelId) : undefined;
   const pinned = anchor && anchorIndex !== undefined ? { index: anchorIndex, rating: anchor.rating } : null;
-  const fit = yield* fitBradleyTerrySliced(index.size, cells, { anchor: pinned }, slicer);
-  const intervals =
-    rounds > 0
-      ? yield* bootstrapBradleyTerrySliced(index.size, cells, { rounds, seed: BOOTSTRAP_SEED, anchor: pinned }, slicer)
-      : null;
+  const table = pairTableOf(n, cells);
+  const weights = method.reweight ? pairWeights(table) : null;
+  const weighed = weights
+    ? cells.map((c, k) => ({ ...c, winsI: c.winsI * weights[k], winsJ: c.winsJ * weights[k], ties: c.ties * weights[k] }))
+    : cells;
+  const fit = yield* fitBradleyTerrySliced(n, weighed, { anchor: pinned }, slicer);
+  let intervals: { lower: Float64Array; upper: Float64Array } | null = null;
+  if (method.ci === "sandwich") {
+    // Dense in the rated models: about n³ steps for the inverse, n × pairs for the variances.
+    if (slicer.spend(n * n * n + n * pairs.length)) yield;
+    intervals = sandwichIntervals(n, table, fit.ratings, { weights, anchor: pinned });
+  } else if (method.rounds > 0) {
+    const options = { rounds: method.rounds, seed: BOOTSTRAP_SEED, anchor: pinned, weights };
+    intervals = yield* bootstrapBradleyTerrySliced(n, cells, options, slicer);
+  }
   return [...index].map(([modelId, i]) => ({
     modelId,
     bt: fit.rated[i] ? finite(fit.ratings[i]) : null,
@@ -117,10 +132,10 @@ export function* rateModelsSliced(
 /** rateModelsSliced in one go, for fits small enough to run on the request (arena/fit-plan.ts). */
 export function rateModels(
   pairs: PairTotals[],
-  rounds: number,
+  method: IntervalMethod,
   anchor: { modelId: string; rating: number } | null,
 ): Map<string, ModelRating> {
-  const rated = drain(rateModelsSliced(pairs, rounds, anchor, new Slicer(Number.POSITIVE_INFINITY)));
+  const rated = drain(rateModelsSliced(pairs, method, anchor, new Slicer(Number.POSITIVE_INFINITY)));
   return new Map(rated.map((r) => [r.modelId, r]));
 }
 
@@ -139,6 +154,8 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
     const rating = input.ratings?.get(modelId);
     rows.push({
       rank: null,
+      rankUpper: null,
+      rankLower: null,
       modelId,
       displayName: displayName(modelId),
       wins: t.wins,
@@ -160,14 +177,15 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
   return { rows, totalBattles };
 }
 
-/** Each row's rank from where its interval stands against the others' (rankByIntervals), in place. */
+/** Each row's rank spread from where its interval stands against the others' (rating/ranks.ts), in place. */
 export function assignRanks(rows: LeaderboardRow[]): void {
-  const ranks = rankByIntervals(
+  const { best, worst } = rankSpread(
     rows.map((r) => r.ciLower ?? NaN),
     rows.map((r) => r.ciUpper ?? NaN),
   );
   rows.forEach((r, k) => {
-    r.rank = ranks[k];
+    r.rank = r.rankUpper = best[k];
+    r.rankLower = worst[k];
   });
 }
 

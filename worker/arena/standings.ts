@@ -13,7 +13,7 @@ import { readOnlineRatings } from "./online-ratings";
 import type { Db } from "../db/queries";
 import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
-import { fitPlan, fitRoomName } from "./fit-plan";
+import { fitPlan, fitRoomName, type IntervalMethod } from "./fit-plan";
 import { buildLeaderboard, ORDER, rateModels, type ModelRating } from "./leaderboard";
 import { settings } from "../shared/config";
 
@@ -43,7 +43,11 @@ export interface Standings {
   includeFlagged: boolean;
   order: LeaderboardQuery["order"];
   minAppearances: number;
+  /** how the intervals were made: arena-rank's sandwich, or `rounds` bootstrap rounds */
+  ci: LeaderboardQuery["ci"];
   rounds: number;
+  /** whether the fit and intervals used arena-rank's inverse pair-frequency weights */
+  reweight: boolean;
   anchor: { modelId: string; rating: number } | null;
   totalBattles: number;
   excludedFlagged: number;
@@ -137,7 +141,7 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     pairs,
     models: rated.size,
     slice,
-    rounds: q.rounds,
+    method: { ci: q.ci, rounds: q.rounds, reweight: q.reweight },
     anchor,
     version,
   });
@@ -158,7 +162,9 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     includeFlagged: q.includeFlagged,
     order: q.order,
     minAppearances: q.minAppearances,
+    ci: q.ci,
     rounds: q.rounds,
+    reweight: q.reweight,
     anchor,
     totalBattles,
     excludedFlagged,
@@ -172,7 +178,7 @@ interface FitInput {
   pairs: PairTotals[];
   models: number;
   slice: Slice;
-  rounds: number;
+  method: IntervalMethod;
   anchor: { modelId: string; rating: number } | null;
   version: string;
 }
@@ -182,16 +188,20 @@ async function fitRatings(
   env: Env,
   input: FitInput,
 ): Promise<{ ratings: Map<string, ModelRating> | null; fit: FitStatus }> {
-  const { models, rounds, anchor } = input;
+  const { models, method, anchor } = input;
   const maxModels = settings(env).arena.maxFitModels;
+  // The sandwich costs about what one more fit does, not a round per interval.
+  const rounds = method.ci === "bootstrap" ? method.rounds : 0;
   const plan = fitPlan(models, rounds, maxModels);
   if (plan.where === "inline")
-    return { ratings: rateModels(input.pairs, rounds, anchor), fit: { status: "ready", models, rounds, notice: null } };
+    return { ratings: rateModels(input.pairs, method, anchor), fit: { status: "ready", models, rounds, notice: null } };
   if (plan.where === "refused")
     return { ratings: null, fit: { status: "refused", models, maxModels, notice: plan.notice } };
   const request = {
     slice: input.slice,
+    ci: method.ci,
     rounds: plan.rounds,
+    reweight: method.reweight,
     anchorModel: anchor?.modelId ?? null,
     version: input.version,
   };

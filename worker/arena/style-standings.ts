@@ -50,6 +50,9 @@ export async function withStyleControl(
   return {
     ...standings,
     rows,
+    // The style fit's intervals are FastChat's bootstrap, unweighted, whatever the plain view asked for.
+    ci: "bootstrap",
+    reweight: false,
     anchor: answer.result.anchor,
     style: { status: "ready", features, battles, withoutFeatures },
   };

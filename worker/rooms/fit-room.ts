@@ -43,7 +43,7 @@ export class FitRoom extends DurableObject<Env> {
     const slicer = new Slicer();
     const steps = rateModelsSliced(
       pairs,
-      wanted.rounds,
+      { ci: wanted.ci ?? "bootstrap", rounds: wanted.rounds, reweight: wanted.reweight ?? false },
       wanted.anchorModel === null ? null : { modelId: wanted.anchorModel, rating: 0 },
       slicer,
     );

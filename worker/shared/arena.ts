@@ -140,7 +140,12 @@ export const comparisonDetail = z.object({
 });
 
 export const leaderboardRow = z.object({
+  /** rankUpper, kept under its old name */
   rank: z.nullable(z.number()),
+  /** the best rank the interval allows: 1 + models whose lower bound is above this one's upper bound */
+  rankUpper: z.nullable(z.number()),
+  /** the worst rank it allows: 1 + other models whose upper bound is above this one's lower bound */
+  rankLower: z.nullable(z.number()),
   modelId: z.string(),
   displayName: z.string(),
   wins: z.number(),

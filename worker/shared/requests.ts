@@ -157,7 +157,12 @@ export const leaderboardQuery = z.object({
   includeFlagged: flag.default(false),
   anchor: z.string().trim().min(1).max(200).superRefine(noControlCharacter("the anchor model")).optional(),
   anchorRating: z.coerce.number().min(-100_000).max(100_000).optional(),
+  /** how the Bradley–Terry intervals are computed: arena-rank's closed form, or the seeded bootstrap */
+  ci: z.enum(["sandwich", "bootstrap"]).default("sandwich"),
+  /** bootstrap rounds, for ci=bootstrap; 0 leaves the intervals out */
   rounds: z.coerce.number().int().min(0).max(1000).default(100),
+  /** arena-rank's inverse pair-frequency weights: each battle weighs 1 / max(battles of its pair, 50) */
+  reweight: flag.default(false),
   /** ratings with style held equal (Chatbot Arena's style control), fitted in the background */
   style: flag.default(false),
 });

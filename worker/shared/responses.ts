@@ -226,7 +226,11 @@ export const leaderboardResponse = z.object({
   includeFlagged: z.boolean(),
   order: z.enum(["bt", "elo", "trueskill", "winRate"]),
   minAppearances: z.number(),
+  /** how the intervals were made: arena-rank's sandwich, or `rounds` rounds of the seeded bootstrap */
+  ci: z.enum(["sandwich", "bootstrap"]),
   rounds: z.number(),
+  /** whether the fit and its intervals used arena-rank's inverse pair-frequency weights */
+  reweight: z.boolean(),
   anchor: z.nullable(z.object({ modelId: z.string(), rating: z.number() })),
   totalBattles: z.number(),
   excludedFlagged: z.number(),

@@ -32,7 +32,9 @@ export function LeaderboardTable(props: Props) {
         <table class="leaderboard" aria-labelledby="leaderboard-caption">
           <thead>
             <tr>
-              <th scope="col">Rank</th>
+              <th scope="col" title="The best and worst rank the 95% intervals allow">
+                Rank
+              </th>
               <th scope="col">Model</th>
               <SortHead order="bt" label="BT rating (95% CI)" />
               <SortHead order="elo" label="Elo" />
@@ -48,7 +50,7 @@ export function LeaderboardTable(props: Props) {
             <For each={props.standings.rows}>
               {(r) => (
                 <tr data-model={r.modelId}>
-                  <td>{r.rank ?? "—"}</td>
+                  <td data-testid="rank">{rankText(r.rankUpper ?? r.rank, r.rankLower)}</td>
                   <th scope="row">
                     {r.displayName}
                     <Show when={r.provisional}>
@@ -94,4 +96,10 @@ export function LeaderboardTable(props: Props) {
       </div>
     </>
   );
+}
+
+/** "3", or the Arena's rank spread "2–5" when the intervals allow more than one rank. */
+function rankText(best: number | null, worst: number | null | undefined): string {
+  if (best === null) return "—";
+  return worst === null || worst === undefined || worst === best ? String(best) : `${best}–${worst}`;
 }

@@ -59,6 +59,8 @@ interface Filters {
   order: Order;
   includeFlagged: boolean;
   style: boolean;
+  ci: "sandwich" | "bootstrap";
+  reweight: boolean;
 }
 
 /** The filters live in the address, so a link (or a reload) shows the same view. */
@@ -74,6 +76,8 @@ function readFilters(): Filters {
     order: pick(q.get("order"), LEADERBOARD_ORDERS, "bt"),
     includeFlagged: q.get("includeFlagged") === "true",
     style: q.get("style") === "true",
+    ci: pick(q.get("ci"), ["sandwich", "bootstrap"], "sandwich"),
+    reweight: q.get("reweight") === "true",
   };
 }
 
@@ -88,6 +92,8 @@ export default function LeaderboardPage() {
     order: filters.order,
     includeFlagged: String(filters.includeFlagged) as "true" | "false",
     ...(filters.style ? { style: "true" as const } : {}),
+    ...(filters.ci === "bootstrap" ? { ci: "bootstrap" as const } : {}),
+    ...(filters.reweight ? { reweight: "true" as const } : {}),
     minAppearances: validMin(filters.minAppearances) ? String(Number(filters.minAppearances)) : undefined,
     ...(filters.category ? { category: filters.category } : {}),
     reload: reloads(),
@@ -148,8 +154,9 @@ export default function LeaderboardPage() {
         hidden={filters.tab !== "models"}
       >
         <p class="muted">
-          Ratings from pairwise battles, as Chatbot Arena computes them: Bradley–Terry with 95% intervals from 100
-          bootstrap rounds, online Elo, TrueSkill (μ ± σ, sorted by the cautious μ − 3σ) and the plain win rate.
+          Ratings from pairwise battles, as Chatbot Arena computes them: Bradley–Terry with 95% intervals (closed-form,
+          as the Arena's leaderboard computes them today, or from 100 bootstrap rounds), online Elo, TrueSkill (μ ± σ,
+          sorted by the cautious μ − 3σ) and the plain win rate. A rank such as 2–5 is every rank the intervals allow.
         </p>
 
         <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Leaderboard filters">
@@ -221,6 +228,29 @@ export default function LeaderboardPage() {
           <p id="lb-style-help" class="muted small">
             Ratings with answer length, headers, lists and bold held equal, as Chatbot Arena publishes them.
           </p>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={filters.reweight}
+              aria-describedby="lb-reweight-help"
+              onChange={(e) => setFilters("reweight", e.currentTarget.checked)}
+            />
+            Reweight pairs
+          </label>
+          <p id="lb-reweight-help" class="muted small">
+            Each battle counts 1 / (its pair's battles, at least 50), so pairs played far more often don't dominate.
+          </p>
+          <div class="field">
+            <label for="lb-ci">Intervals</label>
+            <select
+              id="lb-ci"
+              value={filters.ci}
+              onChange={(e) => setFilters("ci", e.currentTarget.value as Filters["ci"])}
+            >
+              <option value="sandwich">Closed form (sandwich)</option>
+              <option value="bootstrap">Bootstrap, 100 rounds</option>
+            </select>
+          </div>
         </form>
 
         <Show when={data.latest?.error}>

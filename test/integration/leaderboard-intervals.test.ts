@@ -1,0 +1,161 @@
+/**
+ * The leaderboard's interval methods (issue 26): arena-rank's sandwich by default, its inverse pair-frequency
+ * reweighting, the seeded bootstrap on request, and rank spreads consistent with whichever intervals it shows.
+ * The math itself is tested in test/unit/rating-sandwich.test.ts; here the served numbers must be exactly
+ * those of the same battles put through it, with the options the query names.
+ */
+import { describe, expect, it } from "vitest";
+import { api } from "../helpers/runs";
+import { errorOf } from "../helpers/arena";
+import { simulateBattles, type Battle } from "../helpers/arena-reference";
+import { bootstrapBradleyTerry } from "../../worker/rating/bootstrap";
+import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
+import { pairTableOf } from "../../worker/rating/pair-table";
+import { pairWeights, sandwichIntervals } from "../../worker/rating/sandwich";
+import { BOOTSTRAP_SEED } from "../../worker/arena/leaderboard";
+import type { z } from "zod/mini";
+import type { leaderboardResponse } from "../../worker/shared/responses";
+
+type Board = z.infer<typeof leaderboardResponse>;
+
+const CATEGORY = "interval-methods";
+const STRENGTHS = { ant: 1200, bee: 1140, cat: 1100, dog: 1060, elk: 1000, fox: 950 };
+// Over-sample one pair, so reweighting has something to undo.
+const BATTLES: Battle[] = [
+  ...simulateBattles(STRENGTHS, 3_000, 41),
+  ...simulateBattles({ ant: 1200, bee: 1140 }, 2_000, 42, 1_800_000_000),
+].map((b) => ({ ...b, category: CATEGORY }) as Battle);
+const MODELS = Object.keys(STRENGTHS);
+
+async function board(query: string): Promise<Board> {
+  const res = await api(`/leaderboard?source=import&category=${CATEGORY}&${query}`);
+  if (res.status !== 200) throw new Error(`GET /leaderboard answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+/** The battles as pair cells in the order of MODELS, both tie kinds together, pairs in the server's (lo, hi) order. */
+function cells(): PairCell[] {
+  const at = new Map<string, PairCell>();
+  for (const b of BATTLES) {
+    const [x, y] = [MODELS.indexOf(b.model_a), MODELS.indexOf(b.model_b)];
+    const [i, j] = x < y ? [x, y] : [y, x];
+    const cell = at.get(`${i},${j}`) ?? { i, j, winsI: 0, winsJ: 0, ties: 0 };
+    at.set(`${i},${j}`, cell);
+    if (b.winner === "tie" || b.winner === "tie (bothbad)") cell.ties++;
+    else if ((b.winner === "model_a") === (x === i)) cell.winsI++;
+    else cell.winsJ++;
+  }
+  return [...at.values()].sort((x, y) => x.i - y.i || x.j - y.j);
+}
+
+function expectRow(row: Board["rows"][number] | undefined, bt: number, lower: number, upper: number) {
+  expect(row).toBeDefined();
+  expect(row!.bt).toBeCloseTo(bt, 6);
+  expect(row!.ciLower).toBeCloseTo(lower, 6);
+  expect(row!.ciUpper).toBeCloseTo(upper, 6);
+}
+
+describe("leaderboard intervals", () => {
+  it("imports the battles", async () => {
+    const body = BATTLES.map((b) => JSON.stringify(b)).join("\n");
+    const res = await api("/battles/import?importId=interval-methods", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()) as { inserted: number }).toMatchObject({ inserted: BATTLES.length });
+  });
+
+  it("serves arena-rank's sandwich by default, and says so", async () => {
+    const served = await board("");
+    expect(served).toMatchObject({ ci: "sandwich", reweight: false });
+    const table = pairTableOf(MODELS.length, cells());
+    const fit = fitBradleyTerry(MODELS.length, cells());
+    const expected = sandwichIntervals(MODELS.length, table, fit.ratings);
+    MODELS.forEach((m, k) => {
+      expectRow(
+        served.rows.find((r) => r.modelId === m),
+        fit.ratings[k],
+        expected.lower[k],
+        expected.upper[k],
+      );
+    });
+  });
+
+  it("reweights the fit and the intervals by 1 / max(pair battles, 50) with reweight=true", async () => {
+    const served = await board("reweight=true");
+    expect(served).toMatchObject({ ci: "sandwich", reweight: true });
+    const table = pairTableOf(MODELS.length, cells());
+    const weights = pairWeights(table);
+    const weighed = cells().map((c, k) => ({
+      ...c,
+      winsI: c.winsI * weights[k],
+      winsJ: c.winsJ * weights[k],
+      ties: c.ties * weights[k],
+    }));
+    const fit = fitBradleyTerry(MODELS.length, weighed);
+    const expected = sandwichIntervals(MODELS.length, table, fit.ratings, { weights });
+    MODELS.forEach((m, k) => {
+      expectRow(
+        served.rows.find((r) => r.modelId === m),
+        fit.ratings[k],
+        expected.lower[k],
+        expected.upper[k],
+      );
+    });
+    // The over-sampled pair no longer dominates: the ratings move.
+    const plain = await board("");
+    const ant = (b: Board) => b.rows.find((r) => r.modelId === "ant")!.bt!;
+    expect(Math.abs(ant(served) - ant(plain))).toBeGreaterThan(0.01);
+  });
+
+  it("keeps the seeded bootstrap on ci=bootstrap, rounds as asked", async () => {
+    const served = await board("ci=bootstrap&rounds=40");
+    expect(served).toMatchObject({ ci: "bootstrap", rounds: 40, reweight: false });
+    const fit = fitBradleyTerry(MODELS.length, cells());
+    const expected = bootstrapBradleyTerry(MODELS.length, cells(), { rounds: 40, seed: BOOTSTRAP_SEED });
+    MODELS.forEach((m, k) => {
+      expectRow(
+        served.rows.find((r) => r.modelId === m),
+        fit.ratings[k],
+        expected.lower[k],
+        expected.upper[k],
+      );
+    });
+  });
+
+  it("pins an anchor's interval to its rating and widens the rest to their difference from it", async () => {
+    const free = await board("");
+    const pinned = await board("anchor=elk&anchorRating=1000");
+    const elk = pinned.rows.find((r) => r.modelId === "elk")!;
+    expect([elk.bt, elk.ciLower, elk.ciUpper]).toEqual([1000, 1000, 1000]);
+    const width = (b: Board, m: string) => {
+      const row = b.rows.find((r) => r.modelId === m)!;
+      return row.ciUpper! - row.ciLower!;
+    };
+    expect(width(pinned, "ant")).toBeGreaterThan(width(free, "ant"));
+  });
+
+  it("gives each row a rank spread consistent with the intervals shown", async () => {
+    for (const query of ["", "reweight=true", "ci=bootstrap&rounds=40"]) {
+      const { rows } = await board(query);
+      for (const row of rows) {
+        const above = rows.filter((o) => o.ciLower! > row.ciUpper!).length;
+        const maybe = rows.filter((o) => o !== row && o.ciUpper! > row.ciLower!).length;
+        expect(row.rankUpper).toBe(1 + above);
+        expect(row.rank).toBe(row.rankUpper);
+        expect(row.rankLower).toBe(1 + maybe);
+      }
+      // The strongest and weakest are told apart from each other.
+      const byBt = [...rows].sort((a, b) => b.bt! - a.bt!);
+      expect(byBt[0].rankLower!).toBeLessThan(byBt.at(-1)!.rankUpper!);
+    }
+  });
+
+  it("refuses an interval method it doesn't know with a 400 that names the choices", async () => {
+    const res = await api(`/leaderboard?ci=jackknife`);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/sandwich|bootstrap/);
+  });
+});
