@@ -185,7 +185,9 @@ describe("npm run import", () => {
     expect(stderr).toContain("retrying items 3,001–4,000 in 0.0 s (attempt 2 of 5; HTTP 503: busy)");
     expect(stdout).toContain(`as import ${received[0].importId}`);
     expect(stdout).toMatch(/accepted {2}12,343\n {2}rejected {2}2\n/);
-    expect(stdout).toContain('item 500: winner must be one of model_a, model_b, tie, tie (bothbad); got "left"');
+    expect(stdout).toContain(
+      'item 500: winner must be one of model_a, model_b, tie, tie (bothbad) (or both_bad); got "left"',
+    );
     expect(stdout).toContain('item 12000: model_a and model_b must differ; both are "model-2"');
     expect(stdout).toMatch(/elapsed {3}\d+\.\d s, [\d,]+ items\/s/);
   });

@@ -80,16 +80,27 @@ describe("parseBattle", () => {
     }
   });
 
+  it("reads lmarena's newer spelling both_bad as both-bad, and writes either spelling back", () => {
+    const result = parseBattle({ ...minimal, winner: "both_bad" });
+    expect(result.ok && result.battle.winner).toBe("tie (bothbad)");
+    if (!result.ok) return;
+    expect(toCleanBattle(result.battle).winner).toBe("tie (bothbad)");
+    expect(toCleanBattle(result.battle, "lmarena").winner).toBe("both_bad");
+    // The other outcomes are spelled alike in both.
+    const tie = parseBattle({ ...minimal, winner: "tie" });
+    expect(tie.ok && toCleanBattle(tie.battle, "lmarena").winner).toBe("tie");
+  });
+
   it.each([
     [
       "a winner outside the four outcomes",
       { ...minimal, winner: "left" },
-      'winner must be one of model_a, model_b, tie, tie (bothbad); got "left"',
+      'winner must be one of model_a, model_b, tie, tie (bothbad) (or both_bad); got "left"',
     ],
     [
       "no winner",
       { model_a: "a", model_b: "b", tstamp: 1 },
-      "winner must be one of model_a, model_b, tie, tie (bothbad); got nothing",
+      "winner must be one of model_a, model_b, tie, tie (bothbad) (or both_bad); got nothing",
     ],
     ["no model_a", { model_b: "b", winner: "tie", tstamp: 1 }, "model_a is missing"],
     ["a number for model_b", { ...minimal, model_b: 42 }, "model_b must be a non-empty string; got 42"],
@@ -345,7 +356,7 @@ describe("parseItem", () => {
     expect(parseItem({ line: 4, text: JSON.stringify(arenaRow) })).toEqual({ line: 4, battle: parsedArenaRow });
     expect(parseItem({ line: 5, text: JSON.stringify({ ...minimal, winner: "left" }) })).toEqual({
       line: 5,
-      error: 'winner must be one of model_a, model_b, tie, tie (bothbad); got "left"',
+      error: 'winner must be one of model_a, model_b, tie, tie (bothbad) (or both_bad); got "left"',
     });
     expect(parseItem({ line: 6, text: "", error: "the item is empty" })).toEqual({
       line: 6,

@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { archivePass } from "../arena/archive-policy";
-import { toCleanBattle } from "../battles/fastchat";
+import { toCleanBattle, type WinnerSpelling } from "../battles/fastchat";
 import { BattleSplitter, parseItem } from "../battles/json-stream";
 import { archivedImportLines, archiveSummary } from "../db/archive";
 import { type ExportedRow, exportedBattles, insertImportedBattles, type NumberedBattle } from "../db/battle-queries";
@@ -92,23 +92,26 @@ const SOURCES: Record<"human" | "judge" | "import" | "all", BattleSource[]> = {
   all: ["human", "judge", "import"],
 };
 
-/** A stored battle as Arena's tools read it; `source` says where it came from. */
-function cleanLine(r: ExportedRow): string {
+/** A stored battle as Arena's tools read it, its winner spelled as asked; `source` says where it came from. */
+function cleanLine(r: ExportedRow, spelling: WinnerSpelling): string {
   return JSON.stringify(
-    toCleanBattle({
-      modelA: r.modelA,
-      modelB: r.modelB,
-      winner: r.winner,
-      tstamp: r.tstamp,
-      questionId: r.questionId ?? r.comparisonId ?? r.runId,
-      turn: r.turn,
-      anony: r.anony === null ? null : r.anony === 1,
-      language: r.language,
-      judge: r.judge,
-      category: r.category,
-      convMetadata: r.convMetadata === null ? null : (JSON.parse(r.convMetadata) as Record<string, unknown>),
-      source: r.source,
-    }),
+    toCleanBattle(
+      {
+        modelA: r.modelA,
+        modelB: r.modelB,
+        winner: r.winner,
+        tstamp: r.tstamp,
+        questionId: r.questionId ?? r.comparisonId ?? r.runId,
+        turn: r.turn,
+        anony: r.anony === null ? null : r.anony === 1,
+        language: r.language,
+        judge: r.judge,
+        category: r.category,
+        convMetadata: r.convMetadata === null ? null : (JSON.parse(r.convMetadata) as Record<string, unknown>),
+        source: r.source,
+      },
+      spelling,
+    ),
   );
 }
 
@@ -205,7 +208,7 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     return c.json({ pass, archive: await archiveSummary(c.env.DB) });
   })
   .get("/export", described.export, validate("query", exportBattlesQuery), async (c) => {
-    const { source, includeFlagged } = c.req.valid("query");
+    const { source, includeFlagged, format } = c.req.valid("query");
     const pages = exportedBattles(openDb(c.env.DB), c.env.ARCHIVE, SOURCES[source], includeFlagged);
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
@@ -214,7 +217,8 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
         for (;;) {
           const { done, value: page } = await pages.next();
           if (done) return controller.close();
-          if (page.length) return controller.enqueue(encoder.encode(`${page.map(cleanLine).join("\n")}\n`));
+          if (page.length)
+            return controller.enqueue(encoder.encode(`${page.map((row) => cleanLine(row, format)).join("\n")}\n`));
         }
       },
     });

@@ -108,7 +108,12 @@ export function* rateModelsSliced(
   const table = pairTableOf(n, cells);
   const weights = method.reweight ? pairWeights(table) : null;
   const weighed = weights
-    ? cells.map((c, k) => ({ ...c, winsI: c.winsI * weights[k], winsJ: c.winsJ * weights[k], ties: c.ties * weights[k] }))
+    ? cells.map((c, k) => ({
+        ...c,
+        winsI: c.winsI * weights[k],
+        winsJ: c.winsJ * weights[k],
+        ties: c.ties * weights[k],
+      }))
     : cells;
   const fit = yield* fitBradleyTerrySliced(n, weighed, { anchor: pinned }, slicer);
   let intervals: { lower: Float64Array; upper: Float64Array } | null = null;

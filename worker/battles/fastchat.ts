@@ -124,9 +124,12 @@ function read(value: unknown): ImportedBattle {
   const modelA = name(value, "model_a");
   const modelB = name(value, "model_b");
   if (modelA === modelB) throw new Invalid(`model_a and model_b must differ; both are ${describeValue(modelA)}`);
-  const winner = value.winner;
+  // lmarena's newer datasets (arena-human-preference-140k and on) spell both-bad `both_bad`.
+  const winner = value.winner === LMARENA_BOTH_BAD ? "tie (bothbad)" : value.winner;
   if (!(WINNERS as readonly unknown[]).includes(winner))
-    throw new Invalid(`winner must be one of ${WINNERS.join(", ")}; got ${describeValue(winner)}`);
+    throw new Invalid(
+      `winner must be one of ${WINNERS.join(", ")} (or ${LMARENA_BOTH_BAD}); got ${describeValue(value.winner)}`,
+    );
   const tstamp = value.tstamp;
   if (tstamp === undefined || tstamp === null) throw new Invalid("tstamp is missing");
   if (typeof tstamp !== "number" || !Number.isFinite(tstamp) || tstamp < 0) {
@@ -160,9 +163,18 @@ export function parseBattle(value: unknown): ParseBattleResult {
   }
 }
 
+/** How a log spells the winner: FastChat's clean battles, or lmarena's newer datasets (`both_bad`). */
+export type WinnerSpelling = "fastchat" | "lmarena";
+
+const LMARENA_BOTH_BAD = "both_bad";
+
 /** The battle as Arena's notebooks read it: snake_case keys, optional fields left out when null. */
-export function toCleanBattle(b: ImportedBattle & { source?: string }): Record<string, unknown> {
-  const out: Record<string, unknown> = { model_a: b.modelA, model_b: b.modelB, winner: b.winner };
+export function toCleanBattle(
+  b: ImportedBattle & { source?: string },
+  spelling: WinnerSpelling = "fastchat",
+): Record<string, unknown> {
+  const winner = spelling === "lmarena" && b.winner === "tie (bothbad)" ? LMARENA_BOTH_BAD : b.winner;
+  const out: Record<string, unknown> = { model_a: b.modelA, model_b: b.modelB, winner };
   if (b.judge !== null) out.judge = b.judge;
   if (b.turn !== null) out.turn = b.turn;
   if (b.anony !== null) out.anony = b.anony;

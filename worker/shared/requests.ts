@@ -178,6 +178,8 @@ export const importQuery = z.object({
 export const exportBattlesQuery = z.object({
   source: z.enum(LEADERBOARD_SOURCES).default("all"),
   includeFlagged: flag.default(false),
+  /** how the winner is spelled: FastChat's "tie (bothbad)", or lmarena's newer "both_bad" */
+  format: z.enum(["fastchat", "lmarena"]).default("fastchat"),
 });
 
 export type CreateComparisonInput = z.infer<typeof createComparisonInput>;
