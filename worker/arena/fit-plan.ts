@@ -5,6 +5,7 @@
  * refit, and the intervals' percentiles need far fewer rounds than the ratings need precision.
  */
 import type { Slice } from "../db/leaderboard-queries";
+import type { INTERVAL_METHODS } from "../shared/constants";
 
 /** Fits this small (models, and models × (rounds + 1)) cost a few ms, so the request itself runs them. */
 export const INLINE_FIT_MODELS = 24;
@@ -40,7 +41,7 @@ export function fitPlan(models: number, rounds: number, maxModels: number): FitP
 /** How a fit's intervals are made, as the leaderboard query asks. */
 export interface IntervalMethod {
   /** arena-rank's closed-form sandwich, or the seeded bootstrap of `rounds` rounds */
-  ci: "sandwich" | "bootstrap";
+  ci: (typeof INTERVAL_METHODS)[number];
   rounds: number;
   /** arena-rank's inverse pair-frequency weights, in the fit and its intervals */
   reweight: boolean;

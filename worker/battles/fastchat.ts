@@ -4,6 +4,7 @@
  */
 import { WINNERS, type Winner } from "../rating/battle-outcome";
 import { controlCharacterIn } from "../shared/requests";
+import type { BATTLE_LOG_SPELLINGS } from "../shared/constants";
 
 export interface ImportedBattle {
   modelA: string;
@@ -164,7 +165,7 @@ export function parseBattle(value: unknown): ParseBattleResult {
 }
 
 /** How a log spells the winner: FastChat's clean battles, or lmarena's newer datasets (`both_bad`). */
-export type WinnerSpelling = "fastchat" | "lmarena";
+export type WinnerSpelling = (typeof BATTLE_LOG_SPELLINGS)[number];
 
 const LMARENA_BOTH_BAD = "both_bad";
 

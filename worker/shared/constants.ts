@@ -15,6 +15,10 @@ export const BATTLE_SOURCES = ["human", "judge", "import"] as const;
 /** What the leaderboard and the battle export read: one source of battles, or all of them together. */
 export const LEADERBOARD_SOURCES = [...BATTLE_SOURCES, "all"] as const;
 export const LEADERBOARD_ORDERS = ["bt", "elo", "trueskill", "winRate"] as const;
+/** How the leaderboard's intervals are made: arena-rank's closed form, or the seeded bootstrap. */
+export const INTERVAL_METHODS = ["sandwich", "bootstrap"] as const;
+/** How an exported battle log spells both-bad: FastChat's "tie (bothbad)", or lmarena's "both_bad". */
+export const BATTLE_LOG_SPELLINGS = ["fastchat", "lmarena"] as const;
 export const SELF_REVIEW_MODES = ["exclude", "downweight"] as const;
 /** "calibrated" weighs each reviewer by how often it agreed with people as an arena judge */
 export const REVIEWER_WEIGHTS = ["equal", "calibrated"] as const;

@@ -3,6 +3,8 @@ import { z } from "zod";
 import {
   COMPARISON_MODES,
   EXPORT_FORMATS,
+  INTERVAL_METHODS,
+  BATTLE_LOG_SPELLINGS,
   LEADERBOARD_ORDERS,
   LEADERBOARD_SOURCES,
   MAX_CONCURRENCY,
@@ -158,7 +160,7 @@ export const leaderboardQuery = z.object({
   anchor: z.string().trim().min(1).max(200).superRefine(noControlCharacter("the anchor model")).optional(),
   anchorRating: z.coerce.number().min(-100_000).max(100_000).optional(),
   /** how the Bradley–Terry intervals are computed: arena-rank's closed form, or the seeded bootstrap */
-  ci: z.enum(["sandwich", "bootstrap"]).default("sandwich"),
+  ci: z.enum(INTERVAL_METHODS).default("sandwich"),
   /** bootstrap rounds, for ci=bootstrap; 0 leaves the intervals out */
   rounds: z.coerce.number().int().min(0).max(1000).default(100),
   /** arena-rank's inverse pair-frequency weights: each battle weighs 1 / max(battles of its pair, 50) */
@@ -179,7 +181,7 @@ export const exportBattlesQuery = z.object({
   source: z.enum(LEADERBOARD_SOURCES).default("all"),
   includeFlagged: flag.default(false),
   /** how the winner is spelled: FastChat's "tie (bothbad)", or lmarena's newer "both_bad" */
-  format: z.enum(["fastchat", "lmarena"]).default("fastchat"),
+  format: z.enum(BATTLE_LOG_SPELLINGS).default("fastchat"),
 });
 
 export type CreateComparisonInput = z.infer<typeof createComparisonInput>;

@@ -15,6 +15,7 @@ import {
   voteFlag,
   voteRow,
 } from "./arena";
+import { INTERVAL_METHODS } from "./constants";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
 
@@ -227,7 +228,7 @@ export const leaderboardResponse = z.object({
   order: z.enum(["bt", "elo", "trueskill", "winRate"]),
   minAppearances: z.number(),
   /** how the intervals were made: arena-rank's sandwich, or `rounds` rounds of the seeded bootstrap */
-  ci: z.enum(["sandwich", "bootstrap"]),
+  ci: z.enum(INTERVAL_METHODS),
   rounds: z.number(),
   /** whether the fit and its intervals used arena-rank's inverse pair-frequency weights */
   reweight: z.boolean(),

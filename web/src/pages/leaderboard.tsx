@@ -14,6 +14,7 @@ import {
   LEADERBOARD_SOURCES,
   type LeaderboardOrder,
   type LeaderboardSource,
+  INTERVAL_METHODS,
 } from "../../../worker/shared/constants";
 
 type Source = LeaderboardSource;
@@ -59,7 +60,7 @@ interface Filters {
   order: Order;
   includeFlagged: boolean;
   style: boolean;
-  ci: "sandwich" | "bootstrap";
+  ci: (typeof INTERVAL_METHODS)[number];
   reweight: boolean;
 }
 
@@ -76,7 +77,7 @@ function readFilters(): Filters {
     order: pick(q.get("order"), LEADERBOARD_ORDERS, "bt"),
     includeFlagged: q.get("includeFlagged") === "true",
     style: q.get("style") === "true",
-    ci: pick(q.get("ci"), ["sandwich", "bootstrap"], "sandwich"),
+    ci: pick(q.get("ci"), INTERVAL_METHODS, "sandwich"),
     reweight: q.get("reweight") === "true",
   };
 }
