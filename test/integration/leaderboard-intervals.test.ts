@@ -6,17 +6,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers/runs";
-import { errorOf } from "../helpers/arena";
+import { errorOf, leaderboard, type LeaderboardQuery, type Standings } from "../helpers/arena";
 import { simulateBattles, type Battle } from "../helpers/arena-reference";
 import { bootstrapBradleyTerry } from "../../worker/rating/bootstrap";
 import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
 import { pairTableOf } from "../../worker/rating/pair-table";
 import { pairWeights, sandwichIntervals } from "../../worker/rating/sandwich";
 import { BOOTSTRAP_SEED } from "../../worker/arena/leaderboard";
-import type { z } from "zod/mini";
-import type { leaderboardResponse } from "../../worker/shared/responses";
 
-type Board = z.infer<typeof leaderboardResponse>;
+type Board = Standings;
 
 const CATEGORY = "interval-methods";
 const STRENGTHS = { ant: 1200, bee: 1140, cat: 1100, dog: 1060, elk: 1000, fox: 950 };
@@ -27,10 +25,8 @@ const BATTLES: Battle[] = [
 ].map((b) => ({ ...b, category: CATEGORY }) as Battle);
 const MODELS = Object.keys(STRENGTHS);
 
-async function board(query: string): Promise<Board> {
-  const res = await api(`/leaderboard?source=import&category=${CATEGORY}&${query}`);
-  if (res.status !== 200) throw new Error(`GET /leaderboard answered ${res.status}: ${await res.text()}`);
-  return res.json();
+function board(query: LeaderboardQuery = {}): Promise<Board> {
+  return leaderboard({ source: "import", category: CATEGORY, ...query });
 }
 
 /** The battles as pair cells in the order of MODELS, both tie kinds together, pairs in the server's (lo, hi) order. */
@@ -68,7 +64,7 @@ describe("leaderboard intervals", () => {
   });
 
   it("serves arena-rank's sandwich by default, and says so", async () => {
-    const served = await board("");
+    const served = await board();
     expect(served).toMatchObject({ ci: "sandwich", reweight: false });
     const table = pairTableOf(MODELS.length, cells());
     const fit = fitBradleyTerry(MODELS.length, cells());
@@ -84,7 +80,7 @@ describe("leaderboard intervals", () => {
   });
 
   it("reweights the fit and the intervals by 1 / max(pair battles, 50) with reweight=true", async () => {
-    const served = await board("reweight=true");
+    const served = await board({ reweight: "true" });
     expect(served).toMatchObject({ ci: "sandwich", reweight: true });
     const table = pairTableOf(MODELS.length, cells());
     const weights = pairWeights(table);
@@ -105,13 +101,13 @@ describe("leaderboard intervals", () => {
       );
     });
     // The over-sampled pair no longer dominates: the ratings move.
-    const plain = await board("");
+    const plain = await board();
     const ant = (b: Board) => b.rows.find((r) => r.modelId === "ant")!.bt!;
     expect(Math.abs(ant(served) - ant(plain))).toBeGreaterThan(0.01);
   });
 
   it("keeps the seeded bootstrap on ci=bootstrap, rounds as asked", async () => {
-    const served = await board("ci=bootstrap&rounds=40");
+    const served = await board({ ci: "bootstrap", rounds: "40" });
     expect(served).toMatchObject({ ci: "bootstrap", rounds: 40, reweight: false });
     const fit = fitBradleyTerry(MODELS.length, cells());
     const expected = bootstrapBradleyTerry(MODELS.length, cells(), { rounds: 40, seed: BOOTSTRAP_SEED });
@@ -126,8 +122,8 @@ describe("leaderboard intervals", () => {
   });
 
   it("pins an anchor's interval to its rating and widens the rest to their difference from it", async () => {
-    const free = await board("");
-    const pinned = await board("anchor=elk&anchorRating=1000");
+    const free = await board();
+    const pinned = await board({ anchor: "elk", anchorRating: "1000" });
     const elk = pinned.rows.find((r) => r.modelId === "elk")!;
     expect([elk.bt, elk.ciLower, elk.ciUpper]).toEqual([1000, 1000, 1000]);
     const width = (b: Board, m: string) => {
@@ -138,7 +134,8 @@ describe("leaderboard intervals", () => {
   });
 
   it("gives each row a rank spread consistent with the intervals shown", async () => {
-    for (const query of ["", "reweight=true", "ci=bootstrap&rounds=40"]) {
+    const queries: LeaderboardQuery[] = [{}, { reweight: "true" }, { ci: "bootstrap", rounds: "40" }];
+    for (const query of queries) {
       const { rows } = await board(query);
       for (const row of rows) {
         const above = rows.filter((o) => o.ciLower! > row.ciUpper!).length;
