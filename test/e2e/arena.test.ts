@@ -38,6 +38,8 @@ interface Standings {
     bt: number | null;
     ciLower: number | null;
     ciUpper: number | null;
+    rankUpper: number | null;
+    rankLower: number | null;
     battles: number;
     elo: number | null;
   }[];
@@ -239,6 +241,9 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
       expect(row).toContain(`${r.bt!.toFixed(0)}`);
       expect(row).toContain(` ${r.wins} ${r.appearances} ${r.winRate.toFixed(1)}% `);
       expect(row.endsWith(` ${r.battles}`)).toBe(true);
+      // The rank is the Arena's rank spread, "best–worst", or one number when the intervals allow only one.
+      const rank = await readableText(page.locator(`tr[data-model="${r.modelId}"] [data-testid=rank]`));
+      expect(rank).toBe(r.rankUpper === r.rankLower ? `${r.rankUpper}` : `${r.rankUpper}–${r.rankLower}`);
     }
     expect(await readableText(page.locator(`tr[data-model="${stored.reveal!.left.modelId}"]`))).toContain(
       " 1 1 100.0% ",
@@ -256,6 +261,13 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await readableText(page.locator(".lb-summary"))).toBe("1 battle counted");
     expect(await unlabelledControls(page)).toEqual([]);
     await screenshot(page, "leaderboard");
+
+    // Reweighting and the bootstrap are one click away, and live in the address like the other filters.
+    await page.getByLabel("Reweight pairs").check();
+    await page.waitForURL(/reweight=true/, { timeout: 5_000 });
+    await page.getByLabel("Intervals").selectOption("bootstrap");
+    await page.waitForURL(/ci=bootstrap/, { timeout: 5_000 });
+    await page.locator("table.leaderboard tbody tr").nth(1).waitFor({ timeout: 10_000 });
   });
 
   test("a reload while one side is held, and another mid-stream, resume after the last seq: the final text is complete and not duplicated", async () => {
@@ -464,6 +476,13 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await page.locator("table.leaderboard tbody tr").count()).toBe(3);
     expect(await readableText(page.locator(".lb-summary"))).toBe("3 battles counted");
     expect(await page.locator("svg[data-testid=rating-chart] .chart-dot").count()).toBe(3);
+    // Three battles leave the intervals overlapping: a rank spread such as 1–3 shows for at least one row.
+    const imported = (await api<Standings>("/leaderboard?source=import")).rows;
+    expect(imported.some((r) => r.rankUpper !== r.rankLower)).toBe(true);
+    for (const r of imported)
+      expect(await readableText(page.locator(`tr[data-model="${r.modelId}"] [data-testid=rank]`))).toBe(
+        r.rankUpper === r.rankLower ? `${r.rankUpper}` : `${r.rankUpper}–${r.rankLower}`,
+      );
 
     // Sorting by Elo, then a category.
     await page.getByRole("button", { name: "Elo" }).click();
