@@ -55,7 +55,41 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
   return found;
 }
 
+/**
+ * The layers of worker/, top to bottom (ARCHITECTURE.md): a folder imports only from its own layer or below,
+ * so the data layer and the pure maths never reach up into the features that use them.
+ */
+const LAYERS: string[][] = [
+  ["(entry)"],
+  ["api"],
+  ["rooms", "arena"],
+  ["council", "judges", "providers", "battles"],
+  ["db", "rating", "redaction"],
+  ["shared"],
+];
+
+function layerOf(folder: string): number {
+  const at = LAYERS.findIndex((layer) => layer.includes(folder));
+  if (at === -1) throw new Error(`worker/${folder}/ is in no layer: add it to LAYERS and to ARCHITECTURE.md`);
+  return at;
+}
+
+/** Every import that reaches up a layer, as "from → to". */
+function upward(graph: Map<string, Set<string>>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph)
+    for (const to of targets) if (layerOf(to) < layerOf(from)) found.push(`${from} → ${to}`);
+  return found.sort();
+}
+
 describe("the folders of worker/", () => {
+  it("import only from their own layer or below", () => {
+    const graph = folderGraph();
+    for (const folder of graph.keys()) layerOf(folder);
+    expect(upward(graph)).toEqual([]);
+    expect(upward(new Map([["db", new Set(["battles", "shared"])]]))).toEqual(["db → battles"]);
+  });
+
   it("import each other without a cycle", () => {
     const graph = folderGraph();
     expect(Object.keys(sources).length).toBeGreaterThan(100);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { calibrate, cohensKappa, type CalibrationRow } from "../../worker/judges/calibration";
+import { calibrate, cohensKappa } from "../../worker/judges/calibration";
+import type { CalibrationRow } from "../../worker/db/judge-queries";
 import { parseJudgeOutput } from "../../worker/judges/parse";
 import { buildJudgeRequest } from "../../worker/judges/prompt";
 import { combineOrders, panelVerdict, sideOf } from "../../worker/judges/verdict";

@@ -2,23 +2,12 @@
  * Chatbot Arena's "clean battle" objects (FastChat's battle logs): strict parsing into ImportedBattle and the
  * reverse. Pure, so the Worker, the import CLI and tests share one set of rules and one set of messages.
  */
+import type { ImportedBattle } from "../db/battle-queries";
 import { WINNERS, type Winner } from "../rating/battle-outcome";
 import { controlCharacterIn } from "../shared/requests";
 import type { BATTLE_LOG_SPELLINGS } from "../shared/constants";
 
-export interface ImportedBattle {
-  modelA: string;
-  modelB: string;
-  winner: Winner;
-  tstamp: number;
-  questionId: string | null;
-  turn: number | null;
-  anony: boolean | null;
-  language: string | null;
-  judge: string | null;
-  category: string | null;
-  convMetadata: Record<string, unknown> | null;
-}
+export type { ImportedBattle };
 
 export type ParseBattleResult = { ok: true; battle: ImportedBattle } | { ok: false; error: string };
 

@@ -1,9 +1,24 @@
 /** Battle logs in and out: few, large statements (D1 caps queries per invocation and parameters per statement). */
 import { sql } from "drizzle-orm";
 import { archivedBattles } from "./archive";
-import type { ImportedBattle } from "../battles/fastchat";
+import type { Winner } from "../rating/battle-outcome";
 import type { BattleSource } from "../shared/arena";
 import type { Db } from "./queries";
+
+/** One battle of a log, as the parser (battles/fastchat.ts) reads it and the import writes it. */
+export interface ImportedBattle {
+  modelA: string;
+  modelB: string;
+  winner: Winner;
+  tstamp: number;
+  questionId: string | null;
+  turn: number | null;
+  anony: boolean | null;
+  language: string | null;
+  judge: string | null;
+  category: string | null;
+  convMetadata: Record<string, unknown> | null;
+}
 
 /** Keeps each statement's one JSON parameter well under D1's 2 MB value limit. */
 const MAX_JSON_CHARS = 900_000;

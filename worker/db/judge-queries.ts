@@ -1,8 +1,20 @@
 /** What judge calibration reads: each judge verdict with its comparison's models and first counted human vote. */
 import { sql } from "drizzle-orm";
-import type { CalibrationRow } from "../judges/calibration";
 import type { SideVerdict, VoteChoice } from "../shared/arena";
 import type { Db } from "./queries";
+
+/** One judge verdict with what calibration compares it to. */
+export interface CalibrationRow {
+  judgeModelId: string;
+  verdict: SideVerdict;
+  flipped: boolean;
+  /** the comparison's first counted human vote, as a side (both-bad is a tie); null when nobody voted */
+  human: SideVerdict | null;
+  leftChars: number;
+  rightChars: number;
+  leftModelId: string;
+  rightModelId: string;
+}
 
 const HUMAN: Record<VoteChoice, SideVerdict> = { left: "left", right: "right", tie: "tie", "both-bad": "tie" };
 

@@ -3,19 +3,8 @@
  * agreement (ties as their own class, and without ties), Cohen's kappa, how often its verdict flips
  * with the order of the answers, and its preferences for its own maker and for longer answers.
  */
+import type { CalibrationRow } from "../db/judge-queries";
 import type { SideVerdict } from "../shared/arena";
-
-export interface CalibrationRow {
-  judgeModelId: string;
-  verdict: SideVerdict;
-  flipped: boolean;
-  /** the comparison's first counted human vote, as a side (both-bad is a tie); null when nobody voted */
-  human: SideVerdict | null;
-  leftChars: number;
-  rightChars: number;
-  leftModelId: string;
-  rightModelId: string;
-}
 
 export interface Preference {
   /** percentage of the judge's decisive verdicts (or people's) that took the preferred side; null with none */
