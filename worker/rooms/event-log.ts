@@ -4,10 +4,9 @@
  * made-up comparison: that route asks the room, not D1) stores nothing.
  *
  * Deltas (a chunk of text streaming in) are numbered like every other event but kept in memory only.
- * Storing each one cost a storage write, and the commit every write brings holds the room's outgoing
- * messages and calls until it is done: with six answers streaming, the chunks' commits queued up behind
- * each other (comparison rounds 550/567 → 518/488 ms p50 without them, council answers' last completion
- * 12 → 8 ms after the provider's last byte). Nothing is lost by it: a stream's text is saved with its
+ * Storing each one would cost a storage write, and the commit every write brings holds the room's outgoing
+ * messages and calls until it is done: with several answers streaming, the chunks' commits would queue up
+ * behind each other and delay every reader (bench/HISTORY.md has the figures). Nothing is lost by it: a stream's text is saved with its
  * `completed` or `failed` event, and a room that restarts asks again whatever was still streaming.
  *
  * A replay must be gapless (clients close a socket that skips a number and ask again from where they

@@ -19,7 +19,7 @@ interface Bucket {
 export type Take = { ok: true; granted: number } | { ok: false; retryAfterMs: number };
 
 /**
- * Enough that none is busy at the Scaling design's 10,000 votes/s (≈ 300 calls/s each, fewer with leases),
+ * Enough that none is busy at docs/scaling.md's 10,000 votes/s (≈ 300 calls/s each, fewer with leases),
  * few enough that the limiters stay warm. Changing it only moves clients to a full bucket.
  */
 export const SHARDS = 32;

@@ -3,8 +3,8 @@
  * waits until D1 holds them. A vote that finds the writer idle goes to D1 at once, alone, so a quiet arena
  * waits no longer than before; votes that arrive while a transaction is under way queue, and the next
  * transaction takes them all (up to MAX_VOTES). A busy arena so pays D1's cost per transaction (the round
- * trip, the commit) once per batch rather than once per vote: one local D1 took 624 votes/s one
- * transaction each against 2,097/s a hundred at a time (bench d1-rate). It keeps nothing of its own: a
+ * trip, the commit) once per batch rather than once per vote, several times the votes a second of one
+ * transaction each (`npm run bench` d1-rate prints both). It keeps nothing of its own: a
  * vote is answered only once its transaction commits, so an evicted writer loses nothing.
  *
  * A transaction fails as a whole, and one vote can fail it (its Idempotency-Key taken by another request
@@ -21,7 +21,7 @@ const MAX_VOTES = 20;
 
 /**
  * Writers votes are spread over, by comparison id. One local D1 writes one transaction at a time, so fewer
- * writers make bigger batches; deployed, a few keep any one writer far from busy at the Scaling design's rates.
+ * writers make bigger batches; deployed, a few keep any one writer far from busy at the rates of docs/scaling.md.
  */
 export const WRITER_SHARDS = 4;
 

@@ -4,9 +4,8 @@
  * every statement queued while a batch is under way going into the next batch (one D1 round trip for all
  * of them). A batch starts COALESCE_MS after the first write queued for it, not at once: a phase queues its
  * status write in the same moment as it starts its provider calls, and under `wrangler dev` D1 runs on the
- * room's thread, so a batch sent at once was processed before the calls' requests reached their sockets
- * (council-6 under strace and perf: review requests reached the stub 15–25 ms after their fetch; 6–10 ms
- * with the window). Whoever needs D1 to hold everything so far — the end of a run, an RPC before it
+ * room's thread, so a batch sent at once would be processed before the calls' requests reached their
+ * sockets and hold them up (bench/HISTORY.md has the figures). Whoever needs D1 to hold everything so far — the end of a run, an RPC before it
  * answers — awaits `flush()`, which starts the batch at once. A batch that fails is made good by writing
  * the room's whole state again (every write is an upsert or a delete keyed by the room's own ids, so this
  * repeats nothing), and so is a room whose previous instance may have died with writes still queued.
