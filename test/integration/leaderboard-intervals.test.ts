@@ -44,11 +44,19 @@ function cells(): PairCell[] {
   return [...at.values()].sort((x, y) => x.i - y.i || x.j - y.j);
 }
 
-function expectRow(row: Board["rows"][number] | undefined, bt: number, lower: number, upper: number) {
-  expect(row).toBeDefined();
-  expect(row!.bt).toBeCloseTo(bt, 6);
-  expect(row!.ciLower).toBeCloseTo(lower, 6);
-  expect(row!.ciUpper).toBeCloseTo(upper, 6);
+/** Every model's served rating and interval are those given, computed from the same battles. */
+function expectBoard(
+  served: Board,
+  ratings: ArrayLike<number>,
+  intervals: { lower: ArrayLike<number>; upper: ArrayLike<number> },
+) {
+  MODELS.forEach((m, k) => {
+    const row = served.rows.find((r) => r.modelId === m);
+    expect(row).toBeDefined();
+    expect(row!.bt).toBeCloseTo(ratings[k], 6);
+    expect(row!.ciLower).toBeCloseTo(intervals.lower[k], 6);
+    expect(row!.ciUpper).toBeCloseTo(intervals.upper[k], 6);
+  });
 }
 
 describe("leaderboard intervals", () => {
@@ -69,14 +77,7 @@ describe("leaderboard intervals", () => {
     const table = pairTableOf(MODELS.length, cells());
     const fit = fitBradleyTerry(MODELS.length, cells());
     const expected = sandwichIntervals(MODELS.length, table, fit.ratings);
-    MODELS.forEach((m, k) => {
-      expectRow(
-        served.rows.find((r) => r.modelId === m),
-        fit.ratings[k],
-        expected.lower[k],
-        expected.upper[k],
-      );
-    });
+    expectBoard(served, fit.ratings, expected);
   });
 
   it("reweights the fit and the intervals by 1 / max(pair battles, 50) with reweight=true", async () => {
@@ -92,14 +93,7 @@ describe("leaderboard intervals", () => {
     }));
     const fit = fitBradleyTerry(MODELS.length, weighed);
     const expected = sandwichIntervals(MODELS.length, table, fit.ratings, { weights });
-    MODELS.forEach((m, k) => {
-      expectRow(
-        served.rows.find((r) => r.modelId === m),
-        fit.ratings[k],
-        expected.lower[k],
-        expected.upper[k],
-      );
-    });
+    expectBoard(served, fit.ratings, expected);
     // The over-sampled pair no longer dominates: the ratings move.
     const plain = await board();
     const ant = (b: Board) => b.rows.find((r) => r.modelId === "ant")!.bt!;
@@ -111,14 +105,7 @@ describe("leaderboard intervals", () => {
     expect(served).toMatchObject({ ci: "bootstrap", rounds: 40, reweight: false });
     const fit = fitBradleyTerry(MODELS.length, cells());
     const expected = bootstrapBradleyTerry(MODELS.length, cells(), { rounds: 40, seed: BOOTSTRAP_SEED });
-    MODELS.forEach((m, k) => {
-      expectRow(
-        served.rows.find((r) => r.modelId === m),
-        fit.ratings[k],
-        expected.lower[k],
-        expected.upper[k],
-      );
-    });
+    expectBoard(served, fit.ratings, expected);
   });
 
   it("pins an anchor's interval to its rating and widens the rest to their difference from it", async () => {
