@@ -55,13 +55,16 @@ describeInBrowser("Style control in a real browser", () => {
     await effects.waitFor({ timeout: 60_000 });
     const longer = await page.locator(".style-effects li", { hasText: "Longer answers" }).innerText();
     const factor = Number(/×(\d+\.\d+)/.exec(longer)![1]);
-    expect(factor).toBeGreaterThan(1.2);
-    // the table shows the style-controlled ratings the API gives
+    // the table and the effects show the style-controlled fit the API gives: arena-rank's, with style=true
     const api = (await (await fetch(`${server.url}/api/leaderboard?source=import&style=true`)).json()) as {
       rows: { modelId: string; bt: number }[];
-      style: { status: string };
+      style: { status: string; method: string; features: { name: string; oddsFactor: number }[] };
     };
-    expect(api.style.status).toBe("ready");
+    expect(api.style).toMatchObject({ status: "ready", method: "arena-rank" });
+    const tokens = api.style.features.find((f) => f.name === "tokens")!;
+    expect(Math.abs(factor - tokens.oddsFactor)).toBeLessThanOrEqual(0.005);
+    // the planted length effect: longer answers win more often at equal strength
+    expect(factor).toBeGreaterThan(1.05);
     for (const row of api.rows)
       await expect
         .poll(() => page.locator("tr", { hasText: row.modelId }).innerText())

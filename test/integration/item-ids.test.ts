@@ -171,6 +171,7 @@ describe("style-control views the client names", () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as StyleBoard).style).toEqual({
         status: "ready",
+        method: "arena-rank",
         features: [],
         battles: 0,
         withoutFeatures: 0,

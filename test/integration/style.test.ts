@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { api } from "../helpers/runs";
 import { castVote, readyComparison } from "../helpers/arena";
 import { fitStyleControlled } from "../../worker/rating/style-control";
+import { contextualStyleFeatures, fitContextualBradleyTerry } from "../../worker/rating/contextual-bt";
 import { styleDiffs } from "../../worker/rating/style-features";
 import { scriptModel } from "../helpers/stub-client";
 import { mulberry32 } from "../helpers/arena-reference";
@@ -17,6 +18,7 @@ interface StyleView {
     | { status: "computing" }
     | {
         status: "ready";
+        method: "arena-rank" | "fastchat";
         battles: number;
         withoutFeatures: number;
         features: { name: string; beta: number; lower: number; upper: number; oddsFactor: number }[];
@@ -73,8 +75,9 @@ function lengthBiasedBattles(count: number) {
 }
 
 describe("style control on the leaderboard", () => {
-  it("is fitted in the background, finds a planted length effect, and holds style equal in the ratings", async () => {
-    const battles = lengthBiasedBattles(3000);
+  const battles = lengthBiasedBattles(3000);
+
+  it("is fitted in the background, finds a planted length effect, and holds style equal in the ratings (style=fastchat)", async () => {
     const body = battles.map(({ counts: _c, ...b }) => JSON.stringify(b)).join("\n");
     const res = await api("/battles/import?importId=style", { method: "POST", body });
     expect(res.status).toBe(200);
@@ -87,9 +90,10 @@ describe("style control on the leaderboard", () => {
       ].join("\n"),
     });
 
-    const { first, ready } = await styleBoard("source=import&category=style&style=true&rounds=20");
+    const { first, ready } = await styleBoard("source=import&category=style&style=fastchat&rounds=20");
     expect(first.style).toEqual({ status: "computing" });
     const style = ready.style as Extract<StyleView["style"], { status: "ready" }>;
+    expect(style.method).toBe("fastchat");
     expect([style.battles, style.withoutFeatures]).toEqual([3000, 2]);
     const tokens = style.features.find((f) => f.name === "tokens")!;
     expect(tokens.beta).toBeGreaterThan(0.3);
@@ -118,6 +122,43 @@ describe("style control on the leaderboard", () => {
     }
     const plain = (await (await api("/leaderboard?source=import&category=style")).json()) as StyleView;
     expect(plain.style).toBeNull();
+  });
+
+  it("is arena-rank's contextual Bradley–Terry with style=true: reweighted, sandwich intervals, its features", async () => {
+    const { ready } = await styleBoard("source=import&category=style&style=true");
+    const style = ready.style as Extract<StyleView["style"], { status: "ready" }>;
+    expect(style.method).toBe("arena-rank");
+    expect(ready).toMatchObject({ ci: "sandwich", reweight: true });
+    expect(style.features.map((f) => f.name)).toEqual(["tokens", "headers", "bold", "lists"]);
+    const tokens = style.features[0];
+    expect(tokens.lower).toBeGreaterThan(0);
+    expect(tokens.oddsFactor).toBeCloseTo(Math.exp(tokens.beta), 12);
+
+    // The same numbers as arena-rank's fit run directly on the same battles, its features from the same counts.
+    const at = new Map<string, number>();
+    const order = (m: string) => denseIndex(at, m);
+    const names = ["tokens", "headers", "bold", "lists"] as const;
+    const direct = fitContextualBradleyTerry(
+      4,
+      battles.map((b) => ({
+        a: order(b.model_a),
+        b: order(b.model_b),
+        winner: b.winner as "model_a",
+        features: contextualStyleFeatures(
+          names.map((f) => b.counts[0][f]),
+          names.map((f) => b.counts[1][f]),
+        ),
+      })),
+      { reweight: true },
+    );
+    for (const name of ["len-1", "len-2", "len-3", "len-4"]) {
+      const row = ready.rows.find((r) => r.modelId === name)!;
+      const k = at.get(name)!;
+      expect(row.bt!).toBeCloseTo(direct.ratings[k], 6);
+      expect(row.ciLower!).toBeCloseTo(direct.lower[k], 6);
+      expect(row.ciUpper!).toBeCloseTo(direct.upper[k], 6);
+    }
+    expect(tokens.beta).toBeCloseTo(direct.coefficients[0], 9);
   });
 
   it("stores a vote's style features in Arena's conv_metadata shape", async () => {

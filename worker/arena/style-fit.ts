@@ -1,4 +1,8 @@
-/** Chatbot Arena's style control over the battles that carry style features: ratings with style held equal, and β per feature. */
+/**
+ * Chatbot Arena's style control over the battles that carry style features: ratings with style held equal, and
+ * β per feature — as arena-rank fits it today (contextual Bradley–Terry, sandwich intervals, pair reweighting),
+ * or as FastChat's 2024 notebooks did (its features, penalty and bootstrap).
+ */
 import type { FeaturedBattle } from "../db/style-queries";
 import type { Anchor } from "../rating/bradley-terry";
 import {
@@ -8,11 +12,14 @@ import {
   type StyleBattle,
 } from "../rating/style-control";
 import type { Sliced, Slicer } from "../rating/work-slices";
-import { STYLE_FEATURES, styleCountsFromConvMetadata, styleDiffs } from "../rating/style-features";
+import { fitContextualBradleyTerry, contextualStyleFeatures } from "../rating/contextual-bt";
+import { STYLE_FEATURES, type StyleCounts, styleCountsFromConvMetadata, styleDiffs } from "../rating/style-features";
+import type { StyleMethod } from "../shared/constants";
 import { BOOTSTRAP_SEED } from "./leaderboard";
 import { denseIndex } from "../shared/memo";
 
 export interface StyleResult {
+  method: StyleMethod;
   models: { modelId: string; rating: number | null; lower: number | null; upper: number | null }[];
   features: {
     name: (typeof STYLE_FEATURES)[number];
@@ -30,10 +37,18 @@ export interface StyleResult {
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
+/** arena-rank's style features, in its order: sum_assistant_tokens, header_count, bold_count, list_count. */
+const ARENA_RANK_FEATURES = [
+  "tokens",
+  "headers",
+  "bold",
+  "lists",
+] as const satisfies readonly (typeof STYLE_FEATURES)[number][];
+
 /** Collects battles page by page, then fits and bootstraps. */
 export class StyleFitter {
   private readonly index = new Map<string, number>();
-  private readonly battles: StyleBattle[] = [];
+  private readonly battles: (StyleBattle & { counts: { a: StyleCounts; b: StyleCounts } })[] = [];
   private withoutFeatures = 0;
 
   add(page: FeaturedBattle[]): void {
@@ -50,15 +65,22 @@ export class StyleFitter {
         b: this.at(b.modelB),
         winner: b.winner,
         diffs: styleDiffs(counts.a, counts.b),
+        counts,
       });
     }
   }
 
-  /** The fit and its bootstrap, in slices that yield (rating/work-slices.ts). */
-  *fit(rounds: number, anchor: { modelId: string; rating: number } | null, slicer: Slicer): Sliced<StyleResult> {
+  /** The fit and its intervals, in slices that yield (rating/work-slices.ts). */
+  *fit(
+    method: StyleMethod,
+    rounds: number,
+    anchor: { modelId: string; rating: number } | null,
+    slicer: Slicer,
+  ): Sliced<StyleResult> {
     const n = this.index.size;
     const at = anchor ? this.index.get(anchor.modelId) : undefined;
     const pinned: Anchor | null = anchor && at !== undefined ? { index: at, rating: anchor.rating } : null;
+    if (method === "arena-rank") return this.fitArenaRank(n, pinned, anchor);
     const fit = yield* fitStyleControlledSliced(n, this.battles, { anchor: pinned }, slicer);
     const ci =
       rounds > 0
@@ -70,6 +92,7 @@ export class StyleFitter {
           )
         : null;
     return {
+      method,
       models: [...this.index].map(([modelId, i]) => ({
         modelId,
         rating: finite(fit.ratings[i]),
@@ -82,6 +105,48 @@ export class StyleFitter {
         lower: ci ? finite(ci.betaLower[k]) : null,
         upper: ci ? finite(ci.betaUpper[k]) : null,
         oddsFactor: oddsFactorPerStd(fit.beta[k]),
+        std: fit.featureStd[k],
+      })),
+      battles: this.battles.length,
+      withoutFeatures: this.withoutFeatures,
+      anchor: pinned ? anchor : null,
+    };
+  }
+
+  /**
+   * arena-rank's ContextualBradleyTerry: its four features in its order, (a − b)/(a + b) each, standardised;
+   * battles weighted 1 / max(pair battles, 50), normalised to mean 1; sandwich intervals. One Newton solve over
+   * models and features: it needs no slices.
+   */
+  private fitArenaRank(n: number, pinned: Anchor | null, anchor: { modelId: string; rating: number } | null) {
+    const features = ARENA_RANK_FEATURES;
+    const fit = fitContextualBradleyTerry(
+      n,
+      this.battles.map((b) => ({
+        a: b.a,
+        b: b.b,
+        winner: b.winner,
+        features: contextualStyleFeatures(
+          features.map((f) => b.counts.a[f]),
+          features.map((f) => b.counts.b[f]),
+        ),
+      })),
+      { reweight: true, anchor: pinned },
+    );
+    return {
+      method: "arena-rank" as const,
+      models: [...this.index].map(([modelId, i]) => ({
+        modelId,
+        rating: finite(fit.ratings[i]),
+        lower: finite(fit.lower[i]),
+        upper: finite(fit.upper[i]),
+      })),
+      features: features.map((name, k) => ({
+        name,
+        beta: fit.coefficients[k],
+        lower: finite(fit.coefficientLower[k]),
+        upper: finite(fit.coefficientUpper[k]),
+        oddsFactor: Math.exp(fit.coefficients[k]),
         std: fit.featureStd[k],
       })),
       battles: this.battles.length,

@@ -1,6 +1,6 @@
 /**
- * style=true on the leaderboard: ratings and intervals with style held equal, as Chatbot Arena publishes
- * them, and each style feature's effect. Fitted in the background by a StyleRoom; until it is ready the
+ * style=true (or style=fastchat) on the leaderboard: ratings and intervals with style held equal, as Chatbot
+ * Arena publishes them (arena-rank's method, or FastChat's of 2024), and each style feature's effect. Fitted in the background by a StyleRoom; until it is ready the
  * rows keep their plain ratings and `style.status` says "computing".
  */
 
@@ -16,7 +16,7 @@ import { ORDER, SOURCES, type Standings } from "./standings";
 export type StyleSummary =
   | { status: "computing" }
   | { status: "refused"; notice: string }
-  | ({ status: "ready" } & Pick<StyleResult, "features" | "battles" | "withoutFeatures">);
+  | ({ status: "ready" } & Pick<StyleResult, "method" | "features" | "battles" | "withoutFeatures">);
 
 export async function withStyleControl(
   env: Env,
@@ -24,20 +24,25 @@ export async function withStyleControl(
   q: LeaderboardQuery,
   standings: Standings,
 ): Promise<Standings & { style: StyleSummary }> {
+  const method = q.style ?? "arena-rank";
   const slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
   const anchor =
     q.anchor !== undefined && q.anchorRating !== undefined ? { modelId: q.anchor, rating: q.anchorRating } : null;
   // Addressing a room creates it, and the view is the client's to name: a view with no battles gets no room,
   // and an anchor's rating is not in the name (the room refits for a new one), so made-up queries create none.
   if (standings.totalBattles === 0)
-    return { ...standings, style: { status: "ready", features: [], battles: 0, withoutFeatures: 0 } };
-  // The same ceiling and the same cut of bootstrap rounds as the plain fit (fit-plan.ts).
-  const plan = fitPlan(standings.fit.models, q.rounds, settings(env).arena.maxFitModels);
+    return { ...standings, style: { status: "ready", method, features: [], battles: 0, withoutFeatures: 0 } };
+  // The same ceiling and the same cut of bootstrap rounds as the plain fit (fit-plan.ts); arena-rank's needs none.
+  const fastchat = method === "fastchat";
+  const plan = fitPlan(standings.fit.models, fastchat ? q.rounds : 0, settings(env).arena.maxFitModels);
   if (plan.where === "refused") return { ...standings, style: { status: "refused", notice: plan.notice } };
   const rounds = plan.rounds;
-  const key = JSON.stringify({ slice, rounds, anchor: anchor?.modelId ?? null });
+  // FastChat's view keeps the room name it had before arena-rank's method, so its stored fit carries over.
+  const view = fastchat ? { slice, rounds } : { slice, method };
+  const key = JSON.stringify({ ...view, anchor: anchor?.modelId ?? null });
   const room = env.STYLE_ROOM.get(env.STYLE_ROOM.idFromName(key));
-  const answer = await room.standings({ slice, rounds, anchor, version: await battlesVersion(db, slice) });
+  const version = await battlesVersion(db, slice);
+  const answer = await room.standings({ slice, method, rounds, anchor, version });
   if (answer.status === "computing") return { ...standings, style: { status: "computing" } };
   const { models, features, battles, withoutFeatures } = answer.result;
   const byModel = new Map(models.map((m) => [m.modelId, m]));
@@ -50,10 +55,11 @@ export async function withStyleControl(
   return {
     ...standings,
     rows,
-    // The style fit's intervals are FastChat's bootstrap, unweighted, whatever the plain view asked for.
-    ci: "bootstrap",
-    reweight: false,
+    // The style fit's own intervals, whatever the plain view asked for: arena-rank's sandwich on reweighted
+    // battles, or FastChat's unweighted bootstrap.
+    ci: fastchat ? "bootstrap" : "sandwich",
+    reweight: !fastchat,
     anchor: answer.result.anchor,
-    style: { status: "ready", features, battles, withoutFeatures },
+    style: { status: "ready", method, features, battles, withoutFeatures },
   };
 }

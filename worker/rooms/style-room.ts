@@ -10,9 +10,12 @@ import type { Slice } from "../db/leaderboard-queries";
 import { openDb } from "../db/queries";
 import { StyleFitter, type StyleResult } from "../arena/style-fit";
 import { Slicer } from "../rating/work-slices";
+import type { StyleMethod } from "../shared/constants";
 
 export interface StyleRequest {
   slice: Slice;
+  /** absent in requests stored before arena-rank's method: FastChat's */
+  method?: StyleMethod;
   rounds: number;
   anchor: { modelId: string; rating: number } | null;
   version: string;
@@ -44,7 +47,7 @@ export class StyleRoom extends DurableObject<Env> {
     if (!wanted || this.ctx.storage.kv.get<Stored>("result")?.version === fittedFor(wanted)) return;
     const fitter = new StyleFitter();
     for await (const page of sliceBattles(openDb(this.env.DB), this.env.ARCHIVE, wanted.slice)) fitter.add(page);
-    const steps = fitter.fit(wanted.rounds, wanted.anchor, new Slicer());
+    const steps = fitter.fit(wanted.method ?? "fastchat", wanted.rounds, wanted.anchor, new Slicer());
     let step = steps.next();
     // Every room shares the Worker's thread under `wrangler dev`: hand it back between slices of the fit.
     for (; !step.done; step = steps.next()) await scheduler.wait(0);

@@ -17,6 +17,8 @@ export const LEADERBOARD_SOURCES = [...BATTLE_SOURCES, "all"] as const;
 export const LEADERBOARD_ORDERS = ["bt", "elo", "trueskill", "winRate"] as const;
 /** How the leaderboard's intervals are made: arena-rank's closed form, or the seeded bootstrap. */
 export const INTERVAL_METHODS = ["sandwich", "bootstrap"] as const;
+/** Style control as arena-rank fits it today (the default), or as FastChat fitted it in 2024. */
+export const STYLE_METHODS = ["arena-rank", "fastchat"] as const;
 /** How an exported battle log spells both-bad: FastChat's "tie (bothbad)", or lmarena's "both_bad". */
 export const BATTLE_LOG_SPELLINGS = ["fastchat", "lmarena"] as const;
 export const SELF_REVIEW_MODES = ["exclude", "downweight"] as const;
@@ -44,6 +46,7 @@ export type VoteFlag = (typeof VOTE_FLAGS)[number];
 export type BattleSource = (typeof BATTLE_SOURCES)[number];
 export type LeaderboardSource = (typeof LEADERBOARD_SOURCES)[number];
 export type LeaderboardOrder = (typeof LEADERBOARD_ORDERS)[number];
+export type StyleMethod = (typeof STYLE_METHODS)[number];
 export type SelfReviewMode = (typeof SELF_REVIEW_MODES)[number];
 export type ReviewerWeights = (typeof REVIEWER_WEIGHTS)[number];
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -17,6 +17,7 @@ import {
   REVIEWER_WEIGHTS,
   SELF_REVIEW_MODES,
   VOTE_CHOICES,
+  type StyleMethod,
 } from "./constants";
 
 /** Control and invisible characters (NUL, line breaks, zero-width spaces…), which no model name holds. */
@@ -165,8 +166,16 @@ export const leaderboardQuery = z.object({
   rounds: z.coerce.number().int().min(0).max(1000).default(100),
   /** arena-rank's inverse pair-frequency weights: each battle weighs 1 / max(battles of its pair, 50) */
   reweight: flag.default(false),
-  /** ratings with style held equal (Chatbot Arena's style control), fitted in the background */
-  style: flag.default(false),
+  /**
+   * ratings with style held equal, fitted in the background: `true` as the Arena's leaderboard does it today
+   * (arena-rank's contextual Bradley–Terry), `fastchat` as FastChat's 2024 notebooks did
+   */
+  style: z
+    .enum(["true", "false", "1", "0", "fastchat"])
+    .default("false")
+    .transform((v): StyleMethod | null =>
+      v === "fastchat" ? "fastchat" : v === "true" || v === "1" ? "arena-rank" : null,
+    ),
 });
 
 export const importQuery = z.object({

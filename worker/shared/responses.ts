@@ -15,7 +15,7 @@ import {
   voteFlag,
   voteRow,
 } from "./arena";
-import { INTERVAL_METHODS } from "./constants";
+import { INTERVAL_METHODS, STYLE_METHODS } from "./constants";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
 
@@ -205,6 +205,8 @@ const styleSummary = z.union([
   z.object({ status: z.literal("refused"), notice: z.string() }),
   z.object({
     status: z.literal("ready"),
+    /** arena-rank's contextual Bradley–Terry (style=true), or FastChat's 2024 fit (style=fastchat) */
+    method: z.enum(STYLE_METHODS),
     features: z.array(
       z.object({
         name: z.string(),
