@@ -40,6 +40,7 @@ interface Standings {
     ciUpper: number | null;
     rankUpper: number | null;
     rankLower: number | null;
+    separation: { modelId: string; battles: number | null } | null;
     battles: number;
     elo: number | null;
   }[];
@@ -483,6 +484,13 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
       expect(await readableText(page.locator(`tr[data-model="${r.modelId}"] [data-testid=rank]`))).toBe(
         r.rankUpper === r.rankLower ? `${r.rankUpper}` : `${r.rankUpper}–${r.rankLower}`,
       );
+    // Overlapping neighbours: the rank's tooltip says how many battles would tell them apart.
+    const separated = imported.find((r) => r.separation?.battles);
+    expect(separated).toBeDefined();
+    const next = imported.find((r) => r.modelId === separated!.separation!.modelId)!;
+    expect(await page.locator(`tr[data-model="${separated!.modelId}"] [data-testid=rank]`).getAttribute("title")).toBe(
+      `About ${separated!.separation!.battles} more battles against ${next.displayName} would tell them apart at today's rate.`,
+    );
 
     // Sorting by Elo, then a category.
     await page.getByRole("button", { name: "Elo" }).click();

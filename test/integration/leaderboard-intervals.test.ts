@@ -11,7 +11,7 @@ import { simulateBattles, type Battle } from "../helpers/arena-reference";
 import { bootstrapBradleyTerry } from "../../worker/rating/bootstrap";
 import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
 import { pairTableOf } from "../../worker/rating/pair-table";
-import { pairWeights, sandwichIntervals } from "../../worker/rating/sandwich";
+import { battlesToSeparate, pairWeights, sandwichIntervals } from "../../worker/rating/sandwich";
 import { BOOTSTRAP_SEED } from "../../worker/arena/leaderboard";
 
 type Board = Standings;
@@ -135,6 +135,55 @@ describe("leaderboard intervals", () => {
       const byBt = [...rows].sort((a, b) => b.bt! - a.bt!);
       expect(byBt[0].rankLower!).toBeLessThan(byBt.at(-1)!.rankUpper!);
     }
+  });
+
+  it("says, for neighbours whose intervals overlap, how many battles between them would separate them", async () => {
+    // Three close models and few battles: their intervals overlap.
+    const close = { pim: 1010, pom: 1000, pum: 985 };
+    const names = Object.keys(close);
+    const battles = simulateBattles(close, 600, 43).map((b) => ({ ...b, category: "interval-close" }));
+    const res = await api("/battles/import?importId=interval-close", {
+      method: "POST",
+      body: battles.map((b) => JSON.stringify(b)).join("\n"),
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(res.status).toBe(200);
+    const served = await leaderboard({ source: "import", category: "interval-close" });
+
+    const at = new Map<string, PairCell>();
+    for (const b of battles) {
+      const [x, y] = [names.indexOf(b.model_a), names.indexOf(b.model_b)];
+      const [i, j] = x < y ? [x, y] : [y, x];
+      const cell = at.get(`${i},${j}`) ?? { i, j, winsI: 0, winsJ: 0, ties: 0 };
+      at.set(`${i},${j}`, cell);
+      if (b.winner === "tie" || b.winner === "tie (bothbad)") cell.ties++;
+      else if ((b.winner === "model_a") === (x === i)) cell.winsI++;
+      else cell.winsJ++;
+    }
+    const cells = [...at.values()].sort((x, y) => x.i - y.i || x.j - y.j);
+    const fit = fitBradleyTerry(names.length, cells);
+    const sandwich = sandwichIntervals(names.length, pairTableOf(names.length, cells), fit.ratings);
+    const order = names.map((_, k) => k).sort((a, b) => fit.ratings[b] - fit.ratings[a]);
+    let overlapping = 0;
+    order.forEach((above, k) => {
+      const row = served.rows.find((r) => r.modelId === names[above])!;
+      const below = order[k + 1];
+      if (below === undefined || sandwich.lower[above] > sandwich.upper[below]) {
+        expect(row.separation).toBeNull();
+        return;
+      }
+      overlapping++;
+      const gap = fit.ratings[above] - fit.ratings[below];
+      expect(row.separation).toEqual({
+        modelId: names[below],
+        battles: battlesToSeparate(gap, sandwich.differenceVariance(above, below)),
+      });
+      expect(row.separation!.battles).toBeGreaterThan(0);
+    });
+    expect(overlapping).toBeGreaterThan(0);
+    // The bootstrap gives no covariance to estimate it from.
+    const boot = await leaderboard({ source: "import", category: "interval-close", ci: "bootstrap", rounds: "40" });
+    expect(boot.rows.every((r) => r.separation === null)).toBe(true);
   });
 
   it("refuses an interval method it doesn't know with a 400 that names the choices", async () => {

@@ -9,7 +9,7 @@ import { bootstrapBradleyTerrySliced } from "../rating/bootstrap";
 import { rankSpread } from "../rating/ranks";
 import { fitBradleyTerrySliced, type PairCell } from "../rating/bradley-terry";
 import { pairTableOf } from "../rating/pair-table";
-import { pairWeights, sandwichIntervals } from "../rating/sandwich";
+import { battlesToSeparate, pairWeights, type SandwichIntervals, sandwichIntervals } from "../rating/sandwich";
 import type { IntervalMethod } from "./fit-plan";
 import { drain, Slicer, type Sliced } from "../rating/work-slices";
 import type { LeaderboardRow } from "../shared/arena";
@@ -26,6 +26,14 @@ export interface ModelRating {
   ciLower: number | null;
   ciUpper: number | null;
   provisional: boolean;
+  /** with sandwich intervals, the model rated next below when their intervals overlap, and the battles between them that would tell them apart */
+  separation?: Separation | null;
+}
+
+export interface Separation {
+  modelId: string;
+  /** at today's rate of wins between the two; null when their ratings are equal */
+  battles: number | null;
 }
 
 export interface LeaderboardInput {
@@ -117,10 +125,14 @@ export function* rateModelsSliced(
     : cells;
   const fit = yield* fitBradleyTerrySliced(n, weighed, { anchor: pinned }, slicer);
   let intervals: { lower: Float64Array; upper: Float64Array } | null = null;
+  let separation: (Separation | null)[] = [];
   if (method.ci === "sandwich") {
-    // Dense in the rated models: about n³ steps for the inverse, n × pairs for the variances.
-    if (slicer.spend(n * n * n + n * pairs.length)) yield;
-    intervals = sandwichIntervals(n, table, fit.ratings, { weights, anchor: pinned });
+    // Dense in the rated models: about n³ steps for the inverse, n × pairs for the variances (twice: each
+    // model's, and each pair of neighbours').
+    if (slicer.spend(n * n * n + 2 * n * pairs.length)) yield;
+    const sandwich = sandwichIntervals(n, table, fit.ratings, { weights, anchor: pinned });
+    intervals = sandwich;
+    separation = separations(index, fit, sandwich);
   } else if (method.rounds > 0) {
     const options = { rounds: method.rounds, seed: BOOTSTRAP_SEED, anchor: pinned, weights };
     intervals = yield* bootstrapBradleyTerrySliced(n, cells, options, slicer);
@@ -131,7 +143,33 @@ export function* rateModelsSliced(
     ciLower: fit.rated[i] && intervals ? finite(intervals.lower[i]) : null,
     ciUpper: fit.rated[i] && intervals ? finite(intervals.upper[i]) : null,
     provisional: fit.rated[i] && fit.provisional[i],
+    separation: separation[i] ?? null,
   }));
+}
+
+/**
+ * For each rated model, the one rated next below it when their intervals overlap, and how many battles between
+ * the two would separate them at today's rate (rating/sandwich.ts battlesToSeparate).
+ */
+function separations(
+  index: Map<string, number>,
+  fit: { ratings: Float64Array; rated: boolean[] },
+  sandwich: SandwichIntervals,
+): (Separation | null)[] {
+  const names = [...index.keys()];
+  const byRating = names.map((_, i) => i).filter((i) => fit.rated[i]);
+  byRating.sort((a, b) => fit.ratings[b] - fit.ratings[a]);
+  const out: (Separation | null)[] = names.map(() => null);
+  for (let k = 0; k + 1 < byRating.length; k++) {
+    const [above, below] = [byRating[k], byRating[k + 1]];
+    if (sandwich.lower[above] > sandwich.upper[below]) continue;
+    const variance = sandwich.differenceVariance(above, below);
+    out[above] = {
+      modelId: names[below],
+      battles: battlesToSeparate(fit.ratings[above] - fit.ratings[below], variance),
+    };
+  }
+  return out;
 }
 
 /** rateModelsSliced in one go, for fits small enough to run on the request (arena/fit-plan.ts). */
@@ -174,6 +212,7 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
       battles: t.battles,
       tieRate: t.battles ? (t.ties / t.battles) * 100 : null,
       provisional: rating?.provisional ?? false,
+      separation: rating?.separation ?? null,
     });
   }
   assignRanks(rows);

@@ -48,7 +48,8 @@ export async function withStyleControl(
   const byModel = new Map(models.map((m) => [m.modelId, m]));
   const rows = standings.rows.map((row) => {
     const m = byModel.get(row.modelId);
-    return { ...row, bt: m?.rating ?? null, ciLower: m?.lower ?? null, ciUpper: m?.upper ?? null };
+    // The plain fit's separations don't hold with style held equal.
+    return { ...row, bt: m?.rating ?? null, ciLower: m?.lower ?? null, ciUpper: m?.upper ?? null, separation: null };
   });
   assignRanks(rows);
   rows.sort(ORDER[q.order]);

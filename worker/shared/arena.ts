@@ -162,6 +162,11 @@ export const leaderboardRow = z.object({
   battles: z.number(),
   tieRate: z.nullable(z.number()),
   provisional: z.boolean(),
+  /**
+   * with sandwich intervals, when this row's interval overlaps that of the model rated next below: that model,
+   * and about how many battles between the two would tell them apart at today's rate (null: rated equal)
+   */
+  separation: z.nullable(z.object({ modelId: z.string(), battles: z.nullable(z.number()) })),
 });
 
 export type ArenaParams = z.infer<typeof arenaParams>;

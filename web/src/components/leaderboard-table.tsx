@@ -50,7 +50,9 @@ export function LeaderboardTable(props: Props) {
             <For each={props.standings.rows}>
               {(r) => (
                 <tr data-model={r.modelId}>
-                  <td data-testid="rank">{rankText(r.rankUpper ?? r.rank, r.rankLower)}</td>
+                  <td data-testid="rank" title={separationText(r.separation, props.standings.rows)}>
+                    {rankText(r.rankUpper ?? r.rank, r.rankLower)}
+                  </td>
                   <th scope="row">
                     {r.displayName}
                     <Show when={r.provisional}>
@@ -102,4 +104,16 @@ export function LeaderboardTable(props: Props) {
 function rankText(best: number | null, worst: number | null | undefined): string {
   if (best === null) return "—";
   return worst === null || worst === undefined || worst === best ? String(best) : `${best}–${worst}`;
+}
+
+/** The rank cell's tooltip: how many battles would tell this model apart from the one rated next below. */
+function separationText(
+  separation: { modelId: string; battles: number | null } | null,
+  rows: readonly { modelId: string; displayName: string }[],
+): string | undefined {
+  if (!separation) return undefined;
+  const next = rows.find((r) => r.modelId === separation.modelId)?.displayName ?? separation.modelId;
+  return separation.battles === null
+    ? `Rated the same as ${next}: more battles won't separate them at today's rate.`
+    : `About ${separation.battles} more battles against ${next} would tell them apart at today's rate.`;
 }
