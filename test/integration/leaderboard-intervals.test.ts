@@ -29,11 +29,11 @@ function board(query: LeaderboardQuery = {}): Promise<Board> {
   return leaderboard({ source: "import", category: CATEGORY, ...query });
 }
 
-/** The battles as pair cells in the order of MODELS, both tie kinds together, pairs in the server's (lo, hi) order. */
-function cells(): PairCell[] {
+/** Battles as pair cells in the order of `names`, both tie kinds together, pairs in the server's (lo, hi) order. */
+function cellsOf(battles: readonly Battle[], names: readonly string[]): PairCell[] {
   const at = new Map<string, PairCell>();
-  for (const b of BATTLES) {
-    const [x, y] = [MODELS.indexOf(b.model_a), MODELS.indexOf(b.model_b)];
+  for (const b of battles) {
+    const [x, y] = [names.indexOf(b.model_a), names.indexOf(b.model_b)];
     const [i, j] = x < y ? [x, y] : [y, x];
     const cell = at.get(`${i},${j}`) ?? { i, j, winsI: 0, winsJ: 0, ties: 0 };
     at.set(`${i},${j}`, cell);
@@ -43,6 +43,8 @@ function cells(): PairCell[] {
   }
   return [...at.values()].sort((x, y) => x.i - y.i || x.j - y.j);
 }
+
+const cells = () => cellsOf(BATTLES, MODELS);
 
 /** Every model's served rating and interval are those given, computed from the same battles. */
 function expectBoard(
@@ -150,17 +152,7 @@ describe("leaderboard intervals", () => {
     expect(res.status).toBe(200);
     const served = await leaderboard({ source: "import", category: "interval-close" });
 
-    const at = new Map<string, PairCell>();
-    for (const b of battles) {
-      const [x, y] = [names.indexOf(b.model_a), names.indexOf(b.model_b)];
-      const [i, j] = x < y ? [x, y] : [y, x];
-      const cell = at.get(`${i},${j}`) ?? { i, j, winsI: 0, winsJ: 0, ties: 0 };
-      at.set(`${i},${j}`, cell);
-      if (b.winner === "tie" || b.winner === "tie (bothbad)") cell.ties++;
-      else if ((b.winner === "model_a") === (x === i)) cell.winsI++;
-      else cell.winsJ++;
-    }
-    const cells = [...at.values()].sort((x, y) => x.i - y.i || x.j - y.j);
+    const cells = cellsOf(battles, names);
     const fit = fitBradleyTerry(names.length, cells);
     const sandwich = sandwichIntervals(names.length, pairTableOf(names.length, cells), fit.ratings);
     const order = names.map((_, k) => k).sort((a, b) => fit.ratings[b] - fit.ratings[a]);
