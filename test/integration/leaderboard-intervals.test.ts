@@ -9,9 +9,9 @@ import { api } from "../helpers/runs";
 import { errorOf, leaderboard, type LeaderboardQuery, type Standings } from "../helpers/arena";
 import { simulateBattles, type Battle } from "../helpers/arena-reference";
 import { bootstrapBradleyTerry } from "../../worker/rating/bootstrap";
-import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
+import { fitBradleyTerry, fitPairTable, type PairCell } from "../../worker/rating/bradley-terry";
 import { pairTableOf } from "../../worker/rating/pair-table";
-import { battlesToSeparate, pairWeights, sandwichIntervals } from "../../worker/rating/sandwich";
+import { battlesToSeparate, pairWeights, sandwichIntervals, weightedTable } from "../../worker/rating/sandwich";
 import { BOOTSTRAP_SEED } from "../../worker/arena/leaderboard";
 
 type Board = Standings;
@@ -87,13 +87,7 @@ describe("leaderboard intervals", () => {
     expect(served).toMatchObject({ ci: "sandwich", reweight: true });
     const table = pairTableOf(MODELS.length, cells());
     const weights = pairWeights(table);
-    const weighed = cells().map((c, k) => ({
-      ...c,
-      winsI: c.winsI * weights[k],
-      winsJ: c.winsJ * weights[k],
-      ties: c.ties * weights[k],
-    }));
-    const fit = fitBradleyTerry(MODELS.length, weighed);
+    const fit = fitPairTable(MODELS.length, weightedTable(table, weights), {});
     const expected = sandwichIntervals(MODELS.length, table, fit.ratings, { weights });
     expectBoard(served, fit.ratings, expected);
     // The over-sampled pair no longer dominates: the ratings move.

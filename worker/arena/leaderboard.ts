@@ -7,9 +7,15 @@ import type { OnlineRatings } from "./online-ratings";
 import { conservative, type TrueSkillRating } from "../rating/trueskill";
 import { bootstrapBradleyTerrySliced } from "../rating/bootstrap";
 import { rankSpread } from "../rating/ranks";
-import { fitBradleyTerrySliced, type PairCell } from "../rating/bradley-terry";
+import { fitPairTableSliced, type PairCell } from "../rating/bradley-terry";
 import { pairTableOf } from "../rating/pair-table";
-import { battlesToSeparate, pairWeights, type SandwichIntervals, sandwichIntervals } from "../rating/sandwich";
+import {
+  battlesToSeparate,
+  pairWeights,
+  type SandwichIntervals,
+  sandwichIntervals,
+  weightedTable,
+} from "../rating/sandwich";
 import type { IntervalMethod } from "./fit-plan";
 import { drain, Slicer, type Sliced } from "../rating/work-slices";
 import type { LeaderboardRow } from "../shared/arena";
@@ -115,15 +121,8 @@ export function* rateModelsSliced(
   const pinned = anchor && anchorIndex !== undefined ? { index: anchorIndex, rating: anchor.rating } : null;
   const table = pairTableOf(n, cells);
   const weights = method.reweight ? pairWeights(table) : null;
-  const weighed = weights
-    ? cells.map((c, k) => ({
-        ...c,
-        winsI: c.winsI * weights[k],
-        winsJ: c.winsJ * weights[k],
-        ties: c.ties * weights[k],
-      }))
-    : cells;
-  const fit = yield* fitBradleyTerrySliced(n, weighed, { anchor: pinned }, slicer);
+  const fitted = weights ? weightedTable(table, weights) : table;
+  const fit = yield* fitPairTableSliced(n, fitted, { anchor: pinned }, slicer);
   let intervals: { lower: Float64Array; upper: Float64Array } | null = null;
   let separation: (Separation | null)[] = [];
   if (method.ci === "sandwich") {
