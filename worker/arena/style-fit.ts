@@ -48,7 +48,8 @@ const ARENA_RANK_FEATURES = [
 /** Collects battles page by page, then fits and bootstraps. */
 export class StyleFitter {
   private readonly index = new Map<string, number>();
-  private readonly battles: (StyleBattle & { counts: { a: StyleCounts; b: StyleCounts } })[] = [];
+  /** each battle's style counts per side: each method derives its own features from them */
+  private readonly battles: (Omit<StyleBattle, "diffs"> & { counts: { a: StyleCounts; b: StyleCounts } })[] = [];
   private withoutFeatures = 0;
 
   add(page: FeaturedBattle[]): void {
@@ -64,7 +65,6 @@ export class StyleFitter {
         a: this.at(b.modelA),
         b: this.at(b.modelB),
         winner: b.winner,
-        diffs: styleDiffs(counts.a, counts.b),
         counts,
       });
     }
@@ -81,15 +81,11 @@ export class StyleFitter {
     const at = anchor ? this.index.get(anchor.modelId) : undefined;
     const pinned: Anchor | null = anchor && at !== undefined ? { index: at, rating: anchor.rating } : null;
     if (method === "arena-rank") return this.fitArenaRank(n, pinned, anchor);
-    const fit = yield* fitStyleControlledSliced(n, this.battles, { anchor: pinned }, slicer);
+    const battles: StyleBattle[] = this.battles.map((b) => ({ ...b, diffs: styleDiffs(b.counts.a, b.counts.b) }));
+    const fit = yield* fitStyleControlledSliced(n, battles, { anchor: pinned }, slicer);
     const ci =
       rounds > 0
-        ? yield* bootstrapStyleControlledSliced(
-            n,
-            this.battles,
-            { rounds, seed: BOOTSTRAP_SEED, anchor: pinned },
-            slicer,
-          )
+        ? yield* bootstrapStyleControlledSliced(n, battles, { rounds, seed: BOOTSTRAP_SEED, anchor: pinned }, slicer)
         : null;
     return {
       method,
