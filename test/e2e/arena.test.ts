@@ -271,6 +271,36 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.locator("table.leaderboard tbody tr").nth(1).waitFor({ timeout: 10_000 });
   });
 
+  test("History lists arena rounds beside council runs, with the vote cast and the names it revealed, and reopens them", async () => {
+    await scriptModel(stub.url, "gpt-4o", [{ text: "Tides come from the Moon's pull on the oceans." }]);
+    await scriptModel(stub.url, "claude-sonnet-4-5", [{ text: "The Moon, mostly, and the Sun a little." }]);
+    const page = await open();
+    const prompt = `What causes tides? (${Date.now()})`;
+    await startNamedRound(page, "openai:gpt-4o", "anthropic:claude-sonnet-4-5", prompt);
+    const id = comparisonIdOf(page);
+    await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
+    await page.getByRole("button", { name: "B is better" }).click();
+    await page.locator(".vote-result").waitFor({ timeout: 10_000 });
+    const [, rightName] = await paneTitles(page);
+
+    await page.getByRole("link", { name: "History" }).click();
+    const item = page.locator(`li[data-comparison-id="${id}"]`);
+    await item.waitFor({ timeout: 10_000 });
+    expect(await readableText(item.locator(".history-question"))).toBe(prompt);
+    expect(await readableText(item.getByTestId("history-vote"))).toBe(`You voted: right (${rightName})`);
+    expect(await readableText(item.getByTestId("history-reveal"))).toMatch(/^.+ \(left\) vs .+ \(right\)$/);
+    expect(await readableText(item.getByTestId("history-reveal"))).toContain(`${rightName} (right)`);
+
+    // The filter keeps arena rounds only, in the address too; Open brings the round back, vote and all.
+    await page.getByRole("radio", { name: "Arena comparisons" }).check();
+    await page.waitForURL(/kind=arena/, { timeout: 5_000 });
+    expect(await page.locator("li[data-run-id]").count()).toBe(0);
+    await item.getByRole("link", { name: /^Open/ }).click();
+    await page.waitForURL(`${server.url}/arena/${id}`, { timeout: 10_000 });
+    await page.locator(".vote-result").waitFor({ timeout: 10_000 });
+    expect(await unlabelledControls(page)).toEqual([]);
+  });
+
   test("a reload while one side is held, and another mid-stream, resume after the last seq: the final text is complete and not duplicated", async () => {
     const held =
       "Held answer: it waits at the stub until the page has reloaded, then streams in many small pieces, so that a second reload lands in the middle of them, and every word must end up on the page exactly once.";

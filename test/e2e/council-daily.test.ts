@@ -171,7 +171,7 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     await page.getByRole("link", { name: "History" }).click();
     await page.locator(`li[data-run-id="${firstId}"]`).waitFor({ timeout: 10_000 });
     const ids = await page
-      .locator("li.history-item")
+      .locator("li[data-run-id]")
       .evaluateAll((els: { getAttribute(n: string): string | null }[]) =>
         els.map((el) => el.getAttribute("data-run-id")),
       );

@@ -48,6 +48,7 @@ describe("a blind comparison", () => {
     expect(mentionsAny(listed, giveaways)).toEqual([]);
     expect(mentionsAny(socket.events, giveaways)).toEqual([]);
     expect(before.reveal).toBeNull();
+    expect(listed.items.find((i) => i.id === created.id)).toMatchObject({ reveal: null, vote: null, judges: 0 });
     expect(before.turns[0].left.text.length).toBeGreaterThan(20);
     expect(before.turns[0].right.text.length).toBeGreaterThan(20);
 
@@ -59,6 +60,13 @@ describe("a blind comparison", () => {
     expect(recorded.reveal).toEqual(voted.reveal);
     const after = await getComparison(created.id);
     expect(after.reveal).toEqual(voted.reveal);
+    // History lists it with the vote cast and the names it revealed
+    const relisted = await ok(client.comparisons.$get({ query: {} }));
+    expect(relisted.items.find((i) => i.id === created.id)).toMatchObject({
+      reveal: voted.reveal,
+      vote: { choice: "left" },
+      judges: 0,
+    });
     // the left pane showed the left model's answer
     const leftText =
       voted.reveal.left.modelId === "openai:secret-gpt" ? "Recursion is a function" : "A recursive definition";

@@ -100,6 +100,9 @@ describe("judge panels on a comparison", () => {
       error: expect.stringMatching(/one of the two sides/),
     });
     expect(shown.panel).toBe("tie"); // one left, one tie: no majority
+    // History counts the two verdicts given (the side that was asked to judge itself gave none)
+    const listed = await ok(client.comparisons.$get({ query: {} }));
+    expect(listed.items.find((i) => i.id === id)).toMatchObject({ vote: { choice: "left" }, judges: 2 });
 
     const battles = await env.DB.prepare(
       "SELECT judge, model_a AS a, model_b AS b, winner FROM battles WHERE comparison_id = ? AND source = 'judge' ORDER BY judge",

@@ -5,6 +5,7 @@ import { type ChosenPair, choosePair, NoPairError } from "../arena/choose-pair";
 import { estimateComparison, estimateJudges, estimateRetry, estimateTurn, poolPrices } from "../arena/estimate";
 import { comparisonHistory } from "../arena/history";
 import type { Price, RunEstimate } from "../council/estimate";
+import { votesAndVerdictsOf } from "../db/arena-queries";
 import { openDb } from "../db/queries";
 import { blindPricesOf, type ComparisonForEstimate, comparisonForEstimate } from "../db/spend-queries";
 import { displayName } from "../providers/registry";
@@ -228,9 +229,14 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       limit,
       parseCursor(cursor),
     );
+    const { votes, verdicts } = await votesAndVerdictsOf(
+      openDb(c.env.DB),
+      rows.map((r) => r.id),
+    );
     const items = rows.map((r) => {
       const shown = !r.blind || r.revealedAt !== null;
       const named = (modelId: string) => ({ modelId, displayName: displayName(modelId) });
+      const vote = votes.get(r.id);
       return {
         id: r.id,
         createdAt: r.createdAt,
@@ -240,6 +246,8 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
         blind: r.blind,
         mode: r.mode,
         reveal: shown ? { left: named(r.model1Id), right: named(r.model2Id) } : null,
+        vote: vote ? { choice: vote.choice, at: vote.at } : null,
+        judges: shown ? (verdicts.get(r.id) ?? 0) : 0,
       };
     });
     return c.json({ items, nextCursor });

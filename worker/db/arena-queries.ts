@@ -1,6 +1,7 @@
 /** The D1 side of arena comparisons and votes. Votes are never UPDATEd: a withdrawal deletes, a new vote inserts. */
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Side } from "../shared/arena";
+import type { VoteChoice } from "../shared/constants";
 import type { Winner } from "../rating/battle-outcome";
 import { styleMetadataOf } from "../rating/style-metadata";
 import type { Db } from "./queries";
@@ -271,4 +272,31 @@ export async function listComparisons(db: Db, limit: number, cursor?: Cursor) {
     .orderBy(desc(c.createdAt), desc(c.id))
     .limit(limit + 1);
   return pageOf(rows, limit);
+}
+
+/**
+ * For a page of the history list: each comparison's latest vote (a changed vote replaces the earlier one) and how
+ * many judges gave a verdict. Comparisons without either are absent from the maps.
+ */
+export async function votesAndVerdictsOf(db: Db, ids: string[]) {
+  const votes = new Map<string, { choice: VoteChoice; at: number }>();
+  const verdicts = new Map<string, number>();
+  if (!ids.length) return { votes, verdicts };
+  const v = schema.modelVotes;
+  const j = schema.judgeVerdicts;
+  const [voteRows, verdictRows] = await Promise.all([
+    db
+      .select({ comparisonId: v.comparisonId, choice: v.choice, at: v.createdAt })
+      .from(v)
+      .where(inArray(v.comparisonId, ids))
+      .orderBy(v.createdAt),
+    db
+      .select({ comparisonId: j.comparisonId, judges: count() })
+      .from(j)
+      .where(inArray(j.comparisonId, ids))
+      .groupBy(j.comparisonId),
+  ]);
+  for (const row of voteRows) votes.set(row.comparisonId, { choice: row.choice, at: row.at });
+  for (const row of verdictRows) verdicts.set(row.comparisonId, row.judges);
+  return { votes, verdicts };
 }

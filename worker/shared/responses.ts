@@ -15,7 +15,7 @@ import {
   voteFlag,
   voteRow,
 } from "./arena";
-import { INTERVAL_METHODS, STYLE_METHODS } from "./constants";
+import { INTERVAL_METHODS, STYLE_METHODS, VOTE_CHOICES } from "./constants";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
 
@@ -132,6 +132,10 @@ export const comparisonList = z.object({
       blind: z.boolean(),
       mode: comparisonMode,
       reveal: z.nullable(reveal),
+      /** the person's vote (the latest, when it was changed); null before one */
+      vote: z.nullable(z.object({ choice: z.enum(VOTE_CHOICES), at: z.number() })),
+      /** how many judges gave a verdict; 0 while the sides are still hidden */
+      judges: z.number(),
     }),
   ),
   nextCursor: z.nullable(z.string()),

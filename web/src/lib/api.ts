@@ -13,6 +13,7 @@ export type ProviderGroup = ModelCatalog["providers"][number];
 export type CatalogModel = ProviderGroup["models"][number];
 export type CreateRunBody = InferRequestType<typeof api.runs.$post>["json"];
 export type RunListItem = InferResponseType<typeof api.runs.$get, 200>["items"][number];
+export type ComparisonListItem = InferResponseType<typeof api.comparisons.$get, 200>["items"][number];
 export type CreateComparisonBody = InferRequestType<typeof api.comparisons.$post>["json"];
 export type Standings = InferResponseType<typeof api.leaderboard.$get, 200>;
 export type LeaderboardQuery = NonNullable<InferRequestType<typeof api.leaderboard.$get>["query"]>;

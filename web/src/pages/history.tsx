@@ -1,36 +1,75 @@
-import { createSignal, For, onMount, Show } from "solid-js";
+import { createSignal, For, Match, onMount, Show, Switch } from "solid-js";
 import { createStore } from "solid-js/store";
 import { Alert } from "../components/alert";
-import { ExportLinks } from "../components/export-links";
-import { api, call, type RunListItem } from "../lib/api";
+import { HistoryComparison } from "../components/history-comparison";
+import { HistoryRun } from "../components/history-run";
+import { api, call, type ComparisonListItem, type RunListItem } from "../lib/api";
+import { type Feed, feedsToExtend, mergedNewestFirst } from "../lib/history-feed";
 import { Link } from "../lib/router";
-import { describeCost } from "../../../worker/shared/run";
-import { COST_HIDDEN, formatTime, formatTotalCost, RUN_STATUS_TEXT, shortModelName } from "../lib/format";
 
 const PAGE_SIZE = 20;
+const KINDS = { all: "Everything", runs: "Council runs", arena: "Arena comparisons" } as const;
+type Kind = keyof typeof KINDS;
+
+type Entry =
+  | { kind: "run"; createdAt: number; run: RunListItem }
+  | { kind: "comparison"; createdAt: number; comparison: ComparisonListItem };
+
+const initialKind = (): Kind => {
+  const asked = new URLSearchParams(location.search).get("kind");
+  return asked === "runs" || asked === "arena" ? asked : "all";
+};
 
 export default function HistoryPage() {
-  const [runs, setRuns] = createStore<{ items: RunListItem[]; nextCursor: string | null; loaded: boolean }>({
-    items: [],
-    nextCursor: null,
-    loaded: false,
+  const [feeds, setFeeds] = createStore<{
+    runs: Feed<Entry> & { loaded: boolean };
+    arena: Feed<Entry> & { loaded: boolean };
+  }>({
+    runs: { items: [], cursor: null, loaded: false },
+    arena: { items: [], cursor: null, loaded: false },
   });
+  const [kind, setKind] = createSignal<Kind>(initialKind());
   const [loading, setLoading] = createSignal(false);
   const [error, setError] = createSignal<string | null>(null);
-  const [confirming, setConfirming] = createSignal<string | null>(null);
   const [status, setStatus] = createSignal("");
   let heading!: HTMLHeadingElement;
 
-  const load = async (cursor?: string) => {
+  const shownFeeds = () =>
+    kind() === "all" ? [feeds.runs, feeds.arena] : kind() === "runs" ? [feeds.runs] : [feeds.arena];
+  const entries = () => mergedNewestFirst(shownFeeds());
+  const loaded = () => shownFeeds().every((f) => f.loaded);
+  const more = () => shownFeeds().some((f) => f.cursor !== null);
+
+  const loadRuns = async (cursor?: string) => {
+    const page = await call(api.runs.$get({ query: { limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) } }));
+    const items: Entry[] = page.items.map((run) => ({ kind: "run", createdAt: run.createdAt, run }));
+    setFeeds("runs", (f) => ({
+      items: cursor ? [...f.items, ...items] : items,
+      cursor: page.nextCursor,
+      loaded: true,
+    }));
+  };
+  const loadArena = async (cursor?: string) => {
+    const page = await call(
+      api.comparisons.$get({ query: { limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) } }),
+    );
+    const items: Entry[] = page.items.map((comparison) => ({
+      kind: "comparison",
+      createdAt: comparison.createdAt,
+      comparison,
+    }));
+    setFeeds("arena", (f) => ({
+      items: cursor ? [...f.items, ...items] : items,
+      cursor: page.nextCursor,
+      loaded: true,
+    }));
+  };
+
+  const load = async (jobs: Promise<void>[]) => {
     setLoading(true);
     setError(null);
     try {
-      const page = await call(api.runs.$get({ query: { limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) } }));
-      setRuns({
-        items: cursor ? [...runs.items, ...page.items] : page.items,
-        nextCursor: page.nextCursor,
-        loaded: true,
-      });
+      await Promise.all(jobs);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -38,24 +77,38 @@ export default function HistoryPage() {
     }
   };
 
+  const older = () => {
+    const shown = shownFeeds();
+    const next = feedsToExtend(shown).map((i) =>
+      shown[i] === feeds.runs ? loadRuns(feeds.runs.cursor!) : loadArena(feeds.arena.cursor!),
+    );
+    void load(next);
+  };
+
+  const choose = (next: Kind) => {
+    setKind(next);
+    const url = new URL(location.href);
+    if (next === "all") url.searchParams.delete("kind");
+    else url.searchParams.set("kind", next);
+    history.replaceState(history.state, "", url);
+  };
+
   const remove = async (run: RunListItem) => {
     setError(null);
     try {
       await call(api.runs[":id"].$delete({ param: { id: run.id } }));
       sessionStorage.removeItem(`quorum.run.${run.id}`);
-      setRuns("items", (items) => items.filter((r) => r.id !== run.id));
+      setFeeds("runs", "items", (items) => items.filter((e) => e.kind !== "run" || e.run.id !== run.id));
       setStatus(`Deleted the run "${run.question.slice(0, 60)}".`);
       heading.focus();
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setConfirming(null);
     }
   };
 
   onMount(() => {
     document.title = "History · Quorum";
-    void load();
+    void load([loadRuns(), loadArena()]);
   });
 
   return (
@@ -66,90 +119,64 @@ export default function HistoryPage() {
       <p class="sr-only" role="status">
         {status()}
       </p>
+      <fieldset class="history-filter">
+        <legend class="sr-only">Show</legend>
+        <For each={Object.entries(KINDS) as [Kind, string][]}>
+          {([value, label]) => (
+            <label>
+              <input
+                type="radio"
+                name="history-kind"
+                value={value}
+                checked={kind() === value}
+                onChange={() => choose(value)}
+              />{" "}
+              {label}
+            </label>
+          )}
+        </For>
+      </fieldset>
       <Alert message={error()} />
-      <Show
-        when={runs.loaded || !loading()}
-        fallback={
+      <Switch>
+        <Match when={!loaded() && loading()}>
           <p class="muted" role="status">
-            Loading runs…
+            Loading history…
           </p>
-        }
-      >
-        <Show
-          when={runs.items.length}
-          fallback={
-            <p>
-              No runs yet. <Link href="/">Ask your first question.</Link>
-            </p>
-          }
-        >
-          <ol class="history" aria-label="Runs, newest first">
-            <For each={runs.items}>
-              {(run) => (
-                <li class="card history-item" data-run-id={run.id}>
-                  <div class="history-main">
-                    <Link href={`/runs/${run.id}`} class="history-question">
-                      {run.question}
-                    </Link>
-                    <p class="muted small">
-                      <time datetime={new Date(run.createdAt).toISOString()}>{formatTime(run.createdAt)}</time> ·{" "}
-                      <span class={`badge status-${run.status}`}>{RUN_STATUS_TEXT[run.status]}</span> ·{" "}
-                      {run.winner ? (
-                        <>
-                          Winner:{" "}
-                          <strong>
-                            {run.winner.displayName ??
-                              (run.winner.modelId ? shortModelName(run.winner.modelId) : `Answer ${run.winner.label}`)}
-                          </strong>
-                        </>
-                      ) : (
-                        "No winner"
-                      )}{" "}
-                      · {run.models.map(shortModelName).join(", ")} ·{" "}
-                      <span data-testid="history-cost">
-                        estimated cost {run.costHidden ? COST_HIDDEN : describeCost(run, formatTotalCost)}
-                      </span>
-                    </p>
-                  </div>
-                  <div class="history-actions" role="group" aria-label={`Actions for "${run.question.slice(0, 60)}"`}>
-                    <Link class="button small" href={`/runs/${run.id}`}>
-                      Open
-                    </Link>
-                    <ExportLinks runId={run.id} small />
-                    <Show
-                      when={confirming() === run.id}
-                      fallback={
-                        <button type="button" class="small danger" onClick={() => setConfirming(run.id)}>
-                          Delete
-                        </button>
-                      }
-                    >
-                      <span class="confirm">
-                        Delete for good?{" "}
-                        <button type="button" class="small danger" onClick={() => void remove(run)}>
-                          Yes, delete
-                        </button>{" "}
-                        <button
-                          type="button"
-                          class="small"
-                          ref={(el) => queueMicrotask(() => el.focus())}
-                          onClick={() => setConfirming(null)}
-                        >
-                          Keep
-                        </button>
-                      </span>
-                    </Show>
-                  </div>
-                </li>
-              )}
+        </Match>
+        <Match when={!entries().length && loaded() && !error()}>
+          <p>
+            <Switch>
+              <Match when={kind() === "runs"}>
+                No council runs yet. <Link href="/">Ask your first question.</Link>
+              </Match>
+              <Match when={kind() === "arena"}>
+                No arena comparisons yet. <Link href="/arena">Start one in the arena.</Link>
+              </Match>
+              <Match when={kind() === "all"}>
+                Nothing here yet. <Link href="/">Ask your first question</Link> or{" "}
+                <Link href="/arena">try the arena</Link>.
+              </Match>
+            </Switch>
+          </p>
+        </Match>
+        <Match when={entries().length}>
+          <ol class="history" aria-label={`${KINDS[kind()]}, newest first`}>
+            <For each={entries()}>
+              {(entry) =>
+                entry.kind === "run" ? (
+                  <HistoryRun run={entry.run} onDelete={remove} />
+                ) : (
+                  <HistoryComparison comparison={entry.comparison} />
+                )
+              }
             </For>
           </ol>
-          <Show when={runs.nextCursor}>
-            <button type="button" onClick={() => void load(runs.nextCursor!)} disabled={loading()}>
-              {loading() ? "Loading…" : "Show older runs"}
-            </button>
-          </Show>
-        </Show>
+        </Match>
+      </Switch>
+      <Show when={loaded() && more()}>
+        <button type="button" onClick={older} disabled={loading()}>
+          {loading() ? "Loading…" : "Show older"}
+        </button>
       </Show>
     </section>
   );

@@ -1,0 +1,74 @@
+import { createSignal, Show } from "solid-js";
+import { ExportLinks } from "./export-links";
+import type { RunListItem } from "../lib/api";
+import { Link } from "../lib/router";
+import { describeCost } from "../../../worker/shared/run";
+import { COST_HIDDEN, formatTime, formatTotalCost, RUN_STATUS_TEXT, shortModelName } from "../lib/format";
+
+/** One council run in History: its question, status, winner, models and cost, and what can be done with it. */
+export function HistoryRun(props: { run: RunListItem; onDelete: (run: RunListItem) => Promise<void> }) {
+  const run = props.run;
+  const [confirming, setConfirming] = createSignal(false);
+  return (
+    <li class="card history-item" data-run-id={run.id}>
+      <div class="history-main">
+        <p class="history-kind muted small">Council run</p>
+        <Link href={`/runs/${run.id}`} class="history-question">
+          {run.question}
+        </Link>
+        <p class="muted small">
+          <time datetime={new Date(run.createdAt).toISOString()}>{formatTime(run.createdAt)}</time> ·{" "}
+          <span class={`badge status-${run.status}`}>{RUN_STATUS_TEXT[run.status]}</span> ·{" "}
+          {run.winner ? (
+            <>
+              Winner:{" "}
+              <strong>
+                {run.winner.displayName ??
+                  (run.winner.modelId ? shortModelName(run.winner.modelId) : `Answer ${run.winner.label}`)}
+              </strong>
+            </>
+          ) : (
+            "No winner"
+          )}{" "}
+          · {run.models.map(shortModelName).join(", ")} ·{" "}
+          <span data-testid="history-cost">
+            estimated cost {run.costHidden ? COST_HIDDEN : describeCost(run, formatTotalCost)}
+          </span>
+        </p>
+      </div>
+      <div class="history-actions" role="group" aria-label={`Actions for "${run.question.slice(0, 60)}"`}>
+        <Link class="button small" href={`/runs/${run.id}`}>
+          Open
+        </Link>
+        <ExportLinks runId={run.id} small />
+        <Show
+          when={confirming()}
+          fallback={
+            <button type="button" class="small danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          }
+        >
+          <span class="confirm">
+            Delete for good?{" "}
+            <button
+              type="button"
+              class="small danger"
+              onClick={() => void props.onDelete(run).finally(() => setConfirming(false))}
+            >
+              Yes, delete
+            </button>{" "}
+            <button
+              type="button"
+              class="small"
+              ref={(el) => queueMicrotask(() => el.focus())}
+              onClick={() => setConfirming(false)}
+            >
+              Keep
+            </button>
+          </span>
+        </Show>
+      </div>
+    </li>
+  );
+}
