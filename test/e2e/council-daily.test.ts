@@ -8,6 +8,7 @@ import path from "node:path";
 import { beforeAll, expect, test } from "vitest";
 import type { RunEvent } from "../../worker/shared/events";
 import type { RunDetail } from "../../worker/shared/run";
+import { formatTotalCost } from "../../web/src/lib/format";
 import { ARTIFACTS, screenshot } from "../helpers/e2e-browser";
 import {
   comesBefore,
@@ -253,6 +254,12 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     const llama = page.locator(".answer-card", { has: page.locator("code", { hasText: "local-llama" }) });
     expect(await readableText(llama.locator(".metrics"))).toMatch(/Cost \(est\.\) ?cost unknown$/);
     expect(await page.locator("main").innerText()).not.toMatch(FALSE_ZERO);
+    // The header's spend line catches up with the finished run without a page change.
+    const spend = (await (await fetch(`${server.url}/api/spend`)).json()) as { spentUsd: number };
+    expect(spend.spentUsd).toBeGreaterThan(0);
+    await expect
+      .poll(() => readableText(page.getByTestId("spend-line")), { timeout: 10_000 })
+      .toContain(`Spent today ${formatTotalCost(spend.spentUsd)}`);
 
     // …in History…
     await page.getByRole("link", { name: "History" }).click();

@@ -1,20 +1,32 @@
-import { createResource, Show } from "solid-js";
+import { createEffect, createResource, onCleanup, Show } from "solid-js";
 import { api } from "../lib/api";
 import { formatTotalCost } from "../lib/format";
 import { path } from "../lib/router";
+import { spendVersion } from "../lib/spend-signal";
+
+const RESERVED_RECHECK_MS = 2_000;
 
 /**
- * "Spent today $0.42 (+$0.10 set aside) of $5.00": read again on every page change; shown only once there is
- * a cap or a spend to tell. Set aside: work under way, and blind work until its reveal.
+ * "Spent today $0.42 (+$0.10 set aside) of $5.00": read again on every page change after live events
+ * (lib/spend-signal.ts) and, while something is set aside, every few seconds; shown only once there is a cap or a spend to tell. Set aside: work under way, and blind work until its reveal.
  */
 export function SpendLine() {
-  const [spend] = createResource(path, async () => {
-    try {
-      const res = await api.spend.$get();
-      return res.ok ? await res.json() : null;
-    } catch {
-      return null;
-    }
+  const [spend] = createResource(
+    () => `${path()}#${spendVersion()}`,
+    async () => {
+      try {
+        const res = await api.spend.$get();
+        return res.ok ? await res.json() : null;
+      } catch {
+        return null;
+      }
+    },
+  );
+  // While work is set aside its cost is still to settle, and may settle after the last event a page hears.
+  createEffect(() => {
+    if (!(spend.latest && spend.latest.reservedUsd > 0)) return;
+    const timer = setTimeout(() => void refetch(), RESERVED_RECHECK_MS);
+    onCleanup(() => clearTimeout(timer));
   });
   const shown = () => {
     const s = spend.latest;

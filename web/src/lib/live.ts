@@ -10,6 +10,7 @@
  */
 
 import { socketProtocols } from "./access";
+import { spendMayHaveChanged } from "./spend-signal";
 
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "closed";
 
@@ -80,6 +81,7 @@ export function connectLive<E extends LiveEvent>(opts: LiveOptions<E>): { close:
         }
       }
       opts.onEvent(event);
+      spendMayHaveChanged(event.type);
     };
     ws.onclose = () => {
       clearInterval(heartbeat);
