@@ -47,6 +47,10 @@ describeInBrowser("share links in a real browser", () => {
     await field.waitFor();
     const link = await field.inputValue();
     expect(link).toMatch(LINK);
+    // made on 127.0.0.1: the panel says teammates can't open it
+    expect(await readableText(owner.page.getByTestId("share-local-note"))).toMatch(
+      new RegExp(`^This link points at ${new URL(link).host.replace(/\./g, "\\.")}, which only this machine can open.`),
+    );
     await owner.page.getByRole("button", { name: "Copy", exact: true }).click();
     await owner.page.getByText("Copied.").waitFor();
     expect(await owner.page.evaluate("navigator.clipboard.readText()")).toBe(link);

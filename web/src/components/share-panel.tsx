@@ -1,4 +1,7 @@
 import { createSignal, For, Show } from "solid-js";
+
+/** A link to a loopback address opens only on the machine that made it. */
+const onlyThisMachine = (url: string) => /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(new URL(url).hostname);
 import { createActions } from "../lib/actions";
 import { api, call, type ShareLink } from "../lib/api";
 import { formatTime } from "../lib/format";
@@ -95,6 +98,13 @@ function SharePanel(props: { kind: Kind; id: string }) {
             <p class="small" role="status">
               {copied()}
             </p>
+            <Show when={onlyThisMachine(made().url)}>
+              <p class="callout warn small" data-testid="share-local-note">
+                This link points at {new URL(made().url).host}, which only this machine can open. For teammates, serve
+                Quorum where they can reach it (<code>HOST=0.0.0.0</code> with an <code>APP_TOKEN</code>, or deployed)
+                and make the link there.
+              </p>
+            </Show>
           </div>
         )}
       </Show>

@@ -11,7 +11,7 @@ const RESERVED_RECHECK_MS = 2_000;
  * (lib/spend-signal.ts) and, while something is set aside, every few seconds; shown only once there is a cap or a spend to tell. Set aside: work under way, and blind work until its reveal.
  */
 export function SpendLine() {
-  const [spend] = createResource(
+  const [spend, { refetch }] = createResource(
     () => `${path()}#${spendVersion()}`,
     async () => {
       try {

@@ -67,3 +67,11 @@ export function shortModelName(modelId: string): string {
   const at = modelId.indexOf(":");
   return at < 0 ? modelId : modelId.slice(at + 1);
 }
+
+/** What "retry all" does, in words: a cancelled answer didn't fail, it was stopped. */
+export function retryAllLabel(answers: { status: string }[]): string {
+  const failed = answers.some((a) => a.status === "failed");
+  const cancelled = answers.some((a) => a.status === "cancelled");
+  if (failed && cancelled) return "Retry failed and cancelled answers";
+  return cancelled ? "Ask the cancelled models again" : "Retry all failed answers";
+}

@@ -8,6 +8,7 @@ import { Alert } from "../components/alert";
 import { createActions } from "../lib/actions";
 import { api, call } from "../lib/api";
 import { navigate } from "../lib/router";
+import { retryAllLabel } from "../lib/format";
 import { isTerminal } from "../lib/run-state";
 import { createLiveRun } from "./run.data";
 
@@ -88,7 +89,7 @@ function RunView(props: { id: string }) {
                 }
               >
                 <button type="button" onClick={() => retry(null)} disabled={busy() !== null}>
-                  Retry all failed answers
+                  {retryAllLabel(detail().answers)}
                 </button>
               </Show>
               <Show when={isTerminal(detail())}>
