@@ -427,6 +427,12 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.locator(".vote-buttons").waitFor({ timeout: 10_000 });
     expect(await paneTitles(page)).toEqual([leftName, rightName]);
     expect((await api<ComparisonDetail>(`/comparisons/${id}`)).votes).toEqual([]);
+    // The names stay on the page, and the bar and the prompt say what that means: no more turns, a flagged vote.
+    expect(await readableText(page.locator("#vote-hint"))).toBe(
+      "Keys 1–4 vote too (outside the prompt box). The names are already shown, so this vote is flagged revealed and left out of the ratings by default.",
+    );
+    expect(await page.getByLabel("Prompt", { exact: true }).count()).toBe(0);
+    expect(await page.getByText("This round has had a vote, so it takes no more turns.").count()).toBe(1);
     expect(
       await page.evaluate(
         () =>
@@ -626,7 +632,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
   test("at phone width in dark mode the arena and the leaderboard fit, and every control is labelled", async () => {
     await scriptModel(stub.url, "gpt-4o", [{ text: "A phone-sized answer." }]);
     await scriptModel(stub.url, "claude-sonnet-4-5", [{ text: "Another phone-sized answer, a little longer." }]);
-    const page = await open({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+    const page = await open({ viewport: { width: 390, height: 844 }, colorScheme: "dark", touch: true });
     await page.goto(`${server.url}/arena`);
     await page.getByLabel("Prompt", { exact: true }).fill("Hello from a phone.");
     await page.getByLabel("Prompt", { exact: true }).press("Enter");
@@ -636,6 +642,10 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await fitsWidth(page)).toBe(true);
     expect(await page.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(20, 20, 19)");
     expect(await page.evaluate("getComputedStyle(document.querySelector('.vote-bar')).position")).toBe("sticky");
+    // A touch screen has no keys 1–4: no key hints.
+    expect(await page.locator(".keys-hint").isVisible()).toBe(false);
+    expect(await page.locator(".vote kbd").first().isVisible()).toBe(false);
+    expect(await readableText(page.locator("#vote-hint"))).toBe("Names are revealed after your vote.");
     // Scrolled to the end, the sticky vote bar sits in its own place on the full-page screenshot.
     await page.evaluate("scrollTo(0, document.documentElement.scrollHeight)");
     await screenshot(page, "arena-phone-dark");

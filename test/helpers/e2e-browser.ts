@@ -34,6 +34,8 @@ export interface BrowserSession {
 export interface SessionOptions {
   viewport?: { width: number; height: number };
   colorScheme?: "light" | "dark";
+  /** a phone: a touch screen and a mobile viewport (no hover, a coarse pointer) */
+  touch?: boolean;
 }
 
 /** Launches Chromium with a new, empty profile and opens one page. */
@@ -45,6 +47,7 @@ export async function openBrowser(opts: SessionOptions = {}): Promise<BrowserSes
     args: ARGS,
     viewport: opts.viewport ?? { width: 1280, height: 900 },
     colorScheme: opts.colorScheme ?? "light",
+    ...(opts.touch ? { hasTouch: true, isMobile: true } : {}),
     acceptDownloads: true,
     timeout: 30_000,
   });

@@ -56,6 +56,7 @@ export function toComparisonDetail(r: ComparisonRecord): ComparisonDetail {
       params: r.params,
       maxTurns: r.maxTurns,
       bothAnsweredAt: r.bothAnsweredAt,
+      votedAt: r.revealedAt,
     },
     turns: r.turns.map((t: TurnRecord) => ({
       turn: t.turn,

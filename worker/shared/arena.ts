@@ -96,6 +96,8 @@ export const comparisonSummary = z.object({
   params: arenaParams,
   maxTurns: z.number(),
   bothAnsweredAt: z.nullable(z.number()),
+  /** when the first vote was cast; it stays when that vote is withdrawn: from then on the round takes no turns */
+  votedAt: z.nullable(z.number()),
 });
 
 export const JUDGE_STATUSES = ["pending", "running", "done", "failed"] as const;

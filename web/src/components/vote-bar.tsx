@@ -8,6 +8,8 @@ interface Props {
   vote: VoteView | null;
   /** both sides of the latest turn answered */
   open: boolean;
+  /** the names are on the page already (not blind, or an earlier vote was withdrawn) */
+  revealed: boolean;
   /** why voting is closed, when it is */
   closedReason: string;
   busy: boolean;
@@ -56,9 +58,12 @@ export function VoteBar(props: Props) {
             </div>
             <div class="vote-hint-row">
               <p id="vote-hint" class="muted small">
-                {props.open
-                  ? "Keys 1–4 vote too (outside the prompt box). Names are revealed after your vote."
-                  : props.closedReason}
+                <Show when={props.open} fallback={props.closedReason}>
+                  <span class="keys-hint">Keys 1–4 vote too (outside the prompt box). </span>
+                  {props.revealed
+                    ? "The names are already shown, so this vote is flagged revealed and left out of the ratings by default."
+                    : "Names are revealed after your vote."}
+                </Show>
               </p>
               <Show when={props.offerNewRound}>
                 <button type="button" class="small" onClick={() => props.onNewRound()}>

@@ -134,6 +134,7 @@ export function recordVote(
   if (!draft.votes.some((v) => v.voteId === vote.voteId)) draft.votes.push(vote);
   draft.reveal = reveal;
   draft.comparison.status = status;
+  draft.comparison.votedAt ??= vote.createdAt;
   // Judges may be shown from the first vote on; the room announces each as it finishes.
   draft.judges ??= [];
   draft.panel ??= null;

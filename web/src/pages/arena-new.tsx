@@ -58,6 +58,7 @@ export function NewRound() {
       <VoteBar
         vote={null}
         open={false}
+        revealed={false}
         closedReason="Ask something first: voting opens once both answers are in."
         busy={false}
         error={error()}

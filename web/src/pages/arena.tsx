@@ -168,10 +168,10 @@ function Round(props: { id: string }) {
               )}
             </Show>
             <Show
-              when={!detail().votes.length}
+              when={detail().comparison.votedAt === null}
               fallback={
                 <p class="muted small">
-                  This round has a vote, so it takes no more turns. Start a new round to ask something else.
+                  This round has had a vote, so it takes no more turns. Start a new round to ask something else.
                 </p>
               }
             >
@@ -210,6 +210,7 @@ function Round(props: { id: string }) {
             <VoteBar
               vote={lastVote()}
               open={votable()}
+              revealed={detail().reveal !== null}
               closedReason={closedReason()}
               offerNewRound={detail().comparison.status === "failed"}
               busy={busy() !== null}
