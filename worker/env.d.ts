@@ -50,6 +50,10 @@ interface QuorumVars extends ProviderVars {
   QUORUM_JUDGES?: string;
   /** appearances a leader needs before topper mode pits it against a challenger (default 20) */
   QUORUM_TOPPER_MIN_APPEARANCES?: string;
+  /** the ranking arena pairing works toward and the leaderboard's settled notice speaks of: "all" (default) or "topN" */
+  QUORUM_ARENA_FOCUS?: string;
+  /** battles a model needs before it stops being new: boosted in pairing, `newModel` on its row (default 50) */
+  QUORUM_NEW_MODEL_BATTLES?: string;
   /** how long cached standings are served without asking D1 whether the data changed (default 1000; 0 checks on every read) */
   QUORUM_LEADERBOARD_STALE_MS?: string;
   /** battles older than this many hours are final, and an hour later move to the ARCHIVE R2 bucket (default 0: never) */

@@ -35,6 +35,8 @@ const DEFAULTS: Settings = {
     voteWindowMs: 3_600_000,
     archiveAfterHours: 0,
     maxFitModels: 5000,
+    focus: { top: null },
+    newModelBattles: 50,
   },
 };
 
@@ -78,6 +80,9 @@ const VALID: [variable: string, raw: string, read: (s: Settings) => unknown, exp
   ["QUORUM_VOTE_WINDOW_MS", "60000", (s) => s.arena.voteWindowMs, 60_000],
   ["QUORUM_ARCHIVE_AFTER_HOURS", "720", (s) => s.arena.archiveAfterHours, 720],
   ["QUORUM_MAX_FIT_MODELS", "2", (s) => s.arena.maxFitModels, 2],
+  ["QUORUM_ARENA_FOCUS", "all", (s) => s.arena.focus, { top: null }],
+  ["QUORUM_ARENA_FOCUS", " Top3 ", (s) => s.arena.focus, { top: 3 }],
+  ["QUORUM_NEW_MODEL_BATTLES", "0", (s) => s.arena.newModelBattles, 0],
 ];
 
 /** Each checked variable, a value it refuses, and what the problem says of it. */
@@ -107,6 +112,9 @@ const INVALID: [variable: string, raw: string, says: string][] = [
   ["QUORUM_VOTE_WINDOW_MS", "an hour", 'is "an hour", not a whole number, 0 or more'],
   ["QUORUM_ARCHIVE_AFTER_HOURS", "-720", 'is "-720", not a whole number, 0 or more'],
   ["QUORUM_MAX_FIT_MODELS", "1", 'is "1", not a whole number, 2 or more'],
+  ["QUORUM_ARENA_FOCUS", "top0", 'is "top0", not all or topN (top3, top10…)'],
+  ["QUORUM_ARENA_FOCUS", "best", 'is "best", not all or topN (top3, top10…)'],
+  ["QUORUM_NEW_MODEL_BATTLES", "fifty", 'is "fifty", not a whole number, 0 or more'],
 ];
 
 describe("the settings (worker/shared/config.ts)", () => {

@@ -1,10 +1,11 @@
 /** The two models of a new comparison: the ones asked for, a sampled pair, or the leader and a challenger. */
-import type { PairTotals } from "../db/leaderboard-queries";
 import type { Db } from "../db/queries";
 import { parseModelId, unavailableReason } from "../providers/registry";
 import type { ComparisonMode } from "../shared/arena";
 import { leaderboardQuery } from "../shared/requests";
 import { settings } from "../shared/config";
+import { normalQuantile } from "../rating/normal";
+import type { DifferenceVariance } from "./leaderboard";
 import { arenaPool, drawPair, secureRandom, shuffleSides, type PairEvidence } from "./pairing";
 import { computeStandings, type Standings } from "./standings";
 
@@ -18,16 +19,33 @@ export interface ChosenPair {
 
 export class NoPairError extends Error {}
 
-function evidenceFrom(standings: Standings, pairs: PairTotals[]): PairEvidence {
-  const battles = new Map(pairs.map((p) => [`${p.lo}\n${p.hi}`, p.loWins + p.hiWins + p.ties + p.bothBad]));
-  const intervals = new Map(
-    standings.rows
-      .filter((r) => r.ciLower !== null && r.ciUpper !== null)
-      .map((r) => [r.modelId, [r.ciLower!, r.ciUpper!] as [number, number]]),
-  );
+const Z95 = normalQuantile(0.975);
+
+/**
+ * What pairing knows from the default view's standings. The covariance of the differences comes from the fit
+ * behind them when it ran here with sandwich intervals; a fit from a FitRoom carries intervals only, and then a
+ * difference's variance is read as the sum of the two ratings' variances (their covariance left out).
+ */
+function evidenceFrom(standings: Standings, covariance: DifferenceVariance | null): PairEvidence {
+  const rated = standings.rows.filter((r) => r.bt !== null);
+  const byId = new Map(standings.rows.map((r) => [r.modelId, r]));
+  const interval = (m: string): [number, number] | null => {
+    const r = byId.get(m);
+    return r && r.ciLower !== null && r.ciUpper !== null ? [r.ciLower, r.ciUpper] : null;
+  };
+  const fromIntervals = (a: string, b: string) => {
+    const [x, y] = [interval(a), interval(b)];
+    return x && y ? ((x[1] - x[0]) / (2 * Z95)) ** 2 + ((y[1] - y[0]) / (2 * Z95)) ** 2 : null;
+  };
   return {
-    battles: (a, b) => battles.get(a < b ? `${a}\n${b}` : `${b}\n${a}`) ?? 0,
-    interval: (m) => intervals.get(m) ?? null,
+    rating: (m) => byId.get(m)?.bt ?? null,
+    interval,
+    battles: (m) => byId.get(m)?.battles ?? 0,
+    differenceVariance: (a, b) => {
+      const v = covariance ? covariance(a, b) : fromIntervals(a, b);
+      return v !== null && Number.isFinite(v) ? v : null;
+    },
+    ranked: rated.sort((a, b) => b.bt! - a.bt!).map((r) => r.modelId),
   };
 }
 
@@ -50,34 +68,36 @@ export async function choosePair(
     throw new NoPairError(
       "The arena needs at least two available models to sample from. Set QUORUM_ARENA_MODELS to two or more model ids of configured providers, or name the two models.",
     );
-  const { standings, pairs } = await computeStandings(
+  const { standings, differenceVariance } = await computeStandings(
     env,
     db,
     leaderboardQuery.parse({}),
     settings(env).arena.leaderboardStaleMs,
   );
-  const evidence = evidenceFrom(standings, pairs);
+  const evidence = evidenceFrom(standings, differenceVariance);
+  const { focus, newModelBattles } = settings(env).arena;
+  const rules = { focus, newModelBattles };
   if (request.mode === "topper") {
     const leader = standings.rows.find(
       (r) => r.bt !== null && r.appearances >= topperMinAppearances && pool.includes(r.modelId),
     );
     if (leader)
       return {
-        models: shuffleSides(drawPair(pool, evidence, random, leader.modelId), random),
+        models: shuffleSides(drawPair(pool, evidence, rules, random, leader.modelId), random),
         mode: "topper",
         modeNote: null,
         candidates: pool,
       };
     const note = `No model in the pool has ${topperMinAppearances} appearances with a rating yet, so this pair was sampled instead of pitting the leader.`;
     return {
-      models: shuffleSides(drawPair(pool, evidence, random), random),
+      models: shuffleSides(drawPair(pool, evidence, rules, random), random),
       mode: "sampled",
       modeNote: note,
       candidates: pool,
     };
   }
   return {
-    models: shuffleSides(drawPair(pool, evidence, random), random),
+    models: shuffleSides(drawPair(pool, evidence, rules, random), random),
     mode: "sampled",
     modeNote: null,
     candidates: pool,

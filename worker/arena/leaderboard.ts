@@ -36,6 +36,15 @@ export interface ModelRating {
   separation?: Separation | null;
 }
 
+/** Var(Ra − Rb) on the rating scale by model id, from the sandwich covariance; NaN when either has no battles. */
+export type DifferenceVariance = (a: string, b: string) => number;
+
+/** A view's ratings and, with sandwich intervals, the covariance of their differences (for pairing). */
+export interface RatedView {
+  ratings: ModelRating[];
+  differenceVariance: DifferenceVariance | null;
+}
+
 export interface Separation {
   modelId: string;
   /** at today's rate of wins between the two; null when their ratings are equal */
@@ -54,6 +63,8 @@ export interface LeaderboardInput {
   online: OnlineRatings;
   minAppearances: number;
   order: "bt" | "elo" | "trueskill" | "winRate";
+  /** a row with fewer battles is `newModel` */
+  newModelBattles: number;
 }
 
 interface Tally {
@@ -112,7 +123,7 @@ export function* rateModelsSliced(
   method: IntervalMethod,
   anchor: { modelId: string; rating: number } | null,
   slicer: Slicer,
-): Sliced<ModelRating[]> {
+): Sliced<RatedView> {
   const { index, cells } = cellsOf(pairs);
   // Indexing a pair by its models' names costs a few cell visits' worth of work.
   if (slicer.spend(4 * pairs.length)) yield;
@@ -125,6 +136,7 @@ export function* rateModelsSliced(
   const fit = yield* fitPairTableSliced(n, fitted, { anchor: pinned }, slicer);
   let intervals: { lower: Float64Array; upper: Float64Array } | null = null;
   let separation: (Separation | null)[] = [];
+  let differenceVariance: DifferenceVariance | null = null;
   if (method.ci === "sandwich") {
     // Dense in the rated models: about n³ steps for the inverse, n × pairs for the variances (twice: each
     // model's, and each pair of neighbours').
@@ -132,11 +144,15 @@ export function* rateModelsSliced(
     const sandwich = sandwichIntervals(n, table, fit.ratings, { weights, anchor: pinned });
     intervals = sandwich;
     separation = separations(index, fit, sandwich);
+    differenceVariance = (a, b) => {
+      const [i, j] = [index.get(a), index.get(b)];
+      return i === undefined || j === undefined ? Number.NaN : sandwich.differenceVariance(i, j);
+    };
   } else if (method.rounds > 0) {
     const options = { rounds: method.rounds, seed: BOOTSTRAP_SEED, anchor: pinned, weights };
     intervals = yield* bootstrapBradleyTerrySliced(n, cells, options, slicer);
   }
-  return [...index].map(([modelId, i]) => ({
+  const ratings = [...index].map(([modelId, i]) => ({
     modelId,
     bt: fit.rated[i] ? finite(fit.ratings[i]) : null,
     ciLower: fit.rated[i] && intervals ? finite(intervals.lower[i]) : null,
@@ -144,6 +160,7 @@ export function* rateModelsSliced(
     provisional: fit.rated[i] && fit.provisional[i],
     separation: separation[i] ?? null,
   }));
+  return { ratings, differenceVariance };
 }
 
 /**
@@ -176,9 +193,9 @@ export function rateModels(
   pairs: PairTotals[],
   method: IntervalMethod,
   anchor: { modelId: string; rating: number } | null,
-): Map<string, ModelRating> {
+): { byModel: Map<string, ModelRating>; differenceVariance: DifferenceVariance | null } {
   const rated = drain(rateModelsSliced(pairs, method, anchor, new Slicer(Number.POSITIVE_INFINITY)));
-  return new Map(rated.map((r) => [r.modelId, r]));
+  return { byModel: new Map(rated.ratings.map((r) => [r.modelId, r])), differenceVariance: rated.differenceVariance };
 }
 
 export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRow[]; totalBattles: number } {
@@ -211,6 +228,7 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
       battles: t.battles,
       tieRate: t.battles ? (t.ties / t.battles) * 100 : null,
       provisional: rating?.provisional ?? false,
+      newModel: t.battles < input.newModelBattles,
       separation: rating?.separation ?? null,
     });
   }

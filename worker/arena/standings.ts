@@ -14,8 +14,9 @@ import type { Db } from "../db/queries";
 import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
 import { fitPlan, fitRoomName, type IntervalMethod } from "./fit-plan";
-import { buildLeaderboard, ORDER, rateModels, type ModelRating } from "./leaderboard";
+import { buildLeaderboard, type DifferenceVariance, ORDER, rateModels, type ModelRating } from "./leaderboard";
 import { settings } from "../shared/config";
+import { settledRanking, type Settled } from "./settled";
 
 export { ORDER };
 
@@ -53,9 +54,15 @@ export interface Standings {
   excludedFlagged: number;
   categories: string[];
   fit: FitStatus;
+  /** what of the ranking in focus (QUORUM_ARENA_FOCUS) won't change with 95% confidence; null while it may */
+  settled: Settled | null;
 }
 
-type Computed = { standings: Standings; pairs: PairTotals[] };
+/**
+ * The standings, the pair counts they were built from, and, when the fit ran here with sandwich intervals, the
+ * covariance of the ratings' differences (the arena's pairing reads it from here rather than fitting again).
+ */
+type Computed = { standings: Standings; pairs: PairTotals[]; differenceVariance: DifferenceVariance | null };
 
 interface Cached {
   version: string;
@@ -102,7 +109,9 @@ export async function computeStandings(
   staleMs = 0,
   voteWindowMs = settings(env).arena.voteWindowMs,
 ): Promise<Computed> {
-  const key = JSON.stringify(q);
+  const { focus, newModelBattles } = settings(env).arena;
+  // The settings shape the rows too (newModel, settled), and a test may pass its own env.
+  const key = JSON.stringify([q, focus, newModelBattles]);
   const hit = cache.get(key);
   const [now, writes] = [Date.now(), localWrites];
   if (hit && hit.writes === writes && now - hit.checkedAt < staleMs) return hit.value;
@@ -137,7 +146,7 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     q.anchor !== undefined && q.anchorRating !== undefined && rated.has(q.anchor)
       ? { modelId: q.anchor, rating: q.anchorRating }
       : null;
-  const { ratings, fit } = await fitRatings(env, {
+  const { ratings, fit, differenceVariance } = await fitRatings(env, {
     pairs,
     models: rated.size,
     slice,
@@ -154,6 +163,7 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     online,
     minAppearances: q.minAppearances,
     order: q.order,
+    newModelBattles: settings(env).arena.newModelBattles,
   });
   const standings = {
     rows,
@@ -170,8 +180,9 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     excludedFlagged,
     categories,
     fit,
+    settled: settledRanking(rows, settings(env).arena.focus),
   };
-  return { standings, pairs };
+  return { standings, pairs, differenceVariance };
 }
 
 interface FitInput {
@@ -187,16 +198,26 @@ interface FitInput {
 async function fitRatings(
   env: Env,
   input: FitInput,
-): Promise<{ ratings: Map<string, ModelRating> | null; fit: FitStatus }> {
+): Promise<{
+  ratings: Map<string, ModelRating> | null;
+  fit: FitStatus;
+  differenceVariance: DifferenceVariance | null;
+}> {
   const { models, method, anchor } = input;
   const maxModels = settings(env).arena.maxFitModels;
   // The sandwich costs about what one more fit does, not a round per interval.
   const rounds = method.ci === "bootstrap" ? method.rounds : 0;
   const plan = fitPlan(models, rounds, maxModels);
-  if (plan.where === "inline")
-    return { ratings: rateModels(input.pairs, method, anchor), fit: { status: "ready", models, rounds, notice: null } };
+  if (plan.where === "inline") {
+    const { byModel, differenceVariance } = rateModels(input.pairs, method, anchor);
+    return { ratings: byModel, differenceVariance, fit: { status: "ready", models, rounds, notice: null } };
+  }
   if (plan.where === "refused")
-    return { ratings: null, fit: { status: "refused", models, maxModels, notice: plan.notice } };
+    return {
+      ratings: null,
+      differenceVariance: null,
+      fit: { status: "refused", models, maxModels, notice: plan.notice },
+    };
   const request = {
     slice: input.slice,
     ci: method.ci,
@@ -213,14 +234,17 @@ async function fitRatings(
   const plus = (x: number | null) => (x === null ? null : x + shift);
   const byModel = (list: ModelRating[]) =>
     new Map(list.map((r) => [r.modelId, { ...r, bt: plus(r.bt), ciLower: plus(r.ciLower), ciUpper: plus(r.ciUpper) }]));
+  // A room's answer carries ratings only: pairing then reads each difference's variance off the intervals.
   if (answer.status === "ready")
     return {
       ratings: byModel(answer.ratings),
+      differenceVariance: null,
       fit: { status: "ready", models, rounds: plan.rounds, notice: plan.notice },
     };
   const stale = answer.stale ? byModel(answer.stale) : null;
   return {
     ratings: stale,
+    differenceVariance: null,
     fit: { status: "computing", models, rounds: plan.rounds, stale: stale !== null, notice: plan.notice },
   };
 }

@@ -12,6 +12,7 @@ import { fitPlan } from "./fit-plan";
 import { settings } from "../shared/config";
 import type { StyleResult } from "./style-fit";
 import { ORDER, SOURCES, type Standings } from "./standings";
+import { settledRanking } from "./settled";
 
 export type StyleSummary =
   | { status: "computing" }
@@ -56,6 +57,7 @@ export async function withStyleControl(
   return {
     ...standings,
     rows,
+    settled: settledRanking(rows, settings(env).arena.focus),
     // The style fit's own intervals, whatever the plain view asked for: arena-rank's sandwich on reweighted
     // battles, or FastChat's unweighted bootstrap.
     ci: fastchat ? "bootstrap" : "sandwich",

@@ -52,7 +52,7 @@ export class FitRoom extends DurableObject<Env> {
       for (let next = steps.next(); ; next = steps.next()) {
         this.slicesDone = slicer.slices;
         if (next.done) {
-          ratings = next.value;
+          ratings = next.value.ratings;
           break;
         }
         // Hands the thread to whatever waits (a health check, another request) before the next slice.

@@ -164,6 +164,8 @@ export const leaderboardRow = z.object({
   battles: z.number(),
   tieRate: z.nullable(z.number()),
   provisional: z.boolean(),
+  /** fewer battles than QUORUM_NEW_MODEL_BATTLES: the arena's pairing draws it more often until it has them */
+  newModel: z.boolean(),
   /**
    * with sandwich intervals, when this row's interval overlaps that of the model rated next below: that model,
    * and about how many battles between the two would tell them apart at today's rate (null: rated equal)

@@ -7,7 +7,22 @@
  */
 import { z } from "zod";
 import { cached } from "./memo";
-import { aboveZero, dollars, flag, list, onOff, type Price, prices, setting, text, whole } from "./setting-parsers";
+import {
+  aboveZero,
+  type ArenaFocus,
+  dollars,
+  flag,
+  focus,
+  list,
+  onOff,
+  type Price,
+  prices,
+  setting,
+  text,
+  whole,
+} from "./setting-parsers";
+
+export type { ArenaFocus };
 
 /** One variable that doesn't parse, with what is wrong and how to fix it. */
 export interface ConfigProblem {
@@ -47,6 +62,8 @@ const variables = z.object({
   QUORUM_VOTE_WINDOW_MS: setting(whole(0), 3_600_000),
   QUORUM_ARCHIVE_AFTER_HOURS: setting(whole(0), 0),
   QUORUM_MAX_FIT_MODELS: setting(whole(2), 5000),
+  QUORUM_ARENA_FOCUS: setting(focus, { top: null } as ArenaFocus),
+  QUORUM_NEW_MODEL_BATTLES: setting(whole(0), 50),
 });
 
 type Variable = keyof typeof variables.shape;
@@ -88,6 +105,10 @@ function shape(v: z.infer<typeof variables>) {
       /** 0: never */
       archiveAfterHours: v.QUORUM_ARCHIVE_AFTER_HOURS,
       maxFitModels: v.QUORUM_MAX_FIT_MODELS,
+      /** the ranking pairing works toward and the leaderboard's settled notice speaks of */
+      focus: v.QUORUM_ARENA_FOCUS,
+      /** a model with fewer battles than this is new: boosted in pairing, `newModel` on its row */
+      newModelBattles: v.QUORUM_NEW_MODEL_BATTLES,
     },
   };
 }

@@ -243,6 +243,11 @@ export const leaderboardResponse = z.object({
   excludedFlagged: z.number(),
   categories: z.array(z.string()),
   fit: fitStatus,
+  /**
+   * the ranking in focus (as QUORUM_ARENA_FOCUS sets it, `all` for the whole order or `topN` for the first N)
+   * once no 95% interval overlaps another where it matters: those models, best first; null while it may change
+   */
+  settled: z.nullable(z.object({ focus: z.string(), models: z.array(z.string()), confidence: z.number() })),
   /** with `style=true`, the style-controlled fit; null without */
   style: z.nullable(styleSummary),
 });

@@ -90,3 +90,21 @@ export const prices = text.transform((s, ctx) => {
   }
   return found;
 });
+
+/** The ranking the arena's pairing works toward: `all` (the whole order) or `topN` (the first N, in order). */
+export interface ArenaFocus {
+  /** null: the whole order */
+  top: number | null;
+}
+
+export const focus = text.transform((s, ctx): ArenaFocus => {
+  const lower = s.toLowerCase();
+  if (lower === "all") return { top: null };
+  const top = /^top([1-9]\d{0,3})$/.exec(lower);
+  if (top) return { top: Number(top[1]) };
+  ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not all or topN (top3, top10…)` });
+  return z.NEVER;
+});
+
+/** A focus as the setting spells it: "all", "top3". */
+export const focusName = (f: ArenaFocus): string => (f.top === null ? "all" : `top${f.top}`);
