@@ -64,6 +64,15 @@ export function LeaderboardTable(props: Props) {
                         provisional
                       </span>
                     </Show>
+                    <Show when={r.newModel}>
+                      {" "}
+                      <span
+                        class="badge new"
+                        title="Few battles yet: the arena draws this model more often until it has enough (QUORUM_NEW_MODEL_BATTLES)."
+                      >
+                        new
+                      </span>
+                    </Show>
                     <Show when={r.displayName !== r.modelId}>
                       <br />
                       <code class="muted small">{r.modelId}</code>

@@ -5,6 +5,7 @@ import { JudgesTable } from "../components/judges-table";
 import { LeaderboardTable } from "../components/leaderboard-table";
 import { RatingChart } from "../components/rating-chart";
 import { FitNotice } from "../components/fit-notice";
+import { SettledNotice } from "../components/settled-notice";
 import { StyleEffects } from "../components/style-effects";
 import { panelId, tabId, Tabs } from "../components/tabs";
 import { api, call, messageOf, type LeaderboardQuery } from "../lib/api";
@@ -290,6 +291,7 @@ export default function LeaderboardPage() {
                 </Show>
               </p>
               <FitNotice fit={s().fit} />
+              <SettledNotice standings={s()} />
               <Show
                 when={s().rows.length}
                 fallback={
