@@ -11,6 +11,7 @@ import { d1RateBench } from "./d1-rate";
 import { importBench } from "./import";
 import { largeFitBench } from "./large-fit";
 import { leaderboardBench } from "./leaderboard";
+import { pairingBench } from "./pairing";
 import { BenchContext } from "./lib/context";
 import { installCleanup, stopAll } from "./lib/processes";
 import { machine, markdown, table, type Row } from "./lib/report";
@@ -32,6 +33,7 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
   ["bt", "Bradley–Terry + 100 bootstrap rounds at 1,000,000 battles", btBench],
   ["import", "npm run import of 1,000,000 battle lines", importBench],
   ["large-fit", "leaderboard fits over 1,000 / 3,000 / 10,000 models, /api/health meanwhile", largeFitBench],
+  ["pairing", "active vs uniform arena pairing: votes to a given interval width, simulated", pairingBench],
   ["web-bundle", "first-load JavaScript, per route", webBundleBench],
   ["worker-bundle", "Worker bundle and cold start", workerBundleBench],
 ];

@@ -1,12 +1,12 @@
 /** The two models of a new comparison: the ones asked for, a sampled pair, or the leader and a challenger. */
 import type { Db } from "../db/queries";
-import { parseModelId, unavailableReason } from "../providers/registry";
+import { listModelGroups, parseModelId, unavailableReason } from "../providers/registry";
 import type { ComparisonMode } from "../shared/arena";
 import { leaderboardQuery } from "../shared/requests";
 import { settings } from "../shared/config";
 import { normalQuantile } from "../rating/normal";
 import type { DifferenceVariance } from "./leaderboard";
-import { arenaPool, drawPair, secureRandom, shuffleSides, type PairEvidence } from "./pairing";
+import { drawPair, secureRandom, shuffleSides, type PairEvidence } from "./pairing";
 import { computeStandings, type Standings } from "./standings";
 
 export interface ChosenPair {
@@ -18,6 +18,18 @@ export interface ChosenPair {
 }
 
 export class NoPairError extends Error {}
+
+/**
+ * The models a pair is drawn from: QUORUM_ARENA_MODELS, else every available model (the demo models only when no
+ * real provider is configured, so a fresh install has an arena).
+ */
+export async function arenaPool(env: Env): Promise<string[]> {
+  const configured = settings(env).arena.models;
+  if (configured.length) return configured;
+  const groups = await listModelGroups(env);
+  const real = groups.filter((g) => g.id !== "demo" && g.available).flatMap((g) => g.models.map((m) => m.id));
+  return real.length ? real : groups.filter((g) => g.id === "demo").flatMap((g) => g.models.map((m) => m.id));
+}
 
 const Z95 = normalQuantile(0.975);
 

@@ -1,23 +1,12 @@
 /**
- * Which two models meet when the person names none: from QUORUM_ARENA_MODELS, else every available
- * model (the demo models only when no real provider is configured, so a fresh install has an arena).
- * The pair is drawn, never picked outright, with the Chatbot Arena paper's active sampling weights
- * (rating/active-sampling.ts): pairs whose next vote narrows their difference's interval most are likelier.
- * Pairs that can't change the ranking the operator cares about (QUORUM_ARENA_FOCUS) weigh less, models with
- * fewer than QUORUM_NEW_MODEL_BATTLES battles weigh more, and a share of every draw is uniform, so each pair
- * of the pool always keeps a chance.
+ * Which two of the pool (arena/choose-pair.ts) meet when the person names none. The pair is drawn, never picked
+ * outright, with the Chatbot Arena paper's active sampling weights (rating/active-sampling.ts): pairs whose next
+ * vote narrows their difference's interval most are likelier. Pairs that can't change the ranking the operator
+ * cares about (QUORUM_ARENA_FOCUS) weigh less, models with fewer than QUORUM_NEW_MODEL_BATTLES battles weigh
+ * more, and a share of every draw is uniform, so each pair of the pool always keeps a chance.
  */
-import { listModelGroups } from "../providers/registry";
 import { expectedWidthReduction } from "../rating/active-sampling";
-import { type ArenaFocus, settings } from "../shared/config";
-
-export async function arenaPool(env: Env): Promise<string[]> {
-  const configured = settings(env).arena.models;
-  if (configured.length) return configured;
-  const groups = await listModelGroups(env);
-  const real = groups.filter((g) => g.id !== "demo" && g.available).flatMap((g) => g.models.map((m) => m.id));
-  return real.length ? real : groups.filter((g) => g.id === "demo").flatMap((g) => g.models.map((m) => m.id));
-}
+import type { ArenaFocus } from "../shared/setting-parsers";
 
 /** What the leaderboard's default view knows about the pool's models (arena/choose-pair.ts builds it). */
 export interface PairEvidence {

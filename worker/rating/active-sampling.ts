@@ -25,6 +25,9 @@ export interface WidthOptions {
  */
 export const UNKNOWN_EFFECTIVE_BATTLES = 1;
 
+/** z of the 95% interval, solved once: a draw weighs every pair of the pool. */
+const Z95 = normalQuantile(0.975);
+
 /** The paper's expected reduction of a standard error: sqrt(Σ / n) − sqrt(Σ / (n + 1)). */
 export function paperReduction(perBattleVariance: number, battles: number): number {
   return Math.sqrt(perBattleVariance / battles) - Math.sqrt(perBattleVariance / (battles + 1));
@@ -41,7 +44,7 @@ export function expectedWidthReduction(
   opts: WidthOptions = {},
 ): number {
   const perUnit = Math.log(opts.base ?? 10) / (opts.scale ?? 400);
-  const z = normalQuantile(1 - (1 - (opts.coverage ?? 0.95)) / 2);
+  const z = opts.coverage === undefined ? Z95 : normalQuantile(1 - (1 - opts.coverage) / 2);
   const p = 1 / (1 + Math.exp(-Math.abs(difference) * perUnit));
   const perBattle = 1 / (p * (1 - p));
   const known = differenceVariance !== null && Number.isFinite(differenceVariance) && differenceVariance > 0;
