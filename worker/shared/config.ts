@@ -30,6 +30,8 @@ export interface ConfigProblem {
   message: string;
 }
 
+const WHOLE_ORDER: ArenaFocus = { top: null };
+
 /** Every variable, its parser and its default (README "Configuration", worker/env.d.ts). */
 const variables = z.object({
   QUORUM_VERSION: setting(text, "unknown"),
@@ -62,7 +64,7 @@ const variables = z.object({
   QUORUM_VOTE_WINDOW_MS: setting(whole(0), 3_600_000),
   QUORUM_ARCHIVE_AFTER_HOURS: setting(whole(0), 0),
   QUORUM_MAX_FIT_MODELS: setting(whole(2), 5000),
-  QUORUM_ARENA_FOCUS: setting(focus, { top: null } as ArenaFocus),
+  QUORUM_ARENA_FOCUS: setting(focus, WHOLE_ORDER),
   QUORUM_NEW_MODEL_BATTLES: setting(whole(0), 50),
 });
 
