@@ -22,8 +22,6 @@ import {
   whole,
 } from "./setting-parsers";
 
-export type { ArenaFocus };
-
 /** One variable that doesn't parse, with what is wrong and how to fix it. */
 export interface ConfigProblem {
   variable: string;
