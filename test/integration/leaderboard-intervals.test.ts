@@ -4,6 +4,7 @@
  * The math itself is tested in test/unit/rating-sandwich.test.ts; here the served numbers must be exactly
  * those of the same battles put through it, with the options the query names.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers/runs";
 import { errorOf, leaderboard, type LeaderboardQuery, type Standings } from "../helpers/arena";
@@ -13,6 +14,9 @@ import { fitBradleyTerry, fitPairTable, type PairCell } from "../../worker/ratin
 import { pairTableOf } from "../../worker/rating/pair-table";
 import { battlesToSeparate, pairWeights, sandwichIntervals, weightedTable } from "../../worker/rating/sandwich";
 import { BOOTSTRAP_SEED } from "../../worker/arena/leaderboard";
+import { computeStandings } from "../../worker/arena/standings";
+import { openDb } from "../../worker/db/queries";
+import { leaderboardQuery } from "../../worker/shared/requests";
 
 type Board = Standings;
 
@@ -80,6 +84,21 @@ describe("leaderboard intervals", () => {
     const fit = fitBradleyTerry(MODELS.length, cells());
     const expected = sandwichIntervals(MODELS.length, table, fit.ratings);
     expectBoard(served, fit.ratings, expected);
+  });
+
+  it("hands the arena's pairing the covariance of the fit it serves, and the same one again from its cache", async () => {
+    const q = leaderboardQuery.parse({ source: "import", category: CATEGORY });
+    const first = await computeStandings(env, openDb(env.DB), q);
+    const table = pairTableOf(MODELS.length, cells());
+    const fit = fitBradleyTerry(MODELS.length, cells());
+    const expected = sandwichIntervals(MODELS.length, table, fit.ratings);
+    const [ant, cat, fox] = ["ant", "cat", "fox"].map((m) => MODELS.indexOf(m));
+    expect(first.differenceVariance!("ant", "cat")).toBeCloseTo(expected.differenceVariance(ant, cat), 6);
+    expect(first.differenceVariance!("fox", "ant")).toBeCloseTo(expected.differenceVariance(fox, ant), 6);
+    expect(first.differenceVariance!("ant", "nobody")).toBeNaN();
+    // Nothing changed: no refit, the very same covariance.
+    const again = await computeStandings(env, openDb(env.DB), q);
+    expect(again.differenceVariance).toBe(first.differenceVariance);
   });
 
   it("reweights the fit and the intervals by 1 / max(pair battles, 50) with reweight=true", async () => {
