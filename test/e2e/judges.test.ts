@@ -280,7 +280,7 @@ describeInBrowser("Judges in a real browser", () => {
     expect(await page.getByLabel("Auto-judge (optional)").inputValue()).toBe(auto);
   });
 
-  test("the Judges tab shows agreement with people and flip rates as a hand count gives them, by keyboard and in the address; the TrueSkill column shows μ ± σ and sorts", async () => {
+  test("the Judges tab counts agreement with people and flip rates as a hand count gives them, says agreement over 3 comparisons is too few to state, by keyboard and in the address; the TrueSkill column shows μ ± σ and sorts", async () => {
     // Three comparisons, voted left, right, left. Per comparison, each judge's two answers (left shown as A, then as B):
     //   steady: left, right, right      → agrees 2 of 3, flips 0 of 3
     //   lazy:   always "A" (a flip)     → agrees 0 of 3, flips 3 of 3
@@ -316,10 +316,13 @@ describeInBrowser("Judges in a real browser", () => {
         "every judge's verdict",
       );
     }
-    const hand: Record<string, { agreement: string; flipRate: string; kappa: string; decisive: string }> = {
-      "openai:tally-steady": { agreement: "66.7%", flipRate: "0%", kappa: "0.40", decisive: "66.7% of 3" },
-      "anthropic:tally-lazy": { agreement: "0%", flipRate: "100%", kappa: "0.00", decisive: "— of 0" },
-      "google:tally-mixed": { agreement: "66.7%", flipRate: "33.3%", kappa: "0.50", decisive: "100% of 2" },
+    const hand: Record<
+      string,
+      { agreement: number; flipRate: string; kappa: number; decisive: [number | null, number] }
+    > = {
+      "openai:tally-steady": { agreement: 200 / 3, flipRate: "0%", kappa: 0.4, decisive: [200 / 3, 3] },
+      "anthropic:tally-lazy": { agreement: 0, flipRate: "100%", kappa: 0, decisive: [null, 0] },
+      "google:tally-mixed": { agreement: 200 / 3, flipRate: "33.3%", kappa: 0.5, decisive: [100, 2] },
     };
 
     const page = await open();
@@ -344,13 +347,23 @@ describeInBrowser("Judges in a real browser", () => {
       const row = panel.locator(`tr[data-judge="${judge}"]`);
       const s = stats.find((x) => x.judgeModelId === judge)!;
       expect([s.judged, s.withHumans]).toEqual([3, 3]);
-      expect(await readableText(row.locator("[data-col=agreement]")), `${judge} agreement`).toBe(hand[judge].agreement);
+      expect(s.agreement, `${judge} agreement`).toBeCloseTo(hand[judge].agreement, 6);
+      expect(s.kappa, `${judge} kappa`).toBeCloseTo(hand[judge].kappa, 2);
+      const [decisiveAgreement, decisive] = hand[judge].decisive;
+      if (decisiveAgreement === null) expect(s.agreementDecisive).toBeNull();
+      else expect(s.agreementDecisive).toBeCloseTo(decisiveAgreement, 6);
+      expect(s.decisive).toBe(decisive);
+      // Three comparisons are too few for a percentage: the page shows the count instead, and the bar.
+      expect(await readableText(row.locator("[data-col=agreement]")), `${judge} agreement`).toBe(
+        "too few to say of 3 (5 needed)",
+      );
+      expect(await readableText(row.locator("[data-col=kappa]")), `${judge} kappa`).toBe(
+        "too few to say of 3 (5 needed)",
+      );
       expect(await readableText(row.locator("[data-col=flip-rate]")), `${judge} flip rate`).toBe(hand[judge].flipRate);
       const cells = await row.locator("td").allInnerTexts();
       expect(cells.slice(0, 2)).toEqual(["3", "3"]);
-      expect(cells[3].replace(/\s+/g, " ")).toBe(hand[judge].decisive);
-      expect(cells[4]).toBe(hand[judge].kappa);
-      expect(Number(hand[judge].kappa)).toBeCloseTo(s.kappa!, 2);
+      expect(cells[3].replace(/\s+/g, " ")).toBe(`too few to say of ${decisive} (5 needed)`);
     }
     for (const header of [
       "Judge",

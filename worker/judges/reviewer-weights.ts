@@ -3,10 +3,8 @@
  * counts as much as it has agreed with people when it judged arena comparisons. A reviewer with too
  * few judged votes to say takes the average weight of the others (1 when nobody has a record).
  */
+import { MIN_AGREEMENT_COMPARISONS } from "../shared/constants";
 import type { JudgeCalibration } from "./calibration";
-
-/** judged comparisons with a human vote a reviewer needs before its agreement sets its weight */
-const MIN_CALIBRATED_VOTES = 5;
 
 export interface ReviewerWeight {
   weight: number;
@@ -16,7 +14,7 @@ export interface ReviewerWeight {
 export function reviewerWeights(reviewers: string[], calibration: JudgeCalibration[]): Map<string, ReviewerWeight> {
   const known = new Map(
     calibration
-      .filter((c) => c.withHumans >= MIN_CALIBRATED_VOTES && c.agreement !== null)
+      .filter((c) => c.withHumans >= MIN_AGREEMENT_COMPARISONS && c.agreement !== null)
       .map((c) => [c.judgeModelId, { agreement: c.agreement!, comparisons: c.withHumans }]),
   );
   const present = reviewers.flatMap((m) => (known.has(m) ? [known.get(m)!.agreement / 100] : []));

@@ -37,6 +37,13 @@ export const MAX_CONCURRENCY = 16;
 export const MIN_TIMEOUT_MS = 100;
 export const MAX_TIMEOUT_MS = 900_000;
 
+/**
+ * Comparisons an agreement figure must rest on before a page states it as a percentage: below this, one or two
+ * lucky matches read as "100% agreement", so the page says "too few to say" and shows the count instead. The same
+ * bar lets a reviewer's record with people set its calibrated weight.
+ */
+export const MIN_AGREEMENT_COMPARISONS = 5;
+
 export type Side = (typeof SIDES)[number];
 export type VoteChoice = (typeof VOTE_CHOICES)[number];
 export type ComparisonStatus = (typeof COMPARISON_STATUSES)[number];

@@ -1,6 +1,7 @@
 import { createResource, For, Show, Suspense } from "solid-js";
 import { api, call, messageOf, type JudgeStats } from "../lib/api";
 import { Link } from "../lib/router";
+import { MIN_AGREEMENT_COMPARISONS } from "../../../worker/shared/constants";
 
 type Preference = JudgeStats["selfPreference"];
 
@@ -39,6 +40,24 @@ const MEASURES: { name: string; text: string }[] = [
     text: "How often its decisive verdicts picked the longer answer, beside how often people did. Far above people's share means it rewards length.",
   },
 ];
+
+/**
+ * An agreement figure with the count it rests on; under MIN_AGREEMENT_COMPARISONS comparisons, "too few to say"
+ * instead of a percentage that one lucky match would make 100%.
+ */
+function AgreementCell(props: { value: string; count: number; col?: string }) {
+  return (
+    <td class="num" data-col={props.col}>
+      <Show when={props.count >= MIN_AGREEMENT_COMPARISONS} fallback={<span class="muted">too few to say</span>}>
+        {props.value}
+      </Show>
+      <span class="muted small ci">
+        of {props.count}
+        <Show when={props.count < MIN_AGREEMENT_COMPARISONS}> ({MIN_AGREEMENT_COMPARISONS} needed)</Show>
+      </span>
+    </td>
+  );
+}
 
 function PreferenceCell(props: { p: Preference }) {
   return (
@@ -118,14 +137,13 @@ export function JudgesTable() {
                                 </th>
                                 <td class="num">{j.judged}</td>
                                 <td class="num">{j.withHumans}</td>
-                                <td class="num" data-col="agreement">
-                                  {pct(j.agreement)}
-                                </td>
-                                <td class="num">
-                                  {pct(j.agreementDecisive)}
-                                  <span class="muted small ci">of {j.decisive}</span>
-                                </td>
-                                <td class="num">{j.kappa === null ? "—" : j.kappa.toFixed(2)}</td>
+                                <AgreementCell value={pct(j.agreement)} count={j.withHumans} col="agreement" />
+                                <AgreementCell value={pct(j.agreementDecisive)} count={j.decisive} />
+                                <AgreementCell
+                                  value={j.kappa === null ? "—" : j.kappa.toFixed(2)}
+                                  count={j.withHumans}
+                                  col="kappa"
+                                />
                                 <td class="num" data-col="flip-rate">
                                   {pct(j.flipRate)}
                                 </td>
