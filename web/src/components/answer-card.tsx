@@ -1,8 +1,9 @@
 import { createSignal, Show } from "solid-js";
-import type { AnswerView, ModelParams } from "../../../worker/shared/run";
+import type { AnswerView, ModelParams, RankingEntry } from "../../../worker/shared/run";
 import { ANSWER_STATUS_TEXT, formatCallCost, formatMs, formatTokens } from "../lib/format";
 import { answerName } from "../lib/names";
 import { Markdown } from "./markdown";
+import { RankBadge } from "./rank-badge";
 
 const LONG_CHARS = 1800;
 const LONG_LINES = 36;
@@ -14,6 +15,8 @@ interface Props {
   /** the run has ended: failed answers may be retried */
   runEnded: boolean;
   retrying?: boolean;
+  /** the run's final ranking, once aggregated: the card shows its place in it */
+  ranking?: readonly RankingEntry[];
   /** left out where nothing may change (a shared page): no retry is offered */
   onRetry?: () => void;
 }
@@ -36,6 +39,7 @@ export function AnswerCard(props: Props) {
       .filter(Boolean)
       .join(" · ");
   };
+  const rank = () => props.ranking?.find((e) => e.label === a().label)?.rank ?? null;
   const titleId = () => `answer-${a().label}-title`;
   const bodyId = () => `answer-${a().label}-body`;
   return (
@@ -49,6 +53,7 @@ export function AnswerCard(props: Props) {
       <header class="card-head">
         <div>
           <h3 id={titleId()}>{name() ?? `Answer ${a().label}`}</h3>
+          <Show when={props.ranking}>{(ranking) => <RankBadge rank={rank()} ranking={ranking()} />}</Show>
           <Show when={name()}>
             <p class="muted small">
               Answer {a().label} · <code>{a().modelId}</code>

@@ -4,22 +4,13 @@ import { formatScore } from "../lib/format";
 import { labelTitle } from "../lib/names";
 import { VoteMath } from "./vote-math";
 
-/** The winner and the final ranking; the vote math below it shows every number that produced it. */
+/** The final ranking in full; the vote math below it shows every number that produced it. */
 export function Ranking(props: { detail: RunDetail; aggregation: AggregationView }) {
   const agg = () => props.aggregation;
-  const winners = () => agg().finalRanking.filter((e) => e.rank === 1);
   const unranked = () => props.detail.answers.filter((a) => !agg().finalRanking.some((e) => e.label === a.label));
   const title = (label: string) => labelTitle(props.detail, label);
   return (
     <>
-      <p class="winner" data-testid="winner">
-        {winners().length > 1 ? "Tied winners: " : "Winner: "}
-        <strong>
-          {winners()
-            .map((w) => title(w.label))
-            .join(", ")}
-        </strong>
-      </p>
       <div class="table-wrap" tabindex="0" role="region" aria-label="Final ranking">
         <table class="ranking">
           <caption>Final ranking</caption>

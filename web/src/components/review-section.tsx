@@ -3,9 +3,11 @@ import type { RunDetail } from "../../../worker/shared/run";
 import { isTerminal } from "../lib/run-state";
 import { Ranking } from "./ranking";
 import { ReviewerCard } from "./reviewer-card";
-import { SynthesisCard } from "./synthesis-card";
 
-/** Review and vote: the ranking with its math once aggregated, and every reviewer's ballot. */
+/**
+ * Review and vote: the ranking with its math once aggregated, and every reviewer's ballot. The outcome and the
+ * synthesis lead the page instead (run-outcome.tsx).
+ */
 export function ReviewSection(props: { detail: RunDetail }) {
   const d = () => props.detail;
   const done = () => d().reviewers.filter((r) => r.status === "done").length;
@@ -30,10 +32,6 @@ export function ReviewSection(props: { detail: RunDetail }) {
           <p role="status">
             Reviewing: {done()} of {d().reviewers.length} reviewers done.
           </p>
-        </Show>
-        {/* Above the ranking once it has started: it is what a person reads first. */}
-        <Show when={d().synthesis?.status !== "pending" && d().synthesis}>
-          {(s) => <SynthesisCard synthesis={s()} />}
         </Show>
         <Show when={d().aggregation}>{(agg) => <Ranking detail={d()} aggregation={agg()} />}</Show>
         <h3>Reviewers</h3>

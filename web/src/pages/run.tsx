@@ -2,6 +2,7 @@ import { createEffect, createSignal, For, Show } from "solid-js";
 import { AnswerCard } from "../components/answer-card";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
+import { OutcomeFirst, rankedAnswers } from "../components/run-outcome";
 import { ExportLinks } from "../components/export-links";
 import { createShareToggle } from "../components/share-panel";
 import { Alert } from "../components/alert";
@@ -71,6 +72,7 @@ function RunView(props: { id: string }) {
         {(detail) => (
           <>
             <RunHeader detail={detail()} connection={run.connection()} />
+            <OutcomeFirst detail={detail()} />
             <div class="toolbar" role="group" aria-label="Run actions">
               <Show when={!isTerminal(detail())}>
                 <button type="button" onClick={cancel} disabled={busy() !== null}>
@@ -126,11 +128,12 @@ function RunView(props: { id: string }) {
                 <p class="muted small">Blind run: model names stay hidden until the run is done.</p>
               </Show>
               <div class={`answers layout-${layout()}`}>
-                <For each={detail().answers}>
+                <For each={rankedAnswers(detail())}>
                   {(answer) => (
                     <AnswerCard
                       answer={answer}
                       params={detail().run.models.find((m) => m.id === answer.modelId)?.params}
+                      ranking={detail().aggregation?.finalRanking}
                       runEnded={isTerminal(detail())}
                       retrying={busy() === `retry:${answer.modelId ?? "all"}`}
                       onRetry={() => retry(answer.modelId)}
