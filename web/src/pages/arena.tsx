@@ -2,6 +2,7 @@ import { createEffect, onCleanup, Show } from "solid-js";
 import type { VoteChoice } from "../../../worker/shared/arena";
 import { ArenaComposer } from "../components/arena-composer";
 import { ArenaFrame } from "../components/arena-frame";
+import { ArenaOutcome } from "../components/arena-outcome";
 import { ArenaPane } from "../components/arena-pane";
 import { AskJudges } from "../components/ask-judges";
 import { ComparisonStatus } from "../components/comparison-status";
@@ -151,6 +152,7 @@ function Round(props: { id: string }) {
               <p class="callout warn small">{detail().comparison.modeNote}</p>
             </Show>
             <RedactionNote redactions={detail().comparison.params.redactions} />
+            <ArenaOutcome detail={detail()} mine={!!lastVote() && isMyVote(lastVote()!.voteId)} />
             <div class="arena-panes">
               <ArenaPane side="left" detail={detail()} retrying={busy() === "retry"} onRetry={retry} />
               <ArenaPane side="right" detail={detail()} retrying={busy() === "retry"} onRetry={retry} />

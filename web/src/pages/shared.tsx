@@ -2,11 +2,13 @@ import { createEffect, createResource, For, Match, Show, Switch } from "solid-js
 import type { ComparisonDetail } from "../../../worker/shared/arena";
 import type { RunDetail } from "../../../worker/shared/run";
 import { AnswerCard } from "../components/answer-card";
+import { ArenaOutcome } from "../components/arena-outcome";
 import { ArenaPane } from "../components/arena-pane";
 import { ComparisonStatus } from "../components/comparison-status";
 import { JudgePanel } from "../components/judge-panel";
 import { ReviewSection } from "../components/review-section";
 import { RunHeader } from "../components/run-header";
+import { OutcomeFirst, rankedAnswers } from "../components/run-outcome";
 import { ApiError, messageOf } from "../lib/api";
 import { SIDES } from "../../../worker/shared/constants";
 import { shortModelName } from "../lib/format";
@@ -91,17 +93,19 @@ function SharedRun(props: { token: string; initial: RunDetail }) {
         <section class="page run-page shared-page" aria-labelledby="run-title">
           <ReadOnlyNote what="council run" />
           <RunHeader detail={detail()} connection={doc.connection()} />
+          <OutcomeFirst detail={detail()} />
           <section aria-labelledby="answers-title">
             <h2 id="answers-title">Answers</h2>
             <Show when={detail().run.settings.blind && !isTerminal(detail())}>
               <p class="muted small">Blind run: model names stay hidden until the run is done.</p>
             </Show>
             <div class="answers layout-side">
-              <For each={detail().answers}>
+              <For each={rankedAnswers(detail())}>
                 {(answer) => (
                   <AnswerCard
                     answer={answer}
                     params={detail().run.models.find((m) => m.id === answer.modelId)?.params}
+                    ranking={detail().aggregation?.finalRanking}
                     runEnded={isTerminal(detail())}
                   />
                 )}
@@ -134,6 +138,7 @@ function SharedComparison(props: { token: string; initial: ComparisonDetail }) {
               <ComparisonStatus detail={detail()} connection={doc.connection()} readOnly />
             </div>
             <ReadOnlyNote what="arena comparison" />
+            <ArenaOutcome detail={detail()} mine={false} />
             <div class="arena-panes">
               <ArenaPane side="left" detail={detail()} />
               <ArenaPane side="right" detail={detail()} />
