@@ -175,4 +175,25 @@ describe("style control on the leaderboard", () => {
     expect([meta[`header_count_${bare}`], meta[`list_count_${bare}`], meta[`bold_count_${bare}`]]).toEqual([0, 0, 0]);
     expect(meta[`sum_assistant_${rich}_tokens`]).toBeGreaterThan(meta[`sum_assistant_${bare}_tokens`]);
   });
+  it("on battles without style metadata has nothing to fit: the plain ratings stand and zero battles says why", async () => {
+    const lines = [
+      { model_a: "bare-1", model_b: "bare-2", winner: "model_a", tstamp: 10 },
+      { model_a: "bare-2", model_b: "bare-3", winner: "model_a", tstamp: 11 },
+      { model_a: "bare-3", model_b: "bare-1", winner: "tie", tstamp: 12 },
+    ].map((b) => JSON.stringify({ ...b, category: "bare" }));
+    expect((await api("/battles/import?importId=bare", { method: "POST", body: lines.join("\n") })).status).toBe(200);
+    const plain = (await (await api("/leaderboard?source=import&category=bare")).json()) as StyleView;
+    const { ready } = await styleBoard("source=import&category=bare&style=true");
+    expect(ready.style).toEqual({
+      status: "ready",
+      method: "arena-rank",
+      features: [],
+      battles: 0,
+      withoutFeatures: 3,
+    });
+    expect(ready.rows.map((r) => [r.modelId, r.bt, r.ciLower, r.ciUpper])).toEqual(
+      plain.rows.map((r) => [r.modelId, r.bt, r.ciLower, r.ciUpper]),
+    );
+    expect(ready.rows.every((r) => r.bt !== null)).toBe(true);
+  });
 });

@@ -46,6 +46,10 @@ export async function withStyleControl(
   const answer = await room.standings({ slice, method, rounds, anchor, version });
   if (answer.status === "computing") return { ...standings, style: { status: "computing" } };
   const { models, features, battles, withoutFeatures } = answer.result;
+  // No battle carries style metadata: there is nothing to hold equal, so the plain ratings stand, and the
+  // summary's zero battles says why (an empty fit would blank every rating and the chart).
+  if (battles === 0)
+    return { ...standings, style: { status: "ready", method, features: [], battles, withoutFeatures } };
   const byModel = new Map(models.map((m) => [m.modelId, m]));
   const rows = standings.rows.map((row) => {
     const m = byModel.get(row.modelId);
