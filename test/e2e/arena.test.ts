@@ -484,7 +484,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(page.url()).toContain("includeFlagged=true");
   });
 
-  test("the leaderboard: an empty view says how to get data, a battle log imports (errors shown, twice is once), filters and sorting work, too many lines is refused with the server's message, and Export downloads the battles", async () => {
+  test("the leaderboard: an empty view says how to get data, a battle log imports (errors shown, the view moves to Imported and says so, twice is once), filters and sorting work, too many lines is refused with the server's message, and Export downloads the battles", async () => {
     const page = await open();
     await page.goto(`${server.url}/leaderboard?source=judge`);
     await page.locator(".empty-state").waitFor({ timeout: 10_000 });
@@ -508,8 +508,13 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
       'Accepted 3 battles; rejected 1. Line 4: model_a and model_b must differ; both are "imp-alpha"',
     );
 
-    await page.getByLabel("Source").selectOption("import");
+    // The view moves to where the battles count, and says so, rather than staying on an empty view.
+    expect(await readableText(page.getByTestId("import-where"))).toBe(
+      "The leaderboard above now shows Imported, all categories, where they count (and under All). See the leaderboard",
+    );
     await page.locator('tr[data-model="imp-alpha"]').waitFor({ timeout: 10_000 });
+    expect(await page.getByLabel("Source").inputValue()).toBe("import");
+    expect(page.url()).toContain("source=import");
     expect(await page.locator("table.leaderboard tbody tr").count()).toBe(3);
     expect(await readableText(page.locator(".lb-summary"))).toBe("3 battles counted");
     expect(await page.locator("svg[data-testid=rating-chart] .chart-dot").count()).toBe(3);
@@ -520,6 +525,11 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
       expect(await readableText(page.locator(`tr[data-model="${r.modelId}"] [data-testid=rank]`))).toBe(
         r.rankUpper === r.rankLower ? `${r.rankUpper}` : `${r.rankUpper}–${r.rankLower}`,
       );
+    // Every model can still rank first: the page says why, with the count of battles.
+    expect(imported.every((r) => r.rankUpper === 1)).toBe(true);
+    expect(await readableText(page.getByTestId("ranks-overlap"))).toBe(
+      "Every model ranks 1: their intervals overlap, and 3 battles are too few to separate them. More votes narrow the intervals until the ranks come apart.",
+    );
     // Overlapping neighbours: the rank's tooltip says how many battles would tell them apart.
     const separated = imported.find((r) => r.separation?.battles);
     expect(separated).toBeDefined();
@@ -541,6 +551,28 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
       ).document.querySelectorAll("table.leaderboard tbody tr");
       return Array.from(rows, (r) => r.getAttribute("data-model")).join() === want;
     }, elo.join());
+    // Sorted by TrueSkill, the rank is still the Bradley–Terry one, and its column says so.
+    await page.getByRole("button", { name: "TrueSkill μ ± σ" }).click();
+    await page.locator('th[aria-sort="descending"]', { hasText: "TrueSkill" }).waitFor({ timeout: 10_000 });
+    const byTrueSkill = (await api<Standings>("/leaderboard?source=import&order=trueskill")).rows;
+    const btRank = new Map(imported.map((r) => [r.modelId, [r.rankUpper, r.rankLower]]));
+    expect(byTrueSkill.map((r) => [r.rankUpper, r.rankLower])).toEqual(byTrueSkill.map((r) => btRank.get(r.modelId)));
+    await page.waitForFunction((want) => {
+      const rows = (
+        globalThis as unknown as {
+          document: { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null }> };
+        }
+      ).document.querySelectorAll("table.leaderboard tbody tr");
+      return Array.from(rows, (r) => r.getAttribute("data-model")).join() === want;
+    }, byTrueSkill.map((r) => r.modelId).join());
+    for (const r of byTrueSkill)
+      expect(await readableText(page.locator(`tr[data-model="${r.modelId}"] [data-testid=rank]`))).toBe(
+        r.rankUpper === r.rankLower ? `${r.rankUpper}` : `${r.rankUpper}–${r.rankLower}`,
+      );
+    expect(await page.getByRole("columnheader", { name: "Rank (BT 95%)" }).count()).toBe(1);
+    expect(await readableText(page.locator("#rank-note"))).toBe(
+      "Rank (BT 95%): every place the Bradley–Terry 95% intervals allow (2–5 is any of 2 to 5), whatever column sorts the table, so sorted by another column the ranks need not run in order.",
+    );
     await page.getByLabel("Category").selectOption("coding");
     await page.locator(".lb-summary", { hasText: "2 battles counted" }).waitFor({ timeout: 10_000 });
     expect(await page.locator("table.leaderboard tbody tr").count()).toBe(3);

@@ -3,7 +3,8 @@ import { api, call, messageOf } from "../lib/api";
 import { Alert } from "./alert";
 import { DownloadLink } from "./download-link";
 
-type Report = Awaited<ReturnType<typeof upload>>;
+export type ImportReport = Awaited<ReturnType<typeof upload>>;
+type Report = ImportReport;
 
 /** The same file always gets the same import id, so uploading it twice writes its battles once. */
 async function importIdOf(file: File): Promise<string> {
@@ -21,23 +22,33 @@ async function upload(file: File) {
   );
 }
 
+interface Props {
+  exportHref: string;
+  exportLabel: string;
+  /** after an import: the page shows where the battles went, and returns a sentence saying so (or null) */
+  onImported: (report: Report) => string | null;
+}
+
 /** Upload a Chatbot Arena battle log (clean format), and download this server's battles in the same format. */
-export function BattleImport(props: { exportHref: string; exportLabel: string; onImported: () => void }) {
+export function BattleImport(props: Props) {
   const [file, setFile] = createSignal<File | null>(null);
   const [busy, setBusy] = createSignal(false);
   const [report, setReport] = createSignal<Report | null>(null);
+  const [where, setWhere] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
 
   const send = async (e: Event) => {
     e.preventDefault();
     const f = file();
     setReport(null);
+    setWhere(null);
     setError(null);
     if (!f) return setError("Choose a battle log file first.");
     setBusy(true);
     try {
-      setReport(await upload(f));
-      props.onImported();
+      const done = await upload(f);
+      setReport(done);
+      setWhere(props.onImported(done));
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -92,6 +103,11 @@ export function BattleImport(props: { exportHref: string; exportLabel: string; o
           )}
         </Show>
       </div>
+      <p role="status" data-testid="import-where">
+        <Show when={where()}>
+          {where()} <a href="#leaderboard-title">See the leaderboard</a>
+        </Show>
+      </p>
       <Alert message={error()} />
       <p>
         <DownloadLink class="button" href={props.exportHref}>

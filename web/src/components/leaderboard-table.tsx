@@ -1,5 +1,6 @@
 import { For, Show } from "solid-js";
 import type { LeaderboardQuery, Standings } from "../lib/api";
+import { RankNote } from "./rank-note";
 
 type Order = NonNullable<LeaderboardQuery["order"]>;
 
@@ -32,8 +33,12 @@ export function LeaderboardTable(props: Props) {
         <table class="leaderboard" aria-labelledby="leaderboard-caption">
           <thead>
             <tr>
-              <th scope="col" title="The best and worst rank the 95% intervals allow">
-                Rank
+              <th
+                scope="col"
+                aria-describedby="rank-note"
+                title="The best and worst rank the Bradley–Terry 95% intervals allow, whatever the sort"
+              >
+                Rank (BT 95%)
               </th>
               <th scope="col">Model</th>
               <SortHead order="bt" label="BT rating (95% CI)" />
@@ -105,6 +110,7 @@ export function LeaderboardTable(props: Props) {
           </tbody>
         </table>
       </div>
+      <RankNote standings={props.standings} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { createEffect, createResource, createSignal, For, onCleanup, Show } from "solid-js";
 import { createStore } from "solid-js/store";
-import { BattleImport } from "../components/battle-import";
+import { BattleImport, type ImportReport } from "../components/battle-import";
 import { JudgesTable } from "../components/judges-table";
 import { LeaderboardTable } from "../components/leaderboard-table";
 import { RatingChart } from "../components/rating-chart";
@@ -130,6 +130,14 @@ export default function LeaderboardPage() {
     const timer = setTimeout(() => setReloads((n) => n + 1), 1500);
     onCleanup(() => clearTimeout(timer));
   });
+  /** After an import, the view moves to where its battles count, so they never seem to vanish; says where. */
+  const showImported = (report: ImportReport): string | null => {
+    setReloads((n) => n + 1);
+    if (report.accepted === 0) return null;
+    if (filters.source === "all" && !filters.category) return "They count here, under All, and under Imported.";
+    setFilters({ source: "import", category: "", tab: "models" });
+    return "The leaderboard above now shows Imported, all categories, where they count (and under All).";
+  };
   const exportHref = () =>
     api.battles.export
       .$url({
@@ -317,7 +325,7 @@ export default function LeaderboardPage() {
         <BattleImport
           exportHref={exportHref()}
           exportLabel={`Export ${EXPORT_TEXT[filters.source]} (JSON Lines)`}
-          onImported={() => setReloads((n) => n + 1)}
+          onImported={showImported}
         />
       </div>
       <Show when={filters.tab === "judges"}>
