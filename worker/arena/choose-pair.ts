@@ -83,7 +83,8 @@ export async function choosePair(
   const { standings, differenceVariance } = await computeStandings(
     env,
     db,
-    leaderboardQuery.parse({}),
+    // Pairing weighs every model the pool may hold, demo models included, whatever the leaderboard shows.
+    leaderboardQuery.parse({ demo: "include" }),
     settings(env).arena.leaderboardStaleMs,
   );
   const evidence = evidenceFrom(standings, differenceVariance);

@@ -2,6 +2,7 @@
 
 import {
   dataVersion,
+  isDemoModel,
   readAppearances,
   readCategories,
   readPairCounts,
@@ -17,6 +18,7 @@ import { fitPlan, fitRoomName, type IntervalMethod } from "./fit-plan";
 import { buildLeaderboard, type DifferenceVariance, ORDER, rateModels, type ModelRating } from "./leaderboard";
 import { settings } from "../shared/config";
 import { settledRanking, type Settled } from "./settled";
+import { realProviderConfigured } from "../providers/registry";
 
 export { ORDER };
 
@@ -56,6 +58,31 @@ export interface Standings {
   fit: FitStatus;
   /** what of the ranking in focus (QUORUM_ARENA_FOCUS) won't change with 95% confidence; null while it may */
   settled: Settled | null;
+  /** the `demo` asked for, and how many demo models the view leaves out */
+  demo: { asked: LeaderboardQuery["demo"]; excludedModels: number };
+}
+
+/** The battles a query reads, once it is known whether the demo models are left out. */
+export function sliceOf(q: LeaderboardQuery, withoutDemo: boolean): Slice {
+  const slice: Slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
+  // Absent rather than false, so the views that keep the demo models keep their rooms' and streams' names.
+  return withoutDemo ? { ...slice, withoutDemo } : slice;
+}
+
+/**
+ * The demo models the view leaves out. With `auto`, only once a real provider is configured and only from a view
+ * that mixes them with real models: a view of demo models alone (nothing else has been played yet) keeps them.
+ */
+async function demoLeftOut(
+  env: Env,
+  db: Db,
+  q: LeaderboardQuery,
+): Promise<{ leftOut: string[]; read: Awaited<ReturnType<typeof readPairCounts>> | null }> {
+  if (q.demo === "include" || (q.demo === "auto" && !realProviderConfigured(env))) return { leftOut: [], read: null };
+  const read = await readPairCounts(db, sliceOf(q, false));
+  const models = new Set(read.pairs.flatMap((p) => [p.lo, p.hi]));
+  const demo = [...models].filter(isDemoModel);
+  return { leftOut: q.demo === "exclude" || demo.length < models.size ? demo : [], read };
 }
 
 /**
@@ -110,8 +137,9 @@ export async function computeStandings(
   voteWindowMs = settings(env).arena.voteWindowMs,
 ): Promise<Computed> {
   const { focus, newModelBattles } = settings(env).arena;
-  // The settings shape the rows too (newModel, settled), and a test may pass its own env.
-  const key = JSON.stringify([q, focus, newModelBattles]);
+  // The settings shape the rows too (newModel, settled), and a test may pass its own env; whether a real provider
+  // is configured decides what `demo=auto` shows. All of it is part of the view's key.
+  const key = JSON.stringify([q, focus, newModelBattles, q.demo === "auto" && realProviderConfigured(env)]);
   const hit = cache.get(key);
   const [now, writes] = [Date.now(), localWrites];
   if (hit && hit.writes === writes && now - hit.checkedAt < staleMs) return hit.value;
@@ -131,15 +159,18 @@ export async function computeStandings(
 
 async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed> {
   const archive = env.ARCHIVE;
-  const slice: Slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
+  const { leftOut, read } = await demoLeftOut(env, db, q);
+  const slice = sliceOf(q, leftOut.length > 0);
   const withHuman = slice.sources.includes("human");
-  const [{ pairs, excludedFlagged }, online, appearances, humanPairs, categories] = await Promise.all([
-    readPairCounts(db, slice),
+  const [{ pairs, excludedFlagged }, online, shown, humanPairs, categories] = await Promise.all([
+    // The read that decided is the view's own when it left nothing out.
+    read && !leftOut.length ? read : readPairCounts(db, slice),
     readOnlineRatings(db, archive, slice),
     withHuman ? readAppearances(db, slice.category) : null,
     q.source === "all" ? readPairCounts(db, { ...slice, sources: ["human"] }) : null,
     readCategories(db),
   ]);
+  const appearances = shown && slice.withoutDemo ? withoutDemoModels(shown) : shown;
   const rated = new Set(pairs.flatMap((p) => [p.lo, p.hi]));
   // An anchor is used only when that model has battles here; the response says which one was.
   const anchor =
@@ -181,8 +212,13 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     categories,
     fit,
     settled: settledRanking(rows, settings(env).arena.focus),
+    demo: { asked: q.demo, excludedModels: leftOut.length },
   };
   return { standings, pairs, differenceVariance };
+}
+
+function withoutDemoModels(appearances: Map<string, number>): Map<string, number> {
+  return new Map([...appearances].filter(([modelId]) => !isDemoModel(modelId)));
 }
 
 interface FitInput {

@@ -11,7 +11,7 @@ import type { LeaderboardQuery } from "../shared/requests";
 import { fitPlan } from "./fit-plan";
 import { settings } from "../shared/config";
 import type { StyleResult } from "./style-fit";
-import { ORDER, SOURCES, type Standings } from "./standings";
+import { ORDER, type Standings, sliceOf } from "./standings";
 import { settledRanking } from "./settled";
 
 export type StyleSummary =
@@ -26,7 +26,7 @@ export async function withStyleControl(
   standings: Standings,
 ): Promise<Standings & { style: StyleSummary }> {
   const method = q.style ?? "arena-rank";
-  const slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
+  const slice = sliceOf(q, standings.demo.excludedModels > 0);
   const anchor =
     q.anchor !== undefined && q.anchorRating !== undefined ? { modelId: q.anchor, rating: q.anchorRating } : null;
   // Addressing a room creates it, and the view is the client's to name: a view with no battles gets no room,

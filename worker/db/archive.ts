@@ -18,7 +18,7 @@
  * What may still change and what is final, and the pass the cron runs with the configured window, are
  * arena/archive-policy.ts.
  */
-import type { Slice } from "./leaderboard-queries";
+import { isDemoModel, type Slice } from "./leaderboard-queries";
 import type { Winner } from "../rating/battle-outcome";
 import type { BattleSource } from "../shared/arena";
 
@@ -407,7 +407,8 @@ export async function archiveSummary(d1: D1Database): Promise<ArchiveSummary> {
 const inSlice = (b: ArchivedBattle, slice: Slice) =>
   slice.sources.includes(b.source) &&
   (slice.includeFlagged || !b.flagged) &&
-  (slice.category === "" || b.category === slice.category);
+  (slice.category === "" || b.category === slice.category) &&
+  !(slice.withoutDemo && (isDemoModel(b.model_a) || isDemoModel(b.model_b)));
 
 /**
  * The slice's archived battles with rowids after `after`, a segment at a time in rowid order; D1 holds every

@@ -9,7 +9,12 @@ export interface Slice {
   /** '' = every category */
   category: string;
   includeFlagged: boolean;
+  /** leave out every battle a demo model (`demo:…`) fought; absent keeps them, as views always did */
+  withoutDemo?: boolean;
 }
+
+/** A demo model's id, as the registry splits ids (`provider:name`). */
+export const isDemoModel = (modelId: string) => modelId.startsWith("demo:");
 
 export interface PairTotals {
   lo: string;
@@ -24,7 +29,13 @@ const p = schema.pairCounts;
 
 /** Outcome counts per pair of models in the slice, and how many flagged battles it leaves out. */
 export async function readPairCounts(db: Db, slice: Slice): Promise<{ pairs: PairTotals[]; excludedFlagged: number }> {
-  const inSlice = and(inArray(p.source, slice.sources), eq(p.category, slice.category));
+  const inSlice = and(
+    inArray(p.source, slice.sources),
+    eq(p.category, slice.category),
+    slice.withoutDemo
+      ? sql`substr(${p.modelLo}, 1, 5) <> 'demo:' AND substr(${p.modelHi}, 1, 5) <> 'demo:'`
+      : undefined,
+  );
   const [pairs, flagged] = await db.batch([
     db
       .select({

@@ -28,7 +28,9 @@ const s = schema.eloSnapshots;
  * trigger reads the sources before the first "|".
  */
 export function streamOf(slice: Slice): string {
-  return `${[...slice.sources].sort().join("+")}|${slice.includeFlagged ? 1 : 0}|${encodeURIComponent(slice.category)}`;
+  // "/" sorts below "|" and the category is encoded, so "/nodemo" can't read as another stream's checkpoint.
+  const demo = slice.withoutDemo ? "/nodemo" : "";
+  return `${[...slice.sources].sort().join("+")}|${slice.includeFlagged ? 1 : 0}|${encodeURIComponent(slice.category)}${demo}`;
 }
 
 /** The newest snapshot of the stream, its newest state or a checkpoint, whichever covers more battles. */
@@ -68,6 +70,7 @@ export async function battlesAfter(
     params.push(slice.category);
   }
   if (!slice.includeFlagged) where.push("+flagged = 0");
+  if (slice.withoutDemo) where.push("substr(model_a, 1, 5) <> 'demo:' AND substr(model_b, 1, 5) <> 'demo:'");
   // Rows as arrays (raw), not objects: a cold replay reads every battle, and naming each column of each row costs.
   const page = db.$client.prepare(
     `SELECT rowid, model_a, model_b, winner, tstamp FROM battles WHERE rowid > ? AND ${where.join(" AND ")} ORDER BY rowid LIMIT ${PAGE}`,

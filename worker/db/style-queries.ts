@@ -40,10 +40,13 @@ export async function* sliceBattles(
   );
   const category = slice.category === "" ? sql`` : sql` AND +category = ${slice.category}`;
   const flagged = slice.includeFlagged ? sql`` : sql` AND +flagged = 0`;
+  const demo = slice.withoutDemo
+    ? sql` AND substr(model_a, 1, 5) <> 'demo:' AND substr(model_b, 1, 5) <> 'demo:'`
+    : sql``;
   for (let after = 0; ; ) {
     const page = await db.all<FeaturedBattle & { rowid: number }>(
       sql`SELECT rowid, model_a AS modelA, model_b AS modelB, winner, conv_metadata AS convMetadata FROM battles
-          WHERE rowid > ${after} AND +source IN (${list})${category}${flagged} ORDER BY rowid LIMIT ${PAGE}`,
+          WHERE rowid > ${after} AND +source IN (${list})${category}${flagged}${demo} ORDER BY rowid LIMIT ${PAGE}`,
     );
     yield page;
     if (page.length < PAGE) return;

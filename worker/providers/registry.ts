@@ -64,6 +64,11 @@ export function unavailableReason(provider: ProviderId, vars: ProviderVars): str
   }
 }
 
+/** Whether any provider besides the offline demo is configured: then the demo models are no longer all there is. */
+export function realProviderConfigured(vars: ProviderVars): boolean {
+  return PROVIDER_IDS.some((p) => p !== "demo" && unavailableReason(p, vars) === null);
+}
+
 export class ProviderUnavailableError extends Error {
   constructor(
     readonly provider: ProviderId,

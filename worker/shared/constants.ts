@@ -15,6 +15,12 @@ export const BATTLE_SOURCES = ["human", "judge", "import"] as const;
 /** What the leaderboard and the battle export read: one source of battles, or all of them together. */
 export const LEADERBOARD_SOURCES = [...BATTLE_SOURCES, "all"] as const;
 export const LEADERBOARD_ORDERS = ["bt", "elo", "trueskill", "winRate"] as const;
+/**
+ * Whether the leaderboard shows the offline demo models: `auto` leaves them out of a view that mixes them with real
+ * models once a real provider is configured (with none, they are what there is, and stay); `include` always shows
+ * them, `exclude` never does.
+ */
+export const DEMO_VIEWS = ["auto", "include", "exclude"] as const;
 /** How the leaderboard's intervals are made: arena-rank's closed form, or the seeded bootstrap. */
 export const INTERVAL_METHODS = ["sandwich", "bootstrap"] as const;
 /** Style control as arena-rank fits it today (the default), or as FastChat fitted it in 2024. */
@@ -53,6 +59,7 @@ export type VoteFlag = (typeof VOTE_FLAGS)[number];
 export type BattleSource = (typeof BATTLE_SOURCES)[number];
 export type LeaderboardSource = (typeof LEADERBOARD_SOURCES)[number];
 export type LeaderboardOrder = (typeof LEADERBOARD_ORDERS)[number];
+export type DemoView = (typeof DEMO_VIEWS)[number];
 export type StyleMethod = (typeof STYLE_METHODS)[number];
 export type SelfReviewMode = (typeof SELF_REVIEW_MODES)[number];
 export type ReviewerWeights = (typeof REVIEWER_WEIGHTS)[number];

@@ -5,6 +5,7 @@ import {
   EXPORT_FORMATS,
   INTERVAL_METHODS,
   BATTLE_LOG_SPELLINGS,
+  DEMO_VIEWS,
   LEADERBOARD_ORDERS,
   LEADERBOARD_SOURCES,
   MAX_CONCURRENCY,
@@ -166,6 +167,11 @@ export const leaderboardQuery = z.object({
   rounds: z.coerce.number().int().min(0).max(1000).default(100),
   /** arena-rank's inverse pair-frequency weights: each battle weighs 1 / max(battles of its pair, 50) */
   reweight: flag.default(false),
+  /**
+   * the offline demo models: `auto` leaves them out of a view that mixes them with real models once a real
+   * provider is configured; `include` keeps them, `exclude` leaves them out whatever is configured
+   */
+  demo: z.enum(DEMO_VIEWS).default("auto"),
   /**
    * ratings with style held equal, fitted in the background: `true` as the Arena's leaderboard does it today
    * (arena-rank's contextual Bradley–Terry), `fastchat` as FastChat's 2024 notebooks did

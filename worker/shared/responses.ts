@@ -15,7 +15,7 @@ import {
   voteFlag,
   voteRow,
 } from "./arena";
-import { INTERVAL_METHODS, STYLE_METHODS, VOTE_CHOICES } from "./constants";
+import { DEMO_VIEWS, INTERVAL_METHODS, STYLE_METHODS, VOTE_CHOICES } from "./constants";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
 
@@ -248,6 +248,11 @@ export const leaderboardResponse = z.object({
    * once no 95% interval overlaps another where it matters: those models, best first; null while it may change
    */
   settled: z.nullable(z.object({ focus: z.string(), models: z.array(z.string()), confidence: z.number() })),
+  /**
+   * the demo models: the `demo` asked for, and how many of them this view leaves out (0 when it shows them all, or
+   * has none): with `auto`, those of a view that mixes them with real models while a real provider is configured
+   */
+  demo: z.object({ asked: z.enum(DEMO_VIEWS), excludedModels: z.number() }),
   /** with `style=true`, the style-controlled fit; null without */
   style: z.nullable(styleSummary),
 });

@@ -4,6 +4,7 @@ import { BattleImport, type ImportReport } from "../components/battle-import";
 import { JudgesTable } from "../components/judges-table";
 import { LeaderboardTable } from "../components/leaderboard-table";
 import { RatingChart } from "../components/rating-chart";
+import { DemoNote } from "../components/demo-note";
 import { FitNotice } from "../components/fit-notice";
 import { SettledNotice } from "../components/settled-notice";
 import { StyleEffects } from "../components/style-effects";
@@ -63,6 +64,8 @@ interface Filters {
   style: boolean;
   ci: (typeof INTERVAL_METHODS)[number];
   reweight: boolean;
+  /** show the demo models even where a configured real provider would leave them out */
+  includeDemo: boolean;
 }
 
 /** The filters live in the address, so a link (or a reload) shows the same view. */
@@ -80,6 +83,7 @@ function readFilters(): Filters {
     style: q.get("style") === "true",
     ci: pick(q.get("ci"), INTERVAL_METHODS, "sandwich"),
     reweight: q.get("reweight") === "true",
+    includeDemo: q.get("demo") === "include",
   };
 }
 
@@ -96,6 +100,7 @@ export default function LeaderboardPage() {
     ...(filters.style ? { style: "true" as const } : {}),
     ...(filters.ci === "bootstrap" ? { ci: "bootstrap" as const } : {}),
     ...(filters.reweight ? { reweight: "true" as const } : {}),
+    ...(filters.includeDemo ? { demo: "include" as const } : {}),
     minAppearances: validMin(filters.minAppearances) ? String(Number(filters.minAppearances)) : undefined,
     ...(filters.category ? { category: filters.category } : {}),
     reload: reloads(),
@@ -298,6 +303,7 @@ export default function LeaderboardPage() {
                   )}
                 </Show>
               </p>
+              <DemoNote demo={s().demo} onInclude={(include) => setFilters("includeDemo", include)} />
               <FitNotice fit={s().fit} />
               <SettledNotice standings={s()} />
               <Show
