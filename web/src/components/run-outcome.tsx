@@ -67,7 +67,7 @@ export function RunOutcome(props: { detail: RunDetail; aggregation: AggregationV
         </div>
       </dl>
       <p class="small">
-        <a href="#review-title">How the vote was counted</a>
+        <a href="#review-title">How the ranking was counted</a>
       </p>
     </section>
   );
