@@ -181,7 +181,7 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     expect(await readableText(page.locator(`li[data-run-id="${secondId}"] .history-question`))).toBe(edited);
   });
 
-  test("a synthesis streams after the ranking, above it, marked as a synthesis and rendered as Markdown", async () => {
+  test("a synthesis streams after the ranking, right under the outcome and above the answers, marked as a synthesis and rendered as Markdown", async () => {
     const text =
       "**Spaces**, on balance: both answers agree that a formatter should decide the width, and the skeptic's warning about mixed files is worth keeping, so convert old files in one commit.";
     await scriptModel(stub.url, "gpt-4o-mini", [{ text, holdKey: "e2e-synthesis", chunkDelayMs: 120 }]);
@@ -219,6 +219,9 @@ describeInBrowser("Quorum day to day, in a real browser", () => {
     expect(await card.locator(".markdown strong").innerText()).toBe("Spaces");
     expect(await card.locator(".spinner").count()).toBe(0);
     expect(await comesBefore(page, "[data-testid=synthesis]", "table.ranking")).toBe(true);
+    // Right under the outcome, above the answers: what a person reads first.
+    expect(await comesBefore(page, "[data-testid=run-outcome]", "[data-testid=synthesis]")).toBe(true);
+    expect(await comesBefore(page, "[data-testid=synthesis]", ".answers")).toBe(true);
     // Not a ranked answer: the ranking has the two answers only.
     expect(await page.locator("table.ranking tbody tr").count()).toBe(2);
     await card.scrollIntoViewIfNeeded();
