@@ -484,7 +484,7 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(page.url()).toContain("includeFlagged=true");
   });
 
-  test("the leaderboard: an empty view says how to get data, a battle log imports (errors shown, the view moves to Imported and says so, twice is once), filters and sorting work, too many lines is refused with the server's message, and Export downloads the battles", async () => {
+  test("the leaderboard: an empty view says how to get data, a battle log imports (errors shown, the view moves to Imported and says so, twice is once), filters and sorting work, style control with nothing to fit says so, too many lines is refused with the server's message, and Export downloads the battles", async () => {
     const page = await open();
     await page.goto(`${server.url}/leaderboard?source=judge`);
     await page.locator(".empty-state").waitFor({ timeout: 10_000 });
@@ -589,6 +589,16 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.getByLabel("Category").selectOption("");
     await page.locator(".lb-summary", { hasText: "3 battles counted" }).waitFor({ timeout: 10_000 });
     await screenshot(page, "leaderboard-imported");
+
+    // Style control on a log without style metadata: nothing to fit, said so, and the plain ratings stay.
+    await page.getByRole("checkbox", { name: "Style control" }).check();
+    const nothing = page.getByTestId("style-nothing-to-fit");
+    await nothing.waitFor({ timeout: 15_000 });
+    expect(await readableText(nothing)).toBe(
+      "Style control has nothing to fit: none of the 3 battles in this view carries style metadata (answer length, headers, lists, bold). Arena votes cast here record it; an imported log has it only when its lines carry FastChat's conv_metadata. The ratings above are the plain ones.",
+    );
+    expect(await page.locator("svg[data-testid=rating-chart] .chart-dot").count()).toBe(3);
+    await page.getByRole("checkbox", { name: "Style control" }).uncheck();
 
     // The same file again writes nothing twice.
     await page.getByRole("button", { name: "Import" }).click();

@@ -104,6 +104,13 @@ describeInBrowser("share links in a real browser", () => {
     expect(await visitor.page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
     expect(await visitor.page.locator("#access-token").count()).toBe(0);
     expect(await visitor.page.locator("a[href^='/']").count()).toBe(0);
+    // The shared run leads with its outcome, and its cards carry their ranks, as on the owner's page.
+    expect(await visitor.page.locator(".outcome-ranking li").allInnerTexts()).toEqual(
+      await owner.page.locator(".outcome-ranking li").allInnerTexts(),
+    );
+    expect(await visitor.page.getByTestId("rank-badge").allInnerTexts()).toEqual(
+      await owner.page.getByTestId("rank-badge").allInnerTexts(),
+    );
     await screenshot(visitor.page, "share-02-visitor-run");
 
     // The owner revokes the link: the visitor's open page loses it at once, and so does a reload.
@@ -148,6 +155,10 @@ describeInBrowser("share links in a real browser", () => {
     await visitor.page.locator(".arena-pane .card-head h2", { hasText: named[0] }).waitFor({ timeout: 15_000 });
     expect(await visitor.page.locator(".arena-pane .card-head h2").allInnerTexts()).toEqual(named);
     expect(await readableText(visitor.page.getByTestId("shared-vote"))).toMatch(/^Voted: A is better/);
+    // The visitor's page leads with the same outcome, as voted (not "your vote").
+    expect(await readableText(visitor.page.getByTestId("arena-winner"))).toBe(
+      `${named[0]} (Model A) won (by the vote)`,
+    );
     await screenshot(visitor.page, "share-03-visitor-comparison");
   });
 });
