@@ -1,7 +1,8 @@
 /**
  * The outcome first, in a real browser: a finished council run opens on its winner, ranking, reviewer agreement
  * (with the count it rests on), tokens and cost, with each answer card badged with its rank and in ranking order;
- * an arena round shows who won and who each side was above the answers, once voted and not before.
+ * an arena round shows who won and who each side was above the answers, once voted and not before; and the
+ * leaderboard says when it leaves the demo models out of a mixed view, and shows them on request.
  */
 import { expect, test } from "vitest";
 import type { ComparisonDetail } from "../../worker/shared/arena";
@@ -15,7 +16,10 @@ const DONE_WAIT = 30_000;
 const NTH: Record<number, string> = { 1: "1st", 2: "2nd", 3: "3rd" };
 
 describeInBrowser("the outcome first", () => {
-  const { server, open } = browserSuite({ vars: { QUORUM_DEMO_DELAY_MS: "1", QUORUM_MIN_VOTE_MS: "0" } });
+  // A real provider configured (never called here): the demo models then leave mixed leaderboard views.
+  const { server, open } = browserSuite({
+    vars: { QUORUM_DEMO_DELAY_MS: "1", QUORUM_MIN_VOTE_MS: "0", OPENAI_API_KEY: "sk-e2e-never-called" },
+  });
 
   const post = async (path: string, body: unknown): Promise<{ id: string }> => {
     const res = await fetch(`${server.url}/api${path}`, {
@@ -123,5 +127,36 @@ describeInBrowser("the outcome first", () => {
     );
     expect(await comesBefore(page, "[data-testid=arena-outcome]", ".arena-panes")).toBe(true);
     await screenshot(page, "outcome-arena");
+  });
+  test("the leaderboard leaves the demo models out of a view mixed with real ones, says so, and shows them on request", async () => {
+    const log = [
+      { model_a: "demo:concise", model_b: "demo:skeptic", winner: "model_a", tstamp: 1_700_000_000 },
+      { model_a: "real-alpha", model_b: "real-beta", winner: "model_a", tstamp: 1_700_000_100 },
+      { model_a: "real-beta", model_b: "real-alpha", winner: "tie", tstamp: 1_700_000_200 },
+    ];
+    const res = await fetch(`${server.url}/api/battles/import?importId=outcome-demo`, {
+      method: "POST",
+      headers: { "content-type": "application/x-ndjson" },
+      body: log.map((b) => JSON.stringify(b)).join("\n"),
+    });
+    expect(res.status).toBe(200);
+    const page = await open();
+    await page.goto(`${server.url}/leaderboard?source=import`);
+    const note = page.getByTestId("demo-left-out");
+    await note.waitFor({ timeout: 10_000 });
+    expect(await readableText(note)).toBe(
+      "2 demo models are left out: a real provider is configured, so the offline demo's models don't mix with real ones here. Show demo models",
+    );
+    expect(await page.locator("table.leaderboard tbody tr").evaluateAll((rows) => rows.length)).toBe(2);
+    expect(await readableText(page.locator(".lb-summary"))).toBe("2 battles counted");
+
+    await page.getByRole("button", { name: "Show demo models" }).click();
+    await page.locator('tr[data-model="demo:concise"]').waitFor({ timeout: 10_000 });
+    expect(page.url()).toContain("demo=include");
+    expect(await readableText(page.locator(".lb-summary"))).toBe("3 battles counted");
+    await page.getByRole("button", { name: "Leave them out of mixed views" }).click();
+    await note.waitFor({ timeout: 10_000 });
+    expect(await page.locator('tr[data-model="demo:concise"]').count()).toBe(0);
+    expect(page.url()).not.toContain("demo=");
   });
 });
