@@ -87,34 +87,35 @@ describe("demo answers", () => {
     }
   });
 
-  it("say they are offline demo output and build on the question", async () => {
+  it("say plainly that they are the offline demo, and quote a short question whole", async () => {
     for (const m of DEMO_MODELS) {
       const { text } = (await ask(m.name)).gen;
-      expect(text.endsWith(DEMO_NOTICE)).toBe(true);
-      expect(text).toContain("CSV");
+      expect(text).toMatch(/offline demo/i);
+      expect(text).toContain("“How do I read a CSV file in Python?”");
+      expect(text).toMatch(/example/);
+      expect(text).toContain("`.dev.vars`");
+      expect(text).not.toContain(DEMO_NOTICE);
     }
-    expect(DEMO_NOTICE).toMatch(/demo model/);
-    expect(DEMO_NOTICE).toMatch(/API keys/);
   });
 
-  it("each have their own style", async () => {
+  it("each have their own length and shape", async () => {
     const [concise, thorough, skeptic] = await Promise.all(
       ["concise", "thorough", "skeptic"].map(async (m) => (await ask(m)).gen.text),
     );
-    expect(concise).toMatch(/^\*\*Short answer:\*\*/);
-    expect(concise.split(/\s+/).length).toBeLessThan(80);
-    expect(thorough).toMatch(/^## Overview$/m);
-    expect(thorough).toContain("```python\n");
-    expect(thorough).toMatch(/^1\. /m);
-    expect(skeptic).toMatch(/caveats:/);
-    expect(skeptic).toMatch(/^- \*\*Verify specifics:\*\*/m);
+    expect(concise).toMatch(/^\*\*[^*]+\*\* /);
+    expect(concise.split(/\s+/).length).toBeLessThan(70);
+    expect(thorough).toMatch(/^## This is Quorum's offline demo$/m);
+    expect(thorough).toMatch(/^1\. \*\*Try an example\*\*/m);
+    expect(skeptic).toMatch(/^- To see how a council works/m);
+    const words = [concise, skeptic, thorough].map((t) => t.split(/\s+/).length);
+    expect(words).toEqual([...words].sort((a, b) => a - b));
   });
 
-  it("stop at maxTokens, counting words as tokens", async () => {
+  it("stop at maxTokens, counting chunks as tokens", async () => {
     const { gen, deltas } = await ask("thorough", QUESTION, 5);
     expect(deltas).toHaveLength(5);
     expect(gen).toMatchObject({ text: deltas.join(""), truncated: true, finishReason: "length" });
-    expect(gen.text.startsWith("## Overview\n\nTo answer")).toBe(true);
+    expect(gen.text).toBe("## This is Quorum's offline ");
   });
 
   it("stop when the signal aborts mid-stream", async () => {
@@ -209,7 +210,7 @@ describe("demo reviews", () => {
     }
   });
 
-  it("differ in taste: each model prefers a different answer", async () => {
+  it("differ in taste on replies they can only judge by form: the concise reviewer prefers the shortest, the thorough one the most structured", async () => {
     const req = buildReviewRequest({
       question: "Postgres vs SQLite for a small web app?",
       answers: await demoAnswers("Postgres vs SQLite for a small web app?"),
@@ -221,7 +222,9 @@ describe("demo reviews", () => {
       const { parsed } = await reviewAs(m, req);
       firsts.push(parsed.ok ? parsed.review.ranking[0] : parsed.error);
     }
-    expect(firsts).toEqual(["A", "B", "C"]);
+    expect(firsts.slice(0, 2)).toEqual(["A", "B"]);
+    const { parsed } = await reviewAs("skeptic", req);
+    for (const r of parsed.ok ? parsed.review.reviews : []) expect(r.critique).toMatch(/^An offline-demo reply: /);
   });
 
   it("rank only the labels left after excluding the reviewer's own answer", async () => {

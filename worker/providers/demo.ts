@@ -1,16 +1,19 @@
 /**
- * Quorum's built-in offline models: no key, no network, and the same question always gets the
- * same answer. Each answers in its own style by templating over the question, says plainly that
- * it is demo output, and reviews with its own deterministic taste so council runs have
- * something real to aggregate. The templates and tastes live in ./demo/.
+ * Quorum's built-in offline models: no key, no network, and the same question always gets the same answer. For the
+ * example questions (./demo/examples/) each model streams its prepared answer, and reviews, judges and chairs
+ * with prepared verdicts that rank them as they deserve; any other question gets an honest note that this is the
+ * demo, in each model's own style, and reviews that say they judged form alone.
  */
 import { writeAnswer } from "./demo/answers";
+import { streamChunks } from "./demo/chunks";
 import { DEMO_MODELS, styleOf } from "./demo/models";
 import { readPacket, schemaLabels } from "./demo/packet";
 import { judge } from "./demo/review";
+import { chairBriefQuestion, writeSynthesis } from "./demo/synthesis";
 import { ProviderError, type GenerateRequest, type Generation, type Provider, type ReviewOutput } from "./types";
 
 export { DEMO_NOTICE } from "./demo/answers";
+export { EXAMPLES, findExample, type Example } from "./demo/examples";
 export { DEMO_MODELS } from "./demo/models";
 export { readPacket } from "./demo/packet";
 export { keywordsOf } from "./demo/text";
@@ -48,14 +51,17 @@ function pairwiseVerdict(style: ReturnType<typeof styleOf>, packet: ReturnType<t
   const [a, b] = reviews;
   const winner = a.scores.overall === b.scores.overall ? "tie" : a.scores.overall > b.scores.overall ? "A" : "B";
   const reasons =
-    winner === "tie" ? `Both score ${a.scores.overall}. ${a.critique}` : (winner === "A" ? a : b).critique;
+    winner === "tie"
+      ? `Both score ${a.scores.overall}. ${a.critique}`
+      : `Answer ${winner} is better. ${(winner === "A" ? a : b).critique}`;
   return { winner, scores: { A: a.scores.overall, B: b.scores.overall }, reasons };
 }
 
 async function generate(req: GenerateRequest, onDelta: (text: string) => void, delayMs: number): Promise<Generation> {
   const style = styleOf(req.model);
   const question = [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  const chunks = writeAnswer(style, question).match(/\S+\s*|\s+/g) ?? [];
+  const briefed = chairBriefQuestion(question);
+  const chunks = streamChunks(briefed === null ? writeAnswer(style, question) : writeSynthesis(briefed));
   const limit = req.maxTokens && req.maxTokens > 0 ? Math.floor(req.maxTokens) : Infinity;
   const sent = chunks.slice(0, limit);
   if (req.signal.aborted) throw aborted();

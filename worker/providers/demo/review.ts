@@ -1,21 +1,37 @@
-/** A demo reviewer's verdict on a packet: per-answer critiques and scores, a ranking and a confidence. */
+/**
+ * A demo reviewer's verdict on a packet: per-answer critiques and scores, a ranking and a confidence. A prepared
+ * answer to an example gets the review it deserves (./prepared-review.ts); anything else is scored on its form
+ * alone, and the critique says so, since the demo cannot check what an answer claims.
+ */
 import type { Scores } from "../../shared/run";
+import { findExample } from "./examples";
 import { measure, type Features } from "./features";
-import type { DemoStyle } from "./models";
+import { honestReply } from "./honest";
+import { DEMO_MODELS, type DemoStyle } from "./models";
 import type { Packet } from "./packet";
+import { preparedStyleOf, reviewPrepared } from "./prepared-review";
 import { TASTES } from "./tastes";
 import { keywordsOf, plural } from "./text";
 
 const ZERO: Scores = { correctness: 0, completeness: 0, clarity: 0, helpfulness: 0, safety: 0, overall: 0 };
 
+export interface DemoReview {
+  label: string;
+  critique: string;
+  scores: Scores;
+}
+
 export function judge(style: DemoStyle, packet: Packet, labels: string[]) {
   const keywords = keywordsOf(packet.question, 6);
-  const reviews = labels.map((label) => {
+  const example = findExample(packet.question);
+  const reviews = labels.map((label): DemoReview => {
     const text = packet.answers.find((a) => a.label === label)?.text ?? "";
     if (text === "") return { label, critique: "The answer is empty or missing from the packet.", scores: ZERO };
     const f = measure(text, keywords);
+    const prepared = example && preparedStyleOf(example, text);
+    if (example && prepared) return { label, ...reviewPrepared(style, example.answers[prepared], f) };
     const { scores, verdict } = TASTES[style](f);
-    return { label, critique: critique(style, f, verdict), scores };
+    return { label, critique: formCritique(style, f, verdict, isHonestReply(packet.question, text)), scores };
   });
   // Sorting a copy keeps label order between equal scores, so the ranking agrees with the scores.
   const ranking = [...reviews].sort((a, b) => b.scores.overall - a.scores.overall).map((r) => r.label);
@@ -25,15 +41,26 @@ export function judge(style: DemoStyle, packet: Packet, labels: string[]) {
   return { reviews, ranking, confidence };
 }
 
-function critique(style: DemoStyle, f: Features, verdict: string): string {
-  const coverage = f.covered.length
-    ? `Picks up ${f.covered.slice(0, 3).join(", ")} from the question.`
-    : "Does not pick up the question's key terms.";
+const isHonestReply = (question: string, text: string) =>
+  DEMO_MODELS.some((m) => honestReply(m.name as DemoStyle, question) === text.trim());
+
+/** What a reviewer that cannot read for meaning can honestly say: what the answer is, and what it measured. */
+function formCritique(style: DemoStyle, f: Features, verdict: string, honest: boolean): string {
+  const what = honest
+    ? "An offline-demo reply: it says plainly that it can't answer and points to the examples, so there are no claims to check."
+    : "The demo reviewer can't check this answer's content (it knows only its prepared examples), so this score reflects form alone.";
   const facts =
     style === "concise"
       ? `${plural(f.words, "word")}, opening with "${f.opening}".`
       : style === "thorough"
         ? `${plural(f.headings, "heading")}, ${plural(f.listItems, "list item")} and ${plural(f.codeBlocks, "code block")} over ${plural(f.words, "word")}.`
         : `${plural(f.caveats, "caveat word")} and ${plural(f.absolutes, "absolute claim")} in ${plural(f.words, "word")}; ${plural(f.numbers, "specific number")} to check.`;
-  return `${facts} ${verdict} ${coverage}`;
+  return `${what} ${facts} ${honest ? PREFERS[style] : verdict}`;
 }
+
+/** Why reviewers of equally empty replies still rank them differently: each has a taste in form. */
+const PREFERS: Record<DemoStyle, string> = {
+  concise: "This reviewer favours the shortest reply.",
+  thorough: "This reviewer favours structure: headings, lists and next steps.",
+  skeptic: "This reviewer favours replies that are careful about what they claim.",
+};

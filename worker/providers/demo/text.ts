@@ -28,6 +28,23 @@ export function hash(text: string): number {
   return h;
 }
 
-export const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-export const pick = <T>(seed: number, options: T[]) => options[seed % options.length];
+export const pick = <T>(seed: number, options: readonly T[]) => options[seed % options.length];
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * The question on one line, whole when it fits in `max` characters, else cut at the last word boundary that fits,
+ * with an ellipsis: never in the middle of a word. Markdown markers are escaped so the quote shows as typed.
+ */
+export function quoteQuestion(question: string, max = 120): string {
+  const flat = question.replace(/\s+/g, " ").trim();
+  let shown = flat;
+  if ([...flat].length > max) {
+    const chars = [...flat];
+    const room = chars.slice(0, max).join("");
+    // Cut after the last whole word: the room itself when the next character is a space.
+    const end = /\s/.test(chars[max]) ? room.length : room.search(/\s\S*$/);
+    // One enormous word has no boundary to cut at: show none of it rather than half of it.
+    shown = `${end > 0 ? room.slice(0, end).replace(/[\s,;:]+$/, "") : ""}…`;
+  }
+  return `“${shown.replace(/[\\`*_[\]<>|#]/g, "\\$&")}”`;
+}
