@@ -36,6 +36,7 @@ type Expect<T extends true> = T;
 export type ResponseSchemasMatchRoutes = [
   Expect<Check<InferResponseType<Api["health"]["$get"], 200>, typeof r.healthResponse>>,
   Expect<Check<InferResponseType<Api["models"]["$get"], 200>, typeof r.modelsResponse>>,
+  Expect<Check<InferResponseType<Api["examples"]["$get"], 200>, typeof r.examplesResponse>>,
   Expect<Check<InferResponseType<Api["providers"][":provider"]["test"]["$post"], 200>, typeof r.providerTestResponse>>,
   Expect<Check<InferResponseType<Api["runs"]["$post"], 201>, typeof r.runStarted>>,
   Expect<Check<InferResponseType<Api["runs"]["$get"], 200>, typeof r.runList>>,

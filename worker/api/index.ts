@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { onError } from "./errors";
 import { battlesApi } from "./battles";
 import { comparisonsApi } from "./comparisons";
+import { examplesApi } from "./examples";
 import { healthApi } from "./health";
 import { judgesApi } from "./judges";
 import { leaderboardApi } from "./leaderboard";
@@ -15,6 +16,7 @@ import { votesApi } from "./votes";
 export const api = new Hono<{ Bindings: Env }>()
   .route("/health", healthApi)
   .route("/models", modelsApi)
+  .route("/examples", examplesApi)
   .route("/providers", providersApi)
   .route("/runs", runsApi)
   .route("/runs", runSharesApi)

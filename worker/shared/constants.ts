@@ -31,6 +31,16 @@ export const SELF_REVIEW_MODES = ["exclude", "downweight"] as const;
 /** "calibrated" weighs each reviewer by how often it agreed with people as an arena judge */
 export const REVIEWER_WEIGHTS = ["equal", "calibrated"] as const;
 export const EXPORT_FORMATS = ["json", "md"] as const;
+/** What an example question asks for: the demo's examples cover one of each. */
+export const EXAMPLE_KINDS = [
+  "choice",
+  "coding",
+  "explanation",
+  "writing",
+  "estimation",
+  "debugging",
+  "statistics",
+] as const;
 
 /** Judges one comparison may ask at once. */
 export const MAX_JUDGES = 8;
@@ -64,3 +74,4 @@ export type StyleMethod = (typeof STYLE_METHODS)[number];
 export type SelfReviewMode = (typeof SELF_REVIEW_MODES)[number];
 export type ReviewerWeights = (typeof REVIEWER_WEIGHTS)[number];
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type ExampleKind = (typeof EXAMPLE_KINDS)[number];

@@ -15,7 +15,7 @@ import {
   voteFlag,
   voteRow,
 } from "./arena";
-import { DEMO_VIEWS, INTERVAL_METHODS, STYLE_METHODS, VOTE_CHOICES } from "./constants";
+import { DEMO_VIEWS, EXAMPLE_KINDS, INTERVAL_METHODS, STYLE_METHODS, VOTE_CHOICES } from "./constants";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
 
@@ -67,6 +67,21 @@ export const modelsResponse = z.object({
       available: z.boolean(),
       reason: z.nullable(z.string()),
       models: z.array(catalogModel),
+    }),
+  ),
+});
+
+/** The demo's example questions: each has a prepared answer per demo model, so it reads well without a key. */
+export const examplesResponse = z.object({
+  examples: z.array(
+    z.object({
+      /** a stable slug */
+      id: z.string(),
+      /** a few words, for a button */
+      title: z.string(),
+      kind: z.enum(EXAMPLE_KINDS),
+      /** the text to put in the question box; the demo recognises it after normalising case, spacing and end punctuation */
+      question: z.string(),
     }),
   ),
 });
