@@ -28,7 +28,7 @@ export const teamMessage: Example = {
       scores: { correctness: 7, completeness: 6, clarity: 7, helpfulness: 6, safety: 9, overall: 6.6 },
     },
     thorough: {
-      text: `## 📣 Evaluation jobs are moving
+      text: `## Evaluation jobs are moving!
 
 Hi team! We're excited to share that starting **Monday**, all evaluation jobs will run on our new GPU cluster.
 
@@ -53,7 +53,7 @@ Ping us in #ml-infra. Thanks, everyone!`,
       strengths: ["It has every fact the team needs, and the steps are concrete."],
       weaknesses: [
         "It ignores the three-sentence limit: this is a dozen sentences with headings.",
-        "Headings and an emoji banner are out of place in a Slack message.",
+        "Headings and a banner title are out of place in a Slack message.",
       ],
       scores: { correctness: 8, completeness: 8, clarity: 6, helpfulness: 5, safety: 9, overall: 5.5 },
     },

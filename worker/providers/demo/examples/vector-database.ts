@@ -19,9 +19,9 @@ export const vectorDatabase: Example = {
 
 | | pgvector | Qdrant | Milvus |
 | --- | --- | --- | --- |
-| Filtered search | post-filters the HNSW results (iterative scans since 0.8 help) | filter-aware HNSW over payload indexes | filtering built into the search |
-| Fitting in RAM | \`halfvec\` halves it to ~77 GB | int8 or binary quantization, originals on disk | IVF_PQ, DiskANN or GPU indexes |
-| Operations | your existing Postgres | one binary; sharding when you outgrow a node | etcd, object storage and a message queue |
+| Filters | post-filters the HNSW results (iterative scans since 0.8 help) | filter-aware HNSW over payload indexes | filtering built into the search |
+| Memory | \`halfvec\` halves it to ~77 GB | int8 or binary quantization, originals on disk | IVF_PQ, DiskANN or GPU indexes |
+| Ops | your existing Postgres | one binary; sharding when you outgrow a node | etcd, object storage and a message queue |
 
 ## Why Qdrant here
 
