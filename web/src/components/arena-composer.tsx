@@ -1,4 +1,5 @@
 import { createSignal, Show, type JSX } from "solid-js";
+import { ExampleChips } from "./example-chips";
 
 interface Props {
   help: string;
@@ -8,12 +9,15 @@ interface Props {
   /** resolves true when the prompt was taken (the box then empties) */
   onSend: (text: string) => Promise<boolean>;
   onBlocked: (reason: string) => void;
+  /** offer "Try an example" under the box (a new round; not a follow-up turn) */
+  examples?: boolean;
   children?: JSX.Element;
 }
 
 /** The one prompt box: Enter sends to both sides, Shift+Enter breaks the line, Escape leaves the box (so 1–4 vote). */
 export function ArenaComposer(props: Props) {
   const [text, setText] = createSignal("");
+  let box!: HTMLTextAreaElement;
   const send = async () => {
     if (props.sending) return;
     if (props.blocked) return props.onBlocked(props.blocked);
@@ -32,6 +36,7 @@ export function ArenaComposer(props: Props) {
         <label for="arena-prompt">Prompt</label>
         <textarea
           id="arena-prompt"
+          ref={box}
           rows="3"
           aria-describedby="arena-prompt-help"
           value={text()}
@@ -47,6 +52,14 @@ export function ArenaComposer(props: Props) {
           {props.help}
         </p>
       </div>
+      <Show when={props.examples}>
+        <ExampleChips
+          onPick={(example) => {
+            setText(example);
+            box.focus();
+          }}
+        />
+      </Show>
       <div class="submit-row">
         <button type="submit" class="primary" disabled={props.sending || props.blocked !== null}>
           Send to both

@@ -48,6 +48,7 @@ export function NewRound() {
       </div>
       <ArenaComposer
         help="Enter sends it to both models; Shift+Enter starts a new line."
+        examples
         blocked={null}
         sending={sending()}
         onSend={start}

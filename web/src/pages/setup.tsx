@@ -1,5 +1,6 @@
 import { createEffect, createResource, createSignal, For, onMount, Show } from "solid-js";
 import { Alert } from "../components/alert";
+import { ExampleChips } from "../components/example-chips";
 import { ModelParams } from "../components/model-params";
 import { ModelPicker } from "../components/model-picker";
 import { RunSettings } from "../components/run-settings";
@@ -218,6 +219,12 @@ export function SetupPage() {
             Ctrl+Enter runs it.
           </p>
         </div>
+        <ExampleChips
+          onPick={(example) => {
+            setQuestion(example);
+            questionBox.focus();
+          }}
+        />
 
         <Alert message={error()} />
         <div class="submit-row">
