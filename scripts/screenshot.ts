@@ -12,7 +12,9 @@ const VIEWPORT = { width: 1280, height: 800 };
 /** The demo models stream with a small delay each; a run of three ends within seconds. */
 const RUN_TIMEOUT_MS = 60_000;
 
-const QUESTION = "Why is the sky blue? Explain it to a curious twelve-year-old.";
+/** One of the demo's example questions (worker/providers/demo/examples/), so the demo models answer it for real. */
+const QUESTION =
+  "Pick a vector database for 50M embeddings (768 dimensions) with metadata filtering: pgvector, Qdrant or Milvus?";
 const MODELS = ["demo:concise", "demo:thorough", "demo:skeptic"];
 
 async function startRun(base: string, token: string | undefined): Promise<string> {
