@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_NOTICE, EXAMPLES } from "../../worker/providers/demo";
 import { streamChunks } from "../../worker/providers/demo/chunks";
 import { client, ok } from "../helpers/client";
+import { castVote, createComparison, openComparisonSocket, settled } from "../helpers/arena";
 import { createRun, finished, openSocket } from "../helpers/runs";
 
 const DEMO3 = [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }];
@@ -79,5 +80,26 @@ describe("a council of the demo models", () => {
     if (answer.status === "cancelled") expect(answer.text.length).toBeLessThan(full.length);
     expect(answer.text.split("**").length % 2).toBe(1);
     expect(answer.text.endsWith("_Offline ")).toBe(false);
+  });
+});
+
+describe("an arena round of demo models on an example", () => {
+  it("is judged by a demo judge for the better prepared answer, whichever side it landed on", async () => {
+    const example = EXAMPLES.find((e) => e.id === "ab-significance")!;
+    const { id } = await createComparison({
+      prompt: example.question,
+      models: ["demo:concise", "demo:skeptic"],
+      judges: ["demo:thorough"],
+    });
+    const ready = await settled(id);
+    const sides = ready.turns[0];
+    expect(new Set([sides.left.text, sides.right.text]).size).toBe(2);
+    const socket = await openComparisonSocket(id);
+    await socket.waitFor("snapshot");
+    const { reveal } = await castVote(id, "tie");
+    const done = await socket.waitFor("judge.completed");
+    socket.close();
+    const better = reveal!.left.modelId === "demo:skeptic" ? "left" : "right";
+    expect(done.judge).toMatchObject({ judgeModelId: "demo:thorough", verdict: better, flipped: false });
   });
 });

@@ -118,6 +118,7 @@ describe("the demo's example questions", () => {
         const verdict = JSON.parse(out.raw) as { winner: string; reasons: string };
         expect(verdict.winner, e.id).toBe(winner);
         expect(verdict.reasons).toContain(e.answers[best].strengths[0]);
+        expect(verdict.reasons).toContain(e.answers[worst].weaknesses[0]);
       }
     }
   });

@@ -8,7 +8,7 @@ import { writeAnswer } from "./demo/answers";
 import { streamChunks } from "./demo/chunks";
 import { DEMO_MODELS, styleOf } from "./demo/models";
 import { readPacket, schemaLabels } from "./demo/packet";
-import { judge } from "./demo/review";
+import { judge, judgePair } from "./demo/review";
 import { chairBriefQuestion, writeSynthesis } from "./demo/synthesis";
 import { ProviderError, type GenerateRequest, type Generation, type Provider, type ReviewOutput } from "./types";
 
@@ -29,7 +29,7 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
       await pause(cfg.delayMs, req.signal);
       const packet = readPacket(req.prompt);
       const verdict = isPairwiseSchema(req.schema)
-        ? pairwiseVerdict(style, packet)
+        ? judgePair(style, packet)
         : judge(style, packet, schemaLabels(req.schema) ?? packet.answers.map((a) => a.label));
       const raw = JSON.stringify(verdict);
       return { raw, tokensIn: estimateTokens(req.system + req.prompt), tokensOut: estimateTokens(raw) };
@@ -43,18 +43,6 @@ const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 function isPairwiseSchema(schema: Record<string, unknown>): boolean {
   const properties = schema.properties;
   return typeof properties === "object" && properties !== null && "winner" in properties;
-}
-
-/** The demo's taste applied to two answers: the better overall score wins, equal scores tie. */
-function pairwiseVerdict(style: ReturnType<typeof styleOf>, packet: ReturnType<typeof readPacket>) {
-  const { reviews } = judge(style, packet, ["A", "B"]);
-  const [a, b] = reviews;
-  const winner = a.scores.overall === b.scores.overall ? "tie" : a.scores.overall > b.scores.overall ? "A" : "B";
-  const reasons =
-    winner === "tie"
-      ? `Both score ${a.scores.overall}. ${a.critique}`
-      : `Answer ${winner} is better. ${(winner === "A" ? a : b).critique}`;
-  return { winner, scores: { A: a.scores.overall, B: b.scores.overall }, reasons };
 }
 
 async function generate(req: GenerateRequest, onDelta: (text: string) => void, delayMs: number): Promise<Generation> {

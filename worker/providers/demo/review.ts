@@ -41,6 +41,29 @@ export function judge(style: DemoStyle, packet: Packet, labels: string[]) {
   return { reviews, ranking, confidence };
 }
 
+/**
+ * An arena judge's verdict on answers A and B: the better overall score wins, equal scores tie. Between two prepared
+ * answers the reasons name what the winner does well and what the other gets wrong.
+ */
+export function judgePair(style: DemoStyle, packet: Packet) {
+  const { reviews } = judge(style, packet, ["A", "B"]);
+  const [a, b] = reviews;
+  const scores = { A: a.scores.overall, B: b.scores.overall };
+  if (scores.A === scores.B) return { winner: "tie", scores, reasons: `Both score ${scores.A}. ${a.critique}` };
+  const [winner, loser] = scores.A > scores.B ? ["A", "B"] : ["B", "A"];
+  const example = findExample(packet.question);
+  const prepared = (label: string) => {
+    const style = example && preparedStyleOf(example, packet.answers.find((x) => x.label === label)?.text ?? "");
+    return example && style ? example.answers[style] : null;
+  };
+  const [won, lost] = [prepared(winner), prepared(loser)];
+  const reasons =
+    won && lost
+      ? `Answer ${winner} is better. ${won.strengths[0]} Answer ${loser}: ${lost.weaknesses[0] ?? lost.strengths[0]}`
+      : `Answer ${winner} is better. ${(winner === "A" ? a : b).critique}`;
+  return { winner, scores, reasons };
+}
+
 const isHonestReply = (question: string, text: string) =>
   DEMO_MODELS.some((m) => honestReply(m.name as DemoStyle, question) === text.trim());
 
