@@ -45,7 +45,8 @@ export function ModelPicker(props: Props) {
             </legend>
             <Show when={group.id === "demo"}>
               <p class="muted small">
-                Built-in demo models: canned answers, no key, no network. Good for trying Quorum out.
+                Built-in demo models, no key and no network: prepared answers to the example questions, and an honest
+                “this is the demo” to anything else.
               </p>
             </Show>
             <ul class="model-list">
