@@ -52,14 +52,6 @@ export function ArenaComposer(props: Props) {
           {props.help}
         </p>
       </div>
-      <Show when={props.examples}>
-        <ExampleChips
-          onPick={(example) => {
-            setText(example);
-            box.focus();
-          }}
-        />
-      </Show>
       <div class="submit-row">
         <button type="submit" class="primary" disabled={props.sending || props.blocked !== null}>
           Send to both
@@ -70,6 +62,14 @@ export function ArenaComposer(props: Props) {
           </span>
         </Show>
       </div>
+      <Show when={props.examples}>
+        <ExampleChips
+          onPick={(example) => {
+            setText(example);
+            box.focus();
+          }}
+        />
+      </Show>
       {props.children}
     </form>
   );

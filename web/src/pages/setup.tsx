@@ -219,12 +219,6 @@ export function SetupPage() {
             Ctrl+Enter runs it.
           </p>
         </div>
-        <ExampleChips
-          onPick={(example) => {
-            setQuestion(example);
-            questionBox.focus();
-          }}
-        />
 
         <Alert message={error()} />
         <div class="submit-row">
@@ -237,6 +231,13 @@ export function SetupPage() {
             </span>
           </Show>
         </div>
+        {/* After Run, so the keyboard still reaches Run straight from the question. */}
+        <ExampleChips
+          onPick={(example) => {
+            setQuestion(example);
+            questionBox.focus();
+          }}
+        />
 
         <details class="choice" open={choiceOpen()} onToggle={(e) => setChoiceOpen(e.currentTarget.open)}>
           <summary>
