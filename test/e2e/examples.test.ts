@@ -28,10 +28,12 @@ describeInBrowser("Try an example, in a real browser", () => {
     await page.getByRole("button", { name: "Run", exact: true }).click();
     await page.waitForURL(/\/runs\//, { timeout: 15_000 });
     await page.locator(".answer-card", { hasText: "unless you already run Postgres" }).waitFor({ timeout: 30_000 });
-    await page.locator(".answer-card", { hasText: "I'd be wary of anyone who names a winner" }).waitFor();
+    await page
+      .locator(".answer-card", { hasText: "I'd be wary of anyone who names a winner" })
+      .waitFor({ timeout: 30_000 });
   });
 
-  test("a button on a new arena round fills the prompt", async () => {
+  test("a button on a new arena round fills the prompt, and both sampled demo models answer it with prepared answers", async () => {
     const list = await examples();
     const message = list.find((e) => e.id === "team-message")!;
     const page = await open();
@@ -39,5 +41,12 @@ describeInBrowser("Try an example, in a real browser", () => {
     await page.getByRole("group", { name: "Try an example:" }).getByRole("button", { name: message.title }).click();
     expect(await page.locator("#arena-prompt").inputValue()).toBe(message.question);
     expect(await page.getByRole("group", { name: "Try an example:" }).getByRole("button").count()).toBe(list.length);
+
+    await page.getByRole("button", { name: "Send to both" }).click();
+    await page.getByTestId("comparison-status").filter({ hasText: "Ready for your vote" }).waitFor({ timeout: 30_000 });
+    for (const side of ["left", "right"])
+      expect(await page.locator(`.arena-pane[data-side=${side}] .reply-body`).last().innerText()).toContain(
+        "Offline demo: a prepared answer to one of Quorum's example questions.",
+      );
   });
 });
