@@ -58,6 +58,7 @@ export type ResponseSchemasMatchRoutes = [
   Expect<Check<InferResponseType<Api["shares"][":shareId"]["$delete"], 200>, typeof r.shareRevoked>>,
   Expect<Check<InferResponseType<Api["shared"][":token"]["$get"], 200>, typeof r.sharedItem>>,
   Expect<Check<InferResponseType<Api["leaderboard"]["$get"], 200>, typeof r.leaderboardResponse>>,
+  Expect<Check<InferResponseType<Api["leaderboard"]["odds"]["$get"], 200>, typeof r.oddsResponse>>,
   Expect<Check<InferResponseType<Api["judges"]["$get"], 200>, typeof r.judgesResponse>>,
   Expect<Check<InferResponseType<Api["battles"]["import"]["$post"], 200>, typeof r.importReport>>,
   Expect<Check<InferResponseType<Api["battles"]["archive"]["$get"], 200>, typeof r.archiveStatus>>,

@@ -42,6 +42,9 @@ export const EXAMPLE_KINDS = [
   "statistics",
 ] as const;
 
+/** Models the leaderboard's "who beats whom" odds show when none are listed, and the most that may be listed. */
+export const ODDS_TOP_MODELS = 10;
+export const ODDS_MAX_MODELS = 30;
 /** Judges one comparison may ask at once. */
 export const MAX_JUDGES = 8;
 /** Models one council run may take: one label each, A to Z. */

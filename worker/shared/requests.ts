@@ -15,6 +15,7 @@ import {
   MAX_TEMPERATURE,
   MAX_TIMEOUT_MS,
   MIN_TIMEOUT_MS,
+  ODDS_MAX_MODELS,
   REVIEWER_WEIGHTS,
   SELF_REVIEW_MODES,
   VOTE_CHOICES,
@@ -184,6 +185,28 @@ export const leaderboardQuery = z.object({
     ),
 });
 
+/** The leaderboard's view, and which of its models to set against each other (all the top ones when left out). */
+export const oddsQuery = leaderboardQuery.extend({
+  models: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return null;
+      // Imported model names are kept as they are, so only commas separate them and blanks around them go.
+      const ids = raw.split(",").map((id) => id.trim());
+      const problem =
+        ids.some((id) => id === "") || ids.some((id) => id.length > 200)
+          ? "models is a comma-separated list of model ids, each 1–200 characters, e.g. models=gpt-4,claude-2"
+          : ids.length < 2 || ids.length > ODDS_MAX_MODELS
+            ? `models lists 2 to ${ODDS_MAX_MODELS} model ids; got ${ids.length}`
+            : new Set(ids).size !== ids.length
+              ? `models lists ${ids.find((id, k) => ids.indexOf(id) !== k)} twice`
+              : null;
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+      return ids;
+    }),
+});
+
 export const importQuery = z.object({
   importId: z
     .string()
@@ -201,3 +224,4 @@ export const exportBattlesQuery = z.object({
 
 export type CreateComparisonInput = z.infer<typeof createComparisonInput>;
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;
+export type OddsQuery = z.infer<typeof oddsQuery>;

@@ -272,6 +272,25 @@ export const leaderboardResponse = z.object({
   style: z.nullable(styleSummary),
 });
 
+/** GET /api/leaderboard/odds: who beats whom in a leaderboard view, from the ratings its rows carry. */
+export const oddsResponse = z.object({
+  /** the models set against each other: those listed, in that order, or the view's top rated ones */
+  models: z.array(z.object({ modelId: z.string(), displayName: z.string(), bt: z.nullable(z.number()) })),
+  /**
+   * `odds[i][j]`: the chance models[i] beats models[j], 1 / (1 + 10^((bt_j − bt_i) / 400)); null on the
+   * diagonal and where either model has no rating (yet)
+   */
+  odds: z.array(z.array(z.nullable(z.number()))),
+  source: z.enum(["human", "judge", "import", "all"]),
+  category: z.nullable(z.string()),
+  includeFlagged: z.boolean(),
+  reweight: z.boolean(),
+  /** the fit the ratings come from, as on the leaderboard */
+  fit: fitStatus,
+  /** with `style=true`, the style-controlled fit the odds come from once ready (until then, the plain one's) */
+  style: z.nullable(styleSummary),
+});
+
 const preference = z.object({ judge: z.nullable(z.number()), humans: z.nullable(z.number()), count: z.number() });
 
 export const judgesResponse = z.object({

@@ -8,6 +8,7 @@ import { DemoNote } from "../components/demo-note";
 import { FitNotice } from "../components/fit-notice";
 import { SettledNotice } from "../components/settled-notice";
 import { StyleEffects } from "../components/style-effects";
+import { OddsHeatmap } from "../components/odds-heatmap";
 import { panelId, tabId, Tabs } from "../components/tabs";
 import { api, call, messageOf, type LeaderboardQuery } from "../lib/api";
 import { Link } from "../lib/router";
@@ -105,6 +106,10 @@ export default function LeaderboardPage() {
     ...(filters.category ? { category: filters.category } : {}),
     reload: reloads(),
   });
+  const viewQuery = (): LeaderboardQuery => {
+    const { reload: _reload, order: _order, ...q } = query();
+    return q;
+  };
   const [data] = createResource(query, async ({ reload: _reload, ...q }) => {
     try {
       return { standings: await call(api.leaderboard.$get({ query: q })), error: null };
@@ -323,6 +328,7 @@ export default function LeaderboardPage() {
                 <StyleEffects style={s().style} />
                 <h2>Ratings with their 95% intervals</h2>
                 <RatingChart rows={s().rows} />
+                <OddsHeatmap query={viewQuery()} standings={s()} />
               </Show>
             </>
           )}
