@@ -9,7 +9,14 @@ const arenaRow = {
   model_b: "koala-13b",
   winner: "model_b",
   judge: "arena_user_973",
-  conversation_a: [{ role: "user", content: "What is the difference between OpenCL and CUDA?" }],
+  conversation_a: [
+    { role: "user", content: "What is the difference between OpenCL and CUDA?" },
+    { role: "assistant", content: "OpenCL is an open standard; CUDA is NVIDIA's own." },
+  ],
+  conversation_b: [
+    { role: "user", content: "What is the difference between OpenCL and CUDA?" },
+    { role: "assistant", content: "Both program GPUs.", extra: "dropped" },
+  ],
   turn: 1,
   anony: true,
   language: "English",
@@ -37,6 +44,11 @@ const parsedArenaRow: ImportedBattle = {
   judge: "arena_user_973",
   category: "coding",
   convMetadata: arenaRow.conv_metadata,
+  conversationA: arenaRow.conversation_a,
+  conversationB: [
+    { role: "user", content: "What is the difference between OpenCL and CUDA?" },
+    { role: "assistant", content: "Both program GPUs." },
+  ],
 };
 
 const minimal = { model_a: "gpt-4", model_b: "claude-3", winner: "tie", tstamp: 0 };
@@ -48,7 +60,7 @@ function errorOf(value: unknown): string {
 }
 
 describe("parseBattle", () => {
-  it("reads an Arena row, keeping the fields it knows and ignoring conversations and tags", () => {
+  it("reads an Arena row, keeping the fields it knows and its conversations, and ignoring tags", () => {
     expect(parseBattle(arenaRow)).toEqual({ ok: true, battle: parsedArenaRow });
   });
 
@@ -65,6 +77,8 @@ describe("parseBattle", () => {
       judge: null,
       category: null,
       convMetadata: null,
+      conversationA: null,
+      conversationB: null,
     };
     expect(parseBattle(minimal)).toEqual({ ok: true, battle: expected });
     expect(parseBattle({ ...minimal, turn: null, anony: null, language: null, conv_metadata: null })).toEqual({
@@ -210,10 +224,24 @@ describe("toCleanBattle", () => {
     });
   });
 
+  it("refuses a conversation that is not FastChat's list of { role, content }, or too large to store", () => {
+    expect(errorOf({ ...minimal, conversation_a: "hello" })).toBe(
+      'conversation_a must be an array of { role, content }; got "hello"',
+    );
+    expect(errorOf({ ...minimal, conversation_b: [{ role: "user" }] })).toBe(
+      "conversation_b[0].content must be a string; got nothing",
+    );
+    expect(errorOf({ ...minimal, conversation_a: [{ role: "", content: "x" }] })).toMatch(/role must be a string/);
+    const long = [{ role: "user", content: "é".repeat(600_000) }];
+    expect(errorOf({ ...minimal, conversation_a: long })).toMatch(
+      /at most 1000000 bytes together as JSON; got 12000\d\d/,
+    );
+  });
+
   it("round-trips a full battle through JSON unchanged", () => {
     const clean = toCleanBattle(parsedArenaRow);
-    const { conversation_a: _c, dedup_tag: _d, openai_moderation: _o, ...known } = arenaRow;
-    expect(clean).toEqual(known);
+    const { dedup_tag: _d, openai_moderation: _o, ...known } = arenaRow;
+    expect(clean).toEqual({ ...known, conversation_b: parsedArenaRow.conversationB });
     expect(parseBattle(JSON.parse(JSON.stringify(clean)))).toEqual({ ok: true, battle: parsedArenaRow });
   });
 });

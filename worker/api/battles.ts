@@ -1,16 +1,27 @@
-/** /api/battles: Chatbot Arena's clean battle logs in (JSON array or JSON Lines) and out (JSON Lines). */
+/**
+ * /api/battles: battle logs in (Chatbot Arena's clean battles as a JSON array or JSON Lines, or lmarena's
+ * Kaggle-style CSV) and out (clean battles, JSON Lines).
+ */
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { archivePass } from "../arena/archive-policy";
 import { toCleanBattle, type WinnerSpelling } from "../battles/fastchat";
-import { BattleSplitter, parseItem } from "../battles/json-stream";
+import { CsvSyntaxError } from "../battles/csv-stream";
+import { battleLogReader } from "../battles/log-reader";
 import { archivedImportLines, archiveSummary } from "../db/archive";
 import { type ExportedRow, exportedBattles, insertImportedBattles, type NumberedBattle } from "../db/battle-queries";
 import { openDb } from "../db/queries";
-import type { BattleSource } from "../shared/arena";
+import type { BattleSource, ConversationMessage } from "../shared/arena";
 import { settings } from "../shared/config";
 import { exportBattlesQuery, importQuery } from "../shared/requests";
-import { archivePassResponse, archiveStatus, cleanBattle, cleanBattles, importReport } from "../shared/responses";
+import {
+  archivePassResponse,
+  archiveStatus,
+  cleanBattle,
+  cleanBattles,
+  importReport,
+  kaggleCsv,
+} from "../shared/responses";
 import { discardRest } from "./body-cap";
 import { ApiError } from "./errors";
 import { errorResponses, jsonResponse, mediaContent, mediaResponse } from "./openapi-describe";
@@ -39,23 +50,40 @@ function nothingImported(report: { rejected: number; errors: { line: number; mes
   );
 }
 
+/** CSV whose structure is broken: the rows after the fault can't be trusted to split right, so none is imported. */
+function malformedCsv(error: CsvSyntaxError): ApiError {
+  return new ApiError(
+    400,
+    "malformed_csv",
+    `This CSV is malformed at line ${error.line} of the body: ${error.message.replace(/^line \d+: /, "")}. Nothing was imported; fix that line and send the file again.`,
+    { line: error.line },
+  );
+}
+
 const bodyTooLarge = () => tooLarge(`This request's body is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`);
 
-/** Reads and parses the whole body (bounded), so a refused request has written nothing. */
-async function readBattles(body: ReadableStream<Uint8Array> | null, offset: number, maxLines: number) {
-  const splitter = new BattleSplitter();
+/**
+ * Reads and parses the whole body (bounded), so a refused request has written nothing: clean battles (JSON) or
+ * lmarena's Kaggle-style CSV, as `contentType` or the first line says.
+ */
+async function readBattles(
+  body: ReadableStream<Uint8Array> | null,
+  contentType: string | undefined,
+  offset: number,
+  maxLines: number,
+) {
+  const log = battleLogReader(contentType, offset);
   const decoder = new TextDecoder();
   const accepted: NumberedBattle[] = [];
   const errors: { line: number; message: string }[] = [];
   let rejected = 0;
   let bytes = 0;
-  const take = (items: ReturnType<BattleSplitter["push"]>) => {
-    for (const item of items) {
+  const take = (items: ReturnType<typeof log.push>) => {
+    for (const parsed of items) {
       if (accepted.length + rejected >= maxLines)
         throw tooLarge(
           `This request has more than ${maxLines.toLocaleString("en")} battle lines (QUORUM_IMPORT_MAX_LINES).`,
         );
-      const parsed = parseItem(item);
       const line = offset + parsed.line;
       if (parsed.battle) accepted.push({ line, battle: parsed.battle });
       else {
@@ -72,7 +100,7 @@ async function readBattles(body: ReadableStream<Uint8Array> | null, offset: numb
         if (done) break;
         bytes += value.byteLength;
         if (bytes > MAX_IMPORT_BYTES) throw bodyTooLarge();
-        take(splitter.push(decoder.decode(value, { stream: true })));
+        take(log.push(decoder.decode(value, { stream: true })));
       }
     } catch (err) {
       // Refused midway: the rest is read and dropped, so the client, still sending, gets the 413 rather than a reset.
@@ -80,8 +108,8 @@ async function readBattles(body: ReadableStream<Uint8Array> | null, offset: numb
       throw err;
     }
   }
-  take(splitter.push(decoder.decode()));
-  take(splitter.end());
+  take(log.push(decoder.decode()));
+  take(log.end());
   return { accepted, rejected, errors };
 }
 
@@ -108,6 +136,8 @@ function cleanLine(r: ExportedRow, spelling: WinnerSpelling): string {
         judge: r.judge,
         category: r.category,
         convMetadata: r.convMetadata === null ? null : (JSON.parse(r.convMetadata) as Record<string, unknown>),
+        conversationA: r.conversationA === null ? null : (JSON.parse(r.conversationA) as ConversationMessage[]),
+        conversationB: r.conversationB === null ? null : (JSON.parse(r.conversationB) as ConversationMessage[]),
         source: r.source,
       },
       spelling,
@@ -119,11 +149,15 @@ function cleanLine(r: ExportedRow, spelling: WinnerSpelling): string {
 const described = {
   import: describeRoute({
     tags: ["Arena"],
-    summary: "Import Chatbot Arena clean battles (a JSON array or JSON Lines)",
-    description: `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and QUORUM_IMPORT_MAX_LINES lines a request; \`npm run import -- FILE\` sends a larger file in chunks (importId and offset make a retried chunk write nothing twice).`,
+    summary: "Import Chatbot Arena clean battles (a JSON array or JSON Lines) or lmarena's Kaggle-style CSV",
+    description: `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and QUORUM_IMPORT_MAX_LINES lines a request; \`npm run import -- FILE\` sends a larger file in chunks (importId and offset make a retried chunk write nothing twice). The CSV (Content-Type text/csv, or a first line naming winner_model_a) has no timestamps: row n after the header gets tstamp offset + n, so file order is time order; its prompt and responses are kept as conversation_a/conversation_b. A CSV whose structure is broken (an unclosed quote, a row with the wrong number of fields) is a 400 malformed_csv naming the line, with nothing imported.`,
     requestBody: {
       required: true,
-      content: mediaContent({ "application/json": cleanBattles, "application/x-ndjson": cleanBattle }),
+      content: mediaContent({
+        "application/json": cleanBattles,
+        "application/x-ndjson": cleanBattle,
+        "text/csv": kaggleCsv,
+      }),
     },
     responses: { 200: jsonResponse(importReport, "What was imported."), ...errorResponses(400, 413, 422) },
   }),
@@ -154,14 +188,18 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
     if (Number(c.req.header("Content-Length") ?? 0) > MAX_IMPORT_BYTES) throw bodyTooLarge();
     const { accepted, rejected, errors } = await readBattles(
       c.req.raw.body,
+      c.req.header("Content-Type"),
       offset,
       settings(c.env).arena.importMaxLines,
-    );
+    ).catch((error: unknown) => {
+      if (error instanceof CsvSyntaxError) throw malformedCsv(error);
+      throw error;
+    });
     if (!accepted.length && !rejected)
       throw new ApiError(
         400,
         "empty_import",
-        "The body holds no battles: send a JSON array or JSON Lines of Chatbot Arena clean battles.",
+        "The body holds no battles: send a JSON array or JSON Lines of Chatbot Arena clean battles, or lmarena's CSV with its header and at least one row.",
       );
     // Lines of this import the archive already holds are not in D1 to conflict with: they are left out here.
     const archived = await archivedImportLines(c.env.DB, importId);

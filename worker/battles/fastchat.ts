@@ -3,6 +3,7 @@
  * reverse. Pure, so the Worker, the import CLI and tests share one set of rules and one set of messages.
  */
 import type { ImportedBattle } from "../db/battle-queries";
+import type { ConversationMessage } from "../shared/arena";
 import { WINNERS, type Winner } from "../rating/battle-outcome";
 import { controlCharacterIn } from "../shared/requests";
 import type { BATTLE_LOG_SPELLINGS } from "../shared/constants";
@@ -12,6 +13,12 @@ export type { ImportedBattle };
 export type ParseBattleResult = { ok: true; battle: ImportedBattle } | { ok: false; error: string };
 
 const MAX_NAME_CHARS = 200;
+/**
+ * Both sides' conversations together, as JSON: D1 holds at most 2 MB a row (and a value), and lmarena's longest
+ * conversations stay well under this.
+ */
+export const MAX_CONVERSATION_BYTES = 1_000_000;
+const MAX_ROLE_CHARS = 50;
 /** Arena's style features take ~400 bytes; 4 KB leaves room without letting metadata become a payload channel. */
 const MAX_CONV_METADATA_BYTES = 4096;
 // Depth bound keeps the walk finite on cyclic objects handed in from JavaScript rather than JSON.
@@ -108,6 +115,36 @@ function convMetadata(obj: Record<string, unknown>): Record<string, unknown> | n
   return value;
 }
 
+function conversation(obj: Record<string, unknown>, key: string): ConversationMessage[] | null {
+  const value = obj[key];
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value))
+    throw new Invalid(`${key} must be an array of { role, content }; got ${describeValue(value)}`);
+  return value.map((message: unknown, k) => {
+    if (!isPlainObject(message)) throw new Invalid(`${key}[${k}] must be an object; got ${describeValue(message)}`);
+    const { role, content } = message;
+    if (typeof role !== "string" || role === "" || role.length > MAX_ROLE_CHARS)
+      throw new Invalid(
+        `${key}[${k}].role must be a string of 1–${MAX_ROLE_CHARS} characters; got ${describeValue(role)}`,
+      );
+    if (typeof content !== "string")
+      throw new Invalid(`${key}[${k}].content must be a string; got ${describeValue(content)}`);
+    // Only the two fields FastChat writes are kept.
+    return { role, content };
+  });
+}
+
+/** FastChat's conversation_a and conversation_b, kept as they are, or refused whole when too large to store. */
+function conversations(obj: Record<string, unknown>) {
+  const [a, b] = [conversation(obj, "conversation_a"), conversation(obj, "conversation_b")];
+  const bytes = a || b ? new TextEncoder().encode(JSON.stringify([a, b])).length : 0;
+  if (bytes > MAX_CONVERSATION_BYTES)
+    throw new Invalid(
+      `conversation_a and conversation_b must be at most ${MAX_CONVERSATION_BYTES} bytes together as JSON; got ${bytes}`,
+    );
+  return { conversationA: a, conversationB: b };
+}
+
 function read(value: unknown): ImportedBattle {
   if (!isPlainObject(value)) throw new Invalid(`a battle must be a JSON object; got ${describeValue(value)}`);
   if (Object.hasOwn(value, "__proto__")) throw new Invalid(`a battle must not contain the key "__proto__"`);
@@ -137,12 +174,13 @@ function read(value: unknown): ImportedBattle {
     judge: optionalString(value, "judge"),
     category: optionalString(value, "category"),
     convMetadata: convMetadata(value),
+    ...conversations(value),
   };
 }
 
 /**
- * Validates one clean-battle object. Unknown fields (conversation_a, dedup_tag, …) are ignored; null counts as
- * absent for the optional ones. The error is one line a person can act on.
+ * Validates one clean-battle object. Unknown fields (dedup_tag, …) are ignored; null counts as absent for the
+ * optional ones. The error is one line a person can act on.
  */
 export function parseBattle(value: unknown): ParseBattleResult {
   try {
@@ -173,6 +211,8 @@ export function toCleanBattle(
   if (b.questionId !== null) out.question_id = b.questionId;
   if (b.category !== null) out.category = b.category;
   if (b.convMetadata !== null) out.conv_metadata = b.convMetadata;
+  if (b.conversationA !== null) out.conversation_a = b.conversationA;
+  if (b.conversationB !== null) out.conversation_b = b.conversationB;
   if (b.source !== undefined) out.source = b.source;
   return out;
 }

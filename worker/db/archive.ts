@@ -44,6 +44,9 @@ export interface ArchivedBattle {
   language: string | null;
   comparison_id: string | null;
   conv_metadata: string | null;
+  /** absent from segments archived before battles kept conversations */
+  conversation_a?: string | null;
+  conversation_b?: string | null;
 }
 
 export const SEGMENT_BATTLES = 10_000;

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { archivedBattles } from "./archive";
 import type { Winner } from "../rating/battle-outcome";
-import type { BattleSource } from "../shared/arena";
+import type { BattleSource, ConversationMessage } from "../shared/arena";
 import type { Db } from "./queries";
 
 /** One battle of a log, as the parser (battles/fastchat.ts) reads it and the import writes it. */
@@ -18,10 +18,14 @@ export interface ImportedBattle {
   judge: string | null;
   category: string | null;
   convMetadata: Record<string, unknown> | null;
+  /** each side's turns as FastChat's conversation_a/_b hold them, when the log has them */
+  conversationA: ConversationMessage[] | null;
+  conversationB: ConversationMessage[] | null;
 }
 
 /** Keeps each statement's one JSON parameter well under D1's 2 MB value limit. */
-const MAX_JSON_CHARS = 900_000;
+const MAX_JSON_BYTES = 1_500_000;
+const utf8 = new TextEncoder();
 
 export interface NumberedBattle {
   line: number;
@@ -52,22 +56,28 @@ export async function insertImportedBattles(db: Db, importId: string, items: Num
       b.anony === null ? null : b.anony ? 1 : 0,
       b.language,
       b.convMetadata === null ? null : JSON.stringify(b.convMetadata),
+      // As JSON values, not strings: `->>` gives them back as their JSON text, without a second escaping.
+      b.conversationA,
+      b.conversationB,
     ];
     const json = JSON.stringify(row);
-    if (size + json.length > MAX_JSON_CHARS && group.length) {
+    // In bytes, as D1 counts: conversations in any script make some rows large.
+    const bytes = utf8.encode(json).length;
+    if (size + bytes > MAX_JSON_BYTES && group.length) {
       groups.push(JSON.stringify(group));
       group = [];
       size = 0;
     }
     group.push(row);
-    size += json.length + 1;
+    size += bytes + 1;
   }
   if (group.length) groups.push(JSON.stringify(group));
   if (!groups.length) return 0;
   const insert = db.$client.prepare(`INSERT OR IGNORE INTO battles
-      (id, source, model_a, model_b, winner, category, tstamp, flagged, import_id, question_id, judge, turn, anony, language, conv_metadata)
+      (id, source, model_a, model_b, winner, category, tstamp, flagged, import_id, question_id, judge, turn, anony, language, conv_metadata,
+       conversation_a, conversation_b)
       SELECT value ->> 0, 'import', value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, ?1,
-             value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12
+             value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12, value ->> 13, value ->> 14
       FROM json_each(?2)`);
   // D1's change counts include the counters' triggers: count this import's rows around the inserts instead.
   const count = db.$client.prepare("SELECT count(*) AS n FROM battles WHERE import_id = ?").bind(importId);
@@ -95,6 +105,8 @@ export interface ExportedRow {
   judge: string | null;
   category: string | null;
   convMetadata: string | null;
+  conversationA: string | null;
+  conversationB: string | null;
 }
 
 /** The battles of the given sources in insertion order, a page at a time: the archived ones, then D1's. */
@@ -121,6 +133,9 @@ export async function* exportedBattles(
       judge: b.judge,
       category: b.category,
       convMetadata: b.conv_metadata,
+      // Segments archived before battles kept conversations have none.
+      conversationA: b.conversation_a ?? null,
+      conversationB: b.conversation_b ?? null,
     }));
   for (let after = 0; ; ) {
     const page = await battlePage(db, sources, includeFlagged, after, EXPORT_PAGE);
@@ -145,7 +160,8 @@ async function battlePage(
     sql`, `,
   );
   return db.all<ExportedRow>(sql`SELECT rowid, source, model_a AS modelA, model_b AS modelB, winner, tstamp, question_id AS questionId,
-      comparison_id AS comparisonId, run_id AS runId, turn, anony, language, judge, category, conv_metadata AS convMetadata
+      comparison_id AS comparisonId, run_id AS runId, turn, anony, language, judge, category, conv_metadata AS convMetadata,
+      conversation_a AS conversationA, conversation_b AS conversationB
     FROM battles WHERE rowid > ${rowid} AND +source IN (${list})${includeFlagged ? sql`` : sql` AND +flagged = 0`}
     ORDER BY rowid LIMIT ${limit}`);
 }

@@ -5,6 +5,7 @@ import type {
   ArenaParams,
   BattleSource,
   ComparisonMode,
+  ConversationMessage,
   ComparisonStatus,
   JudgeOrder,
   Side,
@@ -253,6 +254,9 @@ export const battles = sqliteTable(
     comparisonId: text("comparison_id"),
     /** Arena's style features, as an import's `conv_metadata` carries them */
     convMetadata: text("conv_metadata", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** an import's conversations, each side's turns as FastChat's `conversation_a`/`_b`: `[{ role, content }]` */
+    conversationA: text("conversation_a", { mode: "json" }).$type<ConversationMessage[]>(),
+    conversationB: text("conversation_b", { mode: "json" }).$type<ConversationMessage[]>(),
   },
   (t) => [
     index("battles_source_tstamp").on(t.source, t.tstamp),

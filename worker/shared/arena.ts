@@ -209,3 +209,9 @@ export function winnersOf(choice: VoteChoice, left: string, right: string): (str
       return [null];
   }
 }
+
+/** One message of an imported battle's conversation, as FastChat's `conversation_a`/`conversation_b` hold them. */
+export interface ConversationMessage {
+  role: string;
+  content: string;
+}

@@ -367,12 +367,21 @@ export const cleanBattle = z.object({
   question_id: z.optional(z.string()),
   category: z.optional(z.string()),
   conv_metadata: z.optional(z.record(z.string(), z.unknown())),
+  /** each side's turns, `{ role, content }` a message, kept from the log when it has them */
+  conversation_a: z.optional(z.array(z.object({ role: z.string(), content: z.string() }))),
+  conversation_b: z.optional(z.array(z.object({ role: z.string(), content: z.string() }))),
   /** where a battle came from, on export only */
   source: z.optional(z.enum(BATTLE_SOURCES)),
 });
 
 /** A battle import's body as a JSON array; as JSON Lines, it is one clean battle a line. */
 export const cleanBattles = z.array(cleanBattle);
+
+/**
+ * lmarena's Kaggle-style CSV (`lmsys-arena-human-preference-55k`): the header
+ * `id,model_a,model_b,prompt,response_a,response_b,winner_model_a,winner_model_b,winner_tie`, then one battle a row.
+ */
+export const kaggleCsv = z.string();
 
 export const spendResponse = z.object({
   /** the UTC day, YYYY-MM-DD */
