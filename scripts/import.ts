@@ -1,13 +1,18 @@
-// `npm run import -- FILE`: streams a Chatbot Arena battle log (JSON array or JSON Lines) of any size to a
-// running Quorum in chunks, so neither side ever holds the whole file and a failed run can be resumed.
-import { createReadStream, statSync } from "node:fs";
+// `npm run import -- FILE`: streams a Chatbot Arena battle log (JSON array or JSON Lines) or lmarena's Kaggle-style
+// CSV of any size to a running Quorum in chunks, so neither side ever holds the whole file and a failed run can be
+// resumed.
+import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { CsvSplitter, CsvSyntaxError, csvRecordText, type CsvRecord } from "../worker/battles/csv-stream";
 import { BattleSplitter, notValidJson, type SplitItem } from "../worker/battles/json-stream";
+import { KaggleCsvReader } from "../worker/battles/kaggle-csv";
+import { isKaggleHeader } from "../worker/battles/log-reader";
 
 const USAGE = `Usage: npm run import -- FILE [options]
 
-Imports FastChat clean battles (a JSON array, or JSON Lines) into Quorum as source "import".
+Imports FastChat clean battles (a JSON array, or JSON Lines), or lmarena's Kaggle-style CSV (known by its
+header line), into Quorum as source "import".
 
 Options:
   --url URL        the Quorum server (default http://127.0.0.1:8787)
@@ -17,7 +22,8 @@ Options:
   --import-id ID   reuse the import id of a stopped run, so nothing is written twice
   --help           show this text
 
-Items are numbered from 1 in file order; blank lines are not counted.`;
+Items are numbered from 1 in file order; blank lines are not counted. A CSV's items are its rows after the
+header; its structure is checked before anything is sent, so a broken CSV imports nothing.`;
 
 const MAX_IN_FLIGHT = 2;
 const MAX_ATTEMPTS = 5;
@@ -155,10 +161,11 @@ function note(message: string): void {
 
 /** POSTs one chunk, retrying network errors, 429 and 5xx with exponential backoff; throws Stop when it gives up. */
 async function postChunk(offset: number, lines: string[]): Promise<Report> {
-  const headers: Record<string, string> = { "content-type": "application/x-ndjson" };
+  const headers: Record<string, string> = { "content-type": csvHeader === null ? "application/x-ndjson" : "text/csv" };
   if (opts.token !== null) headers.authorization = `Bearer ${opts.token}`;
   const target = `${opts.url}/api/battles/import?importId=${encodeURIComponent(opts.importId)}&offset=${offset}`;
-  const body = `${lines.join("\n")}\n`;
+  // Each CSV chunk carries the header, so the server reads it like a whole file whose rows start after `offset`.
+  const body = `${csvHeader === null ? "" : `${csvHeader}\n`}${lines.join("\n")}\n`;
   for (let attempt = 1; ; attempt++) {
     let why: string;
     let wait = Math.min(RETRY_BASE_MS * 2 ** (attempt - 1), MAX_WAIT_MS);
@@ -213,7 +220,56 @@ const fileSize = (() => {
     return usageError(`Cannot read ${opts.file}: ${error instanceof Error ? error.message : String(error)}`);
   }
 })();
-const stream = createReadStream(opts.file, { encoding: "utf8", highWaterMark: 256 * 1024 });
+const readFile = () => createReadStream(opts.file, { encoding: "utf8", highWaterMark: 256 * 1024 });
+
+/** The file's first line (up to 64 KB of it), which tells lmarena's CSV from a clean-battle log. */
+function firstLine(): string {
+  const fd = openSync(opts.file, "r");
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8");
+    return text.split("\n", 1)[0];
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The CSV's header as sent with every chunk; null for a clean-battle log. */
+let csvHeader: string | null = null;
+const csv = isKaggleHeader(firstLine());
+
+/** Reads the whole CSV once before sending any of it: broken structure stops the import with nothing written. */
+async function checkCsv(): Promise<void> {
+  const reader = new KaggleCsvReader(0);
+  try {
+    for await (const text of readFile() as AsyncIterable<string>) reader.push(text);
+    reader.end();
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    console.error(
+      `${opts.file} is not well-formed CSV at ${error.message}. Nothing was imported; fix that line and run the import again.`,
+    );
+    process.exit(1);
+  }
+}
+
+/** The CSV's rows after the header as items numbered from 1, each re-written as one CSV record. */
+function csvItems() {
+  const splitter = new CsvSplitter();
+  let row = 0;
+  const items = (records: CsvRecord[]): SplitItem[] =>
+    records.flatMap((r) => {
+      if (csvHeader === null) {
+        csvHeader = csvRecordText(r.fields);
+        return [];
+      }
+      return [{ line: ++row, text: csvRecordText(r.fields) }];
+    });
+  return { push: (text: string) => items(splitter.push(text)), end: () => items(splitter.end()) };
+}
+
+if (csv) await checkCsv();
+const stream = readFile();
 const totals = { sent: 0, accepted: 0, rejected: 0, done: 0, chunks: 0 };
 const firstErrors: ItemError[] = [];
 const failedOffsets: number[] = [];
@@ -276,7 +332,7 @@ function localError(line: number, message: string): void {
 async function take(item: SplitItem): Promise<void> {
   if (item.line <= opts.from) return;
   let text = item.text;
-  if (item.error === undefined && text.includes("\n")) {
+  if (!csv && item.error === undefined && text.includes("\n")) {
     // The splitter folds whitespace between tokens, so a newline left here sits inside a string (not JSON) and
     // would break the chunk's lines; JSON.parse names the problem, and re-serialising covers any other case.
     try {
@@ -296,7 +352,7 @@ async function take(item: SplitItem): Promise<void> {
 }
 
 const ticker = tty ? setInterval(() => process.stderr.write(`\r\x1b[K${progressLine()}`), 250) : null;
-const splitter = new BattleSplitter();
+const splitter = csv ? csvItems() : new BattleSplitter();
 try {
   for await (const text of stream as AsyncIterable<string>) {
     for (const item of splitter.push(text)) if (stopReason === null) await take(item);

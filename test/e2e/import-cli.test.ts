@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parseItem } from "../../worker/battles/json-stream";
+import { type ParsedItem, parseItem } from "../../worker/battles/json-stream";
+import { KaggleCsvReader } from "../../worker/battles/kaggle-csv";
 import { WINNERS } from "../../worker/rating/battle-outcome";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -21,6 +22,8 @@ interface Received {
   importId: string;
   offset: number;
   lines: string[];
+  /** the body as sent */
+  text: string;
   contentType: string | undefined;
   authorization: string | undefined;
 }
@@ -134,6 +137,7 @@ beforeAll(async () => {
         importId: query.get("importId") ?? "",
         offset: Number(query.get("offset")),
         lines: text.split("\n").filter((l) => l !== ""),
+        text,
         contentType: req.headers["content-type"],
         authorization: req.headers.authorization,
       };
@@ -294,6 +298,67 @@ describe("npm run import", () => {
     expect(stdout).toMatch(
       /item 2: not valid JSON: [^\n]*control character[^\n]*\n {4}item 4: the item is empty: two commas in a row, or a comma right after \[\n/,
     );
+  });
+
+  it("sends lmarena's CSV in chunks that each carry the header, its rows numbered across chunks, quoted line breaks intact", async () => {
+    const header = "id,model_a,model_b,prompt,response_a,response_b,winner_model_a,winner_model_b,winner_tie";
+    const quoted = (value: unknown) => `"${JSON.stringify(value).replaceAll('"', '""')}"`;
+    // The prompt's JSON broken over a CRLF between its items, as a line break inside a quoted field.
+    const row = (k: number) =>
+      [
+        k,
+        `csv-${k % 5}`,
+        `csv-${(k % 5) + 1}`,
+        quoted([`Question ${k}, please`, "and again"]).replace(',""and', ',\r\n""and'),
+        quoted([`Yes,\n"${k}"`, "no"]),
+        quoted(["x", null]),
+        k % 3 === 0 ? "1,0,0" : k % 3 === 1 ? "0,1,0" : "0,0,1",
+      ].join(",");
+    const file = path.join(dir, "arena-55k.csv");
+    await writeFile(file, `${header}\r\n${Array.from({ length: 2500 }, (_, k) => row(k + 1)).join("\r\n")}\r\n`);
+    const parsed: ParsedItem[] = [];
+    override = (r) => {
+      const reader = new KaggleCsvReader(r.offset);
+      const items = [...reader.push(r.text), ...reader.end()];
+      parsed.push(...items.map((item) => ({ ...item, line: r.offset + item.line })));
+      return { status: 200, body: { importId: r.importId, accepted: items.length, rejected: 0, errors: [] } };
+    };
+    const { code, stdout, stderr } = await runCli([file, "--url", url, "--chunk", "1000"]);
+    expect(code, stderr).toBe(0);
+    const chunks = chunksByOffset();
+    expect(chunks.map((c) => [c.offset, c.contentType, c.text.startsWith(`${header}\n`)])).toEqual([
+      [0, "text/csv", true],
+      [1000, "text/csv", true],
+      [2000, "text/csv", true],
+    ]);
+    parsed.sort((a, b) => a.line - b.line);
+    expect(parsed.filter((p) => p.error)).toEqual([]);
+    expect(parsed.map((p) => p.line)).toEqual(Array.from({ length: 2500 }, (_, k) => k + 1));
+    expect(parsed.map((p) => p.battle?.tstamp)).toEqual(Array.from({ length: 2500 }, (_, k) => k + 1));
+    expect(parsed[1733].battle).toMatchObject({
+      modelA: "csv-4",
+      winner: "model_a",
+      questionId: "1734",
+      conversationA: [
+        { role: "user", content: "Question 1734, please" },
+        { role: "assistant", content: 'Yes,\n"1734"' },
+        { role: "user", content: "and again" },
+        { role: "assistant", content: "no" },
+      ],
+    });
+    expect(stdout).toMatch(/accepted {2}2,500\n {2}rejected {2}0\n/);
+  });
+
+  it("refuses a CSV whose structure breaks before sending any of it, naming the line", async () => {
+    const file = path.join(dir, "broken.csv");
+    const header = "id,model_a,model_b,prompt,response_a,response_b,winner_model_a,winner_model_b,winner_tie";
+    const good = `1,a,b,"[""q""]","[""a""]","[""b""]",1,0,0`;
+    await writeFile(file, `${header}\n${good}\n${good}\n2,a,b,"[""q""]"x,"[""a""]","[""b""]",1,0,0\n`);
+    const { code, stderr } = await runCli([file, "--url", url]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${file} is not well-formed CSV at line 4: text after a field's closing quote`);
+    expect(stderr).toContain("Nothing was imported");
+    expect(received).toEqual([]);
   });
 
   it("counts a chunk the server refuses whole (422, no line a battle) as rejected lines and goes on with the next", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CsvSplitter, CsvSyntaxError, type CsvRecord } from "../../worker/battles/csv-stream";
+import { CsvSplitter, CsvSyntaxError, type CsvRecord, csvRecordText } from "../../worker/battles/csv-stream";
 
 /** Every record of `text` fed in the given pieces. */
 function split(pieces: string[]): CsvRecord[] {
@@ -59,6 +59,16 @@ describe("the CSV record splitter", () => {
         expect((error as CsvSyntaxError).line).toBe(line);
         expect((error as CsvSyntaxError).message).toMatch(message);
       }
+  });
+
+  it("writes a record back as one CSV record that splits into the same fields", () => {
+    const fields = ["plain", "", 'a "quote"', "comma, here", "two\r\nlines", "lone\rcr", '"'];
+    const text = csvRecordText(fields);
+    expect(text).toBe('plain,,"a ""quote""","comma, here","two\r\nlines","lone\rcr",""""');
+    expect(split([`${text}\n${text}`])).toEqual([
+      { line: 1, fields },
+      { line: 4, fields },
+    ]);
   });
 
   it("refuses a record longer than its limit instead of holding it", () => {

@@ -189,3 +189,8 @@ function lineBreaks(text: string, afterReturn: boolean): number {
   }
   return n;
 }
+
+/** A record as one CSV line: a field holding a comma, quote or line break goes in quotes, its quotes doubled. */
+export function csvRecordText(fields: readonly string[]): string {
+  return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)).join(",");
+}

@@ -13,6 +13,11 @@ export interface BattleLogReader {
 /** Past this much text with no line end, the log is not the CSV (whose header is one short line). */
 const MAX_FIRST_LINE = 64 * 1024;
 
+/** Whether a log's first line is the Kaggle CSV's header (a JSON line may name the column too, but starts with { or [). */
+export function isKaggleHeader(firstLine: string): boolean {
+  return firstLine.includes(KAGGLE_HEADER_MARK) && !/^[\s\ufeff]*[[{]/.test(firstLine);
+}
+
 function jsonReader(): BattleLogReader {
   const splitter = new BattleSplitter();
   return { push: (text) => splitter.push(text).map(parseItem), end: () => splitter.end().map(parseItem) };
@@ -29,8 +34,7 @@ export function battleLogReader(contentType: string | undefined, offset: number)
   const decide = (whole: boolean): BattleLogReader | null => {
     const newline = start.indexOf("\n");
     if (newline === -1 && !whole && start.length < MAX_FIRST_LINE) return null;
-    const firstLine = newline === -1 ? start : start.slice(0, newline);
-    return firstLine.includes(KAGGLE_HEADER_MARK) && !/^[\s\ufeff]*[[{]/.test(firstLine)
+    return isKaggleHeader(newline === -1 ? start : start.slice(0, newline))
       ? new KaggleCsvReader(offset)
       : jsonReader();
   };
