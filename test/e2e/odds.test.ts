@@ -1,6 +1,7 @@
 /**
  * The leaderboard's "who beats whom" heat map in a real browser: a table a screen reader reads (row and column
- * headers, every chance written as text), its numbers the API's, its colours readable in both schemes.
+ * headers, every chance written as text), its numbers the API's, its colours readable in both schemes. And the
+ * page's import taking lmarena's Kaggle CSV, whose battles then show in the table and the heat map.
  */
 import { expect, test } from "vitest";
 import { mulberry32 } from "../helpers/arena-reference";
@@ -43,8 +44,37 @@ const CONTRASTS = `(() => {
   });
 })()`;
 
-describeInBrowser("Who beats whom in a real browser", () => {
+describeInBrowser("Who beats whom, and lmarena's CSV, in a real browser", () => {
   const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" } });
+
+  test("a .csv battle log uploads through the import form, its bad row reported, and its models are rated and set against each other", async () => {
+    const header = "id,model_a,model_b,prompt,response_a,response_b,winner_model_a,winner_model_b,winner_tie";
+    const rows = [
+      `1,kaggle-a,kaggle-b,"[""Hi, there""]","[""Hello!""]","[""Hey""]",1,0,0`,
+      `2,kaggle-b,kaggle-c,"[""Poem""]","[""Roses""]","[""Violets""]",1,0,0`,
+      `3,kaggle-c,kaggle-a,"[""Joke""]","[""Ha""]","[""Heh""]",0,0,1`,
+      `4,kaggle-a,kaggle-c,"[""x""]","[""y""]","[""z""]",0,0,0`,
+    ];
+    const page = await open();
+    await page.goto(`${server.url}/leaderboard?source=import`);
+    await page.getByLabel("Battle log file").setInputFiles({
+      name: "train.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`${header}\r\n${rows.join("\r\n")}\r\n`),
+    });
+    await page.getByRole("button", { name: "Import" }).click();
+    const report = page.getByTestId("import-report");
+    await report.getByText("Accepted").waitFor({ timeout: 10_000 });
+    expect((await report.innerText()).replace(/\s+/g, " ").trim()).toBe(
+      'Accepted 3 battles; rejected 1. Line 4: exactly one of winner_model_a, winner_model_b and winner_tie must be 1 and the others 0; got "0", "0", "0"',
+    );
+    await page.locator('tr[data-model="kaggle-a"]').waitFor({ timeout: 10_000 });
+    expect(await page.locator("table.leaderboard tbody tr").count()).toBe(3);
+    const table = page.getByRole("table", { name: "Chance the row's model beats the column's" });
+    await table.waitFor({ timeout: 10_000 });
+    expect(await table.locator("tbody th[scope=row]").count()).toBe(3);
+    await screenshot(page, "leaderboard-kaggle-csv");
+  });
 
   test("the leaderboard shows the top ten's odds as a labelled table of percentages, the API's numbers, readable at phone width in dark mode", async () => {
     const res = await fetch(`${server.url}/api/battles/import?importId=heat`, {

@@ -13,7 +13,11 @@ async function importIdOf(file: File): Promise<string> {
 }
 
 async function upload(file: File) {
-  const type = /\.(jsonl|ndjson)$/i.test(file.name) ? "application/x-ndjson" : "application/json";
+  const type = /\.csv$/i.test(file.name)
+    ? "text/csv"
+    : /\.(jsonl|ndjson)$/i.test(file.name)
+      ? "application/x-ndjson"
+      : "application/json";
   return call(
     api.battles.import.$post(
       { query: { importId: await importIdOf(file) } },
@@ -29,7 +33,10 @@ interface Props {
   onImported: (report: Report) => string | null;
 }
 
-/** Upload a Chatbot Arena battle log (clean format), and download this server's battles in the same format. */
+/**
+ * Upload a Chatbot Arena battle log (clean format, or lmarena's Kaggle CSV), and download this server's battles in
+ * the clean format.
+ */
 export function BattleImport(props: Props) {
   const [file, setFile] = createSignal<File | null>(null);
   const [busy, setBusy] = createSignal(false);
@@ -61,15 +68,16 @@ export function BattleImport(props: Props) {
       <h2 id="battle-io-title">Import and export battles</h2>
       <p class="muted small">
         Chatbot Arena's clean battle format (FastChat): a JSON array or JSON Lines of <code>model_a</code>,{" "}
-        <code>model_b</code>, <code>winner</code>, <code>tstamp</code>. Imported battles show under "Imported". A big
-        log goes in from a terminal instead: <code>npm run import -- FILE</code>.
+        <code>model_b</code>, <code>winner</code>, <code>tstamp</code>, or lmarena's Kaggle CSV (
+        <code>lmsys-arena-human-preference-55k</code>). Imported battles show under "Imported". A big log goes in from a
+        terminal instead: <code>npm run import -- FILE</code>.
       </p>
       <form class="row" onSubmit={send}>
         <label for="battle-file">Battle log file</label>
         <input
           id="battle-file"
           type="file"
-          accept=".json,.jsonl,.ndjson,application/json"
+          accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv"
           onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
         />
         <button type="submit" disabled={busy()}>
