@@ -9,20 +9,25 @@ import { CsvSplitter, CsvSyntaxError, type CsvRecord } from "./csv-stream";
 import { describeValue, parseBattle } from "./fastchat";
 import type { ParsedItem } from "./json-stream";
 
-const WINNER_COLUMNS = { winner_model_a: "model_a", winner_model_b: "model_b", winner_tie: "tie" } as const;
-const REQUIRED = ["model_a", "model_b", "prompt", "response_a", "response_b", ...Object.keys(WINNER_COLUMNS)];
-/** The header's mark: JSON never starts a line with it, and the Kaggle files always have it. */
+/** The one-hot outcome columns, and the winner each stands for. */
+const WINNER_COLUMNS = [
+  ["winner_model_a", "model_a"],
+  ["winner_model_b", "model_b"],
+  ["winner_tie", "tie"],
+] as const;
+const REQUIRED = ["model_a", "model_b", "prompt", "response_a", "response_b", ...WINNER_COLUMNS.map(([c]) => c)];
+/** The column that marks the CSV's header line (log-reader.ts tells the CSV from JSON by it). */
 export const KAGGLE_HEADER_MARK = "winner_model_a";
 
 class Invalid extends Error {}
 
 /** A JSON array of turns' texts, null entries (a missing reply) read as empty text. */
 function turns(fields: Record<string, string>, column: string): string[] {
-  let value: unknown;
+  let value: unknown = null;
   try {
     value = JSON.parse(fields[column]);
   } catch {
-    throw new Invalid(`${column} must be a JSON array of strings, one per turn; got ${describeValue(fields[column])}`);
+    // reported below, as any other value that is not an array of strings
   }
   if (!Array.isArray(value) || value.some((t) => t !== null && typeof t !== "string"))
     throw new Invalid(`${column} must be a JSON array of strings, one per turn; got ${describeValue(fields[column])}`);
@@ -30,17 +35,12 @@ function turns(fields: Record<string, string>, column: string): string[] {
 }
 
 function winner(fields: Record<string, string>): string {
-  const set = Object.keys(WINNER_COLUMNS).filter((c) => fields[c] === "1");
-  const valid = Object.keys(WINNER_COLUMNS).every((c) => fields[c] === "0" || fields[c] === "1");
-  if (!valid || set.length !== 1)
+  const values = WINNER_COLUMNS.map(([column]) => fields[column]);
+  if (!values.every((v) => v === "0" || v === "1") || values.filter((v) => v === "1").length !== 1)
     throw new Invalid(
-      `exactly one of winner_model_a, winner_model_b and winner_tie must be 1 and the others 0; got ${Object.keys(
-        WINNER_COLUMNS,
-      )
-        .map((c) => describeValue(fields[c]))
-        .join(", ")}`,
+      `exactly one of winner_model_a, winner_model_b and winner_tie must be 1 and the others 0; got ${values.map(describeValue).join(", ")}`,
     );
-  return WINNER_COLUMNS[set[0] as keyof typeof WINNER_COLUMNS];
+  return WINNER_COLUMNS[values.indexOf("1")][1];
 }
 
 /** One row as the clean battle it stands for. */
