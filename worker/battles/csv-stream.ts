@@ -182,11 +182,9 @@ export class CsvSplitter {
 /** Line breaks in `text` (LF, CRLF and lone CR each one), a LF first in it not counted when a CR came just before. */
 function lineBreaks(text: string, afterReturn: boolean): number {
   let n = 0;
-  for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (c === RETURN) n++;
-    else if (c === NEWLINE && !(k === 0 ? afterReturn : text.charCodeAt(k - 1) === RETURN)) n++;
-  }
+  for (let k = text.indexOf("\r"); k !== -1; k = text.indexOf("\r", k + 1)) n++;
+  for (let k = text.indexOf("\n"); k !== -1; k = text.indexOf("\n", k + 1))
+    if (!(k === 0 ? afterReturn : text.charCodeAt(k - 1) === RETURN)) n++;
   return n;
 }
 
