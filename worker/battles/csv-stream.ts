@@ -53,6 +53,8 @@ export class CsvSplitter {
   private begun = false;
   /** a CR ended the last record: a LF right after it belongs to it */
   private afterReturn = false;
+  /** a quoted field's text so far ended on a CR: a LF starting the next piece ends the same line break */
+  private afterQuotedReturn = false;
   private started = false;
 
   constructor(private readonly maxRecordChars = MAX_RECORD_CHARS) {}
@@ -147,7 +149,10 @@ export class CsvSplitter {
 
   end(): CsvRecord[] {
     if (this.state === State.Quoted)
-      throw new CsvSyntaxError(this.recordLine, "the text ends inside a quoted field that starts on this line");
+      throw new CsvSyntaxError(
+        this.recordLine,
+        "the text ends inside a quoted field of the record that starts on this line",
+      );
     if (!this.begun) return [];
     this.endField();
     const last = { line: this.recordLine, fields: this.fields };
@@ -167,9 +172,6 @@ export class CsvSplitter {
     this.afterQuotedReturn = text.charCodeAt(text.length - 1) === RETURN;
     this.parts.push(text);
   }
-
-  /** a quoted field's text so far ended on a CR: a LF starting the next piece ends the same line break */
-  private afterQuotedReturn = false;
 
   private endField(): void {
     this.fields.push(this.parts.length === 1 ? this.parts[0] : this.parts.join(""));
