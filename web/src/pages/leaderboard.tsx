@@ -106,8 +106,9 @@ export default function LeaderboardPage() {
     ...(filters.category ? { category: filters.category } : {}),
     reload: reloads(),
   });
+  // The table's own query, order included, so the odds read the very standings the server cached for it.
   const viewQuery = (): LeaderboardQuery => {
-    const { reload: _reload, order: _order, ...q } = query();
+    const { reload: _reload, ...q } = query();
     return q;
   };
   const [data] = createResource(query, async ({ reload: _reload, ...q }) => {
