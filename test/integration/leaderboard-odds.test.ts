@@ -92,6 +92,44 @@ describe("who beats whom", () => {
     expect(answer.odds[0][1]).toBeCloseTo(chance(ratingOf(board, "weighed-4"), ratingOf(board, "weighed-0")), 12);
   });
 
+  it("with style=true, once the style fit is ready, gives the odds of the style-controlled ratings", async () => {
+    const random = mulberry32(6);
+    const lines = Array.from({ length: 600 }, (_, k) => {
+      const [a, b] = [k % 3, (k + 1 + (k % 2)) % 3];
+      const [ta, tb] = [100 + Math.floor(random() * 400), 100 + Math.floor(random() * 400)];
+      const winner = random() < 1 / (1 + Math.exp((b - a) / 2 - (ta - tb) / (ta + tb))) ? "model_a" : "model_b";
+      const side = (tokens: number, s: "a" | "b") => ({
+        [`sum_assistant_${s}_tokens`]: tokens,
+        [`header_count_${s}`]: { h1: k % 2 },
+        [`list_count_${s}`]: { ordered: k % 3 },
+        [`bold_count_${s}`]: { "**": k % 4 },
+      });
+      const conv_metadata = { ...side(ta, "a"), ...side(tb, "b") };
+      return {
+        model_a: `styled-${a}`,
+        model_b: `styled-${b}`,
+        winner,
+        tstamp: 1_700_000_000 + k,
+        category: "styled",
+        conv_metadata,
+      };
+    });
+    await importBattles(lines.map((l) => JSON.stringify(l)).join("\n"), "styled");
+    const view: LeaderboardQuery = { source: "import", category: "styled", style: "true" };
+    let answer = await odds(view);
+    for (let tries = 0; answer.style?.status !== "ready" && tries < 400; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      answer = await odds(view);
+    }
+    expect(answer.style).toMatchObject({ status: "ready", method: "arena-rank" });
+    const styled = await leaderboard(view);
+    const plain = await leaderboard({ source: "import", category: "styled" });
+    const [top, next] = answer.models;
+    expect(top.bt).toBe(ratingOf(styled, top.modelId));
+    expect(top.bt).not.toBe(ratingOf(plain, top.modelId));
+    expect(answer.odds[0][1]).toBeCloseTo(chance(ratingOf(styled, top.modelId), ratingOf(styled, next.modelId)), 12);
+  });
+
   it("refuses a model that is not in the view with a 404 naming it, and a malformed list with a 400", async () => {
     await importBattles(battles("strict", 3, 50, 4), "strict");
     const view = { source: "import", category: "strict" } as const;
