@@ -46,6 +46,7 @@ describe("a blind council run while it reviews", () => {
     expectNothingTelling(exported);
     const md = await (await client.runs[":id"].export.$get({ param: { id }, query: { format: "md" } })).text();
     expect(md).not.toMatch(/\$\d/);
+    for (const label of ["A", "B", "C"]) expect(md).toContain(`| ${label} | hidden until the run ends | — |`);
     const list = await ok(client.runs.$get({ query: { limit: "100" } }));
     expect(list.items.find((r) => r.id === id)).toMatchObject({ costUsd: null, costHidden: true });
 

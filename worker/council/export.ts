@@ -1,4 +1,5 @@
 /** A run as a file to keep or share: JSON (the whole record) or Markdown (for reading). */
+import { nestHeadings } from "../shared/markdown-headings";
 import { describeCost, TERMINAL_STATUSES, type RunDetail } from "../shared/run";
 
 const fmt = (n: number | null, digits = 2) => (n === null ? "—" : Number.isInteger(n) ? String(n) : n.toFixed(digits));
@@ -22,6 +23,7 @@ export function exportMarkdown(d: RunDetail): string {
   const cost = costHidden ? "shown when the run ends" : describeCost(d.totals, (n) => `$${n.toFixed(4)}`);
   out.push(`- Tokens: ${d.totals.tokensIn} in, ${d.totals.tokensOut} out · estimated cost ${cost}`, "");
   out.push("## Question", "", quote(d.run.question), "");
+  out.push(...labelMap(d));
   if (d.synthesis) {
     const s = d.synthesis;
     out.push(
@@ -32,8 +34,8 @@ export function exportMarkdown(d: RunDetail): string {
     );
     out.push(
       s.status === "done"
-        ? s.text
-        : `Status ${s.status}${s.error ? `: ${s.error}` : ""}${s.text ? `\n\n${s.text}` : ""}`,
+        ? nestHeadings(s.text, 2)
+        : `Status ${s.status}${s.error ? `: ${s.error}` : ""}${s.text ? `\n\n${nestHeadings(s.text, 2)}` : ""}`,
       "",
     );
   }
@@ -50,7 +52,7 @@ export function exportMarkdown(d: RunDetail): string {
       );
     for (const t of d.aggregation.voteBreakdown.tieBreaks)
       out.push("", `Tie on Borda between ${t.labels.join(", ")}: decided by ${t.decidedBy}.`);
-    out.push("", `Method: ${d.aggregation.methodVersion}`, "");
+    out.push("", `Method: ${d.aggregation.methodVersion}`, "", ...voteMath(d));
   }
   out.push("## Answers", "");
   for (const a of d.answers) {
@@ -60,7 +62,8 @@ export function exportMarkdown(d: RunDetail): string {
       "",
     );
     if (a.error) out.push(`Error: ${a.error}`, "");
-    if (a.text) out.push(a.text, "");
+    // The answer's own headings go below this one's, so an answer's "## Setup" doesn't outrank its model.
+    if (a.text) out.push(nestHeadings(a.text, 3), "");
   }
   if (d.reviewers.length) {
     out.push("## Reviews", "");
@@ -84,6 +87,49 @@ export function exportMarkdown(d: RunDetail): string {
     }
   }
   return out.join("\n");
+}
+
+/** Which model wrote which answer: reviewers saw only the labels. */
+function labelMap(d: RunDetail): string[] {
+  const out = ["## Labels", "", "Reviewers saw the answers as labels only; here is who wrote each.", ""];
+  out.push("| Label | Model | Model id |", "| --- | --- | --- |");
+  for (const a of d.answers)
+    out.push(
+      a.modelId
+        ? `| ${a.label} | ${a.displayName ?? a.modelId} | \`${a.modelId}\` |`
+        : `| ${a.label} | hidden until the run ends | — |`,
+    );
+  return [...out, ""];
+}
+
+/** The Borda count as it was done: each reviewer's ranking, its weight, and the points it gave. */
+function voteMath(d: RunDetail): string[] {
+  const breakdown = d.aggregation?.voteBreakdown;
+  if (!breakdown?.reviewers.length) return [];
+  const labels = Object.keys(breakdown.bordaTotals).sort();
+  const reviewerName = (id: string, label: string | null) => {
+    const set = d.reviewers.find((r) => r.id === id);
+    return set?.reviewerModelId ?? (label ? `the author of Answer ${label}` : id);
+  };
+  const out = [
+    "### How the votes were counted",
+    "",
+    "Each reviewer ranks the answers it reviewed; of N answers ranked, the first gets N−1 points, the next N−2, the " +
+      "last 0, times the reviewer's weight. An answer's Borda score is the sum over reviewers. Ties on Borda are " +
+      "broken by the mean overall score, then the mean correctness score.",
+    "",
+    `| Reviewer | Weight | Ranking | ${labels.map((l) => `Points to ${l}`).join(" | ")} |`,
+    `| --- | --- | --- | ${labels.map(() => "---").join(" | ")} |`,
+  ];
+  for (const r of breakdown.reviewers)
+    out.push(
+      `| ${reviewerName(r.reviewSetId, r.reviewerLabel)} | ${fmt(r.weight)} | ${r.ranking.join(" > ") || "—"} | ${labels
+        .map((l) => fmt(r.points[l] ?? 0))
+        .join(" | ")} |`,
+    );
+  out.push(`| **Borda total** | | | ${labels.map((l) => `**${fmt(breakdown.bordaTotals[l])}**`).join(" | ")} |`, "");
+  if (breakdown.condorcetWinner) out.push(`Answer ${breakdown.condorcetWinner} beats every other head to head.`, "");
+  return out;
 }
 
 const quote = (text: string) =>
