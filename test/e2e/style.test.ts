@@ -67,7 +67,7 @@ describeInBrowser("Style control in a real browser", () => {
     expect(factor).toBeGreaterThan(1.05);
     for (const row of api.rows)
       await expect
-        .poll(() => page.locator("tr", { hasText: row.modelId }).innerText())
+        .poll(() => page.locator(`tr[data-model="${row.modelId}"]`).innerText())
         .toContain(String(Math.round(row.bt)));
     await screenshot(page, "leaderboard-style-control");
   });
