@@ -474,8 +474,8 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await readableText(page.getByTestId("excluded-flagged"))).toBe("2 flagged votes left out");
     // The comparison counts as an appearance (seed 000), but its battle is not rated until flagged votes are included.
     const row = page.locator('tr[data-model="openai:open-one"]');
-    // Rank, model, BT, Elo, TrueSkill: none without a counted battle.
-    expect(await readableText(row)).toMatch(/^— open-one openai:open-one — — — 0 1 0\.0% — 0$/);
+    // Rank, model (new: under 50 battles), BT, Elo, TrueSkill: none without a counted battle.
+    expect(await readableText(row)).toMatch(/^— open-one new openai:open-one — — — 0 1 0\.0% — 0$/);
     expect(await page.locator('svg[data-testid=rating-chart] [data-model="openai:open-one"]').count()).toBe(0);
     await page.getByRole("checkbox", { name: "Include flagged votes" }).check();
     await page.locator(".lb-summary", { hasText: /^\d+ battles counted$/ }).waitFor({ timeout: 10_000 });
@@ -696,6 +696,20 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await page.locator("svg[data-testid=rating-chart]").waitFor({ timeout: 10_000 });
     expect(await unlabelledControls(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
+    // The table scrolls sideways, says so, and keeps each row's model in view while it does.
+    expect(await page.locator(".scroll-hint").first().isVisible()).toBe(true);
+    const wrap = page.locator(".table-wrap.pinned").first();
+    const overflow = await wrap.evaluate(
+      (el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth,
+    );
+    expect(overflow).toBeGreaterThan(0);
+    await wrap.evaluate((el: { scrollLeft: number; scrollWidth: number }) => {
+      el.scrollLeft = el.scrollWidth;
+    });
+    const name = await wrap.locator("tbody th[scope=row]").first().boundingBox();
+    const box = await wrap.boundingBox();
+    expect(name!.x).toBeGreaterThanOrEqual(box!.x - 1);
+    expect(name!.x + name!.width).toBeLessThanOrEqual(box!.x + box!.width + 1);
     await screenshot(page, "leaderboard-phone-dark");
   });
 });

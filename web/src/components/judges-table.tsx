@@ -116,7 +116,10 @@ export function JudgesTable() {
                     <p id="judges-caption" class="table-title">
                       Judges against human votes
                     </p>
-                    <div class="table-wrap" tabindex="0" role="region" aria-labelledby="judges-caption">
+                    <p class="scroll-hint muted small" aria-hidden="true">
+                      Swipe the table sideways for every column →
+                    </p>
+                    <div class="table-wrap pinned" tabindex="0" role="region" aria-labelledby="judges-caption">
                       <table class="leaderboard judges-table" aria-labelledby="judges-caption">
                         <thead>
                           <tr>

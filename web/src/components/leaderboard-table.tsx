@@ -29,7 +29,10 @@ export function LeaderboardTable(props: Props) {
       <p id="leaderboard-caption" class="table-title">
         {props.caption}
       </p>
-      <div class="table-wrap">
+      <p class="scroll-hint muted small" aria-hidden="true">
+        Swipe the table sideways for every column →
+      </p>
+      <div class="table-wrap pinned" tabindex="0" role="region" aria-labelledby="leaderboard-caption">
         <table class="leaderboard" aria-labelledby="leaderboard-caption">
           <thead>
             <tr>
