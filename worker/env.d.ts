@@ -62,6 +62,10 @@ interface QuorumVars extends ProviderVars {
   QUORUM_SECRET?: string;
   /** rated models one leaderboard fit may take (default 5000); a larger view shows no ratings and says why */
   QUORUM_MAX_FIT_MODELS?: string;
+  /** the model id that labels arena and imported prompts with the Arena's categories, e.g. openai:gpt-4o-mini (unset: rule labels only) */
+  QUORUM_CLASSIFIER?: string;
+  /** off (default), arena (cap prompts past the 99.9th percentile of repeats, as the Arena) or the battles one prompt keeps at most */
+  QUORUM_DEDUP_PROMPTS?: string;
   /** how long after both sides answered an unvoted blind comparison waits before it counts in the leaderboard (default 3600000) */
   QUORUM_VOTE_WINDOW_MS?: string;
 }

@@ -3,16 +3,24 @@
  * schedules against wrangler.toml's list, so neither can change alone).
  */
 import { archivePass } from "./arena/archive-policy";
+import { labelPass } from "./rooms/label-pass";
 import { logError } from "./rooms/log";
 import { sweepUnfinished } from "./rooms/sweep";
 import { settings } from "./shared/config";
+
+async function everyMinute(env: Env): Promise<unknown> {
+  const [labels, archive] = await Promise.allSettled([labelPass(env), archivePass(env)]);
+  for (const result of [labels, archive]) if (result.status === "rejected") logError("cron", result.reason);
+  return { labels, archive };
+}
 
 /** Schedule → the job it runs. */
 export const CRON_JOBS: Readonly<Record<string, (env: Env) => Promise<unknown>>> = {
   // Wakes any run or comparison left unfinished (and its alarm lost) for 10 minutes or more.
   "*/10 * * * *": sweepUnfinished,
-  // Moves old battles and messages to the archive, when QUORUM_ARCHIVE_AFTER_HOURS turns that on.
-  "* * * * *": archivePass,
+  // Labels the prompts queued by votes and imports; moves old battles and messages to the archive, when
+  // QUORUM_ARCHIVE_AFTER_HOURS turns that on. Neither waits for the other.
+  "* * * * *": everyMinute,
 };
 
 /** Runs the job of the cron that fired; a schedule with no job is an error in the log, never silently nothing. */

@@ -495,7 +495,14 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
 
     const log = [
       { model_a: "imp-alpha", model_b: "imp-beta", winner: "model_a", tstamp: 1_700_000_000, category: "coding" },
-      { model_a: "imp-beta", model_b: "imp-gamma", winner: "model_a", tstamp: 1_700_000_100, category: "coding" },
+      {
+        model_a: "imp-beta",
+        model_b: "imp-gamma",
+        winner: "model_a",
+        tstamp: 1_700_000_100,
+        category: "coding",
+        turn: 2,
+      },
       { model_a: "imp-gamma", model_b: "imp-alpha", winner: "tie", tstamp: 1_700_000_200 },
       { model_a: "imp-alpha", model_b: "imp-alpha", winner: "model_a", tstamp: 1_700_000_300 },
     ];
@@ -587,6 +594,13 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await readableText(page.locator("table.leaderboard tbody tr"))).toContain("imp-beta");
     await page.getByLabel("Minimum appearances").fill("1");
     await page.getByLabel("Category").selectOption("");
+    await page.locator(".lb-summary", { hasText: "3 battles counted" }).waitFor({ timeout: 10_000 });
+    // A prompt label: the log's second battle had two turns, so it alone is multi-turn.
+    await page.getByRole("radio", { name: /^Multi-turn \(\d+\)$/ }).check();
+    await page.locator(".lb-summary", { hasText: "1 battle counted" }).waitFor({ timeout: 10_000 });
+    expect(page.url()).toContain("label=multi_turn");
+    expect(await page.locator("#leaderboard-caption").textContent()).toContain("Multi-turn prompts");
+    await page.getByRole("radio", { name: "All prompts" }).check();
     await page.locator(".lb-summary", { hasText: "3 battles counted" }).waitFor({ timeout: 10_000 });
     await screenshot(page, "leaderboard-imported");
 

@@ -37,6 +37,8 @@ const DEFAULTS: Settings = {
     maxFitModels: 5000,
     focus: { top: null },
     newModelBattles: 50,
+    classifier: null,
+    dedupPrompts: null,
   },
 };
 
@@ -83,6 +85,10 @@ const VALID: [variable: string, raw: string, read: (s: Settings) => unknown, exp
   ["QUORUM_ARENA_FOCUS", "all", (s) => s.arena.focus, { top: null }],
   ["QUORUM_ARENA_FOCUS", " Top3 ", (s) => s.arena.focus, { top: 3 }],
   ["QUORUM_NEW_MODEL_BATTLES", "0", (s) => s.arena.newModelBattles, 0],
+  ["QUORUM_CLASSIFIER", " openai:gpt-4o-mini ", (s) => s.arena.classifier, "openai:gpt-4o-mini"],
+  ["QUORUM_DEDUP_PROMPTS", "Arena", (s) => s.arena.dedupPrompts, "arena"],
+  ["QUORUM_DEDUP_PROMPTS", "50", (s) => s.arena.dedupPrompts, 50],
+  ["QUORUM_DEDUP_PROMPTS", "off", (s) => s.arena.dedupPrompts, null],
 ];
 
 /** Each checked variable, a value it refuses, and what the problem says of it. */
@@ -115,6 +121,8 @@ const INVALID: [variable: string, raw: string, says: string][] = [
   ["QUORUM_ARENA_FOCUS", "top0", 'is "top0", not all or topN (top3, top10…)'],
   ["QUORUM_ARENA_FOCUS", "best", 'is "best", not all or topN (top3, top10…)'],
   ["QUORUM_NEW_MODEL_BATTLES", "fifty", 'is "fifty", not a whole number, 0 or more'],
+  ["QUORUM_CLASSIFIER", "gpt-4o-mini", 'is "gpt-4o-mini", not a model id like demo:concise or openai:gpt-4o-mini'],
+  ["QUORUM_DEDUP_PROMPTS", "0", 'is "0", not off, arena or a whole number of battles, 1 or more'],
 ];
 
 describe("the settings (worker/shared/config.ts)", () => {

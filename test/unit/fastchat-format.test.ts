@@ -49,6 +49,7 @@ const parsedArenaRow: ImportedBattle = {
     { role: "user", content: "What is the difference between OpenCL and CUDA?" },
     { role: "assistant", content: "Both program GPUs." },
   ],
+  prompt: { userTurns: ["What is the difference between OpenCL and CUDA?"], tags: [] },
 };
 
 const minimal = { model_a: "gpt-4", model_b: "claude-3", winner: "tie", tstamp: 0 };
@@ -60,8 +61,42 @@ function errorOf(value: unknown): string {
 }
 
 describe("parseBattle", () => {
-  it("reads an Arena row, keeping the fields it knows and its conversations, and ignoring tags", () => {
+  it("reads an Arena row, keeping the fields it knows, its conversations, and its user's turns for its labels", () => {
     expect(parseBattle(arenaRow)).toEqual({ ok: true, battle: parsedArenaRow });
+  });
+
+  it("reads lmarena's category tags and is_code as the labels the log gives", () => {
+    const tagged = {
+      ...minimal,
+      is_code: true,
+      conversation_a: [
+        { role: "user", content: "Prove it" },
+        { role: "assistant", content: "ok" },
+        { role: "user", content: "again" },
+      ],
+      category_tag: {
+        "math_v0.1": { math: true },
+        "creative_writing_v0.1": { creative_writing: false, score: "no" },
+        "if_v0.1": { if: true, score: 4 },
+        "criteria_v0.1": {
+          specificity: true,
+          domain_knowledge: true,
+          complexity: true,
+          problem_solving: true,
+          creativity: false,
+          technical_accuracy: true,
+          real_world: true,
+        },
+      },
+    };
+    const result = parseBattle(tagged);
+    expect(result.ok && result.battle.prompt).toEqual({
+      userTurns: ["Prove it", "again"],
+      tags: ["coding", "math", "instruction_following", "hard_prompt"],
+    });
+    const fiveOfSeven = { ...tagged, is_code: false, category_tag: { "criteria_v0.1": { specificity: true } } };
+    const five = parseBattle(fiveOfSeven);
+    expect(five.ok && five.battle.prompt?.tags).toEqual([]);
   });
 
   it("fills absent and null optional fields with null", () => {

@@ -63,7 +63,7 @@ const LAYERS: string[][] = [
   ["(entry)"],
   ["api"],
   ["rooms", "arena"],
-  ["council", "judges", "providers", "battles"],
+  ["council", "judges", "providers", "battles", "labels"],
   ["db", "rating", "redaction"],
   ["shared"],
 ];

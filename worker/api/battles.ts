@@ -9,6 +9,8 @@ import { toCleanBattle, type WinnerSpelling } from "../battles/fastchat";
 import { CsvSyntaxError } from "../battles/csv-stream";
 import { battleLogReader } from "../battles/log-reader";
 import { archivedImportLines, archiveSummary } from "../db/archive";
+import { writePrompts } from "../db/label-queries";
+import { importedPromptRows } from "../labels/prompt-rows";
 import { type ExportedRow, exportedBattles, insertImportedBattles, type NumberedBattle } from "../db/battle-queries";
 import { openDb } from "../db/queries";
 import type { BattleSource, ConversationMessage } from "../shared/arena";
@@ -203,11 +205,16 @@ export const battlesApi = new Hono<{ Bindings: Env }>()
       );
     // Lines of this import the archive already holds are not in D1 to conflict with: they are left out here.
     const archived = await archivedImportLines(c.env.DB, importId);
-    const inserted = await insertImportedBattles(
-      openDb(c.env.DB),
+    const kept = accepted.filter((a) => !archived(a.line));
+    const db = openDb(c.env.DB);
+    const inserted = await insertImportedBattles(db, importId, kept);
+    // Rule and the log's own labels now; the classifier, when one is set, later in the label pass.
+    const { prompts, labels } = importedPromptRows(
       importId,
-      accepted.filter((a) => !archived(a.line)),
+      kept,
+      settings(c.env).arena.classifier === null ? null : Date.now(),
     );
+    await writePrompts(db, prompts, labels);
     const report = {
       importId,
       accepted: accepted.length,

@@ -18,7 +18,7 @@ const described = describeRoute({
   tags: ["Arena"],
   summary: "The leaderboard: wins, win rate, Elo, TrueSkill and Bradley–Terry with intervals",
   description:
-    "anchor and anchorRating pin one model's rating, as Chatbot Arena does; style=true adds the style-controlled fit.",
+    "anchor and anchorRating pin one model's rating, as Chatbot Arena does; style=true adds the style-controlled fit; label=coding (or math, creative_writing, instruction_following, hard_prompt, multi_turn, long_query, lang:en…) keeps the battles of prompts with that label, with category or without.",
   responses: { 200: jsonResponse(leaderboardResponse, "The standings."), ...errorResponses(400) },
 });
 

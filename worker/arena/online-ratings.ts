@@ -4,6 +4,8 @@
 import {
   battlesAfter,
   type BattleRow,
+  dropOtherStreams,
+  labelStreamOf,
   newestSnapshot,
   type NewRatingSnapshot,
   saveSnapshots,
@@ -32,7 +34,8 @@ export const CHECKPOINT_ROWIDS = 10_000;
  * means the order changed under it: the whole stream is replayed.
  */
 export async function readOnlineRatings(db: Db, archive: R2Bucket | undefined, slice: Slice): Promise<OnlineRatings> {
-  const stream = streamOf(slice);
+  const label = slice.label ? await labelStreamOf(db, slice, slice.label) : null;
+  const stream = label ? label.stream : streamOf(slice);
   let snap = await newestSnapshot(db, stream);
   let fresh = await battlesAfter(db, archive, slice, snap?.uptoRowid ?? 0);
   if (snap && fresh.some((b) => b.tstamp < snap!.lastTstamp)) {
@@ -69,6 +72,8 @@ export async function readOnlineRatings(db: Db, archive: R2Bucket | undefined, s
   const last = sorted.at(-1)!;
   rows.push({ stream, epoch: 0, uptoRowid: upto, lastTstamp: last.tstamp, ratings: toStored(ratings) });
   await saveSnapshots(db, rows);
+  // A label's stream before its latest label pass is never read again.
+  if (label && !snap) await dropOtherStreams(db, label.family, stream);
   return ratings;
 }
 

@@ -3,12 +3,15 @@
 import {
   dataVersion,
   isDemoModel,
+  type DedupSummary,
   readAppearances,
   readCategories,
   readPairCounts,
   type PairTotals,
   type Slice,
 } from "../db/leaderboard-queries";
+import { type LabelCount, labelCounts } from "../db/label-queries";
+import { readLabelledAppearances } from "../db/slice-battles";
 import { releaseUncounted } from "../db/counting-queries";
 import { readOnlineRatings } from "./online-ratings";
 import type { Db } from "../db/queries";
@@ -43,6 +46,8 @@ export interface Standings {
   rows: LeaderboardRow[];
   source: LeaderboardQuery["source"];
   category: string | null;
+  /** the prompt label the view is filtered by, null for every battle */
+  label: string | null;
   includeFlagged: boolean;
   order: LeaderboardQuery["order"];
   minAppearances: number;
@@ -55,6 +60,10 @@ export interface Standings {
   totalBattles: number;
   excludedFlagged: number;
   categories: string[];
+  /** prompts per label, for the label filters */
+  labels: LabelCount[];
+  /** what QUORUM_DEDUP_PROMPTS left out of the view; null when it is off */
+  dedup: DedupSummary | null;
   fit: FitStatus;
   /** what of the ranking in focus (QUORUM_ARENA_FOCUS) won't change with 95% confidence; null while it may */
   settled: Settled | null;
@@ -64,7 +73,12 @@ export interface Standings {
 
 /** The battles a query reads, once it is known whether the demo models are left out. */
 export function sliceOf(q: LeaderboardQuery, withoutDemo: boolean): Slice {
-  const slice: Slice = { sources: SOURCES[q.source], category: q.category ?? "", includeFlagged: q.includeFlagged };
+  const slice: Slice = {
+    sources: SOURCES[q.source],
+    category: q.category ?? "",
+    includeFlagged: q.includeFlagged,
+    ...(q.label ? { label: q.label } : {}),
+  };
   // Absent rather than false, so the views that keep the demo models keep their rooms' and streams' names.
   return withoutDemo ? { ...slice, withoutDemo } : slice;
 }
@@ -136,10 +150,16 @@ export async function computeStandings(
   staleMs = 0,
   voteWindowMs = settings(env).arena.voteWindowMs,
 ): Promise<Computed> {
-  const { focus, newModelBattles } = settings(env).arena;
-  // The settings shape the rows too (newModel, settled), and a test may pass its own env; whether a real provider
-  // is configured decides what `demo=auto` shows. All of it is part of the view's key.
-  const key = JSON.stringify([q, focus, newModelBattles, q.demo === "auto" && realProviderConfigured(env)]);
+  const { focus, newModelBattles, dedupPrompts } = settings(env).arena;
+  // The settings shape the rows and counts too (newModel, settled, dedup), and a test may pass its own env; whether
+  // a real provider is configured decides what `demo=auto` shows. All of it is part of the view's key.
+  const key = JSON.stringify([
+    q,
+    focus,
+    newModelBattles,
+    q.demo === "auto" && realProviderConfigured(env),
+    dedupPrompts,
+  ]);
   const hit = cache.get(key);
   const [now, writes] = [Date.now(), localWrites];
   if (hit && hit.writes === writes && now - hit.checkedAt < staleMs) return hit.value;
@@ -159,17 +179,27 @@ export async function computeStandings(
 
 async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed> {
   const archive = env.ARCHIVE;
+  const dedup = settings(env).arena.dedupPrompts;
   const { leftOut, read } = await demoLeftOut(env, db, q);
-  const slice = sliceOf(q, leftOut.length > 0);
+  const base = sliceOf(q, leftOut.length > 0);
+  const slice: Slice = dedup === null ? base : { ...base, dedup };
   const withHuman = slice.sources.includes("human");
-  const [{ pairs, excludedFlagged }, online, shown, humanPairs, categories] = await Promise.all([
-    // The read that decided is the view's own when it left nothing out.
-    read && !leftOut.length ? read : readPairCounts(db, slice),
-    readOnlineRatings(db, archive, slice),
-    withHuman ? readAppearances(db, slice.category) : null,
-    q.source === "all" ? readPairCounts(db, { ...slice, sources: ["human"] }) : null,
-    readCategories(db),
-  ]);
+  const [{ pairs, excludedFlagged, dedup: deduped }, online, shown, humanPairs, categories, labels] = await Promise.all(
+    [
+      // The read that decided is the view's own when it left nothing out and nothing is deduplicated.
+      read && !leftOut.length && dedup === null ? read : readPairCounts(db, slice),
+      readOnlineRatings(db, archive, slice),
+      withHuman
+        ? slice.label
+          ? readLabelledAppearances(db, slice.label, slice.category)
+          : readAppearances(db, slice.category)
+        : null,
+      // The human battles already counted in appearances, dedup or not.
+      q.source === "all" ? readPairCounts(db, { ...base, sources: ["human"] }) : null,
+      readCategories(db),
+      labelCounts(db),
+    ],
+  );
   const appearances = shown && slice.withoutDemo ? withoutDemoModels(shown) : shown;
   const rated = new Set(pairs.flatMap((p) => [p.lo, p.hi]));
   // An anchor is used only when that model has battles here; the response says which one was.
@@ -200,6 +230,7 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     rows,
     source: q.source,
     category: q.category ?? null,
+    label: q.label ?? null,
     includeFlagged: q.includeFlagged,
     order: q.order,
     minAppearances: q.minAppearances,
@@ -210,6 +241,8 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     totalBattles,
     excludedFlagged,
     categories,
+    labels,
+    dedup: deduped,
     fit,
     settled: settledRanking(rows, settings(env).arena.focus),
     demo: { asked: q.demo, excludedModels: leftOut.length },

@@ -7,6 +7,7 @@ import type { ConversationMessage } from "../shared/arena";
 import { WINNERS, type Winner } from "../rating/battle-outcome";
 import { controlCharacterIn } from "../shared/requests";
 import type { BATTLE_LOG_SPELLINGS } from "../shared/constants";
+import { importedPromptOf } from "../labels/imported";
 
 export type { ImportedBattle };
 
@@ -175,12 +176,20 @@ function read(value: unknown): ImportedBattle {
     category: optionalString(value, "category"),
     convMetadata: convMetadata(value),
     ...conversations(value),
+    ...promptOf(value),
   };
 }
 
+/** The line's prompt facts, when it carries any (the key is left out otherwise). */
+function promptOf(line: Record<string, unknown>): { prompt?: ImportedBattle["prompt"] } {
+  const prompt = importedPromptOf(line);
+  return prompt ? { prompt } : {};
+}
+
 /**
- * Validates one clean-battle object. Unknown fields (dedup_tag, …) are ignored; null counts as absent for the
- * optional ones. The error is one line a person can act on.
+ * Validates one clean-battle object. Its conversation's user turns and lmarena's category tags are also read for the
+ * prompt's labels (labels/imported.ts); other unknown fields (dedup_tag, …) are ignored; null counts as absent for
+ * the optional ones. The error is one line a person can act on.
  */
 export function parseBattle(value: unknown): ParseBattleResult {
   try {

@@ -5,6 +5,7 @@ import type { VoteChoice } from "../shared/constants";
 import type { Winner } from "../rating/battle-outcome";
 import { styleMetadataOf } from "../rating/style-metadata";
 import type { Db } from "./queries";
+import { type PromptRow, promptWrites } from "./label-queries";
 import type { ComparisonRecord, JudgeRecord, SideRecord, VoteRecord } from "./records";
 import * as schema from "./schema";
 import { type Cursor, olderThan, pageOf } from "./paging";
@@ -88,6 +89,8 @@ export interface VoteWrite {
   idempotency: { key: string; response: unknown } | null;
   /** false when the comparison's status and revealedAt are what its row already holds (default true) */
   statusChanged?: boolean;
+  /** the comparison's prompt, queued for the label pass with its first vote */
+  prompt?: PromptRow | null;
 }
 
 /** Values D1 binds to one statement. */
@@ -102,6 +105,8 @@ export interface VoteRows {
   idempotency: Bindings | null;
   modelVotes: Bindings[];
   battle: Bindings;
+  /** the comparison's prompt for the label pass, written once (a later vote's is ignored) */
+  prompt?: PromptRow | null;
 }
 
 /** The vote's rows, its battle, its idempotency key and the comparison's new status: one transaction. */
@@ -113,9 +118,10 @@ export async function recordVote(db: Db, r: ComparisonRecord, write: VoteWrite):
 /** The values of a vote's statements; the values are encoded as drizzle's schema does (json columns as JSON text, booleans as 0/1). */
 export function voteRows(
   r: ComparisonRecord,
-  { vote, battle, idempotency, statusChanged = true }: VoteWrite,
+  { vote, battle, idempotency, statusChanged = true, prompt = null }: VoteWrite,
 ): VoteRows {
   return {
+    prompt,
     // The first vote reveals the comparison and sets it voted; later ones leave its row as it is.
     status: statusChanged ? [r.status, r.revealedAt, r.id] : null,
     idempotency: idempotency ? [idempotency.key, r.id, JSON.stringify(idempotency.response), vote.createdAt] : null,
@@ -182,6 +188,7 @@ export function voteStatements(d1: D1Database, rows: VoteRows): D1PreparedStatem
       )
       .bind(...rows.battle),
   );
+  if (rows.prompt) out.push(...promptWrites(d1, [rows.prompt], []));
   return out;
 }
 

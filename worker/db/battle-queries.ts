@@ -21,11 +21,24 @@ export interface ImportedBattle {
   /** each side's turns as FastChat's conversation_a/_b hold them, when the log has them */
   conversationA: ConversationMessage[] | null;
   conversationB: ConversationMessage[] | null;
+  /** what the line says of its prompt (its conversation, the categories it carries); absent when nothing */
+  prompt?: ImportedPrompt;
+}
+
+/** An imported line's prompt: its user turns (FastChat's `conversation_a`) and the labels the log gives. */
+export interface ImportedPrompt {
+  /** the user's turns, in order; null when the line carried no conversation */
+  userTurns: string[] | null;
+  /** labels the log itself gives (lmarena's `category_tag`, `is_code`) */
+  tags: string[];
 }
 
 /** Keeps each statement's one JSON parameter well under D1's 2 MB value limit. */
 const MAX_JSON_BYTES = 1_500_000;
 const utf8 = new TextEncoder();
+
+/** The id of an imported battle: from its import and line, so a chunk sent again writes nothing twice. */
+export const importedBattleId = (importId: string, line: number) => `import:${importId}:${line}`;
 
 export interface NumberedBattle {
   line: number;
@@ -43,7 +56,7 @@ export async function insertImportedBattles(db: Db, importId: string, items: Num
   let size = 0;
   for (const { line, battle: b } of items) {
     const row = [
-      `import:${importId}:${line}`,
+      importedBattleId(importId, line),
       b.modelA,
       b.modelB,
       b.winner,

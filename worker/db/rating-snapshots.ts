@@ -33,6 +33,30 @@ export function streamOf(slice: Slice): string {
   return `${[...slice.sources].sort().join("+")}|${slice.includeFlagged ? 1 : 0}|${encodeURIComponent(slice.category)}${demo}`;
 }
 
+/**
+ * A label's stream: the slice's key, then `#label#` (encoded, and "#" never appears encoded) and how many prompts
+ * carry the label. A label given to a prompt reaches battles a snapshot may already have passed; it also changes
+ * that count, so the stream is new and replayed whole. Between label passes the stream only grows, as any other.
+ */
+export async function labelStreamOf(db: Db, slice: Slice, label: string): Promise<{ stream: string; family: string }> {
+  const row = await db.$client
+    .prepare("SELECT prompts FROM label_counts WHERE label = ?")
+    .bind(label)
+    .first<{ prompts: number }>();
+  const family = `${streamOf(slice)}#${encodeURIComponent(label)}#`;
+  return { stream: `${family}${row?.prompts ?? 0}`, family };
+}
+
+/** Drops the snapshots of a label's earlier streams (`family`, any count but the current `stream`'s). */
+export async function dropOtherStreams(db: Db, family: string, stream: string): Promise<void> {
+  await db.$client
+    .prepare(
+      "DELETE FROM elo_snapshots WHERE stream > ?1 AND stream < ?1 || '~' AND stream <> ?2 AND substr(stream, 1, length(?2) + 1) <> ?2 || '|'",
+    )
+    .bind(family, stream)
+    .run();
+}
+
 /** The newest snapshot of the stream, its newest state or a checkpoint, whichever covers more battles. */
 export async function newestSnapshot(db: Db, stream: string): Promise<RatingSnapshot | null> {
   const [snap = null] = await db
@@ -59,9 +83,11 @@ export async function battlesAfter(
   rowid: number,
 ): Promise<BattleRow[]> {
   const out: BattleRow[] = [];
-  for await (const page of archivedBattles(db.$client, archive, slice, rowid))
-    for (const b of page)
-      out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });
+  // Labels are D1's only: a label's view reads D1's battles (slice-battles.ts says so for its counts too).
+  if (!slice.label)
+    for await (const page of archivedBattles(db.$client, archive, slice, rowid))
+      for (const b of page)
+        out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });
   // The unary + keeps SQLite on the rowid range scan instead of the source index plus a sort.
   const where = [`+source IN (${slice.sources.map(() => "?").join(", ")})`];
   const params: unknown[] = [...slice.sources];
@@ -71,6 +97,12 @@ export async function battlesAfter(
   }
   if (!slice.includeFlagged) where.push("+flagged = 0");
   if (slice.withoutDemo) where.push("substr(model_a, 1, 5) <> 'demo:' AND substr(model_b, 1, 5) <> 'demo:'");
+  if (slice.label) {
+    where.push(
+      "EXISTS (SELECT 1 FROM prompt_labels l WHERE l.label = ? AND l.ref = coalesce(battles.comparison_id, battles.id))",
+    );
+    params.push(slice.label);
+  }
   // Rows as arrays (raw), not objects: a cold replay reads every battle, and naming each column of each row costs.
   const page = db.$client.prepare(
     `SELECT rowid, model_a, model_b, winner, tstamp FROM battles WHERE rowid > ? AND ${where.join(" AND ")} ORDER BY rowid LIMIT ${PAGE}`,

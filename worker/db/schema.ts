@@ -263,8 +263,97 @@ export const battles = sqliteTable(
     index("battles_run").on(t.runId),
     index("battles_vote").on(t.voteId),
     index("battles_import").on(t.importId),
+    // A label filter finds a comparison's battles (its vote's and its judges') from the comparison's labels.
+    index("battles_comparison").on(t.comparisonId),
   ],
 );
+
+/**
+ * The prompt of a voted comparison or of an imported battle (`ref`: the comparison's id, or the battle's): the
+ * hash the leaderboard's dedup counts repeats by, and, while the label pass has yet to read it, its text.
+ */
+export const prompts = sqliteTable(
+  "prompts",
+  {
+    ref: text("ref").primaryKey(),
+    /** of the user's turns (rules.ts promptHash); null when an imported log carried no conversation */
+    hash: text("hash"),
+    /** the user's turns, kept only until the label pass has read them */
+    text: text("text"),
+    /** user turns; null when unknown */
+    turns: integer("turns"),
+    /** when it was queued for the label pass; null once the pass is done with it */
+    pendingSince: integer("pending_since"),
+  },
+  (t) => [
+    index("prompts_hash").on(t.hash),
+    index("prompts_pending").on(t.pendingSince).where(sql`${t.pendingSince} IS NOT NULL`),
+  ],
+);
+
+/**
+ * The Arena's categories per prompt (`ref` as in `prompts`), each with where it came from: the classifier
+ * model's id, `rule` (read off the conversation) or `import` (the imported log said so). Keyed by label first,
+ * so a leaderboard filtered by one walks only that label's prompts.
+ */
+export const promptLabels = sqliteTable(
+  "prompt_labels",
+  {
+    label: text("label").notNull(),
+    ref: text("ref").notNull(),
+    source: text("source").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.label, t.ref] }), index("prompt_labels_ref").on(t.ref)],
+);
+
+/**
+ * Outcome counts per prompt label and pair of models, as `pair_counts` keeps them per category: kept in step by
+ * triggers (migrations/0015) both when a label is added to a prompt that has battles and when a battle of a
+ * labelled prompt is added or deleted, so a label's view reads counters, never the battles.
+ */
+export const labelPairCounts = sqliteTable(
+  "label_pair_counts",
+  {
+    label: text("label").notNull(),
+    source: text("source").$type<BattleSource>().notNull(),
+    category: text("category").notNull(),
+    flagged: integer("flagged", { mode: "boolean" }).notNull(),
+    modelLo: text("model_lo").notNull(),
+    modelHi: text("model_hi").notNull(),
+    loWins: integer("lo_wins").notNull().default(0),
+    hiWins: integer("hi_wins").notNull().default(0),
+    ties: integer("ties").notNull().default(0),
+    bothBad: integer("both_bad").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.label, t.source, t.category, t.flagged, t.modelLo, t.modelHi] })],
+);
+
+/**
+ * Battles per prompt (by its hash) in each source, category ('' = every category) and flag, kept in step by
+ * triggers (migrations/0015) as battles and prompts are added and battles deleted: how often each prompt was
+ * asked, which the Arena's dedup reads instead of counting the battles.
+ */
+export const promptRepeats = sqliteTable(
+  "prompt_repeats",
+  {
+    source: text("source").$type<BattleSource>().notNull(),
+    category: text("category").notNull(),
+    flagged: integer("flagged", { mode: "boolean" }).notNull(),
+    hash: text("hash").notNull(),
+    battles: integer("battles").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.source, t.category, t.flagged, t.hash] }),
+    // One source's counted battles: the most repeated prompts and the count's percentile straight off the index.
+    index("prompt_repeats_battles").on(t.source, t.category, t.flagged, t.battles),
+  ],
+);
+
+/** Prompts per label, kept in step with `prompt_labels` by a trigger (migrations/0015), for the label filters. */
+export const labelCounts = sqliteTable("label_counts", {
+  label: text("label").primaryKey(),
+  prompts: integer("prompts").notNull().default(0),
+});
 
 /**
  * Outcome counts per pair of models, kept in step with `battles` by triggers (migrations/0002):
@@ -364,7 +453,7 @@ export const spendEntries = sqliteTable(
   "spend_entries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    kind: text("kind").$type<"judge" | "answer" | "review" | "synthesis" | "side">().notNull(),
+    kind: text("kind").$type<"judge" | "answer" | "review" | "synthesis" | "side" | "classifier">().notNull(),
     /** the run or comparison that paid for the call (null for entries kept before it was recorded) */
     itemId: text("item_id"),
     modelId: text("model_id").notNull(),

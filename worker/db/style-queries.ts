@@ -7,16 +7,16 @@ import type { Db } from "./queries";
 
 const PAGE = 20_000;
 
-/** Changes whenever a battle of these sources is added or deleted. */
+/** Changes whenever a battle of these sources is added or deleted (and, in a label's view, a label added). */
 export async function battlesVersion(db: Db, slice: Slice): Promise<string> {
   const list = sql.join(
     slice.sources.map((s) => sql`${s}`),
     sql`, `,
   );
-  const [row] = await db.all<{ last: number | null; epochs: number | null }>(
-    sql`SELECT (SELECT max(rowid) FROM battles) AS last, (SELECT sum(epoch) FROM battle_epochs WHERE source IN (${list})) AS epochs`,
+  const [row] = await db.all<{ last: number | null; epochs: number | null; labels: number | null }>(
+    sql`SELECT (SELECT max(rowid) FROM battles) AS last, (SELECT sum(epoch) FROM battle_epochs WHERE source IN (${list})) AS epochs, (SELECT max(rowid) FROM prompt_labels) AS labels`,
   );
-  return `${row?.last ?? 0}:${row?.epochs ?? 0}`;
+  return `${row?.last ?? 0}:${row?.epochs ?? 0}${slice.label ? `:${row?.labels ?? 0}` : ""}`;
 }
 
 export interface FeaturedBattle {
@@ -32,8 +32,15 @@ export async function* sliceBattles(
   archive: R2Bucket | undefined,
   slice: Slice,
 ): AsyncGenerator<FeaturedBattle[]> {
-  for await (const page of archivedBattles(db.$client, archive, slice, 0))
-    yield page.map((b) => ({ modelA: b.model_a, modelB: b.model_b, winner: b.winner, convMetadata: b.conv_metadata }));
+  // Labels are D1's only, as in the plain leaderboard's label views (slice-battles.ts).
+  if (!slice.label)
+    for await (const page of archivedBattles(db.$client, archive, slice, 0))
+      yield page.map((b) => ({
+        modelA: b.model_a,
+        modelB: b.model_b,
+        winner: b.winner,
+        convMetadata: b.conv_metadata,
+      }));
   const list = sql.join(
     slice.sources.map((s) => sql`${s}`),
     sql`, `,
@@ -43,10 +50,13 @@ export async function* sliceBattles(
   const demo = slice.withoutDemo
     ? sql` AND substr(model_a, 1, 5) <> 'demo:' AND substr(model_b, 1, 5) <> 'demo:'`
     : sql``;
+  const labelled = slice.label
+    ? sql` AND EXISTS (SELECT 1 FROM prompt_labels l WHERE l.label = ${slice.label} AND l.ref = coalesce(battles.comparison_id, battles.id))`
+    : sql``;
   for (let after = 0; ; ) {
     const page = await db.all<FeaturedBattle & { rowid: number }>(
       sql`SELECT rowid, model_a AS modelA, model_b AS modelB, winner, conv_metadata AS convMetadata FROM battles
-          WHERE rowid > ${after} AND +source IN (${list})${category}${flagged}${demo} ORDER BY rowid LIMIT ${PAGE}`,
+          WHERE rowid > ${after} AND +source IN (${list})${category}${flagged}${demo}${labelled} ORDER BY rowid LIMIT ${PAGE}`,
     );
     yield page;
     if (page.length < PAGE) return;

@@ -8,6 +8,7 @@ import { writeAnswer } from "./demo/answers";
 import { streamChunks } from "./demo/chunks";
 import { DEMO_MODELS, styleOf } from "./demo/models";
 import { readPacket, schemaLabels } from "./demo/packet";
+import { classifyPrompt } from "./demo/classify";
 import { judge, judgePair } from "./demo/review";
 import { chairBriefQuestion, writeSynthesis } from "./demo/synthesis";
 import { ProviderError, type GenerateRequest, type Generation, type Provider, type ReviewOutput } from "./types";
@@ -28,9 +29,11 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
       const style = styleOf(req.model);
       await pause(cfg.delayMs, req.signal);
       const packet = readPacket(req.prompt);
-      const verdict = isPairwiseSchema(req.schema)
-        ? judgePair(style, packet)
-        : judge(style, packet, schemaLabels(req.schema) ?? packet.answers.map((a) => a.label));
+      const verdict = hasProperty(req.schema, "criteria")
+        ? classifyPrompt(req.prompt)
+        : hasProperty(req.schema, "winner")
+          ? judgePair(style, packet)
+          : judge(style, packet, schemaLabels(req.schema) ?? packet.answers.map((a) => a.label));
       const raw = JSON.stringify(verdict);
       return { raw, tokensIn: estimateTokens(req.system + req.prompt), tokensOut: estimateTokens(raw) };
     },
@@ -39,10 +42,13 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
 
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
-/** An arena judge's schema asks for a `winner` between A and B rather than a ranking. */
-function isPairwiseSchema(schema: Record<string, unknown>): boolean {
+/**
+ * Which structured call this is, by what its schema asks for: an arena judge's `winner` between A and B, the
+ * prompt classifier's hard-prompt `criteria`, or else a council review's ranking.
+ */
+function hasProperty(schema: Record<string, unknown>, name: string): boolean {
   const properties = schema.properties;
-  return typeof properties === "object" && properties !== null && "winner" in properties;
+  return typeof properties === "object" && properties !== null && name in properties;
 }
 
 async function generate(req: GenerateRequest, onDelta: (text: string) => void, delayMs: number): Promise<Generation> {

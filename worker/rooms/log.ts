@@ -10,7 +10,7 @@ import { type ConfigVars, settings } from "../shared/config";
 export interface CallLog {
   /** the run or comparison id */
   run: string;
-  step: "answer" | "review" | "side" | "judge" | "synthesis";
+  step: "answer" | "review" | "side" | "judge" | "synthesis" | "classifier";
   model: string;
   status: "done" | "failed";
   latencyMs: number | null;

@@ -10,10 +10,12 @@ import { cached } from "./memo";
 import {
   aboveZero,
   type ArenaFocus,
+  dedupRule,
   dollars,
   flag,
   focus,
   list,
+  modelId,
   onOff,
   type Price,
   prices,
@@ -64,6 +66,8 @@ const variables = z.object({
   QUORUM_MAX_FIT_MODELS: setting(whole(2), 5000),
   QUORUM_ARENA_FOCUS: setting(focus, WHOLE_ORDER),
   QUORUM_NEW_MODEL_BATTLES: setting(whole(0), 50),
+  QUORUM_CLASSIFIER: setting(modelId, null),
+  QUORUM_DEDUP_PROMPTS: setting(dedupRule, null),
 });
 
 type Variable = keyof typeof variables.shape;
@@ -109,6 +113,10 @@ function shape(v: z.infer<typeof variables>) {
       focus: v.QUORUM_ARENA_FOCUS,
       /** a model with fewer battles than this is new: boosted in pairing, `newModel` on its row */
       newModelBattles: v.QUORUM_NEW_MODEL_BATTLES,
+      /** the model that labels prompts with the Arena's categories; null: rule labels only */
+      classifier: v.QUORUM_CLASSIFIER,
+      /** how heavily repeated prompts are capped in the leaderboard's fit; null: not at all */
+      dedupPrompts: v.QUORUM_DEDUP_PROMPTS,
     },
   };
 }

@@ -41,6 +41,23 @@ export const EXAMPLE_KINDS = [
   "debugging",
   "statistics",
 ] as const;
+/**
+ * The Arena's prompt categories a comparison or imported battle may be labelled with (docs/arena-and-ratings.md);
+ * a prompt's language is a label too, spelled `lang:` and its ISO 639-1 code (`lang:en`).
+ */
+export const PROMPT_LABELS = [
+  "coding",
+  "math",
+  "creative_writing",
+  "instruction_following",
+  "hard_prompt",
+  "multi_turn",
+  "long_query",
+] as const;
+export const LANGUAGE_LABEL_PREFIX = "lang:";
+/** Where a label came from: the classifier model's id, a rule on the conversation itself, or the imported log. */
+export const LABEL_RULE_SOURCE = "rule";
+export const LABEL_IMPORT_SOURCE = "import";
 
 /** Models the leaderboard's "who beats whom" odds show when none are listed, and the most that may be listed. */
 export const ODDS_TOP_MODELS = 10;
@@ -78,3 +95,4 @@ export type SelfReviewMode = (typeof SELF_REVIEW_MODES)[number];
 export type ReviewerWeights = (typeof REVIEWER_WEIGHTS)[number];
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExampleKind = (typeof EXAMPLE_KINDS)[number];
+export type PromptLabel = (typeof PROMPT_LABELS)[number];

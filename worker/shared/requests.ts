@@ -6,6 +6,7 @@ import {
   INTERVAL_METHODS,
   BATTLE_LOG_SPELLINGS,
   DEMO_VIEWS,
+  LANGUAGE_LABEL_PREFIX,
   LEADERBOARD_ORDERS,
   LEADERBOARD_SOURCES,
   MAX_CONCURRENCY,
@@ -16,11 +17,15 @@ import {
   MAX_TIMEOUT_MS,
   MIN_TIMEOUT_MS,
   ODDS_MAX_MODELS,
+  PROMPT_LABELS,
   REVIEWER_WEIGHTS,
   SELF_REVIEW_MODES,
   VOTE_CHOICES,
   type StyleMethod,
 } from "./constants";
+
+/** A language label: `lang:` and a code (or an imported log's language name, lowercased with underscores). */
+const LANGUAGE_LABEL = new RegExp(`^${LANGUAGE_LABEL_PREFIX}[\\p{L}\\p{N}_]{2,40}$`, "u");
 
 /** Control and invisible characters (NUL, line breaks, zero-width spaces…), which no model name holds. */
 const CONTROL_CHARACTER = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
@@ -157,6 +162,14 @@ const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" |
 export const leaderboardQuery = z.object({
   source: z.enum(LEADERBOARD_SOURCES).default("human"),
   category: z.string().trim().max(100).optional(),
+  /** only battles of prompts with this label: one of PROMPT_LABELS, or a language as `lang:en` */
+  label: z
+    .string()
+    .trim()
+    .refine((l) => (PROMPT_LABELS as readonly string[]).includes(l) || LANGUAGE_LABEL.test(l), {
+      error: `label must be one of ${PROMPT_LABELS.join(", ")}, or a language as ${LANGUAGE_LABEL_PREFIX}en`,
+    })
+    .optional(),
   minAppearances: z.coerce.number().int().min(1).max(1_000_000_000).default(1),
   order: z.enum(LEADERBOARD_ORDERS).default("bt"),
   includeFlagged: flag.default(false),

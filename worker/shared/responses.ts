@@ -245,6 +245,8 @@ export const leaderboardResponse = z.object({
   rows: z.array(leaderboardRow),
   source: z.enum(["human", "judge", "import", "all"]),
   category: z.nullable(z.string()),
+  /** the prompt label the view is filtered by (docs/arena-and-ratings.md), null for every battle */
+  label: z.nullable(z.string()),
   includeFlagged: z.boolean(),
   order: z.enum(["bt", "elo", "trueskill", "winRate"]),
   minAppearances: z.number(),
@@ -257,6 +259,10 @@ export const leaderboardResponse = z.object({
   totalBattles: z.number(),
   excludedFlagged: z.number(),
   categories: z.array(z.string()),
+  /** prompts per label, for the label filters */
+  labels: z.array(z.object({ label: z.string(), prompts: z.number() })),
+  /** with QUORUM_DEDUP_PROMPTS on, the battles each heavily repeated prompt keeps and how many were left out; null when off */
+  dedup: z.nullable(z.object({ cap: z.number(), removed: z.number() })),
   fit: fitStatus,
   /**
    * the ranking in focus (as QUORUM_ARENA_FOCUS sets it, `all` for the whole order or `topN` for the first N)

@@ -108,3 +108,22 @@ export const focus = text.transform((s, ctx): ArenaFocus => {
 
 /** A focus as the setting spells it: "all", "top3". */
 export const focusName = (f: ArenaFocus): string => (f.top === null ? "all" : `top${f.top}`);
+
+/** One model id, `provider:name` (as QUORUM_JUDGES' entries are). */
+export const modelId = text.transform((s, ctx) => {
+  const at = s.indexOf(":");
+  if (at > 0 && at < s.length - 1) return s;
+  ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not a model id like demo:concise or openai:gpt-4o-mini` });
+  return z.NEVER;
+});
+
+/** `off`, `arena` (the Arena's percentile rule) or a whole number of battles each prompt keeps at most. */
+export const dedupRule = text.transform((s, ctx): "arena" | number | null => {
+  const word = s.toLowerCase();
+  if (word === "off") return null;
+  if (word === "arena") return "arena";
+  const n = Number(s);
+  if (Number.isInteger(n) && n >= 1) return n;
+  ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not off, arena or a whole number of battles, 1 or more` });
+  return z.NEVER;
+});

@@ -7,6 +7,7 @@ import { RatingChart } from "../components/rating-chart";
 import { DemoNote } from "../components/demo-note";
 import { FitNotice } from "../components/fit-notice";
 import { SettledNotice } from "../components/settled-notice";
+import { LabelFilters, labelText } from "../components/label-filters";
 import { StyleEffects } from "../components/style-effects";
 import { OddsHeatmap } from "../components/odds-heatmap";
 import { panelId, tabId, Tabs } from "../components/tabs";
@@ -59,6 +60,7 @@ interface Filters {
   tab: Tab;
   source: Source;
   category: string;
+  label: string;
   minAppearances: string;
   order: Order;
   includeFlagged: boolean;
@@ -78,6 +80,7 @@ function readFilters(): Filters {
     tab: pick(q.get("tab"), ["models", "judges"], "models"),
     source: pick(q.get("source"), LEADERBOARD_SOURCES, "human"),
     category: q.get("category") ?? "",
+    label: q.get("label") ?? "",
     minAppearances: q.get("minAppearances") ?? "1",
     order: pick(q.get("order"), LEADERBOARD_ORDERS, "bt"),
     includeFlagged: q.get("includeFlagged") === "true",
@@ -104,6 +107,7 @@ export default function LeaderboardPage() {
     ...(filters.includeDemo ? { demo: "include" as const } : {}),
     minAppearances: validMin(filters.minAppearances) ? String(Number(filters.minAppearances)) : undefined,
     ...(filters.category ? { category: filters.category } : {}),
+    ...(filters.label ? { label: filters.label } : {}),
     reload: reloads(),
   });
   // The table's own query, order included, so the odds read the very standings the server cached for it.
@@ -272,6 +276,11 @@ export default function LeaderboardPage() {
               <option value="bootstrap">Bootstrap, 100 rounds</option>
             </select>
           </div>
+          <LabelFilters
+            counts={standings()?.labels ?? []}
+            selected={filters.label}
+            onSelect={(label) => setFilters("label", label)}
+          />
         </form>
 
         <Show when={data.latest?.error}>
@@ -300,6 +309,18 @@ export default function LeaderboardPage() {
                     {s().excludedFlagged} flagged {s().excludedFlagged === 1 ? "vote" : "votes"} left out
                   </span>
                 </Show>
+                <Show when={s().dedup?.removed ? s().dedup : null}>
+                  {(d) => (
+                    <>
+                      {" "}
+                      ·{" "}
+                      <span data-testid="dedup-removed">
+                        {d().removed} {d().removed === 1 ? "battle" : "battles"} of heavily repeated prompts left out
+                        (each keeps {d().cap})
+                      </span>
+                    </>
+                  )}
+                </Show>
                 <Show when={s().anchor}>
                   {(a) => (
                     <>
@@ -317,13 +338,14 @@ export default function LeaderboardPage() {
                 fallback={
                   <p class="callout empty-state">
                     No battles from {FROM_TEXT[filters.source]} yet{filters.category ? ` in “${filters.category}”` : ""}
-                    . <Link href="/arena">Vote in the Arena</Link>, or import a battle log below.
+                    {filters.label ? ` with the label “${labelText(filters.label)}”` : ""}.{" "}
+                    <Link href="/arena">Vote in the Arena</Link>, or import a battle log below.
                   </p>
                 }
               >
                 <LeaderboardTable
                   standings={s()}
-                  caption={`Models by ${ORDER_TEXT[s().order]}, from ${FROM_TEXT[s().source]}${s().category ? ` in “${s().category}”` : ""}`}
+                  caption={`Models by ${ORDER_TEXT[s().order]}, from ${FROM_TEXT[s().source]}${s().category ? ` in “${s().category}”` : ""}${s().label ? `, ${labelText(s().label ?? "")} prompts` : ""}`}
                   onOrder={(order) => setFilters("order", order)}
                 />
                 <StyleEffects style={s().style} />

@@ -6,6 +6,7 @@ import { finalReason } from "../../arena/archive-policy";
 import { namesItself } from "../../arena/identity";
 import { findIdempotencyKey, voteRows, withdrawVote } from "../../db/arena-queries";
 import { openDb } from "../../db/queries";
+import { comparisonPromptRow } from "../../labels/prompt-rows";
 import type { Winner } from "../../rating/battle-outcome";
 import { SIDES, type VoteChoice, type VoteFlag, winnersOf } from "../../shared/arena";
 import { isHidden, revealOf, type VoteRecord, voteView } from "../comparison-record";
@@ -114,6 +115,15 @@ export class VoteDesk {
           battle: { winner: WINNER_OF[cast.choice], flagged: flags.length > 0, turn: r.turns.length },
           idempotency: cast.idempotencyKey ? { key: cast.idempotencyKey, response } : null,
           statusChanged,
+          // The first vote queues the prompt for its labels (the label pass, rooms/label-pass.ts, reads it later).
+          prompt:
+            before.revealedAt === null
+              ? comparisonPromptRow(
+                  r.id,
+                  r.turns.map((t) => t.prompt),
+                  now,
+                )
+              : null,
         }),
       );
       if (!written.ok) throw new Error(written.error);
