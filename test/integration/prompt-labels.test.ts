@@ -217,6 +217,23 @@ describe("prompt labels", () => {
     expect(["coding", "math", "multi_turn"].map((l) => countOf(after, l) - countOf(before, l))).toEqual([4, 1, 1]);
   });
 
+  it("label a Kaggle-style CSV's rows from the prompt the CSV carries", async () => {
+    const csv = [
+      "id,model_a,model_b,prompt,response_a,response_b,winner_model_a,winner_model_b,winner_tie",
+      `1,csv-lbl-a,csv-lbl-b,"[""What is the capital of France and why is it there?"",""And of Spain?""]","[""Paris"",""Madrid""]","[""Paris."",""Madrid.""]",1,0,0`,
+    ].join("\n");
+    const res = await withClassifier.client.battles.import.$post(
+      { query: { importId: "labels-csv" } },
+      { init: { body: csv, headers: { "content-type": "text/csv" } } },
+    );
+    expect(res.status).toBe(200);
+    const ref = "import:labels-csv:1";
+    expect(await labelsOf(ref)).toEqual({ multi_turn: "rule", "lang:en": "rule" });
+    const queued = await env.DB.prepare("SELECT text, turns FROM prompts WHERE ref = ?").bind(ref).first();
+    expect(queued).toEqual({ text: "What is the capital of France and why is it there?\nAnd of Spain?\n", turns: 2 });
+    expect(await labelPass(withClassifier.env)).toMatchObject({ labelled: 1, classified: 1 });
+  });
+
   it("keep a prompt queued past the day's spend cap with its rule labels, and leave it with them when the classifier can't answer", async () => {
     const { id } = await createComparison({
       prompt: "Solve the equation 3x + 5 = 20.",

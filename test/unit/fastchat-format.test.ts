@@ -49,7 +49,6 @@ const parsedArenaRow: ImportedBattle = {
     { role: "user", content: "What is the difference between OpenCL and CUDA?" },
     { role: "assistant", content: "Both program GPUs." },
   ],
-  prompt: { userTurns: ["What is the difference between OpenCL and CUDA?"], tags: [] },
 };
 
 const minimal = { model_a: "gpt-4", model_b: "claude-3", winner: "tie", tstamp: 0 };
@@ -61,7 +60,7 @@ function errorOf(value: unknown): string {
 }
 
 describe("parseBattle", () => {
-  it("reads an Arena row, keeping the fields it knows, its conversations, and its user's turns for its labels", () => {
+  it("reads an Arena row, keeping the fields it knows and its conversations, and ignoring the tags it has no use for", () => {
     expect(parseBattle(arenaRow)).toEqual({ ok: true, battle: parsedArenaRow });
   });
 
@@ -90,13 +89,10 @@ describe("parseBattle", () => {
       },
     };
     const result = parseBattle(tagged);
-    expect(result.ok && result.battle.prompt).toEqual({
-      userTurns: ["Prove it", "again"],
-      tags: ["coding", "math", "instruction_following", "hard_prompt"],
-    });
+    expect(result.ok && result.battle.tags).toEqual(["coding", "math", "instruction_following", "hard_prompt"]);
     const fiveOfSeven = { ...tagged, is_code: false, category_tag: { "criteria_v0.1": { specificity: true } } };
     const five = parseBattle(fiveOfSeven);
-    expect(five.ok && five.battle.prompt?.tags).toEqual([]);
+    expect(five.ok && five.battle.tags).toBeUndefined();
   });
 
   it("fills absent and null optional fields with null", () => {

@@ -7,7 +7,7 @@ import type { ConversationMessage } from "../shared/arena";
 import { WINNERS, type Winner } from "../rating/battle-outcome";
 import { controlCharacterIn } from "../shared/requests";
 import type { BATTLE_LOG_SPELLINGS } from "../shared/constants";
-import { importedPromptOf } from "../labels/imported";
+import { importedTagsOf } from "../labels/imported";
 
 export type { ImportedBattle };
 
@@ -176,20 +176,20 @@ function read(value: unknown): ImportedBattle {
     category: optionalString(value, "category"),
     convMetadata: convMetadata(value),
     ...conversations(value),
-    ...promptOf(value),
+    ...tagsOf(value),
   };
 }
 
-/** The line's prompt facts, when it carries any (the key is left out otherwise). */
-function promptOf(line: Record<string, unknown>): { prompt?: ImportedBattle["prompt"] } {
-  const prompt = importedPromptOf(line);
-  return prompt ? { prompt } : {};
+/** The labels the line's categories give, when it carries any (the key is left out otherwise). */
+function tagsOf(line: Record<string, unknown>): { tags?: string[] } {
+  const tags = importedTagsOf(line);
+  return tags.length ? { tags } : {};
 }
 
 /**
- * Validates one clean-battle object. Its conversation's user turns and lmarena's category tags are also read for the
- * prompt's labels (labels/imported.ts); other unknown fields (dedup_tag, …) are ignored; null counts as absent for
- * the optional ones. The error is one line a person can act on.
+ * Validates one clean-battle object. lmarena's category tags are read as the prompt's labels (labels/imported.ts);
+ * other unknown fields (dedup_tag, …) are ignored; null counts as absent for the optional ones. The error is one
+ * line a person can act on.
  */
 export function parseBattle(value: unknown): ParseBattleResult {
   try {

@@ -21,16 +21,8 @@ export interface ImportedBattle {
   /** each side's turns as FastChat's conversation_a/_b hold them, when the log has them */
   conversationA: ConversationMessage[] | null;
   conversationB: ConversationMessage[] | null;
-  /** what the line says of its prompt (its conversation, the categories it carries); absent when nothing */
-  prompt?: ImportedPrompt;
-}
-
-/** An imported line's prompt: its user turns (FastChat's `conversation_a`) and the labels the log gives. */
-export interface ImportedPrompt {
-  /** the user's turns, in order; null when the line carried no conversation */
-  userTurns: string[] | null;
-  /** labels the log itself gives (lmarena's `category_tag`, `is_code`) */
-  tags: string[];
+  /** the labels the log gives its prompt (lmarena's `category_tag`, `is_code`); absent when it gives none */
+  tags?: string[];
 }
 
 /** Keeps each statement's one JSON parameter well under D1's 2 MB value limit. */

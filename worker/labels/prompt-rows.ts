@@ -29,8 +29,7 @@ export function importedPromptRows(
   const labels: LabelRow[] = [];
   for (const { line, battle } of items) {
     const ref = importedBattleId(importId, line);
-    // The CSV's rows carry their prompt in conversation_a too, with no other fields to read.
-    const turns = battle.prompt?.userTurns ?? userTurnsOf(battle.conversationA);
+    const turns = userTurnsOf(battle.conversationA);
     const text = turns ? userTextOf(turns) : null;
     const sumUserTokens = battle.convMetadata?.sum_user_tokens;
     const rules = ruleLabels({
@@ -43,7 +42,7 @@ export function importedPromptRows(
     const fromLog = (label: string) => label.startsWith("lang:") && battle.language !== null;
     for (const label of rules)
       labels.push({ ref, label, source: fromLog(label) ? LABEL_IMPORT_SOURCE : LABEL_RULE_SOURCE });
-    const tags = battle.prompt?.tags ?? [];
+    const tags = battle.tags ?? [];
     for (const label of tags) labels.push({ ref, label, source: LABEL_IMPORT_SOURCE });
     if (text === null) continue;
     const pending = queueAt !== null && tags.length === 0;
