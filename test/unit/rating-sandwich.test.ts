@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fitBradleyTerry, fitPairTable } from "../../worker/rating/bradley-terry";
 import { bootstrapBradleyTerry } from "../../worker/rating/bootstrap";
+import { choleskySolve } from "../../worker/rating/cholesky";
 import { pairTableOf } from "../../worker/rating/pair-table";
 import { battlesToSeparate, pairWeights, sandwichIntervals, weightedTable } from "../../worker/rating/sandwich";
 import { mulberry32 } from "../helpers/arena-reference";
@@ -14,13 +15,12 @@ const Z = 1.959963984540054;
  * The sandwich written out independently, one term per battle as arena-rank states it (not per pair cell):
  * H = Σ w·p(1−p)·ddᵀ + ridge·I, G = Σ (w·(y−p))²·ddᵀ, Cov = H⁻¹GH⁻¹, inverted by Gauss–Jordan.
  */
-function replicaStandardErrors(
+function replicaCovariance(
   n: number,
   battles: readonly SimulatedBattle[],
   ratings: ArrayLike<number>,
   weightOf: ((b: SimulatedBattle) => number) | null,
-  anchor: number | null,
-): number[] {
+): number[][] {
   const h = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   const g = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   const add = (m: number[][], a: number, b: number, x: number) => {
@@ -41,7 +41,17 @@ function replicaStandardErrors(
   // there (LAPACK's too); G·1 = 0, so adding 1 to every entry changes nothing but that rounding.
   for (const row of h) for (let k = 0; k < n; k++) row[k] += 1;
   const inv = gaussJordanInverse(h);
-  const cov = multiply(multiply(inv, g), inv);
+  return multiply(multiply(inv, g), inv);
+}
+
+function replicaStandardErrors(
+  n: number,
+  battles: readonly SimulatedBattle[],
+  ratings: ArrayLike<number>,
+  weightOf: ((b: SimulatedBattle) => number) | null,
+  anchor: number | null,
+): number[] {
+  const cov = replicaCovariance(n, battles, ratings, weightOf);
   return Array.from({ length: n }, (_, v) => {
     const variance = anchor === null ? cov[v][v] : cov[v][v] + cov[anchor][anchor] - 2 * cov[v][anchor];
     return Math.sqrt(Math.max(variance, 0)) / PER_UNIT;
@@ -87,6 +97,38 @@ describe("sandwich intervals", () => {
     expect(pinned.upper[3]).toBe(1000);
     // The difference to the anchor is wider than either model's own unanchored interval alone.
     expect(pinned.standardError[0]).toBeGreaterThan(plain.standardError[0]);
+  });
+
+  it("give the variance of any two models' difference, neighbours by rating and the rest alike", () => {
+    const fit = fitPairTable(n, table, {});
+    const sandwich = sandwichIntervals(n, table, fit.ratings);
+    const cov = replicaCovariance(n, battles, fit.ratings, null);
+    for (let a = 0; a < n; a++)
+      for (let b = 0; b < n; b++) {
+        const expected = (cov[a][a] + cov[b][b] - 2 * cov[a][b]) / PER_UNIT ** 2;
+        expect(sandwich.differenceVariance(a, b)).toBeCloseTo(expected, 6);
+      }
+  });
+
+  it("keep the factor L of the H they used (its upper triangle left as it was)", () => {
+    const fit = fitPairTable(n, table, {});
+    const { hessian } = sandwichIntervals(n, table, fit.ratings);
+    const l = (r: number, c: number) => (c <= r ? hessian.factor[r * n + c] : 0);
+    for (let r = 0; r < n; r++)
+      for (let c = r + 1; c < n; c++) {
+        let product = 0;
+        for (let k = 0; k < n; k++) product += l(r, k) * l(c, k);
+        expect(product).toBeCloseTo(hessian.factor[r * n + c], 9);
+      }
+    // A solve with it undoes H: H·x from the same pieces gives b back.
+    const b = Float64Array.from({ length: n }, (_, k) => k - (n - 1) / 2);
+    const x = new Float64Array(n);
+    choleskySolve(n, hessian.factor, b, x);
+    for (let r = 0; r < n; r++) {
+      let sum = 0;
+      for (let c = 0; c < n; c++) for (let k = 0; k < n; k++) sum += l(r, k) * l(c, k) * x[c];
+      expect(sum).toBeCloseTo(b[r], 9);
+    }
   });
 
   it("reweight each pair by 1 / max(its battles, 50), in the fit and the intervals", () => {

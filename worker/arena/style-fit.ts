@@ -12,7 +12,7 @@ import {
   type StyleBattle,
 } from "../rating/style-control";
 import type { Sliced, Slicer } from "../rating/work-slices";
-import { fitContextualBradleyTerry, contextualStyleFeatures } from "../rating/contextual-bt";
+import { contextualStyleFeatures, fitContextualBradleyTerrySliced } from "../rating/contextual-bt";
 import { STYLE_FEATURES, type StyleCounts, styleCountsFromConvMetadata, styleDiffs } from "../rating/style-features";
 import type { StyleMethod } from "../shared/constants";
 import { BOOTSTRAP_SEED } from "./leaderboard";
@@ -80,7 +80,7 @@ export class StyleFitter {
     const n = this.index.size;
     const at = anchor ? this.index.get(anchor.modelId) : undefined;
     const pinned: Anchor | null = anchor && at !== undefined ? { index: at, rating: anchor.rating } : null;
-    if (method === "arena-rank") return this.fitArenaRank(n, pinned, anchor);
+    if (method === "arena-rank") return yield* this.fitArenaRank(n, pinned, anchor, slicer);
     const battles: StyleBattle[] = this.battles.map((b) => ({ ...b, diffs: styleDiffs(b.counts.a, b.counts.b) }));
     const fit = yield* fitStyleControlledSliced(n, battles, { anchor: pinned }, slicer);
     const ci =
@@ -111,12 +111,17 @@ export class StyleFitter {
 
   /**
    * arena-rank's ContextualBradleyTerry: its four features in its order, (a − b)/(a + b) each, standardised;
-   * battles weighted 1 / max(pair battles, 50), normalised to mean 1; sandwich intervals. One Newton solve over
-   * models and features: it needs no slices.
+   * battles weighted 1 / max(pair battles, 50), normalised to mean 1; sandwich intervals. Dense in models and
+   * features, per battle in its passes: in slices like the rest.
    */
-  private fitArenaRank(n: number, pinned: Anchor | null, anchor: { modelId: string; rating: number } | null) {
+  private *fitArenaRank(
+    n: number,
+    pinned: Anchor | null,
+    anchor: { modelId: string; rating: number } | null,
+    slicer: Slicer,
+  ): Sliced<StyleResult> {
     const features = ARENA_RANK_FEATURES;
-    const fit = fitContextualBradleyTerry(
+    const fit = yield* fitContextualBradleyTerrySliced(
       n,
       this.battles.map((b) => ({
         a: b.a,
@@ -128,6 +133,7 @@ export class StyleFitter {
         ),
       })),
       { reweight: true, anchor: pinned },
+      slicer,
     );
     return {
       method: "arena-rank" as const,

@@ -5,7 +5,9 @@
  */
 import { maximizeLikelihood, type ScoredPairs } from "./bradley-terry-newton";
 import { maximizeLikelihoodSparse } from "./bradley-terry-sparse";
+import { maximizeWithFactor } from "./bradley-terry-update";
 import { type PairTable, pairTableOf } from "./pair-table";
+import type { HessianFactor } from "./sandwich";
 import { strongComponents } from "./strong-components";
 import { drain, type Sliced, Slicer } from "./work-slices";
 
@@ -33,6 +35,8 @@ export interface BtFit {
   /** the maximum likelihood did not exist, so the L2 penalty was added */
   penalized: boolean;
   iterations: number;
+  /** the steps reused a given Hessian factor (bradley-terry-update.ts) rather than the Newton solvers' */
+  reusedFactor: boolean;
 }
 
 export interface BtOptions {
@@ -72,15 +76,25 @@ export function fitBradleyTerrySliced(
   return fitPairTableSliced(n, pairTableOf(n, cells), opts, slicer);
 }
 
-/** The fit behind fitBradleyTerry; `start` (ratings, NaN where unknown) only speeds it up, it never changes the answer. */
-export function fitPairTable(n: number, table: PairTable, opts: BtOptions & { start?: ArrayLike<number> }): BtFit {
+/**
+ * Where a refit may start: ratings (NaN where unknown), and the Hessian factor of the fit they came from. Both
+ * only speed the fit up; they never change the answer.
+ */
+export interface WarmStart {
+  start?: ArrayLike<number>;
+  /** stepped with while it serves (bradley-terry-update.ts); the Newton solvers finish otherwise */
+  hessian?: HessianFactor | null;
+}
+
+/** The fit behind fitBradleyTerry. */
+export function fitPairTable(n: number, table: PairTable, opts: BtOptions & WarmStart): BtFit {
   return drain(fitPairTableSliced(n, table, opts, unsliced()));
 }
 
 export function* fitPairTableSliced(
   n: number,
   table: PairTable,
-  opts: BtOptions & { start?: ArrayLike<number> },
+  opts: BtOptions & WarmStart,
   slicer: Slicer,
 ): Sliced<BtFit> {
   const scale = opts.scale ?? 400;
@@ -130,10 +144,21 @@ export function* fitPairTableSliced(
     subtractMean(theta);
   }
   const penalty = penalized ? BT_L2_PENALTY / (Math.log(base) * Math.log(base)) : 0;
+  const reused =
+    opts.start && opts.hessian ? yield* maximizeWithFactor(models, pairs, penalty, theta, opts.hessian, slicer) : null;
+  if (reused === null && opts.start && opts.hessian) {
+    // The factor did not serve: start the exact solver again from the given ratings.
+    for (let v = 0; v < p; v++) {
+      const r = opts.start[models[v]];
+      theta[v] = Number.isFinite(r) ? (r - init) * perUnit : 0;
+    }
+    subtractMean(theta);
+  }
   const iterations =
-    p <= DENSE_MAX_MODELS
+    reused ??
+    (p <= DENSE_MAX_MODELS
       ? maximizeLikelihood(p, pairs, penalty, theta)
-      : yield* maximizeLikelihoodSparse(p, pairs, penalty, theta, slicer);
+      : yield* maximizeLikelihoodSparse(p, pairs, penalty, theta, slicer));
   subtractMean(theta);
 
   const ratings = new Float64Array(n).fill(Number.NaN);
@@ -149,7 +174,7 @@ export function* fitPairTableSliced(
     for (const m of models) ratings[m] += shift;
     ratings[anchor.index] = anchor.rating;
   }
-  return { ratings, rated, provisional, penalized, iterations };
+  return { ratings, rated, provisional, penalized, iterations, reusedFactor: reused !== null };
 }
 
 /**

@@ -12,9 +12,10 @@
  */
 import { scoreOfA, type Winner } from "./battle-outcome";
 import type { Anchor } from "./bradley-terry";
-import { choleskyFactor, choleskySolve, invertPositiveDefinite } from "./cholesky";
+import { choleskyFactorSliced, choleskySolve, inverseFromFactorSliced } from "./cholesky";
 import { normalQuantile } from "./normal";
 import { strongComponents } from "./strong-components";
+import { drain, inChunks, type Sliced, Slicer } from "./work-slices";
 
 export interface ContextualBattle {
   a: number;
@@ -71,6 +72,19 @@ export function fitContextualBradleyTerry(
   battles: readonly ContextualBattle[],
   opts: ContextualOptions = {},
 ): ContextualFit {
+  return drain(fitContextualBradleyTerrySliced(n, battles, opts, new Slicer(Number.POSITIVE_INFINITY)));
+}
+
+/**
+ * fitContextualBradleyTerry in slices that yield (work-slices.ts): every pass over the battles goes in chunks,
+ * the factorisations by column, the intervals by model, so a large style view never holds a shared thread.
+ */
+export function* fitContextualBradleyTerrySliced(
+  n: number,
+  battles: readonly ContextualBattle[],
+  opts: ContextualOptions,
+  slicer: Slicer,
+): Sliced<ContextualFit> {
   const reg = opts.reg ?? 1;
   const count = battles.length;
   const k = count === 0 ? 0 : battles[0].features.length;
@@ -107,18 +121,19 @@ export function fitContextualBradleyTerry(
     for (let f = 0; f < k; f++) x[i * k + f] = (battle.features[f] - featureMean[f]) / featureStd[f];
   });
   const rows = { count, k, ia, ib, y, x, w };
+  if (slicer.spend(3 * count * (k + 1))) yield;
 
   const penalized = !stronglyConnected(p, rows);
   const thetaPenalty = penalized ? THETA_PENALTY_WHEN_NEEDED : 0;
   const size = p + k;
   const params = new Float64Array(size);
-  const iterations = minimize(p, rows, reg, thetaPenalty, params);
+  const iterations = yield* minimize(p, rows, reg, thetaPenalty, params, slicer);
   let mean = 0;
   for (let v = 0; v < p; v++) mean += params[v] / p;
   for (let v = 0; v < p; v++) params[v] -= mean;
 
   // The sandwich, per observation as arena-rank assembles it.
-  const { hessian, spread } = curvature(p, rows, params, reg, false);
+  const { hessian, spread } = yield* curvature(p, rows, params, reg, false, slicer);
   for (let v = 0; v < size; v++) hessian[v * size + v] += RIDGE;
   for (let f = 0; f < k; f++)
     for (let g = 0; g < k; g++) spread[(p + f) * size + p + g] -= ((reg * reg) / count) * params[p + f] * params[p + g];
@@ -128,7 +143,9 @@ export function fitContextualBradleyTerry(
   for (let v = 0; v < p; v++) trace += hessian[v * size + v];
   const kappa = p > 0 ? trace / (p * p) : 0;
   for (let u = 0; u < p; u++) for (let v = 0; v < p; v++) hessian[u * size + v] += kappa;
-  const inverse = invertPositiveDefinite(size, hessian);
+  if (!(yield* choleskyFactorSliced(size, hessian, slicer)))
+    throw new RangeError("the style fit's Hessian is not positive definite");
+  const inverse = symmetricFromUpper(size, yield* inverseFromFactorSliced(size, hessian, slicer));
   const anchor = opts.anchor ?? null;
   const pinned = anchor && compact[anchor.index] !== -1 ? compact[anchor.index] : -1;
   const variance = (u: Float64Array) => quadratic(size, spread, u) / count;
@@ -147,6 +164,7 @@ export function fitContextualBradleyTerry(
     const se = v === pinned ? 0 : SCALE * Math.sqrt(Math.max(variance(direction), 0));
     lower[m] = ratings[m] - z * se;
     upper[m] = ratings[m] + z * se;
+    if (slicer.spend(size * size)) yield;
   }
   if (pinned !== -1) ratings[anchor!.index] = lower[anchor!.index] = upper[anchor!.index] = anchor!.rating;
   const coefficients = params.slice(p);
@@ -219,29 +237,22 @@ function stronglyConnected(p: number, rows: Rows): boolean {
   return component.every((c) => c === component[0]);
 }
 
-/** The loss at params, and its gradient. */
-function lossAt(
+/** The loss at params, and its gradient, a chunk of battles at a time. */
+function* lossAt(
   p: number,
   rows: Rows,
   params: Float64Array,
   reg: number,
   thetaPenalty: number,
+  slicer: Slicer,
   gradient?: Float64Array,
-) {
-  const { count, k, ia, ib, y, x, w } = rows;
+): Sliced<number> {
+  const k = rows.k;
   gradient?.fill(0);
   let loss = 0;
-  for (let i = 0; i < count; i++) {
-    let zi = params[ia[i]] - params[ib[i]];
-    for (let f = 0; f < k; f++) zi += params[p + f] * x[i * k + f];
-    const softplus = zi > 0 ? zi + Math.log1p(Math.exp(-zi)) : Math.log1p(Math.exp(zi));
-    loss -= (w[i] * (y[i] * zi - softplus)) / count;
-    if (!gradient) continue;
-    const residual = (w[i] * (y[i] - 1 / (1 + Math.exp(-zi)))) / count;
-    gradient[ia[i]] -= residual;
-    gradient[ib[i]] += residual;
-    for (let f = 0; f < k; f++) gradient[p + f] -= residual * x[i * k + f];
-  }
+  yield* inChunks(rows.count, slicer, (from, to) => {
+    loss += lossOver(p, rows, params, from, to, gradient);
+  });
   for (let f = 0; f < k; f++) {
     loss += 0.5 * reg * params[p + f] ** 2;
     if (gradient) gradient[p + f] += reg * params[p + f];
@@ -253,18 +264,66 @@ function lossAt(
   return loss;
 }
 
+/** The battles [from, to)'s share of the loss (returned) and of its gradient (added). */
+function lossOver(
+  p: number,
+  rows: Rows,
+  params: Float64Array,
+  from: number,
+  to: number,
+  gradient: Float64Array | undefined,
+): number {
+  const { count, k, ia, ib, y, x, w } = rows;
+  let loss = 0;
+  for (let i = from; i < to; i++) {
+    let zi = params[ia[i]] - params[ib[i]];
+    for (let f = 0; f < k; f++) zi += params[p + f] * x[i * k + f];
+    const softplus = zi > 0 ? zi + Math.log1p(Math.exp(-zi)) : Math.log1p(Math.exp(zi));
+    loss -= (w[i] * (y[i] * zi - softplus)) / count;
+    if (!gradient) continue;
+    const residual = (w[i] * (y[i] - 1 / (1 + Math.exp(-zi)))) / count;
+    gradient[ia[i]] -= residual;
+    gradient[ib[i]] += residual;
+    for (let f = 0; f < k; f++) gradient[p + f] -= residual * x[i * k + f];
+  }
+  return loss;
+}
+
 /**
  * H of the mean loss (without the penalties when `withPenalty` is false, as arena-rank's sandwich takes it) and
  * the per-observation spread G = Σ (w·(y − p))²/N·ddᵀ, d the battle's row of (eₐ − e_b, x).
  */
-function curvature(p: number, rows: Rows, params: Float64Array, reg: number, withPenalty: boolean) {
-  const { count, k, ia, ib, y, x, w } = rows;
-  const size = p + k;
+function* curvature(
+  p: number,
+  rows: Rows,
+  params: Float64Array,
+  reg: number,
+  withPenalty: boolean,
+  slicer: Slicer,
+): Sliced<{ hessian: Float64Array; spread: Float64Array }> {
+  const size = p + rows.k;
   const hessian = new Float64Array(size * size);
   const spread = new Float64Array(size * size);
   const d = new Float64Array(size);
+  yield* inChunks(rows.count, slicer, (from, to) => curvatureOver(p, rows, params, from, to, hessian, spread, d));
+  if (withPenalty) for (let f = 0; f < rows.k; f++) hessian[(p + f) * size + p + f] += reg;
+  return { hessian, spread };
+}
+
+function curvatureOver(
+  p: number,
+  rows: Rows,
+  params: Float64Array,
+  from: number,
+  to: number,
+  hessian: Float64Array,
+  spread: Float64Array,
+  d: Float64Array,
+): void {
+  const { count, k, ia, ib, y, x, w } = rows;
+  const size = p + k;
   const touched: number[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = from; i < to; i++) {
     let zi = params[ia[i]] - params[ib[i]];
     for (let f = 0; f < k; f++) zi += params[p + f] * x[i * k + f];
     const prob = 1 / (1 + Math.exp(-zi));
@@ -285,8 +344,12 @@ function curvature(p: number, rows: Rows, params: Float64Array, reg: number, wit
       }
     for (const r of touched) d[r] = 0;
   }
-  if (withPenalty) for (let f = 0; f < k; f++) hessian[(p + f) * size + p + f] += reg;
-  return { hessian, spread };
+}
+
+/** The full symmetric matrix from one whose upper triangle holds it (inverseFromFactorSliced's), in place. */
+function symmetricFromUpper(size: number, m: Float64Array): Float64Array {
+  for (let r = 0; r < size; r++) for (let c = 0; c < r; c++) m[r * size + c] = m[c * size + r];
+  return m;
 }
 
 /**
@@ -294,20 +357,28 @@ function curvature(p: number, rows: Rows, params: Float64Array, reg: number, wit
  * optimum the loss stops resolving the decrease (a mean of many battles has about 1e-16 of relative precision),
  * so there the full step is taken and the gradient judges it: the fit ends when the gradient stops shrinking.
  */
-function minimize(p: number, rows: Rows, reg: number, thetaPenalty: number, params: Float64Array): number {
+function* minimize(
+  p: number,
+  rows: Rows,
+  reg: number,
+  thetaPenalty: number,
+  params: Float64Array,
+  slicer: Slicer,
+): Sliced<number> {
   const size = params.length;
   const gradient = new Float64Array(size);
   const step = new Float64Array(size);
   const trial = new Float64Array(size);
   const largestOf = (g: Float64Array) => g.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
-  let loss = lossAt(p, rows, params, reg, thetaPenalty, gradient);
+  let loss = yield* lossAt(p, rows, params, reg, thetaPenalty, slicer, gradient);
   for (let iteration = 1; iteration <= MAX_ITERATIONS; iteration++) {
     const largest = largestOf(gradient);
     if (largest < GRADIENT_TOLERANCE) return iteration - 1;
-    const { hessian } = curvature(p, rows, params, reg, true);
+    const { hessian } = yield* curvature(p, rows, params, reg, true, slicer);
     for (let v = 0; v < p; v++) hessian[v * size + v] += thetaPenalty;
     for (let u = 0; u < p; u++) for (let v = 0; v < p; v++) hessian[u * size + v] += 1 / p;
-    if (!choleskyFactor(size, hessian)) throw new RangeError("the style fit's Hessian is not positive definite");
+    if (!(yield* choleskyFactorSliced(size, hessian, slicer)))
+      throw new RangeError("the style fit's Hessian is not positive definite");
     choleskySolve(size, hessian, gradient, step);
     let decrement = 0;
     for (let c = 0; c < size; c++) decrement += gradient[c] * step[c];
@@ -315,16 +386,17 @@ function minimize(p: number, rows: Rows, reg: number, thetaPenalty: number, para
     if (decrement > LOSS_RESOLUTION * Math.max(1, Math.abs(loss))) {
       for (;;) {
         for (let c = 0; c < size; c++) trial[c] = params[c] - t * step[c];
-        if (lossAt(p, rows, trial, reg, thetaPenalty) <= loss - 1e-4 * t * decrement || t < 1e-10) break;
+        if ((yield* lossAt(p, rows, trial, reg, thetaPenalty, slicer)) <= loss - 1e-4 * t * decrement || t < 1e-10)
+          break;
         t /= 2;
       }
       params.set(trial);
-      loss = lossAt(p, rows, params, reg, thetaPenalty, gradient);
+      loss = yield* lossAt(p, rows, params, reg, thetaPenalty, slicer, gradient);
       continue;
     }
     for (let c = 0; c < size; c++) trial[c] = params[c] - step[c];
     const trialGradient = new Float64Array(size);
-    const trialLoss = lossAt(p, rows, trial, reg, thetaPenalty, trialGradient);
+    const trialLoss = yield* lossAt(p, rows, trial, reg, thetaPenalty, slicer, trialGradient);
     if (!(largestOf(trialGradient) < largest / 2)) return iteration;
     params.set(trial);
     gradient.set(trialGradient);

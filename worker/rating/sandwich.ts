@@ -10,9 +10,10 @@
  * interval is that of the difference to the anchor, whose own interval collapses to its pinned rating.
  */
 import type { Anchor } from "./bradley-terry";
-import { invertPositiveDefinite } from "./cholesky";
+import { choleskyFactorSliced, inverseFromFactorSliced } from "./cholesky";
 import { normalQuantile } from "./normal";
 import type { PairTable } from "./pair-table";
+import { drain, type Sliced, Slicer } from "./work-slices";
 
 export interface SandwichOptions {
   /** Each cell's weight per battle (pairWeights); absent, every battle weighs 1. */
@@ -24,14 +25,31 @@ export interface SandwichOptions {
   coverage?: number;
 }
 
+/**
+ * The Cholesky factor of H (+ the ridge, + κ·11ᵀ) over the rated models, in logits: what a later refit of the
+ * same models steps with (bradley-terry-update.ts), so no refit factorises again.
+ */
+export interface HessianFactor {
+  /** rated models, compact index → model index */
+  models: Int32Array;
+  /** model index → compact index, −1 for a model not rated */
+  compact: Int32Array;
+  /** row-major p×p, L in the lower triangle */
+  factor: Float64Array;
+}
+
 export interface SandwichIntervals {
   /** NaN where unknown: a model with no battles */
   lower: Float64Array;
   upper: Float64Array;
   /** the standard error on the rating scale, NaN where unknown */
   standardError: Float64Array;
-  /** Var(Ra − Rb) on the rating scale; NaN when either has no battles. Costs p + cells. */
+  /**
+   * Var(Ra − Rb) on the rating scale; NaN when either has no battles. Free for models next to each other by
+   * rating (computed with the standard errors); any other pair costs p + cells.
+   */
   differenceVariance(a: number, b: number): number;
+  hessian: HessianFactor;
 }
 
 /** arena-rank's `hessian_reg`. */
@@ -39,7 +57,8 @@ export const SANDWICH_RIDGE = 1e-5;
 
 /**
  * Intervals around `ratings` (the fit of the same table with the same weights, on the rating scale; NaN for
- * a model with no battles). Dense in the rated models: p³ for the inverse, p × cells for the variances.
+ * a model with no battles). Dense in the rated models: about p³/2 multiply-adds for the factor and H⁻¹, and p
+ * passes over the cells for the variances.
  */
 export function sandwichIntervals(
   n: number,
@@ -47,6 +66,17 @@ export function sandwichIntervals(
   ratings: ArrayLike<number>,
   opts: SandwichOptions = {},
 ): SandwichIntervals {
+  return drain(sandwichIntervalsSliced(n, table, ratings, opts, new Slicer(Number.POSITIVE_INFINITY)));
+}
+
+/** sandwichIntervals in slices that yield (work-slices.ts). */
+export function* sandwichIntervalsSliced(
+  n: number,
+  table: PairTable,
+  ratings: ArrayLike<number>,
+  opts: SandwichOptions,
+  slicer: Slicer,
+): Sliced<SandwichIntervals> {
   const perUnit = Math.log(opts.base ?? 10) / (opts.scale ?? 400);
   const z = normalQuantile(1 - (1 - (opts.coverage ?? 0.95)) / 2);
   const weights = opts.weights ?? null;
@@ -63,9 +93,12 @@ export function sandwichIntervals(
   const p = models.length;
 
   const hessian = new Float64Array(p * p);
-  // Each cell's share of G, kept per cell: the variances are sums over cells (see below).
+  // Each cell's share of G and its models in compact indices, kept per cell: the variances are sums over cells.
   const spread = new Float64Array(table.size);
+  const from = new Int32Array(table.size);
+  const to = new Int32Array(table.size);
   let battles = 0;
+  let cells = 0;
   for (let c = 0; c < table.size; c++) {
     const total = table.winsI[c] + table.winsJ[c] + table.ties[c];
     if (total === 0) continue;
@@ -80,8 +113,11 @@ export function sandwichIntervals(
     hessian[a * p + b] -= h;
     hessian[b * p + a] -= h;
     const miss = table.winsI[c] * (1 - prob) ** 2 + table.winsJ[c] * prob ** 2 + table.ties[c] * (0.5 - prob) ** 2;
-    spread[c] = w * w * miss;
+    spread[cells] = w * w * miss;
+    from[cells] = a;
+    to[cells++] = b;
   }
+  if (slicer.spend(table.size + p * p)) yield;
   const ridge = weights ? SANDWICH_RIDGE : SANDWICH_RIDGE * battles;
   let trace = 0;
   for (let v = 0; v < p; v++) {
@@ -93,37 +129,116 @@ export function sandwichIntervals(
   const kappa = trace / (p * p);
   for (let k = 0; k < p * p; k++) hessian[k] += kappa;
 
-  const inverse = invertPositiveDefinite(p, hessian);
+  if (!(yield* choleskyFactorSliced(p, hessian, slicer)))
+    throw new RangeError("the sandwich's H is not positive definite");
+  const inverse = yield* inverseFromFactorSliced(p, hessian, slicer);
   const anchor = opts.anchor ?? null;
   const pinned = anchor && compact[anchor.index] !== -1 ? compact[anchor.index] : -1;
 
-  // Var(θv − θk) = (uv − uk)ᵀ G (uv − uk) with u the rows of H⁻¹ (no k: u_k = 0), and G a sum over cells of
-  // g·(eᵢ − eⱼ)(eᵢ − eⱼ)ᵀ: a sum over cells of g·(row[i] − row[j])².
-  const row = new Float64Array(p);
-  const varianceOf = (v: number, k: number) => {
-    for (let x = 0; x < p; x++) row[x] = inverse[v * p + x] - (k === -1 ? 0 : inverse[k * p + x]);
-    let variance = 0;
-    for (let c = 0; c < table.size; c++) {
-      // Zero for a cell with no battles, whose models may not be rated at all.
-      if (spread[c] === 0) continue;
-      const d = row[compact[table.i[c]]] - row[compact[table.j[c]]];
-      variance += spread[c] * d * d;
-    }
-    return variance / (perUnit * perUnit);
+  // Row v of H⁻¹ (u_v), from the upper triangle it is kept in.
+  const rowOf = (v: number, out: Float64Array) => {
+    for (let x = 0; x < v; x++) out[x] = inverse[x * p + v];
+    for (let x = v; x < p; x++) out[x] = inverse[v * p + x];
   };
+  // Cov(θv, θw) = u_vᵀ G u_w, and G is a sum over cells of g·(eᵢ − eⱼ)(eᵢ − eⱼ)ᵀ: a sum over cells of
+  // g·(u_v[i] − u_v[j])·(u_w[i] − u_w[j]). The anchor's differences per cell are the same for every v.
+  const anchorRow = new Float64Array(p);
+  const anchorDiff = new Float64Array(cells);
+  let anchorVariance = 0;
+  if (pinned !== -1) {
+    rowOf(pinned, anchorRow);
+    for (let c = 0; c < cells; c++) {
+      anchorDiff[c] = anchorRow[from[c]] - anchorRow[to[c]];
+      anchorVariance += spread[c] * anchorDiff[c] * anchorDiff[c];
+    }
+  }
+  // Each model's neighbour below by rating: its covariance comes from the same pass (the leaderboard's separations).
+  const byRating = Array.from({ length: p }, (_, v) => v).sort((a, b) => ratings[models[b]] - ratings[models[a]]);
+  const below = new Int32Array(p).fill(-1);
+  for (let k = 0; k + 1 < p; k++) below[byRating[k]] = byRating[k + 1];
+  const variance = new Float64Array(p);
+  const withAnchor = new Float64Array(p);
+  const withBelow = new Float64Array(p);
+  const row = new Float64Array(p);
+  const next = new Float64Array(p);
+  for (let v = 0; v < p; v++) {
+    rowOf(v, row);
+    const w = below[v];
+    if (w === -1) next.fill(0);
+    else rowOf(w, next);
+    const [own, cross, pair] = covariancesOver(cells, spread, from, to, row, anchorDiff, next);
+    variance[v] = own;
+    withAnchor[v] = cross;
+    withBelow[v] = pair;
+    if (slicer.spend(2 * cells + p)) yield;
+  }
+
+  const scale2 = perUnit * perUnit;
   const lower = new Float64Array(n).fill(Number.NaN);
   const upper = new Float64Array(n).fill(Number.NaN);
   const standardError = new Float64Array(n).fill(Number.NaN);
   for (let v = 0; v < p; v++) {
     const m = models[v];
-    const se = v === pinned ? 0 : Math.sqrt(varianceOf(v, pinned));
+    // Var(θv − θk) = Cvv − 2·Cvk + Ckk.
+    const toAnchor = pinned === -1 ? variance[v] : variance[v] - 2 * withAnchor[v] + anchorVariance;
+    const se = v === pinned ? 0 : Math.sqrt(Math.max(toAnchor, 0) / scale2);
     standardError[m] = se;
     lower[m] = ratings[m] - z * se;
     upper[m] = ratings[m] + z * se;
   }
-  const differenceVariance = (a: number, b: number) =>
-    compact[a] === -1 || compact[b] === -1 ? Number.NaN : a === b ? 0 : varianceOf(compact[a], compact[b]);
-  return { lower, upper, standardError, differenceVariance };
+
+  const rowA = new Float64Array(p);
+  const rowB = new Float64Array(p);
+  const differenceVariance = (a: number, b: number) => {
+    const [x, y] = [compact[a], compact[b]];
+    if (x === -1 || y === -1) return Number.NaN;
+    if (a === b) return 0;
+    if (below[x] === y) return (variance[x] + variance[y] - 2 * withBelow[x]) / scale2;
+    if (below[y] === x) return (variance[x] + variance[y] - 2 * withBelow[y]) / scale2;
+    rowOf(x, rowA);
+    rowOf(y, rowB);
+    let sum = 0;
+    for (let c = 0; c < cells; c++) {
+      const d = rowA[from[c]] - rowB[from[c]] - (rowA[to[c]] - rowB[to[c]]);
+      sum += spread[c] * d * d;
+    }
+    return sum / scale2;
+  };
+  return {
+    lower,
+    upper,
+    standardError,
+    differenceVariance,
+    hessian: { models: Int32Array.from(models), compact, factor: hessian },
+  };
+}
+
+/**
+ * uᵀGu, uᵀG·(the anchor's differences) and uᵀGv over the cells, for u and v rows of H⁻¹: the hot loop, kept
+ * out of the generator, which V8 optimises less.
+ */
+function covariancesOver(
+  cells: number,
+  spread: Float64Array,
+  from: Int32Array,
+  to: Int32Array,
+  u: Float64Array,
+  anchorDiff: Float64Array,
+  v: Float64Array,
+): [number, number, number] {
+  let own = 0;
+  let cross = 0;
+  let pair = 0;
+  for (let c = 0; c < cells; c++) {
+    const i = from[c];
+    const j = to[c];
+    const d = u[i] - u[j];
+    const g = spread[c] * d;
+    own += g * d;
+    cross += g * anchorDiff[c];
+    pair += g * (v[i] - v[j]);
+  }
+  return [own, cross, pair];
 }
 
 /**
