@@ -22,7 +22,7 @@ const WINNERS = ["model_a", "model_b", "tie"] as const;
 /** No fit here should take longer; a fit that does is a failure, not a figure. */
 const FIT_TIMEOUT_MS = 10 * 60_000;
 
-interface Line {
+export interface Line {
   model_a: string;
   model_b: string;
   winner: (typeof WINNERS)[number];
@@ -31,7 +31,7 @@ interface Line {
 }
 
 /** A ring (so the win graph is strongly connected) and `extra` random pairs, outcomes drawn from spread strengths. */
-function battles(category: string, models: number, extra: number): Line[] {
+export function battles(category: string, models: number, extra: number): Line[] {
   const random = seededRandom(models);
   const lines: Line[] = [];
   const add = (a: number, b: number) => {
@@ -57,7 +57,7 @@ function battles(category: string, models: number, extra: number): Line[] {
   return lines;
 }
 
-async function importLines(url: string, lines: Line[], importId: string): Promise<void> {
+export async function importLines(url: string, lines: Line[], importId: string): Promise<void> {
   for (let from = 0, part = 0; from < lines.length; from += 10_000, part++) {
     const body = lines
       .slice(from, from + 10_000)
@@ -77,13 +77,13 @@ interface Board {
   fit: { status: string; models: number; rounds?: number; notice?: string | null };
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const t = performance.now();
   const value = await work();
   return { value, ms: performance.now() - t };
 }
 
-async function health(url: string): Promise<number> {
+export async function health(url: string): Promise<number> {
   const { value, ms: took } = await timed(() => fetch(`${url}/api/health`));
   if (value.status !== 200) throw new Error(`/api/health answered ${value.status}`);
   await value.arrayBuffer();

@@ -16,6 +16,7 @@ import { BenchContext } from "./lib/context";
 import { installCleanup, stopAll } from "./lib/processes";
 import { machine, markdown, table, type Row } from "./lib/report";
 import { liveLatencyBench } from "./live-latency";
+import { millionFitBench } from "./million-fit";
 import { votesBench } from "./votes";
 import { webBundleBench } from "./web-bundle";
 import { workerBundleBench } from "./worker-bundle";
@@ -34,6 +35,11 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
   ["import", "npm run import of 1,000,000 battle lines", importBench],
   ["large-fit", "leaderboard fits over 1,000 / 3,000 / 10,000 models, /api/health meanwhile", largeFitBench],
   ["pairing", "active vs uniform arena pairing: votes to a given interval width, simulated", pairingBench],
+  [
+    "million-fit",
+    "leaderboard at 1,000 models / 1,000,000 battles, sandwich intervals, reads after votes",
+    millionFitBench,
+  ],
   ["web-bundle", "first-load JavaScript, per route", webBundleBench],
   ["worker-bundle", "Worker bundle and cold start", workerBundleBench],
 ];
