@@ -2,6 +2,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fitRoomName } from "../../worker/arena/fit-plan";
 import { fitBradleyTerry, type PairCell } from "../../worker/rating/bradley-terry";
+import { pairTableOf } from "../../worker/rating/pair-table";
+import { sandwichIntervals } from "../../worker/rating/sandwich";
 import type { FitRoom } from "../../worker/rooms/fit-room";
 import { type LeaderboardQuery, leaderboard, type Standings } from "../helpers/arena";
 import { mulberry32 } from "../helpers/arena-reference";
@@ -53,6 +55,33 @@ async function importLines(lines: Line[], importId: string): Promise<void> {
   }
 }
 
+/** Pair cells of the lines, models indexed in order of first appearance. */
+function cellsOfLines(lines: Line[]): { index: Map<string, number>; cells: PairCell[] } {
+  const index = new Map<string, number>();
+  const at = (m: string) => denseIndex(index, m);
+  const cells = new Map<string, PairCell>();
+  for (const l of lines) {
+    const [a, b] = [at(l.model_a), at(l.model_b)];
+    const [i, j] = a < b ? [a, b] : [b, a];
+    const cell = cells.get(`${i},${j}`) ?? { i, j, winsI: 0, winsJ: 0, ties: 0 };
+    cells.set(`${i},${j}`, cell);
+    if (l.winner === "tie") cell.ties++;
+    else if ((l.winner === "model_a") === (a === i)) cell.winsI++;
+    else cell.winsJ++;
+  }
+  return { index, cells: [...cells.values()] };
+}
+
+/** Reads the view until its fit is exact, a bounded number of times. */
+async function whenExact(query: LeaderboardQuery, tries = 400): Promise<Standings> {
+  for (let k = 0; k < tries; k++) {
+    const board = await leaderboard(query);
+    if (board.fit.status === "ready" && board.fit.mode === "exact") return board;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the fit of ${JSON.stringify(query)} was not exact after ${tries} reads`);
+}
+
 /** Reads the view until its fit is ready, a bounded number of times. */
 async function whenReady(query: LeaderboardQuery, tries = 400): Promise<Standings> {
   for (let k = 0; k < tries; k++) {
@@ -85,7 +114,7 @@ describe("a leaderboard over many models", () => {
     expect(first.rows.every((r) => r.bt === null && r.wins >= 0)).toBe(true);
 
     const ready = await whenReady(query);
-    expect(ready.fit).toEqual({ status: "ready", models: 1000, rounds: 10, notice: null });
+    expect(ready.fit).toEqual({ status: "ready", mode: "exact", models: 1000, rounds: 10, notice: null });
     const index = new Map<string, number>();
     const at = (m: string) => denseIndex(index, m);
     const cells = new Map<string, PairCell>();
@@ -129,6 +158,53 @@ describe("a leaderboard over many models", () => {
       ready.rows.find((r) => r.modelId === "big-7")!.bt,
     );
     expect((await whenReady(query)).totalBattles).toBe(lines.length + 1);
+  });
+
+  it("shows a new vote in the very next read, updated from the last fit (incremental), then refits exactly", async () => {
+    const lines = battlesAmong(60, 3000, "live", 4);
+    await importLines(lines, "live");
+    // Sandwich intervals, the default: past 24 models the fit runs in the view's room.
+    const query: LeaderboardQuery = { source: "import", category: "live" };
+    const before = await whenExact(query);
+    expect(before.fit).toEqual({ status: "ready", mode: "exact", models: 60, rounds: 0, notice: null });
+    const row = (board: Standings, id: string) => board.rows.find((r) => r.modelId === id)!;
+
+    // The weakest model beats the strongest: its rating must rise in the next read.
+    const vote: Line = {
+      model_a: "live-0",
+      model_b: "live-59",
+      winner: "model_a",
+      tstamp: 1_800_000_000,
+      category: "live",
+    };
+    await importLines([vote], "live-vote");
+    const next = await leaderboard(query);
+    expect(next.fit).toEqual({ status: "ready", mode: "incremental", models: 60, rounds: 0, notice: null });
+    expect(next.totalBattles).toBe(lines.length + 1);
+    // Read without the pair counts, the rest of the answer is whole: every category of this file's imports so far.
+    expect(next.categories).toEqual(["big", "live"]);
+    expect(row(next, "live-0").battles).toBe(row(before, "live-0").battles + 1);
+    expect(row(next, "live-0").wins).toBe(row(before, "live-0").wins + 1);
+    expect(row(next, "live-0").bt!).toBeGreaterThan(row(before, "live-0").bt!);
+
+    // The update reaches the exact fit of all the battles; its intervals keep the last exact fit's widths.
+    const { index, cells } = cellsOfLines([...lines, vote]);
+    const direct = fitBradleyTerry(60, cells);
+    for (const r of next.rows) {
+      expect(r.bt).toBeCloseTo(direct.ratings[index.get(r.modelId)!], 6);
+      const old = row(before, r.modelId);
+      expect(r.ciUpper! - r.ciLower!).toBeCloseTo(old.ciUpper! - old.ciLower!, 9);
+    }
+
+    // The exact refit follows in the background: the same ratings, and the intervals of the new counts.
+    const exact = await whenExact(query);
+    const intervals = sandwichIntervals(60, pairTableOf(60, cells), direct.ratings);
+    for (const r of exact.rows) {
+      const at = index.get(r.modelId)!;
+      expect(r.bt).toBeCloseTo(row(next, r.modelId).bt!, 6);
+      expect(r.ciLower).toBeCloseTo(intervals.lower[at], 6);
+      expect(r.ciUpper).toBeCloseTo(intervals.upper[at], 6);
+    }
   });
 
   it("answers /api/health while a large fit is still in progress", async () => {

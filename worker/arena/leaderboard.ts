@@ -7,18 +7,20 @@ import type { OnlineRatings } from "./online-ratings";
 import { conservative, type TrueSkillRating } from "../rating/trueskill";
 import { bootstrapBradleyTerrySliced } from "../rating/bootstrap";
 import { rankSpread } from "../rating/ranks";
-import { fitPairTableSliced, type PairCell } from "../rating/bradley-terry";
-import { pairTableOf } from "../rating/pair-table";
+import { type Anchor, type BtFit, fitPairTableSliced, type PairCell } from "../rating/bradley-terry";
+import { type PairTable, pairTableOf } from "../rating/pair-table";
 import {
   battlesToSeparate,
+  type HessianFactor,
   pairWeights,
   type SandwichIntervals,
-  sandwichIntervals,
+  sandwichIntervalsSliced,
   weightedTable,
 } from "../rating/sandwich";
 import type { IntervalMethod } from "./fit-plan";
 import { drain, Slicer, type Sliced } from "../rating/work-slices";
 import type { LeaderboardRow } from "../shared/arena";
+import type { Winner } from "../rating/battle-outcome";
 import { displayName } from "../providers/registry";
 import { denseIndex } from "../shared/memo";
 
@@ -52,7 +54,7 @@ export interface Separation {
 }
 
 export interface LeaderboardInput {
-  pairs: PairTotals[];
+  counts: ViewCounts;
   /** by model id; null while the fit is not ready (the rows then carry no ratings) */
   ratings: Map<string, ModelRating> | null;
   /**
@@ -67,28 +69,51 @@ export interface LeaderboardInput {
   newModelBattles: number;
 }
 
-interface Tally {
+/** One model's counts in a view: seed 000's wins (a tie a win for both, both-bad for neither), battles, ties. */
+export interface Tally {
   wins: number;
   battles: number;
   ties: number;
 }
 
-function tally(pairs: PairTotals[]): Map<string, Tally> {
-  const out = new Map<string, Tally>();
-  const add = (model: string, wins: number, battles: number, ties: number) => {
-    const t = out.get(model) ?? { wins: 0, battles: 0, ties: 0 };
-    t.wins += wins;
-    t.battles += battles;
-    t.ties += ties;
-    out.set(model, t);
-  };
+/** What a view's rows count: per model, and the battles in all. */
+export interface ViewCounts {
+  tallies: Map<string, Tally>;
+  totalBattles: number;
+}
+
+function add(out: Map<string, Tally>, model: string, wins: number, battles: number, ties: number) {
+  const t = out.get(model) ?? { wins: 0, battles: 0, ties: 0 };
+  t.wins += wins;
+  t.battles += battles;
+  t.ties += ties;
+  out.set(model, t);
+}
+
+export function countsOf(pairs: PairTotals[]): ViewCounts {
+  const tallies = new Map<string, Tally>();
+  let totalBattles = 0;
   for (const p of pairs) {
     const n = p.loWins + p.hiWins + p.ties + p.bothBad;
-    // seed 000: a tie is a win for both, both-bad a win for neither
-    add(p.lo, p.loWins + p.ties, n, p.ties);
-    add(p.hi, p.hiWins + p.ties, n, p.ties);
+    totalBattles += n;
+    add(tallies, p.lo, p.loWins + p.ties, n, p.ties);
+    add(tallies, p.hi, p.hiWins + p.ties, n, p.ties);
   }
-  return out;
+  return { tallies, totalBattles };
+}
+
+/** Counts new battles in, in place, by the same rules (the pair counters skip a model battling itself). */
+export function addToCounts(
+  counts: ViewCounts,
+  battles: readonly { modelA: string; modelB: string; winner: Winner }[],
+) {
+  for (const { modelA, modelB, winner } of battles) {
+    if (modelA === modelB) continue;
+    counts.totalBattles++;
+    const tie = winner === "tie" ? 1 : 0;
+    add(counts.tallies, modelA, winner === "model_a" || tie ? 1 : 0, 1, tie);
+    add(counts.tallies, modelB, winner === "model_b" || tie ? 1 : 0, 1, tie);
+  }
 }
 
 /** Every model with battles gets an index; cells hold each pair's outcomes, both tie kinds together. */
@@ -124,35 +149,120 @@ export function* rateModelsSliced(
   anchor: { modelId: string; rating: number } | null,
   slicer: Slicer,
 ): Sliced<RatedView> {
+  const { ratings, differenceVariance } = yield* fitViewSliced(pairs, method, anchor, slicer);
+  return { ratings, differenceVariance };
+}
+
+/** A view's exact fit, and with sandwich intervals what an update between exact fits starts from. */
+export interface ViewFit extends RatedView {
+  basis: FitBasis | null;
+}
+
+/** What an update of a sandwich fit reuses (arena/fit-update.ts): the table, the ratings, their errors, H's factor. */
+export interface FitBasis {
+  names: string[];
+  index: Map<string, number>;
+  /** raw counts (unweighted), one cell per pair that played */
+  table: PairTable;
+  ratings: Float64Array;
+  standardError: Float64Array;
+  hessian: HessianFactor;
+  separation: (Separation | null)[];
+  method: IntervalMethod;
+  anchor: Anchor | null;
+  /** the table's cell by pair (i·models + j), sorted (cells added since in `added`); built by the first update */
+  cells?: { keys: Float64Array; cells: Int32Array; added: Map<number, number> };
+}
+
+/** rateModelsSliced, keeping the basis of an update when the intervals are the sandwich's. */
+export function* fitViewSliced(
+  pairs: PairTotals[],
+  method: IntervalMethod,
+  anchor: { modelId: string; rating: number } | null,
+  slicer: Slicer,
+  start?: { names: readonly string[]; ratings: ArrayLike<number> },
+): Sliced<ViewFit> {
   const { index, cells } = cellsOf(pairs);
   // Indexing a pair by its models' names costs a few cell visits' worth of work.
   if (slicer.spend(4 * pairs.length)) yield;
-  const n = index.size;
+  const table = pairTableOf(index.size, cells);
+  return yield* fitTableSliced({ names: [...index.keys()], index, table }, method, anchor, slicer, start);
+}
+
+/**
+ * The fit of a table of counts whose models are named: the pair counts as read, or a basis's table moved on by
+ * new battles (an exact refit then reads nothing again).
+ */
+export function* fitTableSliced(
+  counts: Pick<FitBasis, "names" | "index" | "table">,
+  method: IntervalMethod,
+  anchor: { modelId: string; rating: number } | null,
+  slicer: Slicer,
+  start?: { names: readonly string[]; ratings: ArrayLike<number> },
+): Sliced<ViewFit> {
+  const { names, index, table } = counts;
+  const n = names.length;
   const anchorIndex = anchor ? index.get(anchor.modelId) : undefined;
   const pinned = anchor && anchorIndex !== undefined ? { index: anchorIndex, rating: anchor.rating } : null;
-  const table = pairTableOf(n, cells);
   const weights = method.reweight ? pairWeights(table) : null;
   const fitted = weights ? weightedTable(table, weights) : table;
-  const fit = yield* fitPairTableSliced(n, fitted, { anchor: pinned }, slicer);
-  let intervals: { lower: Float64Array; upper: Float64Array } | null = null;
-  let separation: (Separation | null)[] = [];
-  let differenceVariance: DifferenceVariance | null = null;
+  const fit = yield* fitPairTableSliced(n, fitted, { anchor: pinned, start: start && startOf(index, start) }, slicer);
   if (method.ci === "sandwich") {
-    // Dense in the rated models: about n³ steps for the inverse, n × pairs for the variances (twice: each
-    // model's, and each pair of neighbours').
-    if (slicer.spend(n * n * n + 2 * n * pairs.length)) yield;
-    const sandwich = sandwichIntervals(n, table, fit.ratings, { weights, anchor: pinned });
-    intervals = sandwich;
-    separation = separations(index, fit, sandwich);
-    differenceVariance = (a, b) => {
+    const sandwich = yield* sandwichIntervalsSliced(n, table, fit.ratings, { weights, anchor: pinned }, slicer);
+    const separation = separations(names, fit, sandwich);
+    const basis: FitBasis = {
+      names,
+      index,
+      table,
+      ratings: fit.ratings,
+      standardError: sandwich.standardError,
+      hessian: sandwich.hessian,
+      separation,
+      method,
+      anchor: pinned,
+    };
+    const differenceVariance: DifferenceVariance = (a, b) => {
       const [i, j] = [index.get(a), index.get(b)];
       return i === undefined || j === undefined ? Number.NaN : sandwich.differenceVariance(i, j);
     };
-  } else if (method.rounds > 0) {
-    const options = { rounds: method.rounds, seed: BOOTSTRAP_SEED, anchor: pinned, weights };
-    intervals = yield* bootstrapBradleyTerrySliced(n, cells, options, slicer);
+    return { ratings: ratingsOf(names, fit, sandwich, separation), differenceVariance, basis };
   }
-  const ratings = [...index].map(([modelId, i]) => ({
+  let intervals: { lower: Float64Array; upper: Float64Array } | null = null;
+  if (method.rounds > 0) {
+    const options = { rounds: method.rounds, seed: BOOTSTRAP_SEED, anchor: pinned, weights };
+    intervals = yield* bootstrapBradleyTerrySliced(n, cellsOfTable(table), options, slicer);
+  }
+  return { ratings: ratingsOf(names, fit, intervals, []), differenceVariance: null, basis: null };
+}
+
+function cellsOfTable(table: PairTable): PairCell[] {
+  return Array.from({ length: table.size }, (_, c) => ({
+    i: table.i[c],
+    j: table.j[c],
+    winsI: table.winsI[c],
+    winsJ: table.winsJ[c],
+    ties: table.ties[c],
+  }));
+}
+
+/** A previous fit's ratings in this fit's model order (NaN for a model it did not rate). */
+function startOf(index: Map<string, number>, start: { names: readonly string[]; ratings: ArrayLike<number> }) {
+  const out = new Float64Array(index.size).fill(Number.NaN);
+  start.names.forEach((name, k) => {
+    const at = index.get(name);
+    if (at !== undefined) out[at] = start.ratings[k];
+  });
+  return out;
+}
+
+/** One ModelRating per model of the fit, in index order. */
+export function ratingsOf(
+  names: readonly string[],
+  fit: Pick<BtFit, "ratings" | "rated" | "provisional">,
+  intervals: { lower: ArrayLike<number>; upper: ArrayLike<number> } | null,
+  separation: readonly (Separation | null)[],
+): ModelRating[] {
+  return names.map((modelId, i) => ({
     modelId,
     bt: fit.rated[i] ? finite(fit.ratings[i]) : null,
     ciLower: fit.rated[i] && intervals ? finite(intervals.lower[i]) : null,
@@ -160,7 +270,6 @@ export function* rateModelsSliced(
     provisional: fit.rated[i] && fit.provisional[i],
     separation: separation[i] ?? null,
   }));
-  return { ratings, differenceVariance };
 }
 
 /**
@@ -168,11 +277,10 @@ export function* rateModelsSliced(
  * the two would separate them at today's rate (rating/sandwich.ts battlesToSeparate).
  */
 function separations(
-  index: Map<string, number>,
+  names: readonly string[],
   fit: { ratings: Float64Array; rated: boolean[] },
   sandwich: SandwichIntervals,
 ): (Separation | null)[] {
-  const names = [...index.keys()];
   const byRating = names.map((_, i) => i).filter((i) => fit.rated[i]);
   byRating.sort((a, b) => fit.ratings[b] - fit.ratings[a]);
   const out: (Separation | null)[] = names.map(() => null);
@@ -199,7 +307,7 @@ export function rateModels(
 }
 
 export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRow[]; totalBattles: number } {
-  const counts = tally(input.pairs);
+  const counts = input.counts.tallies;
   const models = new Set([...counts.keys(), ...(input.comparisons?.appearances.keys() ?? [])]);
   const rows: LeaderboardRow[] = [];
   for (const modelId of models) {
@@ -234,8 +342,7 @@ export function buildLeaderboard(input: LeaderboardInput): { rows: LeaderboardRo
   }
   assignRanks(rows);
   rows.sort(ORDER[input.order]);
-  const totalBattles = input.pairs.reduce((n, p) => n + p.loWins + p.hiWins + p.ties + p.bothBad, 0);
-  return { rows, totalBattles };
+  return { rows, totalBattles: input.counts.totalBattles };
 }
 
 /** Each row's rank spread from where its interval stands against the others' (rating/ranks.ts), in place. */

@@ -6,6 +6,7 @@ import {
   type DedupSummary,
   readAppearances,
   readCategories,
+  readExcludedFlagged,
   readPairCounts,
   type PairTotals,
   type Slice,
@@ -18,7 +19,14 @@ import type { Db } from "../db/queries";
 import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
 import { fitPlan, fitRoomName, type IntervalMethod } from "./fit-plan";
-import { buildLeaderboard, type DifferenceVariance, ORDER, rateModels, type ModelRating } from "./leaderboard";
+import {
+  buildLeaderboard,
+  countsOf,
+  type DifferenceVariance,
+  ORDER,
+  rateModels,
+  type ModelRating,
+} from "./leaderboard";
 import { settings } from "../shared/config";
 import { settledRanking, type Settled } from "./settled";
 import { realProviderConfigured } from "../providers/registry";
@@ -100,10 +108,10 @@ async function demoLeftOut(
 }
 
 /**
- * The standings, the pair counts they were built from, and, when the fit ran here with sandwich intervals, the
- * covariance of the ratings' differences (the arena's pairing reads it from here rather than fitting again).
+ * The standings and, when the fit ran here with sandwich intervals, the covariance of the ratings' differences
+ * (the arena's pairing reads it from here rather than fitting again).
  */
-type Computed = { standings: Standings; pairs: PairTotals[]; differenceVariance: DifferenceVariance | null };
+type Computed = { standings: Standings; differenceVariance: DifferenceVariance | null };
 
 interface Cached {
   version: string;
@@ -112,6 +120,8 @@ interface Cached {
   checkedAt: number;
   /** localWrites when it did */
   writes: number;
+  /** false while the fit is computing or incremental: a read then asks again, even at the same version */
+  final: boolean;
 }
 
 /** Standings already computed in this isolate, per query, with the version of the data they reflect. */
@@ -162,19 +172,104 @@ export async function computeStandings(
   ]);
   const hit = cache.get(key);
   const [now, writes] = [Date.now(), localWrites];
-  if (hit && hit.writes === writes && now - hit.checkedAt < staleMs) return hit.value;
+  if (hit?.final && hit.writes === writes && now - hit.checkedAt < staleMs) return hit.value;
   await releaseUncounted(db, now, voteWindowMs);
   const version = await dataVersion(db);
-  if (hit?.version === version) {
+  if (hit?.final && hit.version === version) {
     Object.assign(hit, { checkedAt: now, writes });
     return hit.value;
   }
-  const value = await computeFresh(env, db, q, version);
+  const roomRead = hit ? await fromFitRoom(env, db, q, version, hit.value.standings) : null;
+  // The same data, its fit still computing or as it was: the rows stand as they were.
+  if (typeof roomRead === "string" && hit?.version === version) return hit.value;
+  const value = roomRead && typeof roomRead !== "string" ? roomRead : await computeFresh(env, db, q, version);
   cache.delete(key);
-  // A fit still computing is asked for again on the next read, not served from here.
-  if (value.standings.fit.status !== "computing") cache.set(key, { version, value, checkedAt: now, writes });
+  const { fit } = value.standings;
+  const final = fit.status === "refused" || (fit.status === "ready" && fit.mode === "exact");
+  cache.set(key, { version, value, checkedAt: now, writes, final });
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return value;
+}
+
+/**
+ * A view whose fit ran in its FitRoom last time, read without its pair counts: the room holds the view's counts
+ * with its fit and moves both on for new battles, so the read costs the other small queries and the room's
+ * answer, not a scan of every pair (hundreds of thousands at a thousand models). "computing" while the room
+ * fits, "unchanged" when it answers as last time without its counts (it was evicted since); null when it can't
+ * answer that way (no fit in memory, a deletion, `all`'s human share): the full read then follows.
+ */
+async function fromFitRoom(
+  env: Env,
+  db: Db,
+  q: LeaderboardQuery,
+  version: string,
+  last: Standings,
+): Promise<Computed | "computing" | "unchanged" | null> {
+  const { fit } = last;
+  const rounds = q.ci === "bootstrap" ? q.rounds : 0;
+  const plan = fitPlan(fit.models, rounds, settings(env).arena.maxFitModels);
+  // An anchor named but not applied last time may have battles now, and a view that may leave the demo models
+  // out decides from every pair: only the full read can tell.
+  const demoFixed = q.demo === "include" || (q.demo === "auto" && !realProviderConfigured(env));
+  // The room moves its counts on by source and category: a label's view and deduplicated counts need the full read.
+  const bySourceAndCategory = q.label === undefined && settings(env).arena.dedupPrompts === null;
+  if (
+    plan.where !== "room" ||
+    q.source === "all" ||
+    (q.anchor !== undefined && !last.anchor) ||
+    !demoFixed ||
+    !bySourceAndCategory
+  )
+    return null;
+  const slice = sliceOf(q, false);
+  const request = {
+    slice,
+    ci: q.ci,
+    rounds: plan.rounds,
+    reweight: q.reweight,
+    anchorModel: last.anchor?.modelId ?? null,
+    version,
+  };
+  const answer = await env.FIT_ROOM.get(env.FIT_ROOM.idFromName(fitRoomName(request))).ratings(request);
+  if (answer.status === "computing") return "computing";
+  if (!answer.counts) return fit.status === "ready" && fit.mode === answer.mode ? "unchanged" : null;
+  const { counts } = answer;
+  const models = [...counts.tallies.values()].filter((t) => t.battles > 0).length;
+  const [online, appearances, categories, excludedFlagged] = await Promise.all([
+    readOnlineRatings(db, env.ARCHIVE, slice),
+    slice.sources.includes("human") ? readAppearances(db, slice.category) : null,
+    readCategories(db),
+    readExcludedFlagged(db, slice),
+  ]);
+  const humanBattles = new Map([...counts.tallies].map(([m, t]) => [m, t.battles]));
+  const { rows, totalBattles } = buildLeaderboard({
+    counts,
+    ratings: roomRatings(answer.ratings, last.anchor),
+    comparisons: appearances ? { appearances, humanBattles } : null,
+    online,
+    minAppearances: q.minAppearances,
+    order: q.order,
+    newModelBattles: settings(env).arena.newModelBattles,
+  });
+  const standings: Standings = {
+    ...last,
+    rows,
+    totalBattles,
+    excludedFlagged,
+    categories,
+    fit: { status: "ready", mode: answer.mode, models, rounds: plan.rounds, notice: plan.notice },
+    settled: settledRanking(rows, settings(env).arena.focus),
+  };
+  return { standings, differenceVariance: null };
+}
+
+/** The room pins the anchor at 0; its rating moves every rating and interval by the same amount. */
+function roomRatings(list: ModelRating[], anchor: { rating: number } | null): Map<string, ModelRating> {
+  const shift = anchor?.rating ?? 0;
+  const plus = (x: number | null) => (x === null ? null : x + shift);
+  return new Map(
+    list.map((r) => [r.modelId, { ...r, bt: plus(r.bt), ciLower: plus(r.ciLower), ciUpper: plus(r.ciUpper) }]),
+  );
 }
 
 async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed> {
@@ -216,7 +311,7 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     version,
   });
   const { rows, totalBattles } = buildLeaderboard({
-    pairs,
+    counts: countsOf(pairs),
     ratings,
     comparisons: appearances
       ? { appearances, humanBattles: battlesPerModel(humanPairs ? humanPairs.pairs : pairs) }
@@ -247,7 +342,7 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     settled: settledRanking(rows, settings(env).arena.focus),
     demo: { asked: q.demo, excludedModels: leftOut.length },
   };
-  return { standings, pairs, differenceVariance };
+  return { standings, differenceVariance };
 }
 
 function withoutDemoModels(appearances: Map<string, number>): Map<string, number> {
@@ -279,7 +374,11 @@ async function fitRatings(
   const plan = fitPlan(models, rounds, maxModels);
   if (plan.where === "inline") {
     const { byModel, differenceVariance } = rateModels(input.pairs, method, anchor);
-    return { ratings: byModel, differenceVariance, fit: { status: "ready", models, rounds, notice: null } };
+    return {
+      ratings: byModel,
+      differenceVariance,
+      fit: { status: "ready", mode: "exact", models, rounds, notice: null },
+    };
   }
   if (plan.where === "refused")
     return {
@@ -298,17 +397,13 @@ async function fitRatings(
   // A view has a room only past INLINE_FIT_MODELS rated models, so a made-up query never creates one.
   const room = env.FIT_ROOM.get(env.FIT_ROOM.idFromName(fitRoomName(request)));
   const answer = await room.ratings(request);
-  // The room pins the anchor at 0; its rating moves every rating and interval by the same amount.
-  const shift = anchor?.rating ?? 0;
-  const plus = (x: number | null) => (x === null ? null : x + shift);
-  const byModel = (list: ModelRating[]) =>
-    new Map(list.map((r) => [r.modelId, { ...r, bt: plus(r.bt), ciLower: plus(r.ciLower), ciUpper: plus(r.ciUpper) }]));
+  const byModel = (list: ModelRating[]) => roomRatings(list, anchor);
   // A room's answer carries ratings only: pairing then reads each difference's variance off the intervals.
   if (answer.status === "ready")
     return {
       ratings: byModel(answer.ratings),
       differenceVariance: null,
-      fit: { status: "ready", models, rounds: plan.rounds, notice: plan.notice },
+      fit: { status: "ready", mode: answer.mode, models, rounds: plan.rounds, notice: plan.notice },
     };
   const stale = answer.stale ? byModel(answer.stale) : null;
   return {

@@ -1,5 +1,6 @@
 /** What the leaderboard reads: the counters the triggers keep, never the votes themselves. */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import type { Winner } from "../rating/battle-outcome";
 import type { BattleSource } from "../shared/arena";
 import type { Db } from "./queries";
 import * as schema from "./schema";
@@ -52,10 +53,10 @@ export interface SlicePairs {
  */
 export async function readPairCounts(db: Db, slice: Slice): Promise<SlicePairs> {
   const [counted, drops] = await Promise.all([
-    slice.label ? readLabelPairs(db, slice, slice.label) : readCountedPairs(db, slice),
+    slice.label ? readLabelPairs(db, slice, slice.label) : readPairCountsMarked(db, slice),
     slice.dedup === undefined ? null : readDedupDrops(db, slice, slice.dedup),
   ]);
-  if (!drops) return { ...counted, dedup: null };
+  if (!drops) return { pairs: counted.pairs, excludedFlagged: counted.excludedFlagged, dedup: null };
   return {
     pairs: withoutDrops(counted.pairs, drops.pairs),
     excludedFlagged: counted.excludedFlagged,
@@ -63,15 +64,60 @@ export async function readPairCounts(db: Db, slice: Slice): Promise<SlicePairs> 
   };
 }
 
-async function readCountedPairs(db: Db, slice: Slice): Promise<{ pairs: PairTotals[]; excludedFlagged: number }> {
-  const inSlice = and(
+/** The slice's pair-count rows, flagged or not; without a demo model's pairs when it leaves them out. */
+function pairsOf(slice: Slice) {
+  return and(
     inArray(p.source, slice.sources),
     eq(p.category, slice.category),
     slice.withoutDemo
       ? sql`substr(${p.modelLo}, 1, 5) <> 'demo:' AND substr(${p.modelHi}, 1, 5) <> 'demo:'`
       : undefined,
   );
-  const [pairs, flagged] = await db.batch([
+}
+
+/** Battles left out of the slice by their flags (a range of the flagged rows alone). */
+export async function readExcludedFlagged(db: Db, slice: Slice): Promise<number> {
+  if (slice.includeFlagged) return 0;
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${p.loWins} + ${p.hiWins} + ${p.ties} + ${p.bothBad}), 0)` })
+    .from(p)
+    .where(and(pairsOf(slice), eq(p.flagged, true)));
+  return Number(row?.n ?? 0);
+}
+
+/** Where the battle log of a slice's sources stands: its last battle's rowid, and how many deletions it has seen. */
+export interface BattleMark {
+  rowid: number;
+  epochs: number;
+}
+
+/** One row whatever the table holds: an aggregate without GROUP BY. */
+function markQuery(db: Db, sources: BattleSource[]) {
+  const e = schema.battleEpochs;
+  return db
+    .select({
+      rowid: sql<number | null>`(SELECT max(rowid) FROM battles)`,
+      epochs: sql<number | null>`sum(${e.epoch})`,
+    })
+    .from(e)
+    .where(inArray(e.source, sources));
+}
+
+const markOf = (rows: { rowid: number | null; epochs: number | null }[]): BattleMark => ({
+  rowid: rows[0]?.rowid ?? 0,
+  epochs: rows[0]?.epochs ?? 0,
+});
+
+/**
+ * The counters' pairs of a slice by source and category (its label and dedup aside: readPairCounts applies those),
+ * and the mark of the battle log they reflect, read in the same transaction.
+ */
+export async function readPairCountsMarked(
+  db: Db,
+  slice: Slice,
+): Promise<{ pairs: PairTotals[]; excludedFlagged: number; mark: BattleMark }> {
+  const inSlice = pairsOf(slice);
+  const [pairs, flagged, mark] = await db.batch([
     db
       .select({
         lo: p.modelLo,
@@ -88,14 +134,61 @@ async function readCountedPairs(db: Db, slice: Slice): Promise<{ pairs: PairTota
       .select({ n: sql<number>`coalesce(sum(${p.loWins} + ${p.hiWins} + ${p.ties} + ${p.bothBad}), 0)` })
       .from(p)
       .where(and(inSlice, eq(p.flagged, true))),
+    markQuery(db, slice.sources),
   ]);
   const live = pairs.filter((r) => r.loWins + r.hiWins + r.ties + r.bothBad > 0);
-  return { pairs: live, excludedFlagged: slice.includeFlagged ? 0 : Number(flagged[0]?.n ?? 0) };
+  return {
+    pairs: live,
+    excludedFlagged: slice.includeFlagged ? 0 : Number(flagged[0]?.n ?? 0),
+    mark: markOf(mark),
+  };
+}
+
+export interface SliceBattle {
+  rowid: number;
+  modelA: string;
+  modelB: string;
+  winner: Winner;
+}
+
+/**
+ * The slice's battles after `rowid`, oldest first, at most `limit` + 1 of them (so a caller can tell "more than
+ * limit"), and the battle log's mark, read together. Battles never get a rowid below one already given
+ * (migration 0008), so with the epochs unchanged these are every battle the counts gained since `rowid`.
+ */
+export async function readBattlesSince(
+  db: Db,
+  slice: Slice,
+  rowid: number,
+  limit: number,
+): Promise<{ battles: SliceBattle[]; mark: BattleMark }> {
+  const b = schema.battles;
+  // The unary + keeps SQLite on the rowid range, which holds the few new battles, not on the source index.
+  const where = [
+    sql`rowid > ${rowid}`,
+    sql`+${b.source} IN (${sql.join(
+      slice.sources.map((s) => sql`${s}`),
+      sql`, `,
+    )})`,
+  ];
+  if (slice.category !== "") where.push(sql`+${b.category} = ${slice.category}`);
+  if (!slice.includeFlagged) where.push(sql`+${b.flagged} = 0`);
+  if (slice.withoutDemo) where.push(sql`substr(${b.modelA}, 1, 5) <> 'demo:' AND substr(${b.modelB}, 1, 5) <> 'demo:'`);
+  const [battles, mark] = await db.batch([
+    db
+      .select({ rowid: sql<number>`rowid`, modelA: b.modelA, modelB: b.modelB, winner: b.winner })
+      .from(b)
+      .where(and(...where))
+      .orderBy(sql`rowid`)
+      .limit(limit + 1),
+    markQuery(db, slice.sources),
+  ]);
+  return { battles, mark: markOf(mark) };
 }
 
 const lp = schema.labelPairCounts;
 
-/** readCountedPairs for a label's view: the same counters, kept per label (migration 0015's triggers). */
+/** readPairCountsMarked for a label's view: the same counters, kept per label (migration 0015's triggers). */
 async function readLabelPairs(
   db: Db,
   slice: Slice,
@@ -154,9 +247,21 @@ export async function dataVersion(db: Db): Promise<string> {
   return row ? row.map((n) => n ?? 0).join(":") : "0:0:0:0:0:0";
 }
 
+/**
+ * Every category with counts or appearances. pair_counts is keyed (source, category, …), so a plain DISTINCT
+ * would read every pair row of every view; this steps from one (source, category) to the next with two index
+ * seeks each, a skip-scan SQLite doesn't do by itself here.
+ */
 export async function readCategories(db: Db): Promise<string[]> {
+  const after = (column: string) =>
+    `coalesce((SELECT ${column} FROM pair_counts WHERE source = k.source AND category > k.category ORDER BY category LIMIT 1), (SELECT ${column} FROM pair_counts WHERE source > k.source ORDER BY source, category LIMIT 1))`;
   const rows = await db.all<{ category: string }>(
-    sql`SELECT category FROM pair_counts WHERE category <> '' UNION SELECT category FROM model_appearances WHERE category <> '' ORDER BY 1`,
+    sql.raw(`WITH RECURSIVE k(source, category) AS (
+      SELECT * FROM (SELECT source, category FROM pair_counts ORDER BY source, category LIMIT 1)
+      UNION ALL
+      SELECT ${after("source")}, ${after("category")} FROM k WHERE k.source IS NOT NULL
+    )
+    SELECT category FROM k WHERE category <> '' UNION SELECT category FROM model_appearances WHERE category <> '' ORDER BY 1`),
   );
   return rows.map((r) => r.category);
 }

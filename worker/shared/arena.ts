@@ -187,8 +187,10 @@ export type LeaderboardRow = z.infer<typeof leaderboardRow>;
  * carry the last finished fit's ratings (`stale`) or none. `refused`: past the ceiling of models per fit.
  * `rounds` are the bootstrap rounds the fit runs, which may be fewer than asked (`notice` says so).
  */
+/** A ready fit is exact, or updated from the last exact one for the battles added since (an exact refit follows). */
+export type FitMode = "exact" | "incremental";
 export type FitStatus =
-  | { status: "ready"; models: number; rounds: number; notice: string | null }
+  | { status: "ready"; mode: FitMode; models: number; rounds: number; notice: string | null }
   | { status: "computing"; models: number; rounds: number; stale: boolean; notice: string | null }
   | { status: "refused"; models: number; maxModels: number; notice: string };
 export type JudgeWinner = z.infer<typeof judgeWinner>;

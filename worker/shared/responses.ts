@@ -208,7 +208,17 @@ export const sharedItem = z.union([
 // ---- leaderboard, judges, battles, spend ----
 
 const fitStatus = z.union([
-  z.object({ status: z.literal("ready"), models: z.number(), rounds: z.number(), notice: z.nullable(z.string()) }),
+  z.object({
+    status: z.literal("ready"),
+    /**
+     * exact: fitted on these very counts. incremental: the ratings refitted for the battles added since the
+     * last exact fit, intervals keeping that fit's widths; the exact refit follows in the background
+     */
+    mode: z.enum(["exact", "incremental"]),
+    models: z.number(),
+    rounds: z.number(),
+    notice: z.nullable(z.string()),
+  }),
   z.object({
     status: z.literal("computing"),
     models: z.number(),

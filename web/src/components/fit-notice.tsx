@@ -1,7 +1,10 @@
 import { Match, Switch } from "solid-js";
 import type { FitStatus } from "../../../worker/shared/arena";
 
-/** Says when the Bradley–Terry ratings are still being fitted, were cut down, or were not fitted at all. */
+/**
+ * Says when the Bradley–Terry ratings are still being fitted, were updated for new votes ahead of an exact
+ * refit, were cut down, or were not fitted at all.
+ */
 export function FitNotice(props: { fit: FitStatus }) {
   return (
     <Switch>
@@ -22,6 +25,12 @@ export function FitNotice(props: { fit: FitStatus }) {
             {fit().notice}
           </p>
         )}
+      </Match>
+      <Match when={props.fit.status === "ready" && props.fit.mode === "incremental"}>
+        <p class="muted small" data-testid="fit-incremental">
+          Ratings include the newest votes, updated from the last exact fit; the intervals keep that fit's widths until
+          the exact refit under way now.
+        </p>
       </Match>
       <Match when={props.fit.status === "ready" ? props.fit.notice : null}>
         {(notice) => <p class="muted small">{notice()}</p>}

@@ -136,11 +136,16 @@ export default function LeaderboardPage() {
   );
 
   const standings = () => data.latest?.standings ?? null;
-  // Large fits and style control are fitted in the background: ask again, a bounded number of times, until ready.
+  // Large fits and style control are fitted in the background (an incremental fit's exact refit too): ask
+  // again, a bounded number of times, until ready.
   let backgroundChecks = 0;
   createEffect(() => {
     const s = standings();
-    if ((s?.style?.status !== "computing" && s?.fit.status !== "computing") || backgroundChecks >= 40) return;
+    const pending =
+      s?.style?.status === "computing" ||
+      s?.fit.status === "computing" ||
+      (s?.fit.status === "ready" && s.fit.mode === "incremental");
+    if (!pending || backgroundChecks >= 40) return;
     backgroundChecks++;
     const timer = setTimeout(() => setReloads((n) => n + 1), 1500);
     onCleanup(() => clearTimeout(timer));
