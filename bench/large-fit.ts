@@ -6,6 +6,7 @@
  */
 import { rm } from "node:fs/promises";
 import { maximizeLikelihood } from "../worker/rating/bradley-terry-newton";
+import { type RingBattle, ringBattles } from "../test/helpers/ring-battles";
 import { seededRandom } from "../worker/rating/random";
 import { getJson } from "./lib/client";
 import type { BenchContext } from "./lib/context";
@@ -18,43 +19,15 @@ const SETS = [
   { category: "fit-3000", models: 3_000, extra: 30_000 },
   { category: "fit-10000", models: 10_000, extra: 0 },
 ];
-const WINNERS = ["model_a", "model_b", "tie"] as const;
 /** No fit here should take longer; a fit that does is a failure, not a figure. */
 const FIT_TIMEOUT_MS = 10 * 60_000;
 
-export interface Line {
-  model_a: string;
-  model_b: string;
-  winner: (typeof WINNERS)[number];
-  tstamp: number;
-  category: string;
-}
+export type Line = RingBattle;
 
 /** A ring (so the win graph is strongly connected) and `extra` random pairs, outcomes drawn from spread strengths. */
 export function battles(category: string, models: number, extra: number): Line[] {
-  const random = seededRandom(models);
-  const lines: Line[] = [];
-  const add = (a: number, b: number) => {
-    const p = 1 / (1 + 10 ** ((b - a) / models));
-    const u = random();
-    const winner = u < 0.1 ? "tie" : u < 0.1 + 0.9 * p ? "model_a" : "model_b";
-    lines.push({
-      model_a: `${category}-${a}`,
-      model_b: `${category}-${b}`,
-      winner,
-      tstamp: 1_700_000_000 + lines.length,
-      category,
-    });
-  };
-  for (let k = 0; k < models; k++) {
-    add(k, (k + 1) % models);
-    add((k + 1) % models, k);
-  }
-  for (let k = 0; k < extra; k++) {
-    const a = Math.floor(random() * models);
-    add(a, (a + 1 + Math.floor(random() * (models - 1))) % models);
-  }
-  return lines;
+  const winProbability = (a: number, b: number) => 1 / (1 + 10 ** ((b - a) / models));
+  return ringBattles({ models, extra, category, random: seededRandom(models), winProbability, tieRate: 0.1 });
 }
 
 export async function importLines(url: string, lines: Line[], importId: string): Promise<void> {

@@ -4,31 +4,14 @@
  */
 import { expect, test } from "vitest";
 import { mulberry32 } from "../helpers/arena-reference";
+import { ringBattles } from "../helpers/ring-battles";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 
-/** A ring among `models` names (so every model is rated) plus random pairs. */
+/** A ring among `models` names (so every model is rated) plus random pairs, each a coin toss. */
 function battles(models: number, extra: number): string {
-  const random = mulberry32(3);
-  const lines: string[] = [];
-  const add = (a: number, b: number) =>
-    lines.push(
-      JSON.stringify({
-        model_a: `many-${a}`,
-        model_b: `many-${b}`,
-        winner: random() < 0.5 ? "model_a" : "model_b",
-        tstamp: 1_700_000_000 + lines.length,
-        category: "many",
-      }),
-    );
-  for (let k = 0; k < models; k++) {
-    add(k, (k + 1) % models);
-    add((k + 1) % models, k);
-  }
-  for (let k = 0; k < extra; k++) {
-    const a = Math.floor(random() * models);
-    add(a, (a + 1 + Math.floor(random() * (models - 1))) % models);
-  }
-  return lines.join("\n");
+  return ringBattles({ models, extra, category: "many", random: mulberry32(3), winProbability: () => 0.5 })
+    .map((l) => JSON.stringify(l))
+    .join("\n");
 }
 
 describeInBrowser("A large leaderboard in a real browser", () => {

@@ -7,37 +7,16 @@ import { sandwichIntervals } from "../../worker/rating/sandwich";
 import type { FitRoom } from "../../worker/rooms/fit-room";
 import { type LeaderboardQuery, leaderboard, type Standings } from "../helpers/arena";
 import { mulberry32 } from "../helpers/arena-reference";
+import { type RingBattle, ringBattles } from "../helpers/ring-battles";
 import { denseIndex } from "../../worker/shared/memo";
 import { api } from "../helpers/runs";
 
-interface Line {
-  model_a: string;
-  model_b: string;
-  winner: "model_a" | "model_b" | "tie";
-  tstamp: number;
-  category: string;
-}
+type Line = RingBattle;
 
-/** A ring (so the win graph is strongly connected) plus random pairs among `models` names of one category. */
+/** A ring plus random pairs among `models` names of one category, a tenth of them ties, strengths spread by index. */
 function battlesAmong(models: number, extra: number, category: string, seed: number): Line[] {
-  const random = mulberry32(seed);
-  const name = (k: number) => `${category}-${k}`;
-  const lines: Line[] = [];
-  const add = (a: number, b: number) => {
-    const u = random();
-    const winner = u < 0.1 ? "tie" : u < 0.1 + 0.9 / (1 + Math.exp((b - a) / models)) ? "model_a" : "model_b";
-    lines.push({ model_a: name(a), model_b: name(b), winner, tstamp: 1_700_000_000 + lines.length, category });
-  };
-  for (let k = 0; k < models; k++) {
-    add(k, (k + 1) % models);
-    add((k + 1) % models, k);
-  }
-  for (let k = 0; k < extra; k++) {
-    const a = Math.floor(random() * models);
-    const b = (a + 1 + Math.floor(random() * (models - 1))) % models;
-    add(a, b);
-  }
-  return lines;
+  const winProbability = (a: number, b: number) => 1 / (1 + Math.exp((b - a) / models));
+  return ringBattles({ models, extra, category, random: mulberry32(seed), winProbability, tieRate: 0.1 });
 }
 
 async function importLines(lines: Line[], importId: string): Promise<void> {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { fitRoomName } from "../../worker/arena/fit-plan";
 import { ODDS_TOP_MODELS } from "../../worker/shared/constants";
 import { mulberry32 } from "../helpers/arena-reference";
+import { ringBattles } from "../helpers/ring-battles";
 import { errorOf, hasRoom, leaderboard, type LeaderboardQuery, type Standings } from "../helpers/arena";
 import { client, ok } from "../helpers/client";
 import { api } from "../helpers/runs";
@@ -17,22 +18,10 @@ const odds = (query: OddsQuery) => ok(client.leaderboard.odds.$get({ query }));
 
 /** Battles among `models` models of `category` (a ring both ways, so every rating exists, then random pairs). */
 function battles(category: string, models: number, extra: number, seed: number): string {
-  const random = mulberry32(seed);
-  const name = (k: number) => `${category}-${k}`;
-  const lines: object[] = [];
-  const add = (a: number, b: number) => {
-    const winner = random() < 1 / (1 + Math.exp((b - a) / 3)) ? "model_a" : "model_b";
-    lines.push({ model_a: name(a), model_b: name(b), winner, tstamp: 1_700_000_000 + lines.length, category });
-  };
-  for (let k = 0; k < models; k++) {
-    add(k, (k + 1) % models);
-    add((k + 1) % models, k);
-  }
-  for (let k = 0; k < extra; k++) {
-    const a = Math.floor(random() * models);
-    add(a, (a + 1 + Math.floor(random() * (models - 1))) % models);
-  }
-  return lines.map((l) => JSON.stringify(l)).join("\n");
+  const winProbability = (a: number, b: number) => 1 / (1 + Math.exp((b - a) / 3));
+  return ringBattles({ models, extra, category, random: mulberry32(seed), winProbability })
+    .map((l) => JSON.stringify(l))
+    .join("\n");
 }
 
 async function importBattles(body: string, importId: string): Promise<void> {
