@@ -690,6 +690,20 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await scriptModel(stub.url, "claude-sonnet-4-5", [{ text: "Another phone-sized answer, a little longer." }]);
     const page = await open({ viewport: { width: 390, height: 844 }, colorScheme: "dark", touch: true });
     await page.goto(`${server.url}/arena`);
+    // The first screen: the vote bar (nothing to vote on yet) stays in the flow, so the prompt box is never under it.
+    const promptBox = page.getByLabel("Prompt", { exact: true });
+    await promptBox.scrollIntoViewIfNeeded();
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.vote-bar')).position")).toBe("static");
+    const at = (await promptBox.boundingBox())!;
+    expect(
+      await page.evaluate(
+        ([x, y]) =>
+          (
+            globalThis as unknown as { document: { elementFromPoint(x: number, y: number): { id: string } | null } }
+          ).document.elementFromPoint(x, y)?.id,
+        [at.x + at.width / 2, at.y + at.height - 4],
+      ),
+    ).toBe("arena-prompt");
     await page.getByLabel("Prompt", { exact: true }).fill("Hello from a phone.");
     await page.getByLabel("Prompt", { exact: true }).press("Enter");
     await page.waitForURL(/\/arena\/[0-9a-f-]{36}-[0-9a-f]{32}$/, { timeout: 10_000 });

@@ -15,6 +15,8 @@ interface Props {
   busy: boolean;
   /** the last action's error: shown here, where the person's eyes are whatever the scroll position */
   error: string | null;
+  /** nothing to vote on yet (a new round's first screen): the bar sits in the flow, never over the prompt box */
+  idle?: boolean;
   /** offer a fresh round before any vote (the round can't be voted on) */
   offerNewRound?: boolean;
   mine: boolean;
@@ -32,7 +34,7 @@ const CHOICE_LABEL = Object.fromEntries(CHOICES.map((c) => [c.choice, c.label]))
 /** The vote, always within reach at the bottom of the screen; after it, what was recorded and what next. */
 export function VoteBar(props: Props) {
   return (
-    <div class="vote-bar" role="region" aria-label="Vote">
+    <div class="vote-bar" classList={{ idle: props.idle }} role="region" aria-label="Vote">
       <Alert message={props.error} />
       <Show
         when={props.vote}

@@ -58,6 +58,7 @@ export function NewRound() {
       </ArenaComposer>
       <VoteBar
         vote={null}
+        idle
         open={false}
         revealed={false}
         closedReason="Ask something first: voting opens once both answers are in."
