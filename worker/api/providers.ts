@@ -1,11 +1,21 @@
-/** POST /api/providers/:provider/test — proves a key and base URL work with the smallest call the vendor offers. */
+/**
+ * GET /api/providers — each provider's status and why, with the `.dev.vars` lines it lacks;
+ * POST /api/providers/:provider/test — proves a key and base URL work with the smallest call the vendor offers.
+ */
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { createProvider, isProviderId, PROVIDER_NAMES, unavailableReason } from "../providers/registry";
-import { PROVIDER_IDS, ProviderError } from "../providers/types";
-import { providerTestResponse } from "../shared/responses";
+import { listProviderSetups } from "../providers/setup";
+import { PROVIDER_IDS } from "../providers/types";
+import { providersResponse, providerTestResponse } from "../shared/responses";
 import { ApiError } from "./errors";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
+
+const describedList = describeRoute({
+  tags: ["Service"],
+  summary: "Each provider's status and why, the .dev.vars lines it lacks, and an OpenAI-compatible server's models",
+  responses: { 200: jsonResponse(providersResponse, "Every provider, configured or not; never a key.") },
+});
 
 const describedTest = describeRoute({
   tags: ["Service"],
@@ -19,18 +29,27 @@ const describedTest = describeRoute({
 
 const TEST_TIMEOUT_MS = 15_000;
 
-export const providersApi = new Hono<{ Bindings: Env }>().post("/:provider/test", describedTest, async (c) => {
-  const provider = c.req.param("provider");
-  if (!isProviderId(provider))
-    throw new ApiError(404, "not_found", `Unknown provider "${provider}". Known: ${PROVIDER_IDS.join(", ")}.`);
-  const reason = unavailableReason(provider, c.env);
-  if (reason)
-    return c.json({ ok: false, provider, message: `${PROVIDER_NAMES[provider]} is not configured: ${reason}.` });
-  try {
-    await createProvider(provider, c.env).test(AbortSignal.timeout(TEST_TIMEOUT_MS));
-    return c.json({ ok: true, provider, message: `${PROVIDER_NAMES[provider]} answered.` });
-  } catch (err) {
-    const message = err instanceof ProviderError || err instanceof Error ? err.message : "the call failed";
-    return c.json({ ok: false, provider, message });
-  }
-});
+export const providersApi = new Hono<{ Bindings: Env }>()
+  .get("/", describedList, async (c) => c.json({ providers: await listProviderSetups(c.env) }))
+  .post("/:provider/test", describedTest, async (c) => {
+    const provider = c.req.param("provider");
+    if (!isProviderId(provider))
+      throw new ApiError(404, "not_found", `Unknown provider "${provider}". Known: ${PROVIDER_IDS.join(", ")}.`);
+    const reason = unavailableReason(provider, c.env);
+    if (reason)
+      return c.json({
+        ok: false,
+        provider,
+        message: `${PROVIDER_NAMES[provider]} is not configured: ${reason}.`,
+        latencyMs: null,
+      });
+    const started = Date.now();
+    try {
+      await createProvider(provider, c.env).test(AbortSignal.timeout(TEST_TIMEOUT_MS));
+      const latencyMs = Date.now() - started;
+      return c.json({ ok: true, provider, message: `${PROVIDER_NAMES[provider]} answered.`, latencyMs });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : "the call failed";
+      return c.json({ ok: false, provider, message, latencyMs: Date.now() - started });
+    }
+  });

@@ -86,7 +86,27 @@ export const examplesResponse = z.object({
   ),
 });
 
-export const providerTestResponse = z.object({ ok: z.boolean(), provider: z.string(), message: z.string() });
+export const providerTestResponse = z.object({
+  ok: z.boolean(),
+  provider: z.string(),
+  message: z.string(),
+  /** how long the provider took to answer, when it was asked */
+  latencyMs: z.nullable(z.number()),
+});
+
+/** Each provider's status and why, the `.dev.vars` lines it lacks, and an OpenAI-compatible server's models. */
+export const providersResponse = z.object({
+  providers: z.array(
+    z.object({
+      id: z.string(),
+      displayName: z.string(),
+      status: z.enum(["available", "not_configured", "error"]),
+      reason: z.string(),
+      missingLines: z.array(z.string()),
+      models: z.array(z.string()),
+    }),
+  ),
+});
 
 // ---- council runs ----
 
