@@ -27,11 +27,11 @@ describe("the providers' setup", () => {
   it("lists every provider as available, with why, and the OpenAI-compatible server's configured models", async () => {
     const { providers } = await ok(client.providers.$get());
     expect(providers.map((p) => [p.id, p.status, p.reason, p.missingLines])).toEqual([
-      ["openai", "available", "Available: OPENAI_API_KEY is set.", []],
-      ["anthropic", "available", "Available: ANTHROPIC_API_KEY is set.", []],
-      ["google", "available", "Available: a Google key is set.", []],
-      ["openai-compatible", "available", "Available: the server offers 2 models.", []],
-      ["demo", "available", "Available: the offline demo needs no key.", []],
+      ["openai", "available", "OPENAI_API_KEY is set.", []],
+      ["anthropic", "available", "ANTHROPIC_API_KEY is set.", []],
+      ["google", "available", "A Google key is set.", []],
+      ["openai-compatible", "available", "The server offers 2 models.", []],
+      ["demo", "available", "The offline demo needs no key.", []],
     ]);
     expect(byId(providers, "openai-compatible").models).toEqual(["local-llama", "local-qwen"]);
   });
@@ -40,12 +40,12 @@ describe("the providers' setup", () => {
     const setups = await setupsWith({ ANTHROPIC_API_KEY: "", OPENAI_COMPATIBLE_BASE_URL: "" });
     expect(byId(setups, "anthropic")).toMatchObject({
       status: "not_configured",
-      reason: "Not configured: no ANTHROPIC_API_KEY.",
+      reason: "No ANTHROPIC_API_KEY is set.",
       missingLines: ["ANTHROPIC_API_KEY="],
     });
     expect(byId(setups, "openai-compatible")).toMatchObject({
       status: "not_configured",
-      reason: "Not configured: no OPENAI_COMPATIBLE_BASE_URL.",
+      reason: "No OPENAI_COMPATIBLE_BASE_URL is set.",
       missingLines: ["OPENAI_COMPATIBLE_BASE_URL=http://localhost:11434/v1"],
       models: [],
     });
@@ -63,7 +63,7 @@ describe("the providers' setup", () => {
     });
     expect(byId(setups, "openai-compatible")).toMatchObject({
       status: "available",
-      reason: "Available: the server offers 2 models.",
+      reason: "The server offers 2 models.",
       models: ["llama3.2:3b", "qwen2.5:7b"],
     });
   });

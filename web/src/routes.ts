@@ -11,6 +11,7 @@ const RunPage = lazy(() => import("./pages/run"));
 const HistoryPage = lazy(() => import("./pages/history"));
 const ArenaPage = lazy(() => import("./pages/arena"));
 const LeaderboardPage = lazy(() => import("./pages/leaderboard"));
+const ProvidersPage = lazy(() => import("./pages/providers"));
 const SharedPage = lazy(() => import("./pages/shared"));
 
 const routes: [RegExp, Match["page"]][] = [
@@ -19,6 +20,7 @@ const routes: [RegExp, Match["page"]][] = [
   [/^\/history\/?$/, HistoryPage],
   [/^\/arena(?:\/(?<id>[^/]+))?\/?$/, ArenaPage],
   [/^\/leaderboard\/?$/, LeaderboardPage],
+  [/^\/providers\/?$/, ProvidersPage],
   [/^\/shared\/(?<token>[A-Za-z0-9_-]+)\/?$/, SharedPage],
 ];
 

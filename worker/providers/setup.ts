@@ -27,11 +27,11 @@ const SETUP_LINES: Record<ProviderId, string[]> = {
 };
 
 const CONFIGURED_BY: Record<ProviderId, string> = {
-  openai: "OPENAI_API_KEY is set",
-  anthropic: "ANTHROPIC_API_KEY is set",
-  google: "a Google key is set",
-  "openai-compatible": "OPENAI_COMPATIBLE_BASE_URL is set",
-  demo: "the offline demo needs no key",
+  openai: "OPENAI_API_KEY is set.",
+  anthropic: "ANTHROPIC_API_KEY is set.",
+  google: "A Google key is set.",
+  "openai-compatible": "OPENAI_COMPATIBLE_BASE_URL is set.",
+  demo: "The offline demo needs no key.",
 };
 
 /** Every provider's setup; an OpenAI-compatible server is asked for its models (within the adapter's timeout). */
@@ -46,16 +46,16 @@ async function providerSetup(id: ProviderId, vars: ProviderVars & ConfigVars): P
     return {
       ...base,
       status: "not_configured",
-      reason: `Not configured: ${missing}.`,
+      reason: `${missing[0].toUpperCase()}${missing.slice(1)} is set.`,
       missingLines: SETUP_LINES[id],
       models: [],
     };
   if (id !== "openai-compatible")
-    return { ...base, status: "available", reason: `Available: ${CONFIGURED_BY[id]}.`, missingLines: [], models: [] };
+    return { ...base, status: "available", reason: CONFIGURED_BY[id], missingLines: [], models: [] };
   try {
     const models = (await createProvider(id, vars).listModels()).map((m) => m.name);
     const found = models.length === 1 ? "1 model" : `${models.length} models`;
-    return { ...base, status: "available", reason: `Available: the server offers ${found}.`, missingLines: [], models };
+    return { ...base, status: "available", reason: `The server offers ${found}.`, missingLines: [], models };
   } catch (err) {
     const why = err instanceof Error ? err.message : "the server did not answer";
     return { ...base, status: "error", reason: `Can't list the server's models: ${why}`, missingLines: [], models: [] };
