@@ -4,6 +4,7 @@
  * lacks ready to copy, the server's discovered models, and no key anywhere on the page.
  */
 import { expect, test } from "vitest";
+import { screenshot } from "../helpers/e2e-browser";
 import { fitsWidth, unlabelledControls } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser, providerVars } from "../helpers/e2e-suite";
 
@@ -53,6 +54,7 @@ describeInBrowser("the Providers page, in a real browser", () => {
     const html = await page.content();
     expect(keys.filter((k) => html.includes(k))).toEqual([]);
     expect(html).not.toContain("compat-e2e-page-key");
+    await screenshot(page, "providers-desktop");
   });
 
   test("at phone width the page fits and every control is labelled", async () => {
@@ -62,5 +64,6 @@ describeInBrowser("the Providers page, in a real browser", () => {
     await page.getByLabel("Lines to add to .dev.vars").waitFor({ timeout: 10_000 });
     expect(await unlabelledControls(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, "providers-phone");
   });
 });
