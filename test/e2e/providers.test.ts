@@ -1,15 +1,16 @@
 /**
  * The Providers page in a real browser, with OpenAI and Google pointed at the provider stub, an OpenAI-compatible
- * server there too, and Anthropic left out: statuses in words, a connection test that succeeds, the line Anthropic
- * lacks ready to copy, the server's discovered models, and no key anywhere on the page.
+ * server there too, and Anthropic left out: statuses in words, connection tests that succeed and fail, the line Anthropic
+ * lacks ready to copy, the server's discovered models, and no key anywhere on the page (a refused key included).
  */
 import { expect, test } from "vitest";
 import { screenshot } from "../helpers/e2e-browser";
 import { fitsWidth, unlabelledControls } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser, providerVars } from "../helpers/e2e-suite";
+import { scriptModelsList } from "../helpers/stub-client";
 
 describeInBrowser("the Providers page, in a real browser", () => {
-  const { server, open } = browserSuite({
+  const { server, stub, open } = browserSuite({
     stub: true,
     build: [/providers-\S+\.js\s+[\d.]+ KB gzip\s+\(lazy route/],
     vars: (stubUrl) => ({
@@ -41,6 +42,15 @@ describeInBrowser("the Providers page, in a real browser", () => {
     const result = card("openai").getByRole("status");
     await result.filter({ hasText: "Connected" }).waitFor({ timeout: 15_000 });
     expect(await result.innerText()).toMatch(/^Connected: OpenAI answered\. \(\d+ ms\)$/);
+
+    const googleKey = providerVars(stub.url).GOOGLE_API_KEY;
+    await scriptModelsList(stub.url, googleKey, [{ status: 401, errorMessage: `key ${googleKey} is not valid` }]);
+    await card("google").getByRole("button", { name: "Test connection" }).click();
+    const refused = card("google").getByRole("status");
+    await refused.filter({ hasText: "Failed" }).waitFor({ timeout: 15_000 });
+    expect(await refused.innerText()).toContain(
+      "Failed: Google rejected the API key (401). Check GOOGLE_API_KEY (or GEMINI_API_KEY) in .dev.vars",
+    );
 
     expect(await page.getByLabel("Lines to add to .dev.vars").inputValue()).toBe("ANTHROPIC_API_KEY=\n");
     await page.getByRole("button", { name: "Copy", exact: true }).click();
