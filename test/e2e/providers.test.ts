@@ -1,7 +1,7 @@
 /**
  * The Providers page in a real browser, with OpenAI and Google pointed at the provider stub, an OpenAI-compatible
- * server there too, and Anthropic left out: statuses in words, connection tests that succeed and fail, the line Anthropic
- * lacks ready to copy, the server's discovered models, and no key anywhere on the page (a refused key included).
+ * server there too, and Anthropic left out: statuses in words, connection tests that succeed and fail, the line
+ * Anthropic lacks ready to copy, the server's discovered models, and no key anywhere on the page.
  */
 import { expect, test } from "vitest";
 import { screenshot } from "../helpers/e2e-browser";
