@@ -21,6 +21,7 @@ import {
   waitForPartialText,
 } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
+import { wordDiff } from "../../web/src/lib/word-diff";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const STREAM_WAIT = 30_000;
@@ -279,6 +280,20 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     await startNamedRound(page, "openai:gpt-4o", "anthropic:claude-sonnet-4-5", prompt);
     const id = comparisonIdOf(page);
     await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
+    // "Highlight differences" marks, in each pane, the words only that answer has; pressed again, the replies return.
+    const texts = { left: await replyText(page, "left"), right: await replyText(page, "right") };
+    const expected = wordDiff(texts.left, texts.right);
+    await page.getByRole("button", { name: "Highlight differences" }).click();
+    for (const side of ["left", "right"] as const) {
+      const view = pane(page, side).getByTestId("diff-view");
+      expect(await view.innerText()).toBe(texts[side]);
+      expect(await view.locator("mark").allInnerTexts()).toEqual(
+        expected[side].filter((s) => s.changed).map((s) => s.text),
+      );
+    }
+    expect(await page.getByRole("button", { name: "Highlight differences" }).getAttribute("aria-pressed")).toBe("true");
+    await page.getByRole("button", { name: "Highlight differences" }).click();
+    expect(await page.getByTestId("diff-view").count()).toBe(0);
     await page.getByRole("button", { name: "B is better" }).click();
     await page.locator(".vote-result").waitFor({ timeout: 10_000 });
     const [, rightName] = await paneTitles(page);

@@ -3,6 +3,7 @@ import type { ComparisonDetail, SideView } from "../../../worker/shared/arena";
 import type { Side } from "../../../worker/shared/constants";
 import { formatMs, formatTokens } from "../lib/format";
 import { Markdown } from "./markdown";
+import type { Segment } from "../lib/word-diff";
 import { latestTurn, SIDE_LETTER } from "../lib/arena-state";
 
 const STATUS_TEXT: Record<SideView["status"], string> = {
@@ -19,6 +20,8 @@ interface Props {
   retrying?: boolean;
   /** left out where nothing may change (a shared page): no retry is offered */
   onRetry?: () => void;
+  /** the latest reply as runs of shared and different words, while differences are highlighted */
+  diff?: Segment[] | null;
 }
 
 const working = (s: SideView | undefined) => s?.status === "pending" || s?.status === "streaming";
@@ -118,7 +121,13 @@ export function ArenaPane(props: Props) {
                         </Show>
                       }
                     >
-                      <Markdown text={s().text} class="reply-body" />
+                      <Show when={isLatest() && props.diff} fallback={<Markdown text={s().text} class="reply-body" />}>
+                        {(diff) => (
+                          <p class="reply-body diff-view" data-testid="diff-view">
+                            <For each={diff()}>{(seg) => (seg.changed ? <mark>{seg.text}</mark> : seg.text)}</For>
+                          </p>
+                        )}
+                      </Show>
                     </Show>
                     <Show when={multiTurn() && s().status === "done"}>
                       <p class="muted small reply-metrics">

@@ -1,4 +1,4 @@
-import { createEffect, onCleanup, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, onCleanup, Show } from "solid-js";
 import type { VoteChoice } from "../../../worker/shared/arena";
 import { ArenaComposer } from "../components/arena-composer";
 import { ArenaFrame } from "../components/arena-frame";
@@ -17,6 +17,7 @@ import { RedactionNote } from "../components/redaction-note";
 import { NewRound } from "./arena-new";
 import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
 import { CHOICES, canVote, latestTurn, SIDE_LETTER } from "../lib/arena-state";
+import { wordDiff } from "../lib/word-diff";
 
 export default function ArenaPage(props: { params: Record<string, string> }) {
   return (
@@ -106,6 +107,17 @@ function Round(props: { id: string }) {
   };
 
   /** Longer answers tend to win votes for their length alone: say so when one is more than twice the other. */
+  /** "Highlight differences": the latest turn's two replies, word by word, once both are in. */
+  const [diffOn, setDiffOn] = createSignal(false);
+  const bothDone = () => {
+    const t = d() && latestTurn(d()!);
+    return t?.left.status === "done" && t.right.status === "done";
+  };
+  const diff = createMemo(() => {
+    const t = d() && latestTurn(d()!);
+    return diffOn() && bothDone() && t ? wordDiff(t.left.text, t.right.text) : null;
+  });
+
   const lengthNote = () => {
     const t = d() && latestTurn(d()!);
     if (t?.left.status !== "done" || !t || t.right.status !== "done") return null;
@@ -154,9 +166,31 @@ function Round(props: { id: string }) {
             <RedactionNote redactions={detail().comparison.params.redactions} />
             <ArenaOutcome detail={detail()} mine={!!lastVote() && isMyVote(lastVote()!.voteId)} />
             <div class="arena-panes">
-              <ArenaPane side="left" detail={detail()} retrying={busy() === "retry"} onRetry={retry} />
-              <ArenaPane side="right" detail={detail()} retrying={busy() === "retry"} onRetry={retry} />
+              <ArenaPane
+                side="left"
+                detail={detail()}
+                retrying={busy() === "retry"}
+                onRetry={retry}
+                diff={diff()?.left ?? null}
+              />
+              <ArenaPane
+                side="right"
+                detail={detail()}
+                retrying={busy() === "retry"}
+                onRetry={retry}
+                diff={diff()?.right ?? null}
+              />
             </div>
+            <Show when={bothDone()}>
+              <p class="diff-toggle">
+                <button type="button" class="small" aria-pressed={diffOn()} onClick={() => setDiffOn(!diffOn())}>
+                  Highlight differences
+                </button>{" "}
+                <span class="muted small">
+                  {diffOn() ? "Words only one answer has are marked; formatting is shown as plain text." : ""}
+                </span>
+              </p>
+            </Show>
             <Show when={lengthNote()}>
               <p class="callout warn small length-note" data-testid="length-note">
                 {lengthNote()}
