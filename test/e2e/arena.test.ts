@@ -294,6 +294,14 @@ describeInBrowser("The arena and the leaderboard in a real browser", () => {
     expect(await page.getByRole("button", { name: "Highlight differences" }).getAttribute("aria-pressed")).toBe("true");
     await page.getByRole("button", { name: "Highlight differences" }).click();
     expect(await page.getByTestId("diff-view").count()).toBe(0);
+    // "Regenerate both" asks the same prompt again as turn 2; turn 1's answers stay above it.
+    await page.getByRole("button", { name: "Regenerate both" }).click();
+    await waitForCount(page, ".turn[data-turn='2']", 2, 10_000);
+    await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
+    for (const side of ["left", "right"] as const) {
+      expect(await pane(page, side).locator(".prompt-bubble p").allInnerTexts()).toEqual([prompt, prompt]);
+      expect(await readableText(pane(page, side).locator(".reply-body").first())).toBe(texts[side]);
+    }
     await page.getByRole("button", { name: "B is better" }).click();
     await page.locator(".vote-result").waitFor({ timeout: 10_000 });
     const [, rightName] = await paneTitles(page);

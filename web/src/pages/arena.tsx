@@ -186,6 +186,17 @@ function Round(props: { id: string }) {
                 <button type="button" class="small" aria-pressed={diffOn()} onClick={() => setDiffOn(!diffOn())}>
                   Highlight differences
                 </button>{" "}
+                <Show when={detail().comparison.votedAt === null && !followUpBlocked()}>
+                  <button
+                    type="button"
+                    class="small"
+                    disabled={busy() !== null}
+                    title="Asks both models the same prompt again, as the next turn; these answers stay above"
+                    onClick={() => void act("send", () => live.send(latestTurn(detail())!.prompt))}
+                  >
+                    Regenerate both
+                  </button>{" "}
+                </Show>
                 <span class="muted small">
                   {diffOn() ? "Words only one answer has are marked; formatting is shown as plain text." : ""}
                 </span>
