@@ -14,16 +14,14 @@ import { openDb } from "../db/queries";
 import { daySpend, type Hold, itemSpend, releaseHold, reserve } from "../db/spend-queries";
 import { settings } from "../shared/config";
 import { spendResponse } from "../shared/responses";
+import { spendHistoryQuery } from "../shared/requests";
 import { ApiError } from "./errors";
 import { jsonResponse } from "./openapi-describe";
+import { describedSpendHistory, spendHistoryHandler } from "./spend-history";
+import { utcDay } from "./utc-day";
+import { validate } from "./validate";
 
-const DAY_MS = 86_400_000;
-
-/** 00:00 UTC of the day `now` falls in, and of the next. */
-export function utcDay(now = Date.now()) {
-  const start = Math.floor(now / DAY_MS) * DAY_MS;
-  return { day: new Date(start).toISOString().slice(0, 10), start, resetsAt: start + DAY_MS };
-}
+export { utcDay };
 
 const usd = (n: number) => `$${n.toFixed(n >= 1 ? 2 : 4)}`;
 
@@ -157,15 +155,19 @@ const describedSpend = describeRoute({
   responses: { 200: jsonResponse(spendResponse, "Today's figures.") },
 });
 
-export const spendApi = new Hono<{ Bindings: Env }>().get("/", describedSpend, async (c) => {
-  const day = utcDay();
-  const spent = await daySpend(openDb(c.env.DB), day.start);
-  return c.json({
-    day: day.day,
-    spentUsd: spent.spentUsd,
-    reservedUsd: spent.reservedUsd,
-    capUsd: settings(c.env).spend.dayUsd,
-    unknownCostCalls: spent.unknownCostCalls,
-    resetsAt: day.resetsAt,
-  });
-});
+export const spendApi = new Hono<{ Bindings: Env }>()
+  .get("/", describedSpend, async (c) => {
+    const day = utcDay();
+    const spent = await daySpend(openDb(c.env.DB), day.start);
+    return c.json({
+      day: day.day,
+      spentUsd: spent.spentUsd,
+      reservedUsd: spent.reservedUsd,
+      capUsd: settings(c.env).spend.dayUsd,
+      unknownCostCalls: spent.unknownCostCalls,
+      resetsAt: day.resetsAt,
+    });
+  })
+  .get("/history", describedSpendHistory, validate("query", spendHistoryQuery), async (c) =>
+    c.json(await spendHistoryHandler(c, c.req.valid("query"))),
+  );

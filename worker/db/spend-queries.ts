@@ -29,7 +29,7 @@ const hiddenHold = (h: string) =>
   `(${h}.hidden = 1 AND ${h}.revealed_at IS NULL AND NOT EXISTS (SELECT 1 FROM comparisons rc WHERE rc.id = ${h}.item_id AND rc.revealed_at IS NOT NULL))`;
 
 /** An item (run or comparison) with a hold not yet revealed: its own calls stay out of every figure. */
-const hiddenItem = (item: string) =>
+export const hiddenItemSql = (item: string) =>
   `EXISTS (SELECT 1 FROM spend_holds hh WHERE hh.item_id = ${item} AND ${hiddenHold("hh")})`;
 
 /** A hold that counts: open and unexpired, or blind work not yet revealed (at its reserved amount). */
@@ -52,13 +52,13 @@ const callsOf = (item: string) => `
   UNION ALL SELECT cost_usd FROM spend_entries WHERE item_id = ${item}`;
 
 const daySpentSql = (start: string) =>
-  `(SELECT coalesce(sum(cost_usd), 0) FROM (${callsSince(start)}) WHERE item IS NULL OR NOT ${hiddenItem("item")})`;
+  `(SELECT coalesce(sum(cost_usd), 0) FROM (${callsSince(start)}) WHERE item IS NULL OR NOT ${hiddenItemSql("item")})`;
 const dayUnknownSql = (start: string) =>
-  `(SELECT count(*) FROM (${callsSince(start)}) WHERE cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0 AND (item IS NULL OR NOT ${hiddenItem("item")}))`;
+  `(SELECT count(*) FROM (${callsSince(start)}) WHERE cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0 AND (item IS NULL OR NOT ${hiddenItemSql("item")}))`;
 const dayReservedSql = (day: string, now: string) =>
   `(SELECT coalesce(sum(h.usd), 0) FROM spend_holds h WHERE h.day = ${day} AND ${countingHold(now)})`;
 const itemSpentSql = (item: string) =>
-  `(SELECT CASE WHEN ${hiddenItem(item)} THEN 0 ELSE (SELECT coalesce(sum(cost_usd), 0) FROM (${callsOf(item)})) END)`;
+  `(SELECT CASE WHEN ${hiddenItemSql(item)} THEN 0 ELSE (SELECT coalesce(sum(cost_usd), 0) FROM (${callsOf(item)})) END)`;
 const itemReservedSql = (item: string, now: string) =>
   `(SELECT coalesce(sum(h.usd), 0) FROM spend_holds h WHERE h.item_id = ${item} AND ${countingHold(now)})`;
 

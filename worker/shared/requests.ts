@@ -106,6 +106,9 @@ export const retryAnswersInput = z.object({ modelIds: z.array(modelId).min(1).op
 
 export const exportQuery = z.object({ format: z.enum(EXPORT_FORMATS).default("json") });
 
+/** GET /api/spend/history: how many UTC days back, today included. */
+export const spendHistoryQuery = z.object({ days: z.coerce.number().int().min(1).max(90).default(30) });
+
 export const wsQuery = z.object({ since: z.coerce.number().int().min(0).optional() });
 
 export type CreateRunInput = z.infer<typeof createRunInput>;
@@ -238,3 +241,4 @@ export const exportBattlesQuery = z.object({
 export type CreateComparisonInput = z.infer<typeof createComparisonInput>;
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;
 export type OddsQuery = z.infer<typeof oddsQuery>;
+export type SpendHistoryQuery = z.infer<typeof spendHistoryQuery>;

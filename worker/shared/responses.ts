@@ -15,7 +15,7 @@ import {
   voteFlag,
   voteRow,
 } from "./arena";
-import { DEMO_VIEWS, EXAMPLE_KINDS, INTERVAL_METHODS, STYLE_METHODS, VOTE_CHOICES } from "./constants";
+import { DEMO_VIEWS, EXAMPLE_KINDS, INTERVAL_METHODS, SPEND_FEATURES, STYLE_METHODS, VOTE_CHOICES } from "./constants";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
 
@@ -429,6 +429,32 @@ export const spendResponse = z.object({
   unknownCostCalls: z.number(),
   /** when the day's cap resets (00:00 UTC), in ms since the epoch */
   resetsAt: z.number(),
+});
+
+/** What a group of calls cost: priced calls in US dollars, calls without a price counted apart (never as $0). */
+const spendFigure = {
+  usd: z.number(),
+  /** calls that used tokens but whose model has no price: left out of `usd` */
+  unknownCostCalls: z.number(),
+  calls: z.number(),
+};
+
+export const spendHistoryResponse = z.object({
+  /** the first UTC day counted and today, YYYY-MM-DD */
+  from: z.string(),
+  to: z.string(),
+  /** every day from `from` to `to`, oldest first, days without a call included */
+  byDay: z.array(z.object({ day: z.string(), ...spendFigure })),
+  /** most spent first */
+  byProvider: z.array(z.object({ provider: z.string(), name: z.string(), ...spendFigure })),
+  byModel: z.array(z.object({ modelId: z.string(), provider: z.string(), ...spendFigure })),
+  /** runs (answers, reviews, syntheses), arena (its sides' replies), judges, classifier (prompt labels) */
+  byFeature: z.array(z.object({ feature: z.enum(SPEND_FEATURES), ...spendFigure })),
+  total: z.object(spendFigure),
+  /** today's figures, as GET /api/spend gives them */
+  today: spendResponse,
+  /** QUORUM_MAX_RUN_USD (one run or comparison), or null without a cap */
+  runCapUsd: z.nullable(z.number()),
 });
 
 /** The OpenAPI 3.1 document itself: its top-level fields (the rest is the OpenAPI specification's). */
