@@ -13,6 +13,7 @@ const ArenaPage = lazy(() => import("./pages/arena"));
 const LeaderboardPage = lazy(() => import("./pages/leaderboard"));
 const ProvidersPage = lazy(() => import("./pages/providers"));
 const SharedPage = lazy(() => import("./pages/shared"));
+const SpendPage = lazy(() => import("./pages/spend"));
 
 const routes: [RegExp, Match["page"]][] = [
   [/^\/$/, SetupPage],
@@ -21,6 +22,7 @@ const routes: [RegExp, Match["page"]][] = [
   [/^\/arena(?:\/(?<id>[^/]+))?\/?$/, ArenaPage],
   [/^\/leaderboard\/?$/, LeaderboardPage],
   [/^\/providers\/?$/, ProvidersPage],
+  [/^\/spend\/?$/, SpendPage],
   [/^\/shared\/(?<token>[A-Za-z0-9_-]+)\/?$/, SharedPage],
 ];
 

@@ -19,6 +19,7 @@ export type ComparisonListItem = InferResponseType<typeof api.comparisons.$get, 
 export type CreateComparisonBody = InferRequestType<typeof api.comparisons.$post>["json"];
 export type Standings = InferResponseType<typeof api.leaderboard.$get, 200>;
 export type LeaderboardQuery = NonNullable<InferRequestType<typeof api.leaderboard.$get>["query"]>;
+export type SpendHistory = InferResponseType<typeof api.spend.history.$get, 200>;
 export type JudgeStats = InferResponseType<typeof api.judges.$get, 200>["judges"][number];
 export type ShareLink = InferResponseType<(typeof api.runs)[":id"]["shares"]["$get"], 200>["shares"][number];
 

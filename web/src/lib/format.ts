@@ -23,6 +23,15 @@ export function formatTotalCost(usd: number): string {
   return usd > 0 && usd < 0.0001 ? `$${Number(usd.toPrecision(2))}` : formatCost(usd);
 }
 
+/**
+ * What a group of calls cost: "≥ $0.42" when some had no known price, "cost unknown" when none had one,
+ * never a false $0.
+ */
+export function formatSpend(f: { usd: number; unknownCostCalls: number; calls: number }): string {
+  if (f.unknownCostCalls > 0 && f.unknownCostCalls >= f.calls) return "cost unknown";
+  return `${f.unknownCostCalls > 0 ? "≥ " : ""}${formatTotalCost(f.usd)}`;
+}
+
 /** Said instead of a cost a blind run keeps to itself until it ends (a cost would tell a label's model). */
 export const COST_HIDDEN = "shown when the run ends";
 
