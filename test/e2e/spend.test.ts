@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import type { RunDetail } from "../../worker/shared/run";
 import { formatSpend } from "../../web/src/lib/format";
+import { screenshot } from "../helpers/e2e-browser";
 import { fitsWidth, readableText, unlabelledControls } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { poll, scriptModel } from "../helpers/stub-client";
@@ -105,6 +106,8 @@ describeInBrowser("the spend page", () => {
     expect(await readableText(page.getByTestId("spend-total"))).toContain("1 of them with no price");
     expect(await readableText(page.getByTestId("spend-caps"))).toContain("Day cap (QUORUM_MAX_DAY_USD) none set");
 
+    await screenshot(page, "spend-page");
+
     // The chart says its numbers.
     const desc = await page.locator("#spend-chart-desc").textContent();
     expect(desc).toBe(`${today.day}: ${formatSpend(today)} in ${today.calls} calls`);
@@ -116,6 +119,7 @@ describeInBrowser("the spend page", () => {
     await page.getByTestId("spend-chart").waitFor({ timeout: 10_000 });
     expect(await unlabelledControls(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, "spend-page-phone");
     const tops = await page
       .locator("nav[aria-label=Main] a")
       .evaluateAll((links: { getBoundingClientRect(): { top: number } }[]) =>

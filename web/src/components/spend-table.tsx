@@ -1,4 +1,4 @@
-import { For } from "solid-js";
+import { For, Show } from "solid-js";
 import { formatSpend } from "../lib/format";
 
 export interface SpendRow {
@@ -10,7 +10,14 @@ export interface SpendRow {
 }
 
 /** One breakdown of the spend as a table; it scrolls sideways inside its frame on a narrow screen. */
-export function SpendTable(props: { id: string; title: string; nameHeader: string; rows: SpendRow[] }) {
+export function SpendTable(props: {
+  id: string;
+  title: string;
+  nameHeader: string;
+  rows: SpendRow[];
+  /** names are ids (model ids, days): shown as code */
+  ids?: boolean;
+}) {
   return (
     <section class="spend-table">
       <h2 id={`${props.id}-caption`}>{props.title}</h2>
@@ -35,7 +42,9 @@ export function SpendTable(props: { id: string; title: string; nameHeader: strin
               {(r) => (
                 <tr data-name={r.name} data-usd={r.usd}>
                   <th scope="row">
-                    <code>{r.name}</code>
+                    <Show when={props.ids} fallback={r.name}>
+                      <code>{r.name}</code>
+                    </Show>
                   </th>
                   <td class="num">{formatSpend(r)}</td>
                   <td class="num">{r.calls}</td>

@@ -79,6 +79,11 @@ export default function SpendPage() {
             </section>
             <h2>Per day</h2>
             <SpendChart days={h().byDay} />
+            <Show when={h().total.unknownCostCalls > 0}>
+              <p class="muted small">
+                A ring above a bar marks a day with calls of no known price: the bar shows only the priced part.
+              </p>
+            </Show>
             <Show when={h().total.calls > 0} fallback={<p class="muted">No provider call in the last {DAYS} days.</p>}>
               <SpendTable
                 id="spend-by-feature"
@@ -96,12 +101,14 @@ export default function SpendPage() {
                 id="spend-by-model"
                 title="Per model"
                 nameHeader="Model"
+                ids
                 rows={h().byModel.map((m) => ({ ...m, name: m.modelId }))}
               />
               <SpendTable
                 id="spend-by-day"
                 title="Per day (days with calls, newest first)"
                 nameHeader="Day (UTC)"
+                ids
                 rows={h()
                   .byDay.filter((d) => d.calls > 0)
                   .reverse()
