@@ -91,7 +91,7 @@ describeInBrowser("the spend page", () => {
     expect(await tableRows(page, "spend-by-model")).toEqual(history.byModel.map((m) => expected(m.modelId, m)));
     expect(await tableRows(page, "spend-by-provider")).toEqual(history.byProvider.map((p) => expected(p.name, p)));
     expect(await tableRows(page, "spend-by-feature")).toEqual([
-      expected("Council runs (answers, reviews, syntheses)", history.byFeature[0]!),
+      expected("Council answers and syntheses", history.byFeature[0]!),
     ]);
     const today = history.byDay.at(-1)!;
     expect(await tableRows(page, "spend-by-day")).toEqual([expected(today.day, today)]);

@@ -18,7 +18,7 @@ type Figure = { usd: number; unknownCostCalls: number; calls: number };
 
 const FEATURE_OF: Record<SpendKind, Feature> = {
   answer: "runs",
-  review: "runs",
+  review: "evaluations",
   synthesis: "runs",
   side: "arena",
   judge: "judges",

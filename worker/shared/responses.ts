@@ -448,7 +448,7 @@ export const spendHistoryResponse = z.object({
   /** most spent first */
   byProvider: z.array(z.object({ provider: z.string(), name: z.string(), ...spendFigure })),
   byModel: z.array(z.object({ modelId: z.string(), provider: z.string(), ...spendFigure })),
-  /** runs (answers, reviews, syntheses), arena (its sides' replies), judges, classifier (prompt labels) */
+  /** runs (answers, syntheses), evaluations (a run's reviews), arena (its sides' replies), judges, classifier (prompt labels) */
   byFeature: z.array(z.object({ feature: z.enum(SPEND_FEATURES), ...spendFigure })),
   total: z.object(spendFigure),
   /** today's figures, as GET /api/spend gives them */

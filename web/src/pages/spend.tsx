@@ -8,7 +8,8 @@ import { formatSpend, formatTotalCost } from "../lib/format";
 const DAYS = 30;
 
 const FEATURE_NAMES: Record<SpendHistory["byFeature"][number]["feature"], string> = {
-  runs: "Council runs (answers, reviews, syntheses)",
+  runs: "Council answers and syntheses",
+  evaluations: "Council reviews",
   arena: "Arena (both sides' replies)",
   judges: "Judges",
   classifier: "Prompt classifier",
