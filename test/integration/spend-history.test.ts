@@ -148,6 +148,33 @@ describe("GET /api/spend/history", () => {
     expect(after.runCapUsd).toBeNull();
   });
 
+  it("puts kept spend in its feature: a replaced review under evaluations, a judge under judges, the classifier under classifier, each on its own day", async () => {
+    const before = await history();
+    const yesterday = Date.now() - 86_400_000;
+    // What the keep-spend triggers and the judge panel and label pass write: rows with no item of their own.
+    const kept = [
+      ["review", "anthropic:claude-haiku-4-5", 0.0125, yesterday],
+      ["judge", "anthropic:claude-haiku-4-5", 0.25, Date.now()],
+      ["classifier", "openai:gpt-4o-mini", null, Date.now()],
+    ] as const;
+    for (const [kind, model, cost, at] of kept)
+      await env.DB.prepare(
+        "INSERT INTO spend_entries (kind, model_id, tokens_in, tokens_out, cost_usd, completed_at) VALUES (?, ?, 100, 50, ?, ?)",
+      )
+        .bind(kind, model, cost, at)
+        .run();
+    const after = await history();
+    const feature = (h: History, f: string) =>
+      h.byFeature.find((x) => x.feature === f) ?? { usd: 0, unknownCostCalls: 0, calls: 0 };
+    expect(feature(after, "evaluations").usd - feature(before, "evaluations").usd).toBeCloseTo(0.0125, 12);
+    expect(feature(after, "judges").usd - feature(before, "judges").usd).toBeCloseTo(0.25, 12);
+    expect(feature(after, "classifier").unknownCostCalls - feature(before, "classifier").unknownCostCalls).toBe(1);
+    expect(feature(after, "classifier").usd).toBeCloseTo(feature(before, "classifier").usd, 12);
+    const day = (h: History, at: number) => h.byDay.find((d) => d.day === new Date(at).toISOString().slice(0, 10))!;
+    expect(day(after, yesterday).usd - day(before, yesterday).usd).toBeCloseTo(0.0125, 12);
+    expect(day(after, Date.now()).usd - day(before, Date.now()).usd).toBeCloseTo(0.25, 12);
+  });
+
   it("gives the days asked for and refuses a bad number of days with a 400", async () => {
     const week = await history(7);
     expect(week.byDay).toHaveLength(7);
