@@ -1,12 +1,15 @@
-import { createResource, For, Show } from "solid-js";
+import { createSignal, For, Show } from "solid-js";
 import type { SetStoreFunction } from "solid-js/store";
-import { api, call } from "../lib/api";
-import type { ArenaOptions } from "../pages/arena.data";
+import { createModelOptions } from "../lib/model-options";
+import type { ArenaFieldErrors, ArenaOptions } from "../pages/arena.data";
+import { ModelCombobox } from "./model-combobox";
 import { MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
 
 interface Props {
   options: ArenaOptions;
   set: SetStoreFunction<ArenaOptions>;
+  /** problems with the model fields, each shown beside its field */
+  errors: ArenaFieldErrors;
 }
 
 const MODES: { value: ArenaOptions["mode"]; label: string }[] = [
@@ -17,14 +20,11 @@ const MODES: { value: ArenaOptions["mode"]; label: string }[] = [
 
 /** The settings of a new round, folded away: most rounds need none of them. */
 export function ArenaOptionsPanel(props: Props) {
-  // The catalog only matters when the person names the models; fetched then, once.
-  const [ids] = createResource(
-    () => props.options.mode === "manual" || undefined,
-    async () =>
-      (await call(api.models.$get())).providers.flatMap((p) => p.models.filter((m) => m.available).map((m) => m.id)),
-  );
+  // The catalog only matters once the options are open: fetched then, once.
+  const [opened, setOpened] = createSignal(false);
+  const models = createModelOptions(opened);
   return (
-    <details class="arena-options">
+    <details class="arena-options" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
       <summary>Options: models, category, blind, judges, settings</summary>
       <fieldset class="inline">
         <legend>Models</legend>
@@ -47,34 +47,25 @@ export function ArenaOptionsPanel(props: Props) {
           <div class="grid-fields">
             <div class="field">
               <label for="arena-first">First model id</label>
-              <input
+              <ModelCombobox
                 id="arena-first"
-                type="text"
-                list="arena-model-ids"
-                placeholder="provider:model-name"
-                autocomplete="off"
-                spellcheck={false}
+                options={models()}
                 value={props.options.first}
-                onInput={(e) => props.set("first", e.currentTarget.value)}
+                error={props.errors.first}
+                onValue={(v) => props.set("first", v)}
               />
             </div>
             <div class="field">
               <label for="arena-second">Second model id</label>
-              <input
+              <ModelCombobox
                 id="arena-second"
-                type="text"
-                list="arena-model-ids"
-                placeholder="provider:model-name"
-                autocomplete="off"
-                spellcheck={false}
+                options={models()}
                 value={props.options.second}
-                onInput={(e) => props.set("second", e.currentTarget.value)}
+                error={props.errors.second}
+                onValue={(v) => props.set("second", v)}
               />
             </div>
           </div>
-          <datalist id="arena-model-ids">
-            <For each={ids.latest ?? []}>{(id) => <option value={id} />}</For>
-          </datalist>
         </Show>
       </fieldset>
       <div class="grid-fields">
@@ -130,15 +121,15 @@ export function ArenaOptionsPanel(props: Props) {
       <p class="muted small">Both models get the same settings.</p>
       <div class="field">
         <label for="arena-judges">Auto-judge (optional)</label>
-        <input
+        <ModelCombobox
           id="arena-judges"
-          type="text"
+          multiple
+          options={models()}
           placeholder="provider:model-name, provider:model-name"
-          autocomplete="off"
-          spellcheck={false}
-          aria-describedby="arena-judges-help"
+          describedBy="arena-judges-help"
           value={props.options.judges}
-          onInput={(e) => props.set("judges", e.currentTarget.value)}
+          error={props.errors.judges}
+          onValue={(v) => props.set("judges", v)}
         />
         <p id="arena-judges-help" class="muted small">
           Judge model ids, comma-separated: each compares the two answers right after your vote, twice, with A and B

@@ -1,4 +1,7 @@
 import { createSignal, Show } from "solid-js";
+import { judgeIdsProblem } from "../lib/arena-state";
+import type { ModelOption } from "../lib/model-options";
+import { ModelCombobox } from "./model-combobox";
 
 interface Props {
   /** the ids last used, as typed */
@@ -6,33 +9,49 @@ interface Props {
   /** the round has a vote, so verdicts show as they come */
   voted: boolean;
   asking: boolean;
-  /** resolves true when the server took the judges */
-  onAsk: (ids: string) => Promise<boolean>;
+  /** the models to suggest */
+  models: ModelOption[];
+  /** resolves to null when the server took the judges, or to why it didn't */
+  onAsk: (ids: string) => Promise<string | null>;
 }
 
 /** Names judge models and asks them to compare the two sides; before the vote nothing of them shows. */
 export function AskJudges(props: Props) {
   const [ids, setIds] = createSignal(props.initial);
+  // Checked from the first ask on, so the error beside the field goes as soon as the ids are right.
+  const [checked, setChecked] = createSignal(false);
+  const [refused, setRefused] = createSignal<string | null>(null);
+  const error = () => refused() ?? (checked() ? judgeIdsProblem(ids()) : null);
+  let field: HTMLInputElement | undefined;
   return (
     <form
       class="ask-judges"
       novalidate
-      onSubmit={(e) => {
+      onSubmit={async (e) => {
         e.preventDefault();
-        if (!props.asking) void props.onAsk(ids());
+        if (props.asking) return;
+        setChecked(true);
+        const ask = ids();
+        if (judgeIdsProblem(ask)) return field?.focus();
+        const why = await props.onAsk(ask);
+        if (why && ids() === ask) setRefused(why);
       }}
     >
       <label for="judge-ids">Judge model ids</label>
       <div class="row">
-        <input
+        <ModelCombobox
           id="judge-ids"
-          type="text"
+          ref={(el) => (field = el)}
+          multiple
+          options={props.models}
           placeholder="provider:model-name, provider:model-name"
-          autocomplete="off"
-          spellcheck={false}
-          aria-describedby="judge-ids-help"
+          describedBy="judge-ids-help"
           value={ids()}
-          onInput={(e) => setIds(e.currentTarget.value)}
+          error={error()}
+          onValue={(v) => {
+            setIds(v);
+            setRefused(null);
+          }}
         />
         <button type="submit" disabled={props.asking}>
           {props.asking ? "Asking…" : "Ask judges"}

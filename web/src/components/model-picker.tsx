@@ -1,6 +1,8 @@
-import { createSignal, For, Show } from "solid-js";
+import { createMemo, createSignal, For, Show } from "solid-js";
 import type { CatalogModel, ProviderGroup } from "../lib/api";
+import { modelOptions } from "../lib/model-options";
 import { checkModelId } from "../pages/setup.data";
+import { ModelCombobox } from "./model-combobox";
 
 interface Props {
   groups: ProviderGroup[];
@@ -20,6 +22,8 @@ const domId = (id: string) => `m-${id.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
 export function ModelPicker(props: Props) {
   const [typed, setTyped] = createSignal("");
   const [message, setMessage] = createSignal<{ error: boolean; text: string } | null>(null);
+  // Suggested: the models not ticked yet (a ticked one is already in the run).
+  const suggestions = createMemo(() => modelOptions(props.groups).filter((m) => !props.isPicked(m.id)));
 
   const add = () => {
     const check = checkModelId(typed(), props.groups);
@@ -114,16 +118,17 @@ export function ModelPicker(props: Props) {
       <div class="add-model">
         <label for="model-id">Model id</label>
         <div class="row">
-          <input
+          <ModelCombobox
             id="model-id"
-            type="text"
-            placeholder="provider:model-name"
-            autocomplete="off"
-            spellcheck={false}
+            options={suggestions()}
             value={typed()}
-            aria-describedby="model-id-help model-id-message"
-            aria-invalid={message()?.error ?? false}
-            onInput={(e) => setTyped(e.currentTarget.value)}
+            describedBy="model-id-help model-id-message"
+            invalid={message()?.error ?? false}
+            onValue={(v) => {
+              setTyped(v);
+              // An error goes as soon as the id would be accepted; "Selected …" stays until the next add.
+              if (message()?.error && checkModelId(v, props.groups).ok) setMessage(null);
+            }}
             onKeyDown={(e) => {
               if (e.key === "Enter") {
                 e.preventDefault();

@@ -173,10 +173,29 @@ export function parseJudgeIds(raw: string): string[] {
   return [...new Set(raw.split(/[\s,]+/).filter(Boolean))];
 }
 
+const MODEL_ID = /^[a-z-]+:\S/;
+
+/** Why one typed model id can't be sent, or null when it reads provider:model-name. */
+export function modelIdProblem(raw: string): string | null {
+  const id = raw.trim();
+  if (!id) return "Name a model, as provider:model-name.";
+  return MODEL_ID.test(id) ? null : `“${id}” is not a model id: models are named like provider:model-name.`;
+}
+
 /** The ids, or an Error saying which one the server would refuse and why. */
 export function checkJudgeIds(ids: string[]): string[] {
-  const bad = ids.find((id) => !/^[a-z-]+:\S/.test(id));
+  const bad = ids.find((id) => !MODEL_ID.test(id));
   if (bad) throw new Error(`“${bad}” is not a model id: judges are named like provider:model-name.`);
   if (ids.length > MAX_JUDGES) throw new Error(`At most ${MAX_JUDGES} judges at once; you named ${ids.length}.`);
   return ids;
+}
+
+/** Why a comma-separated list of judge ids can't be sent, or null when it can (an empty list can). */
+export function judgeIdsProblem(raw: string): string | null {
+  try {
+    checkJudgeIds(parseJudgeIds(raw));
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 }

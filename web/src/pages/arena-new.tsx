@@ -1,4 +1,4 @@
-import { createEffect, createSignal, onMount } from "solid-js";
+import { createEffect, createMemo, createSignal, onMount } from "solid-js";
 import { createStore } from "solid-js/store";
 import { ArenaComposer } from "../components/arena-composer";
 import { ArenaFrame } from "../components/arena-frame";
@@ -8,18 +8,29 @@ import { VoteBar } from "../components/vote-bar";
 import { api, call, messageOf } from "../lib/api";
 import { shortModelName } from "../lib/format";
 import { navigate } from "../lib/router";
-import { buildComparisonBody, loadOptions, saveOptions } from "./arena.data";
+import { arenaFieldErrors, buildComparisonBody, loadOptions, saveOptions } from "./arena.data";
 
 /** An empty arena: one prompt starts a round. */
 export function NewRound() {
   const [options, setOptions] = createStore(loadOptions());
   const [sending, setSending] = createSignal(false);
   const [error, setError] = createSignal<string | null>(null);
+  // Checked from the first send on, so a field's error shows beside it and goes once the field is right.
+  const [checked, setChecked] = createSignal(false);
+  const fieldErrors = createMemo(() => (checked() ? arenaFieldErrors(options) : {}));
   createEffect(() => saveOptions({ ...options }));
   onMount(() => (document.title = "Arena · Quorum"));
 
   const start = async (prompt: string) => {
     setError(null);
+    setChecked(true);
+    const wrong = (["first", "second", "judges"] as const).find((f) => fieldErrors()[f]);
+    if (wrong) {
+      const field = document.getElementById(`arena-${wrong}`);
+      field?.closest("details")?.setAttribute("open", "");
+      field?.focus();
+      return false;
+    }
     let body: ReturnType<typeof buildComparisonBody>;
     try {
       body = buildComparisonBody(options, prompt);
@@ -54,7 +65,7 @@ export function NewRound() {
         onSend={start}
         onBlocked={setError}
       >
-        <ArenaOptionsPanel options={options} set={setOptions} />
+        <ArenaOptionsPanel options={options} set={setOptions} errors={fieldErrors()} />
       </ArenaComposer>
       <VoteBar
         vote={null}

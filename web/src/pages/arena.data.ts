@@ -3,7 +3,15 @@ import { createSignal } from "solid-js";
 import type { ComparisonDetail, VoteChoice } from "../../../worker/shared/arena";
 import type { ComparisonEvent } from "../../../worker/shared/events";
 import { api, call, comparisonLiveUrl, type CreateComparisonBody } from "../lib/api";
-import { applyComparisonEvent, checkJudgeIds, mergeJudges, parseJudgeIds, recordVote } from "../lib/arena-state";
+import {
+  applyComparisonEvent,
+  checkJudgeIds,
+  judgeIdsProblem,
+  mergeJudges,
+  modelIdProblem,
+  parseJudgeIds,
+  recordVote,
+} from "../lib/arena-state";
 import { createLiveDoc } from "../lib/live-doc";
 import { numberField } from "./setup.data";
 import { type ComparisonMode, MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
@@ -185,6 +193,23 @@ export const saveOptions = (o: ArenaOptions) => localStorage.setItem(OPTIONS_KEY
 /** Judges asked on a round become the next rounds' auto-judges too: one list of judges to keep. */
 function rememberJudges(raw: string) {
   saveOptions({ ...loadOptions(), judges: raw.trim() });
+}
+
+export type ArenaFieldErrors = Partial<Record<"first" | "second" | "judges", string>>;
+
+/** What is wrong with each model field of the options, shown beside the field; {} when all can be sent. */
+export function arenaFieldErrors(o: ArenaOptions): ArenaFieldErrors {
+  const errors: ArenaFieldErrors = {};
+  if (o.mode === "manual") {
+    const first = modelIdProblem(o.first);
+    const second =
+      modelIdProblem(o.second) ?? (o.first.trim() === o.second.trim() ? "The two models must differ." : null);
+    if (first) errors.first = first;
+    if (second) errors.second = second;
+  }
+  const judges = judgeIdsProblem(o.judges);
+  if (judges) errors.judges = judges;
+  return errors;
 }
 
 /** The request body of a new round, or an Error naming the field that is wrong. */

@@ -12,6 +12,7 @@ import { VoteBar } from "../components/vote-bar";
 import { createActions } from "../lib/actions";
 import { SIDES, type Side } from "../../../worker/shared/constants";
 import { shortModelName } from "../lib/format";
+import { createModelOptions } from "../lib/model-options";
 import { navigate } from "../lib/router";
 import { RedactionNote } from "../components/redaction-note";
 import { NewRound } from "./arena-new";
@@ -62,9 +63,22 @@ function Round(props: { id: string }) {
       SIDES.every((s) => latestTurn(detail)?.[s].status === "done")
     );
   };
-  const askJudges = async (ids: string) => (await act("judges", () => live.askJudges(ids))) !== undefined;
+  const models = createModelOptions(judgeable);
+  /** A refusal is shown beside the judge field, not in the vote bar: it is about the ids typed there. */
+  const askJudges = async (ids: string) => {
+    if ((await act("judges", () => live.askJudges(ids))) !== undefined) return null;
+    const why = error();
+    setError(null);
+    return why;
+  };
   const askForm = (voted: boolean) => (
-    <AskJudges initial={loadOptions().judges} voted={voted} asking={busy() === "judges"} onAsk={askJudges} />
+    <AskJudges
+      initial={loadOptions().judges}
+      voted={voted}
+      asking={busy() === "judges"}
+      models={models()}
+      onAsk={askJudges}
+    />
   );
   const newRound = () => {
     navigate("/arena");
