@@ -1,6 +1,6 @@
 import { createSignal, Show } from "solid-js";
 import { judgeIdsProblem } from "../lib/arena-state";
-import type { ModelOption } from "../lib/model-options";
+import type { ModelOption } from "../lib/model-match";
 import { ModelCombobox } from "./model-combobox";
 
 interface Props {

@@ -1,5 +1,5 @@
 import { createMemo, createSignal, For, type JSX, Show } from "solid-js";
-import { matchModels, type ModelOption } from "../lib/model-options";
+import { matchModels, type ModelOption } from "../lib/model-match";
 
 interface Props {
   /** the input's id: its <label for> is the caller's, so the label text stays where the form reads it */

@@ -1,6 +1,6 @@
 import { createMemo, createSignal, For, Show } from "solid-js";
 import type { CatalogModel, ProviderGroup } from "../lib/api";
-import { modelOptions } from "../lib/model-options";
+import { modelOptions } from "../lib/model-match";
 import { checkModelId } from "../pages/setup.data";
 import { ModelCombobox } from "./model-combobox";
 
