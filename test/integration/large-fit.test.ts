@@ -94,19 +94,8 @@ describe("a leaderboard over many models", () => {
 
     const ready = await whenReady(query);
     expect(ready.fit).toEqual({ status: "ready", mode: "exact", models: 1000, rounds: 10, notice: null });
-    const index = new Map<string, number>();
-    const at = (m: string) => denseIndex(index, m);
-    const cells = new Map<string, PairCell>();
-    for (const l of lines) {
-      const [a, b] = [at(l.model_a), at(l.model_b)];
-      const [i, j] = a < b ? [a, b] : [b, a];
-      const cell = cells.get(`${i},${j}`) ?? { i, j, winsI: 0, winsJ: 0, ties: 0 };
-      cells.set(`${i},${j}`, cell);
-      if (l.winner === "tie") cell.ties++;
-      else if ((l.winner === "model_a") === (a === i)) cell.winsI++;
-      else cell.winsJ++;
-    }
-    const direct = fitBradleyTerry(1000, [...cells.values()]);
+    const { index, cells } = cellsOfLines(lines);
+    const direct = fitBradleyTerry(1000, cells);
     for (const row of ready.rows) {
       expect(row.bt).toBeCloseTo(direct.ratings[index.get(row.modelId)!], 6);
       expect(row.ciLower).toBeLessThanOrEqual(row.ciUpper!);
