@@ -1,5 +1,6 @@
-import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import { For, Show } from "solid-js";
 import type { Standings } from "../lib/api";
+import { createShownWidth } from "../lib/shown-width";
 
 type Row = Standings["rows"][number];
 
@@ -22,13 +23,7 @@ const round = (n: number) => Math.round(n);
  * Drawn at the width it is shown at (not scaled), so its text stays readable on a phone.
  */
 export function RatingChart(props: { rows: Row[] }) {
-  let box!: HTMLDivElement;
-  const [width, setWidth] = createSignal(720);
-  onMount(() => {
-    const observer = new ResizeObserver(() => setWidth(Math.max(300, Math.floor(box.clientWidth))));
-    observer.observe(box);
-    onCleanup(() => observer.disconnect());
-  });
+  const [width, measure] = createShownWidth();
 
   const rated = () => props.rows.filter((r): r is Row & { bt: number } => r.bt !== null);
   const labelW = () => Math.min(220, Math.round(width() * 0.36));
@@ -57,7 +52,7 @@ export function RatingChart(props: { rows: Row[] }) {
       .join("; ");
 
   return (
-    <div class="rating-chart" ref={box}>
+    <div class="rating-chart" ref={measure}>
       <Show when={rated().length} fallback={<p class="muted small">No model has a rating in this view yet.</p>}>
         <svg
           width={width()}

@@ -1,6 +1,7 @@
-import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import { For, Show } from "solid-js";
 import type { SpendHistory } from "../lib/api";
 import { formatSpend } from "../lib/format";
+import { createShownWidth } from "../lib/shown-width";
 
 type Day = SpendHistory["byDay"][number];
 
@@ -25,13 +26,7 @@ const shortDay = (day: string) => day.slice(5);
  * a ring above its bar, since its true cost is more than the bar shows. Drawn at the width it is shown at.
  */
 export function SpendChart(props: { days: Day[] }) {
-  let box!: HTMLDivElement;
-  const [width, setWidth] = createSignal(720);
-  onMount(() => {
-    const observer = new ResizeObserver(() => setWidth(Math.max(300, Math.floor(box.clientWidth))));
-    observer.observe(box);
-    onCleanup(() => observer.disconnect());
-  });
+  const [width, measure] = createShownWidth();
 
   const max = () => niceMax(Math.max(...props.days.map((d) => d.usd)));
   const slot = () => (width() - LEFT - PAD_RIGHT) / Math.max(1, props.days.length);
@@ -49,7 +44,7 @@ export function SpendChart(props: { days: Day[] }) {
   };
 
   return (
-    <div class="rating-chart spend-chart" ref={box}>
+    <div class="rating-chart spend-chart" ref={measure}>
       <svg
         width={width()}
         height={TOP + PLOT_H + AXIS_H}
