@@ -257,6 +257,8 @@ export const battles = sqliteTable(
     /** an import's conversations, each side's turns as FastChat's `conversation_a`/`_b`: `[{ role, content }]` */
     conversationA: text("conversation_a", { mode: "json" }).$type<ConversationMessage[]>(),
     conversationB: text("conversation_b", { mode: "json" }).$type<ConversationMessage[]>(),
+    /** source `eval`: the evaluation whose judges gave this battle */
+    evaluationId: text("evaluation_id"),
   },
   (t) => [
     index("battles_source_tstamp").on(t.source, t.tstamp),
@@ -265,6 +267,7 @@ export const battles = sqliteTable(
     index("battles_import").on(t.importId),
     // A label filter finds a comparison's battles (its vote's and its judges') from the comparison's labels.
     index("battles_comparison").on(t.comparisonId),
+    index("battles_evaluation").on(t.evaluationId).where(sql`${t.evaluationId} IS NOT NULL`),
   ],
 );
 
@@ -501,3 +504,139 @@ export const serverSecrets = sqliteTable("server_secrets", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * A contestant that is more than a model: a model with its own system prompt and generation parameters, named
+ * `preset:<slug>@<version>`. A version is immutable once `usedAt` is set (any run, comparison or evaluation used
+ * it); an edit after that writes version n+1, so old results keep meaning what they meant.
+ */
+export const presets = sqliteTable(
+  "presets",
+  {
+    slug: text("slug").notNull(),
+    version: integer("version").notNull(),
+    name: text("name").notNull(),
+    modelId: text("model_id").notNull(),
+    systemPrompt: text("system_prompt"),
+    temperature: real("temperature"),
+    maxTokens: integer("max_tokens"),
+    createdAt: integer("created_at").notNull().default(now),
+    /** first use by a run, comparison or evaluation; from then on this version never changes */
+    usedAt: integer("used_at"),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [primaryKey({ columns: [t.slug, t.version] })],
+);
+
+/**
+ * A named list of prompts an evaluation runs over. Immutable once an evaluation used it (`usedAt`); an edit
+ * after that is a new set whose `previousId` points at this one, numbered `version` n+1.
+ */
+export const promptSets = sqliteTable(
+  "prompt_sets",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    version: integer("version").notNull().default(1),
+    previousId: text("previous_id"),
+    items: integer("items").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("prompt_sets_created_at").on(t.createdAt, t.id)],
+);
+
+/** One prompt of a set, in the set's order; `itemId` is the uploader's id or `item-<position>`. */
+export const promptSetItems = sqliteTable(
+  "prompt_set_items",
+  {
+    setId: text("set_id")
+      .notNull()
+      .references(() => promptSets.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    itemId: text("item_id").notNull(),
+    prompt: text("prompt").notNull(),
+    category: text("category"),
+    reference: text("reference"),
+    /** a multi-turn item's earlier turns, `[{ role, content }]`; `prompt` is the last user turn */
+    turns: text("turns", { mode: "json" }).$type<ConversationMessage[]>(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.position] }), uniqueIndex("prompt_set_items_item").on(t.setId, t.itemId)],
+);
+
+/** An evaluation: what was asked for, where it stands, and what it has spent (the room keeps the live state). */
+export const evaluations = sqliteTable(
+  "evaluations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    promptSetId: text("prompt_set_id").notNull(),
+    method: text("method").$type<"pairwise" | "council">().notNull(),
+    contestants: text("contestants", { mode: "json" }).$type<string[]>().notNull(),
+    judges: text("judges", { mode: "json" }).$type<string[]>().notNull(),
+    baseline: text("baseline"),
+    repeats: integer("repeats").notNull().default(1),
+    /** the request's rubric and settings as given */
+    settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    status: text("status").$type<"queued" | "running" | "paused" | "completed" | "cancelled" | "failed">().notNull(),
+    estimateUsd: real("estimate_usd"),
+    spentUsd: real("spent_usd").notNull().default(0),
+    error: text("error"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("evaluations_created_at").on(t.createdAt, t.id), index("evaluations_set").on(t.promptSetId)],
+);
+
+/** One contestant's answer to one item (sample `sample` of `repeats`). */
+export const evaluationAnswers = sqliteTable(
+  "evaluation_answers",
+  {
+    evaluationId: text("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    itemId: text("item_id").notNull(),
+    contestant: text("contestant").notNull(),
+    sample: integer("sample").notNull().default(0),
+    status: text("status").$type<"complete" | "failed">().notNull(),
+    text: text("text").notNull().default(""),
+    error: text("error"),
+    latencyMs: integer("latency_ms"),
+    firstTokenMs: integer("first_token_ms"),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    costUsd: real("cost_usd"),
+    truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
+    completedAt: integer("completed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.evaluationId, t.itemId, t.contestant, t.sample] })],
+);
+
+/**
+ * One judge's verdict on one ordered pair of answers to an item: `first` was shown as A. Both orders of a pair
+ * are two rows; each is its own game (arena-hard-auto's counting).
+ */
+export const evaluationJudgments = sqliteTable(
+  "evaluation_judgments",
+  {
+    evaluationId: text("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    itemId: text("item_id").notNull(),
+    sample: integer("sample").notNull().default(0),
+    judge: text("judge").notNull(),
+    first: text("first").notNull(),
+    second: text("second").notNull(),
+    status: text("status").$type<"complete" | "failed">().notNull(),
+    /** five-point verdict as A and B were shown: `A>>B`, `A>B`, `A=B`, `B>A`, `B>>A` */
+    verdict: text("verdict").$type<"A>>B" | "A>B" | "A=B" | "B>A" | "B>>A">(),
+    reasons: text("reasons"),
+    error: text("error"),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    costUsd: real("cost_usd"),
+    completedAt: integer("completed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.evaluationId, t.itemId, t.sample, t.judge, t.first, t.second] })],
+);
