@@ -63,7 +63,7 @@ const LAYERS: string[][] = [
   ["(entry)"],
   ["api"],
   ["rooms", "arena"],
-  ["council", "judges", "providers", "battles", "labels"],
+  ["council", "judges", "providers", "battles", "labels", "evaluation"],
   ["db", "rating", "redaction"],
   ["shared"],
 ];
