@@ -6,6 +6,7 @@ import type { hc, InferResponseType } from "hono/client";
 import type * as z from "zod/mini";
 import type { AppType } from "../../worker/index";
 import type { comparisonDetail } from "../../worker/shared/arena";
+import type * as e from "../../worker/shared/evaluation-report";
 import type * as r from "../../worker/shared/responses";
 import type { runDetail } from "../../worker/shared/run";
 
@@ -64,4 +65,13 @@ export type ResponseSchemasMatchRoutes = [
   Expect<Check<InferResponseType<Api["battles"]["archive"]["$get"], 200>, typeof r.archiveStatus>>,
   Expect<Check<InferResponseType<Api["battles"]["archive"]["$post"], 200>, typeof r.archivePassResponse>>,
   Expect<Check<InferResponseType<Api["spend"]["$get"], 200>, typeof r.spendResponse>>,
+  Expect<Check<InferResponseType<Api["evaluations"][":id"]["report"]["$get"], 200>, typeof e.evaluationReportResponse>>,
+  Expect<Check<InferResponseType<Api["evaluations"][":id"]["matrix"]["$get"], 200>, typeof e.evaluationMatrixResponse>>,
+  Expect<
+    Check<
+      InferResponseType<Api["evaluations"][":id"]["items"][":itemId"]["$get"], 200>,
+      typeof e.evaluationItemResponse
+    >
+  >,
+  Expect<Check<InferResponseType<Api["evaluations"]["compare"]["$get"], 200>, typeof e.evaluationCompareResponse>>,
 ];

@@ -10,6 +10,7 @@ import { modelsApi } from "./models";
 import { providersApi } from "./providers";
 import { runsApi } from "./runs";
 import { comparisonSharesApi, runSharesApi, sharedApi, sharesApi } from "./shares";
+import { evaluationReportApi } from "./evaluation-report";
 import { spendApi } from "./spend";
 import { votesApi } from "./votes";
 
@@ -28,6 +29,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/leaderboard", leaderboardApi)
   .route("/battles", battlesApi)
   .route("/judges", judgesApi)
-  .route("/spend", spendApi);
+  .route("/spend", spendApi)
+  .route("/evaluations", evaluationReportApi);
 
 api.onError(onError);

@@ -63,6 +63,10 @@ export function openApiDocumentOf<S extends Schema, P extends string>(
           { name: "Comparisons", description: "Arena comparisons: two hidden models, a person's vote." },
           { name: "Shares", description: "Read-only share links to a run or a comparison." },
           { name: "Arena", description: "Leaderboard, judges, battle logs and the archive." },
+          {
+            name: "Evaluations",
+            description: "Prompt sets × contestants, judged: progress, report, matrix, before/after.",
+          },
           { name: "Service", description: "Health, models, providers, spend and this document." },
         ],
         components: { responses: errorResponseComponents() },

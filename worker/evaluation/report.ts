@@ -104,7 +104,7 @@ export interface EvaluationReport {
   judgeAgreement: JudgeAgreement[];
   /** with repeats: each contestant's observed win rate per sample and their range */
   stability: { contestant: string; samples: (number | null)[]; range: number | null }[] | null;
-  style: { features: readonly string[]; coefficients: number[] } | null;
+  style: { features: string[]; coefficients: number[] } | null;
   totals: { items: number; answers: number; judgments: number; answerCostUsd: number; judgeCostUsd: number };
   methods: { intervals: string; winRate: string; lengthControl: string; counting: string };
 }
@@ -182,7 +182,7 @@ export function buildReport(input: ReportInput): EvaluationReport {
     judges,
     judgeAgreement,
     stability: stabilityOf(contestants, baseline, games),
-    style: style ? { features: STYLE_FEATURES, coefficients: [...style.coefficients] } : null,
+    style: style ? { features: [...STYLE_FEATURES], coefficients: [...style.coefficients] } : null,
     totals: {
       items: input.items.length,
       answers: input.answers.length,

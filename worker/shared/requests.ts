@@ -1,5 +1,6 @@
 /** Request bodies and queries of the HTTP API, validated once at the edge. */
 import { z } from "zod";
+import { EVALUATION_EXPORT_FORMATS, MATRIX_FILTER_NAMES } from "./evaluation-report";
 import {
   COMPARISON_MODES,
   EXPORT_FORMATS,
@@ -242,3 +243,12 @@ export type CreateComparisonInput = z.infer<typeof createComparisonInput>;
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;
 export type OddsQuery = z.infer<typeof oddsQuery>;
 export type SpendHistoryQuery = z.infer<typeof spendHistoryQuery>;
+
+// ---- evaluation reports ----
+
+export const evaluationMatrixQuery = z.object({ filter: z.enum(MATRIX_FILTER_NAMES).default("all") });
+export const evaluationExportQuery = z.object({ format: z.enum(EVALUATION_EXPORT_FORMATS).default("json") });
+export const evaluationCompareQuery = z.object({
+  a: z.string().min(1).max(200),
+  b: z.string().min(1).max(200),
+});

@@ -1,0 +1,89 @@
+/**
+ * What an evaluation's report is built from: its row, its prompt set's items, every answer (with the style
+ * counts of its text, so the report never holds the texts) and every judgment; and, for one item, the texts and
+ * the judges' reasons side by side.
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { styleCountsOf, type StyleCounts } from "../rating/style-features";
+import type { Db } from "./queries";
+import { evaluationAnswers, evaluationJudgments, evaluations, presets, promptSetItems } from "./schema";
+
+export type EvaluationRow = typeof evaluations.$inferSelect;
+export type ItemRow = typeof promptSetItems.$inferSelect;
+export type AnswerRow = typeof evaluationAnswers.$inferSelect;
+export type JudgmentRow = typeof evaluationJudgments.$inferSelect;
+
+export async function loadEvaluation(db: Db, id: string): Promise<EvaluationRow | null> {
+  return (await db.select().from(evaluations).where(eq(evaluations.id, id)).get()) ?? null;
+}
+
+export interface ReportRows {
+  items: { itemId: string; category: string | null }[];
+  answers: (Omit<AnswerRow, "text" | "evaluationId"> & { style: StyleCounts | null })[];
+  judgments: Omit<JudgmentRow, "reasons" | "evaluationId">[];
+}
+
+export async function loadReportRows(db: Db, evaluation: EvaluationRow): Promise<ReportRows> {
+  const [items, answers, judgments] = await Promise.all([
+    db
+      .select({ itemId: promptSetItems.itemId, category: promptSetItems.category })
+      .from(promptSetItems)
+      .where(eq(promptSetItems.setId, evaluation.promptSetId))
+      .orderBy(asc(promptSetItems.position))
+      .all(),
+    db.select().from(evaluationAnswers).where(eq(evaluationAnswers.evaluationId, evaluation.id)).all(),
+    db.select().from(evaluationJudgments).where(eq(evaluationJudgments.evaluationId, evaluation.id)).all(),
+  ]);
+  return {
+    items,
+    answers: answers.map(({ text, evaluationId: _, ...a }) => ({
+      ...a,
+      style: a.status === "complete" ? styleCountsOf(text) : null,
+    })),
+    judgments: judgments.map(({ reasons: _, evaluationId: __, ...j }) => j),
+  };
+}
+
+export interface ItemDetail {
+  item: ItemRow;
+  answers: AnswerRow[];
+  judgments: JudgmentRow[];
+}
+
+export async function loadItemDetail(db: Db, evaluation: EvaluationRow, itemId: string): Promise<ItemDetail | null> {
+  const item = await db
+    .select()
+    .from(promptSetItems)
+    .where(and(eq(promptSetItems.setId, evaluation.promptSetId), eq(promptSetItems.itemId, itemId)))
+    .get();
+  if (!item) return null;
+  const [answers, judgments] = await Promise.all([
+    db
+      .select()
+      .from(evaluationAnswers)
+      .where(and(eq(evaluationAnswers.evaluationId, evaluation.id), eq(evaluationAnswers.itemId, itemId)))
+      .orderBy(asc(evaluationAnswers.contestant), asc(evaluationAnswers.sample))
+      .all(),
+    db
+      .select()
+      .from(evaluationJudgments)
+      .where(and(eq(evaluationJudgments.evaluationId, evaluation.id), eq(evaluationJudgments.itemId, itemId)))
+      .orderBy(asc(evaluationJudgments.judge), asc(evaluationJudgments.sample), asc(evaluationJudgments.first))
+      .all(),
+  ]);
+  return { item, answers, judgments };
+}
+
+/** The name and model of each preset version named, keyed `preset:<slug>@<version>`. */
+export async function presetNames(
+  db: Db,
+  refs: readonly { slug: string; version: number }[],
+): Promise<Map<string, { name: string; modelId: string }>> {
+  if (refs.length === 0) return new Map();
+  const rows = await db
+    .select({ slug: presets.slug, version: presets.version, name: presets.name, modelId: presets.modelId })
+    .from(presets)
+    .where(inArray(presets.slug, [...new Set(refs.map((r) => r.slug))]))
+    .all();
+  return new Map(rows.map((r) => [`preset:${r.slug}@${r.version}`, { name: r.name, modelId: r.modelId }]));
+}
