@@ -14,6 +14,8 @@ const LeaderboardPage = lazy(() => import("./pages/leaderboard"));
 const ProvidersPage = lazy(() => import("./pages/providers"));
 const SharedPage = lazy(() => import("./pages/shared"));
 const SpendPage = lazy(() => import("./pages/spend"));
+const EvaluationPage = lazy(() => import("./pages/evaluation"));
+const EvaluationComparePage = lazy(() => import("./pages/evaluation-compare"));
 
 const routes: [RegExp, Match["page"]][] = [
   [/^\/$/, SetupPage],
@@ -23,6 +25,8 @@ const routes: [RegExp, Match["page"]][] = [
   [/^\/leaderboard\/?$/, LeaderboardPage],
   [/^\/providers\/?$/, ProvidersPage],
   [/^\/spend\/?$/, SpendPage],
+  [/^\/evaluations\/compare\/?$/, EvaluationComparePage],
+  [/^\/evaluations\/(?<id>[^/]+)\/?$/, EvaluationPage],
   [/^\/shared\/(?<token>[A-Za-z0-9_-]+)\/?$/, SharedPage],
 ];
 

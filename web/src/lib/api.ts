@@ -21,6 +21,9 @@ export type Standings = InferResponseType<typeof api.leaderboard.$get, 200>;
 export type LeaderboardQuery = NonNullable<InferRequestType<typeof api.leaderboard.$get>["query"]>;
 export type SpendHistory = InferResponseType<typeof api.spend.history.$get, 200>;
 export type JudgeStats = InferResponseType<typeof api.judges.$get, 200>["judges"][number];
+export type EvaluationReport = InferResponseType<(typeof api.evaluations)[":id"]["report"]["$get"], 200>;
+export type EvaluationMatrix = InferResponseType<(typeof api.evaluations)[":id"]["matrix"]["$get"], 200>;
+export type EvaluationComparison = InferResponseType<typeof api.evaluations.compare.$get, 200>;
 export type ShareLink = InferResponseType<(typeof api.runs)[":id"]["shares"]["$get"], 200>["shares"][number];
 
 /** What the person sees when a call fails: the server's own message when it sent one. */

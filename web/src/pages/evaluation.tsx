@@ -1,0 +1,117 @@
+import { createEffect, createResource, createSignal, For, onCleanup, Show } from "solid-js";
+import { Alert } from "../components/alert";
+import { DownloadLink } from "../components/download-link";
+import { CostChart } from "../components/evaluation/cost-chart";
+import { EvaluationJudges } from "../components/evaluation/judges";
+import { EvaluationLeaderboard, SeparationNote } from "../components/evaluation/leaderboard";
+import { EvaluationMatrixView } from "../components/evaluation/matrix";
+import { api, call } from "../lib/api";
+
+const REFRESH_MS = 3000;
+const FINAL = new Set(["completed", "cancelled", "failed"]);
+const pct = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(0)}%`);
+
+/** One evaluation: the outcome first, then the leaderboard, cost, judges and the items; refreshed while it runs. */
+export default function EvaluationPage(props: { params: Record<string, string> }) {
+  const id = () => props.params.id ?? "";
+  const [version, setVersion] = createSignal(0);
+  const [report] = createResource(
+    () => ({ id: id(), version: version() }),
+    async (q) => {
+      try {
+        return { data: await call(api.evaluations[":id"].report.$get({ param: { id: q.id } })), error: null };
+      } catch (err) {
+        return { data: null, error: err instanceof Error ? err.message : String(err) };
+      }
+    },
+  );
+  const data = () => report.latest?.data ?? null;
+  createEffect(() => {
+    const status = data()?.status;
+    if (!status || FINAL.has(status)) return;
+    const timer = setTimeout(() => setVersion((v) => v + 1), REFRESH_MS);
+    onCleanup(() => clearTimeout(timer));
+  });
+  const names = () =>
+    new Map<string, string>((data()?.rows ?? []).map((r) => [r.contestant, r.displayName] as [string, string]));
+  const exportHref = (format: "json" | "csv" | "md" | "battles") =>
+    `/api/evaluations/${encodeURIComponent(id())}/export?format=${format}`;
+
+  return (
+    <>
+      <Alert message={report()?.error ?? null} />
+      <Show when={data()}>
+        {(r) => (
+          <>
+            <h1>{r().name}</h1>
+            <p class="muted">
+              Status: <span data-testid="evaluation-status">{r().status}</span> · {r().totals.items} items ·{" "}
+              {r().rows.length} contestants · {r().judges.length} judge{r().judges.length === 1 ? "" : "s"} · answers $
+              {r().totals.answerCostUsd.toFixed(4)}, judges ${r().totals.judgeCostUsd.toFixed(4)}
+            </p>
+            <SeparationNote report={r()} />
+            <EvaluationLeaderboard report={r()} />
+            <p class="muted small">
+              {r().methods.counting}. Ratings: {r().methods.intervals}. Length control: {r().methods.lengthControl}.
+            </p>
+            <h2>Rating against cost</h2>
+            <CostChart report={r()} />
+            <EvaluationJudges report={r()} names={names()} />
+            <Show when={r().categories.length > 1}>
+              <section aria-labelledby="categories-title">
+                <h2 id="categories-title">Per category</h2>
+                <For each={r().categories}>
+                  {(c) => (
+                    <p>
+                      <strong>{c.category}</strong> ({c.items} items):{" "}
+                      {[...c.rows]
+                        .filter((row) => row.contestant !== r().baseline)
+                        .sort((a, b) => (b.bt ?? -Infinity) - (a.bt ?? -Infinity))
+                        .map((row) => `${names().get(row.contestant) ?? row.contestant} ${pct(row.winRate)}`)
+                        .join(" · ")}
+                    </p>
+                  )}
+                </For>
+              </section>
+            </Show>
+            <Show when={r().stability}>
+              {(s) => (
+                <section aria-labelledby="stability-title">
+                  <h2 id="stability-title">Stability across samples</h2>
+                  <ul>
+                    <For each={s()}>
+                      {(row) => (
+                        <li>
+                          {names().get(row.contestant) ?? row.contestant}: {row.samples.map(pct).join(", ")} (range{" "}
+                          {pct(row.range)})
+                        </li>
+                      )}
+                    </For>
+                  </ul>
+                </section>
+              )}
+            </Show>
+            <EvaluationMatrixView id={id()} names={names()} version={version()} />
+            <section aria-labelledby="export-title">
+              <h2 id="export-title">Export</h2>
+              <p class="export-links">
+                <DownloadLink class="button secondary" href={exportHref("json")}>
+                  JSON (everything)
+                </DownloadLink>{" "}
+                <DownloadLink class="button secondary" href={exportHref("csv")}>
+                  CSV (the items)
+                </DownloadLink>{" "}
+                <DownloadLink class="button secondary" href={exportHref("md")}>
+                  Markdown (the summary)
+                </DownloadLink>{" "}
+                <DownloadLink class="button secondary" href={exportHref("battles")}>
+                  Battles (Chatbot Arena format)
+                </DownloadLink>
+              </p>
+            </section>
+          </>
+        )}
+      </Show>
+    </>
+  );
+}
