@@ -50,8 +50,8 @@ async function existingRun(c: Context<{ Bindings: Env }>): Promise<string> {
 
 /** The longest a run's calls may take: its answers, then its reviews (each maybe asked twice), then its synthesis. */
 function runCallsMs(settings: RunSettings, models: number): number {
-  const waves = Math.max(1, Math.ceil(models / Math.max(1, settings.concurrency)));
-  return (3 * waves + 1) * settings.timeoutMs;
+  const waves = (calls: number) => Math.max(1, Math.ceil(calls / Math.max(1, settings.concurrency)));
+  return (waves(models) + 2 * waves(settings.reviewers?.length ?? models) + 1) * settings.timeoutMs;
 }
 
 /**
@@ -84,7 +84,9 @@ const described = {
   create: describeRoute({
     tags: ["Runs"],
     summary: "Start a council run",
-    description: "Every model answers the question; then, with autoEvaluate, they review each other's answers blind.",
+    description:
+      "Every model answers the question; then, with autoEvaluate, they review each other's answers blind (or " +
+      "settings.reviewers do, judge-only models among them), scoring the rubric's dimensions (settings.rubric).",
     responses: { 201: jsonResponse(runStarted, "The run, started."), ...errorResponses(400, 409, 429) },
   }),
   list: describeRoute({
@@ -143,6 +145,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
     checkModels(c.env, [
       ...input.models.map((m) => m.id),
       ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : []),
+      ...(input.settings.reviewers ?? []),
     ]);
     await rateLimit(c, "runs", await clientIdOf(c));
     const id = await newItemId(c.env, "run");

@@ -1,6 +1,6 @@
 /**
  * What a council request could cost at most, before it starts: every model answering with its full output
- * allowance, every reviewer reading all the answers (and asked twice, as invalid output is), and the
+ * allowance, every reviewer (the answerers, or the run's own list with its judge-only models) reading all the answers (and asked twice, as invalid output is), and the
  * synthesis. An upper bound from list prices, so the spend caps refuse a request before any provider call.
  */
 import { pricedModel } from "../providers/pricing";
@@ -101,16 +101,27 @@ function councilCost(env: ConfigVars, w: CouncilWork): RunEstimate {
   return total();
 }
 
+/** Who reviews `answerers`' answers: the run's own list when it has one, else the answerers (two or more of them). */
+function reviewersOf(settings: Pick<RunSettings, "reviewers">, answerers: string[]): string[] {
+  if (settings.reviewers) return settings.reviewers;
+  return answerers.length > 1 ? answerers : [];
+}
+
 /** A new run. */
 export function estimateRunCost(env: ConfigVars, input: CreateRunInput): RunEstimate {
-  const reviewed = input.settings.autoEvaluate && input.models.length > 1;
+  const reviewers = input.settings.autoEvaluate
+    ? reviewersOf(
+        input.settings,
+        input.models.map((m) => m.id),
+      )
+    : [];
   return councilCost(env, {
     question: input.question,
     settings: input.settings,
     answering: input.models,
     answered: [],
-    reviewers: reviewed ? input.models.map((m) => m.id) : [],
-    synthesis: reviewed,
+    reviewers,
+    synthesis: reviewers.length > 0,
   });
 }
 
@@ -129,7 +140,7 @@ export function estimateEvaluation(env: ConfigVars, run: RunForEstimate): RunEst
     settings: run.settings,
     answering: [],
     answered: done.map((a) => a.text),
-    reviewers: done.map((a) => a.modelId),
+    reviewers: run.settings.reviewers ?? done.map((a) => a.modelId),
     synthesis: true,
   });
 }
@@ -140,13 +151,18 @@ export function estimateAnswerRetry(env: ConfigVars, run: RunForEstimate, modelI
     modelIds ? modelIds.includes(a.modelId) : a.status === "failed" || a.status === "cancelled",
   );
   const kept = run.answers.filter((a) => !chosen.includes(a) && a.status === "done");
-  const reviewed = run.settings.autoEvaluate && chosen.length + kept.length > 1;
+  const reviewers = run.settings.autoEvaluate
+    ? reviewersOf(
+        run.settings,
+        [...chosen, ...kept].map((a) => a.modelId),
+      )
+    : [];
   return councilCost(env, {
     question: run.question,
     settings: run.settings,
     answering: chosen.map((a) => ({ id: a.modelId, params: a.params })),
     answered: kept.map((a) => a.text),
-    reviewers: reviewed ? [...chosen, ...kept].map((a) => a.modelId) : [],
-    synthesis: reviewed,
+    reviewers,
+    synthesis: reviewers.length > 0,
   });
 }

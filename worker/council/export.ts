@@ -1,5 +1,6 @@
 /** A run as a file to keep or share: JSON (the whole record) or Markdown (for reading). */
 import { nestHeadings } from "../shared/markdown-headings";
+import { OVERALL, overallOf, type Scoring, scoringOf } from "../shared/rubric";
 import { describeCost, TERMINAL_STATUSES, type RunDetail } from "../shared/run";
 
 const fmt = (n: number | null, digits = 2) => (n === null ? "—" : Number.isInteger(n) ? String(n) : n.toFixed(digits));
@@ -23,7 +24,8 @@ export function exportMarkdown(d: RunDetail): string {
   const cost = costHidden ? "shown when the run ends" : describeCost(d.totals, (n) => `$${n.toFixed(4)}`);
   out.push(`- Tokens: ${d.totals.tokensIn} in, ${d.totals.tokensOut} out · estimated cost ${cost}`, "");
   out.push("## Question", "", quote(d.run.question), "");
-  out.push(...labelMap(d));
+  const scoring = scoringOf(d.run.settings);
+  out.push(...rubricTable(d, scoring), ...labelMap(d));
   if (d.synthesis) {
     const s = d.synthesis;
     out.push(
@@ -40,19 +42,24 @@ export function exportMarkdown(d: RunDetail): string {
     );
   }
   if (d.aggregation) {
+    const means = d.aggregation.voteBreakdown.scoreMeans;
+    const tieKey = scoring.tieKey;
     out.push(
       "## Ranking",
       "",
-      "| Rank | Answer | Borda | First-place votes | Mean overall | Mean correctness |",
+      `| Rank | Answer | Borda | First-place votes | Mean overall | Mean ${tieKey} |`,
       "| --- | --- | --- | --- | --- | --- |",
     );
     for (const e of d.aggregation.finalRanking)
       out.push(
-        `| ${e.rank} | ${name(d, e.label)} | ${fmt(e.borda)} | ${fmt(e.firstPlaceVotes)} | ${fmt(e.meanOverall)} | ${fmt(e.meanCorrectness)} |`,
+        `| ${e.rank} | ${name(d, e.label)} | ${fmt(e.borda)} | ${fmt(e.firstPlaceVotes)} | ${fmt(e.meanOverall)} | ${fmt(means[e.label]?.[tieKey] ?? null)} |`,
       );
     for (const t of d.aggregation.voteBreakdown.tieBreaks)
-      out.push("", `Tie on Borda between ${t.labels.join(", ")}: decided by ${t.decidedBy}.`);
-    out.push("", `Method: ${d.aggregation.methodVersion}`, "", ...voteMath(d));
+      out.push(
+        "",
+        `Tie on Borda between ${t.labels.join(", ")}: decided by ${t.decidedBy === "meanDimension" ? `mean ${tieKey}` : t.decidedBy}.`,
+      );
+    out.push("", `Method: ${d.aggregation.methodVersion}`, "", ...voteMath(d, scoring));
   }
   out.push("## Answers", "");
   for (const a of d.answers) {
@@ -70,17 +77,16 @@ export function exportMarkdown(d: RunDetail): string {
     for (const s of d.reviewers) {
       const who = s.reviewerModelId ?? (s.reviewerLabel ? `the author of Answer ${s.reviewerLabel}` : s.id);
       out.push(
-        `### Reviewer ${who}`,
+        `### Reviewer ${who}${s.reviewerLabel ? "" : " (judge only: wrote no answer)"}`,
         "",
         `Status ${s.status}${s.ranking ? ` · ranking ${s.ranking.join(" > ")}` : ""}`,
         "",
       );
       if (s.error) out.push(`Error: ${s.error}`, "");
       for (const v of d.reviews.filter((x) => x.reviewSetId === s.id)) {
-        const sc = v.scores;
-        out.push(
-          `- **Answer ${v.targetLabel}** — overall ${sc.overall}, correctness ${sc.correctness}, completeness ${sc.completeness}, clarity ${sc.clarity}, helpfulness ${sc.helpfulness}, safety ${sc.safety}`,
-        );
+        const others = scoring.keys.filter((k) => k !== OVERALL).map((k) => `${k} ${v.scores[k]}`);
+        const overall = scoring.askedOverall ? v.scores[OVERALL] : fmt(overallOf(scoring, v.scores));
+        out.push(`- **Answer ${v.targetLabel}** — overall ${overall}, ${others.join(", ")}`);
         out.push(`  ${v.critique.replace(/\n/g, " ")}`);
       }
       out.push("");
@@ -102,8 +108,26 @@ function labelMap(d: RunDetail): string[] {
   return [...out, ""];
 }
 
+/** A custom rubric: what reviewers scored, and each dimension's weight in the overall. */
+function rubricTable(d: RunDetail, scoring: Scoring): string[] {
+  if (!scoring.descriptions) return [];
+  const category = d.run.settings.category;
+  const out = [
+    "## Rubric",
+    "",
+    "Reviewers scored each answer 0–10 on these dimensions; an answer's overall is Σ weight·score ÷ Σ weight" +
+      (category === undefined ? "." : `, with the weights of category "${category}".`),
+    "",
+    "| Dimension | What it judges | Weight |",
+    "| --- | --- | --- |",
+  ];
+  for (const key of scoring.keys)
+    out.push(`| ${key} | ${scoring.descriptions[key].replace(/\|/g, "\\|")} | ${fmt(scoring.weights[key])} |`);
+  return [...out, ""];
+}
+
 /** The Borda count as it was done: each reviewer's ranking, its weight, and the points it gave. */
-function voteMath(d: RunDetail): string[] {
+function voteMath(d: RunDetail, scoring: Scoring): string[] {
   const breakdown = d.aggregation?.voteBreakdown;
   if (!breakdown?.reviewers.length) return [];
   const labels = Object.keys(breakdown.bordaTotals).sort();
@@ -116,7 +140,7 @@ function voteMath(d: RunDetail): string[] {
     "",
     "Each reviewer ranks the answers it reviewed; of N answers ranked, the first gets N−1 points, the next N−2, the " +
       "last 0, times the reviewer's weight. An answer's Borda score is the sum over reviewers. Ties on Borda are " +
-      "broken by the mean overall score, then the mean correctness score.",
+      `broken by the mean overall score, then the mean ${scoring.tieKey} score.`,
     "",
     `| Reviewer | Weight | Ranking | ${labels.map((l) => `Points to ${l}`).join(" | ")} |`,
     `| --- | --- | --- | ${labels.map(() => "---").join(" | ")} |`,

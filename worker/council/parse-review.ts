@@ -15,7 +15,8 @@
  * Output of any shape is an outcome, never an exception.
  */
 import { z } from "zod";
-import { SCORE_KEYS, type ScoreKey, type Scores } from "../shared/run";
+import { overallOf, type Scoring, scoringOf } from "../shared/rubric";
+import type { Scores } from "../shared/run";
 
 export interface ParsedReview {
   reviews: { label: string; critique: string; scores: Scores }[];
@@ -28,39 +29,40 @@ export type ParseOutcome = { ok: true; review: ParsedReview; repairs: string[] }
 const missingOr = (what: string) => (iss: { input?: unknown }) =>
   iss.input === undefined ? "is missing" : `must be ${what}`;
 const numberLike = z.union([z.number(), z.string()], { error: missingOr("a number") });
-const scoresShape = z.object(
-  Object.fromEntries(SCORE_KEYS.map((key) => [key, numberLike])) as Record<ScoreKey, typeof numberLike>,
-  {
-    error: missingOr("an object"),
-  },
-);
-const rawReview = z.object(
-  {
-    reviews: z.array(
-      z.object(
-        {
-          label: z.string({ error: missingOr("a string") }),
-          critique: z.string({ error: missingOr("a string") }),
-          scores: scoresShape,
-        },
-        { error: missingOr("an object") },
+/** The shape of a review whose scores are the rubric's keys (extra keys are ignored). */
+const rawReviewOf = (keys: readonly string[]) =>
+  z.object(
+    {
+      reviews: z.array(
+        z.object(
+          {
+            label: z.string({ error: missingOr("a string") }),
+            critique: z.string({ error: missingOr("a string") }),
+            scores: z.object(Object.fromEntries(keys.map((key) => [key, numberLike])), {
+              error: missingOr("an object"),
+            }),
+          },
+          { error: missingOr("an object") },
+        ),
+        { error: missingOr("a list") },
       ),
-      { error: missingOr("a list") },
-    ),
-    ranking: z.array(z.string({ error: missingOr("a label") }), { error: missingOr("a list of labels") }).optional(),
-    confidence: z.union([z.number(), z.string(), z.null()], { error: missingOr("a number") }).optional(),
-  },
-  { error: missingOr("a JSON object") },
-);
+      ranking: z.array(z.string({ error: missingOr("a label") }), { error: missingOr("a list of labels") }).optional(),
+      confidence: z.union([z.number(), z.string(), z.null()], { error: missingOr("a number") }).optional(),
+    },
+    { error: missingOr("a JSON object") },
+  );
 
-/** Validates and repairs one review against the labels the reviewer had to judge. */
-export function parseReview(raw: string, labels: string[]): ParseOutcome {
+const DEFAULT_SCORING = scoringOf({});
+const defaultShape = rawReviewOf(DEFAULT_SCORING.keys);
+
+/** Validates and repairs one review against the labels the reviewer had to judge and the rubric's keys. */
+export function parseReview(raw: string, labels: string[], scoring: Scoring = DEFAULT_SCORING): ParseOutcome {
   const repairs: string[] = [];
   const json = extractJsonObject(raw);
   if (json === null) return { ok: false, error: "the output is not JSON" };
   if (json.extracted) repairs.push("took the JSON object out of the text around it");
 
-  const checked = rawReview.safeParse(json.value);
+  const checked = (scoring === DEFAULT_SCORING ? defaultShape : rawReviewOf(scoring.keys)).safeParse(json.value);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     return { ok: false, error: `${pathOf(issue.path)} ${issue.message}` };
@@ -76,9 +78,9 @@ export function parseReview(raw: string, labels: string[]): ParseOutcome {
       repairs.push(`dropped a second review of ${label}`);
       continue;
     }
-    const scores = {} as Scores;
-    for (const key of SCORE_KEYS) {
-      const value = readScore(entry.scores[key], `${key} of ${label}`, repairs);
+    const scores: Scores = {};
+    for (const key of scoring.keys) {
+      const value = readScore(entry.scores[key]!, `${key} of ${label}`, repairs);
       if (value === null) return { ok: false, error: `the ${key} score of ${label} is not a number` };
       scores[key] = value;
     }
@@ -97,7 +99,8 @@ export function parseReview(raw: string, labels: string[]): ParseOutcome {
 
   const unranked = labels.filter((l) => !ranking.includes(l) && reviewed.has(l));
   // A stable sort keeps label order between equal scores.
-  unranked.sort((a, b) => reviewed.get(b)!.scores.overall - reviewed.get(a)!.scores.overall);
+  const overall = (label: string) => overallOf(scoring, reviewed.get(label)!.scores);
+  unranked.sort((a, b) => overall(b) - overall(a));
   for (const label of unranked) {
     ranking.push(label);
     repairs.push(`appended ${label} to the ranking by its overall score`);

@@ -4,7 +4,7 @@
  * every object closed (`additionalProperties: false`) with all its properties required, and no
  * min/max keywords (OpenAI strict rejects some) — ranges live in descriptions and parse-review.ts enforces them.
  */
-import { SCORE_KEYS } from "../shared/run";
+import { type Scoring, scoringOf } from "../shared/rubric";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -18,10 +18,16 @@ function closedObject(properties: Record<string, JsonSchema>, description?: stri
   };
 }
 
-export function reviewJsonSchema(labels: string[]): JsonSchema {
+const SCALE = "0 (worst) to 10 (best)";
+
+/** The review schema for these labels, its scores the rubric's keys (each described, when the rubric says what it judges). */
+export function reviewJsonSchema(labels: string[], scoring: Scoring = scoringOf({})): JsonSchema {
   const label = (description: string): JsonSchema => ({ type: "string", enum: [...labels], description });
-  const score: JsonSchema = { type: "number", description: "0 (worst) to 10 (best)" };
-  const scores = closedObject(Object.fromEntries(SCORE_KEYS.map((key) => [key, score])));
+  const score = (key: string): JsonSchema => {
+    const judges = scoring.descriptions?.[key];
+    return { type: "number", description: judges ? `${judges}: ${SCALE}` : SCALE };
+  };
+  const scores = closedObject(Object.fromEntries(scoring.keys.map((key) => [key, score(key)])));
   const review = closedObject({
     label: label("the answer this review is about"),
     critique: { type: "string", description: "main strengths and weaknesses, a few sentences" },

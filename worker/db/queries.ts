@@ -178,6 +178,7 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
   ]);
   const { models, ...settings } = run.settings;
   const labelOf = (answerId: string | null) => answers.find((a) => a.id === answerId)?.label ?? "";
+  const listed = (modelId: string) => settings.reviewers?.indexOf(modelId) ?? -1;
   return {
     id: run.id,
     createdAt: run.createdAt,
@@ -188,7 +189,13 @@ export async function loadRunRecord(db: Db, id: string): Promise<RunRecord | nul
     error: run.error,
     answers: answers.map(({ runId: _run, completedAt: _at, ...a }) => ({ ...a, droppedParams: a.droppedParams ?? [] })),
     reviewSets: sets
-      .sort((x, y) => labelOf(x.reviewerAnswerId).localeCompare(labelOf(y.reviewerAnswerId)))
+      // Reviewers with an answer by its label, then the judge-only ones as the run listed them.
+      .sort(
+        (x, y) =>
+          Number(x.reviewerAnswerId === null) - Number(y.reviewerAnswerId === null) ||
+          labelOf(x.reviewerAnswerId).localeCompare(labelOf(y.reviewerAnswerId)) ||
+          listed(x.reviewerModelId) - listed(y.reviewerModelId),
+      )
       .map(({ runId: _run, completedAt: _at, ...set }) => ({
         ...set,
         reviews: reviews

@@ -10,6 +10,7 @@ import { DEMO_MODELS, styleOf } from "./demo/models";
 import { readPacket, schemaLabels } from "./demo/packet";
 import { classifyPrompt } from "./demo/classify";
 import { judge, judgePair } from "./demo/review";
+import { rubricOfRequest } from "./demo/rubric";
 import { chairBriefQuestion, writeSynthesis } from "./demo/synthesis";
 import { ProviderError, type GenerateRequest, type Generation, type Provider, type ReviewOutput } from "./types";
 
@@ -33,7 +34,12 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
         ? classifyPrompt(req.prompt)
         : hasProperty(req.schema, "winner")
           ? judgePair(style, packet)
-          : judge(style, packet, schemaLabels(req.schema) ?? packet.answers.map((a) => a.label));
+          : judge(
+              style,
+              packet,
+              schemaLabels(req.schema) ?? packet.answers.map((a) => a.label),
+              rubricOfRequest(req.schema, req.system),
+            );
       const raw = JSON.stringify(verdict);
       return { raw, tokensIn: estimateTokens(req.system + req.prompt), tokensOut: estimateTokens(raw) };
     },

@@ -3,6 +3,7 @@
  * rankings with reviewer weights and self-review handling, tie-broken by mean scores, plus first-place votes,
  * score means and the pairwise matrix. Pure: same input, same output, no I/O.
  */
+import { OVERALL, type Scoring, scoringOf } from "../shared/rubric";
 import type { AggregationView, RankingEntry, VoteBreakdown } from "../shared/run";
 import { countedRanking, creditWeight, type Ballot, type SelfReviewMode, type SelfReviewPolicy } from "./ballot";
 import { condorcetWinner, pairwiseMatrix } from "./pairwise";
@@ -22,6 +23,8 @@ export interface AggregateInput {
   selfReview: SelfReviewMode;
   /** 0..1, used in downweight mode */
   selfReviewWeight: number;
+  /** the run's rubric, read (absent: the default rubric) */
+  scoring?: Scoring;
 }
 
 /**
@@ -30,6 +33,9 @@ export interface AggregateInput {
  * N−1 … 0 points times the ballot's weight. In downweight mode the own label stays ranked, but everything
  * credited *to* it — its points, a first-place vote, its self-scores, and pairwise[own][x] (never
  * pairwise[x][own]) — is further multiplied by `selfReviewWeight`.
+ *
+ * Ties on Borda points go to the higher mean overall (a custom rubric's weighted mean), then the higher mean of
+ * the rubric's tie key (correctness by default); `voteBreakdown.tieKey` names it when it is a custom rubric's.
  *
  * `voteBreakdown.reviewers[i].points` are the weighted points actually credited, so they sum to `bordaTotals`.
  * All totals and means are rounded to 1e-9 before they are compared or returned.
@@ -61,15 +67,17 @@ export function aggregate(input: AggregateInput): AggregationView {
   roundAll(bordaTotals);
   roundAll(firstPlaceVotes);
 
-  const means = scoreMeans(labels, input.ballots, policy);
+  const scoring = input.scoring ?? scoringOf({});
+  const means = scoreMeans(labels, input.ballots, policy, scoring);
   const pairwise = pairwiseMatrix(labels, counted, policy);
   const { placed, tieBreaks } = placeStandings(
     labels.map((label) => ({
       label,
       borda: bordaTotals[label],
-      meanOverall: means[label].overall,
-      meanCorrectness: means[label].correctness,
+      meanOverall: means[label][OVERALL],
+      meanTieKey: means[label][scoring.tieKey],
     })),
+    scoring.tieKey === "correctness" ? "meanCorrectness" : "meanDimension",
   );
 
   const answerOf = new Map(input.answers.map((a) => [a.label, a]));
@@ -81,7 +89,7 @@ export function aggregate(input: AggregateInput): AggregationView {
     borda: standing.borda,
     firstPlaceVotes: firstPlaceVotes[standing.label],
     meanOverall: standing.meanOverall,
-    meanCorrectness: standing.meanCorrectness,
+    meanCorrectness: means[standing.label].correctness ?? null,
   }));
 
   return {
@@ -95,6 +103,7 @@ export function aggregate(input: AggregateInput): AggregationView {
       tieBreaks,
       condorcetWinner: condorcetWinner(labels, pairwise),
       positionBias: positionBias(counted),
+      ...(scoring.askedOverall ? {} : { tieKey: scoring.tieKey }),
     },
     methodVersion: METHOD_VERSION,
   };

@@ -5,16 +5,19 @@ export interface Standing {
   label: string;
   borda: number;
   meanOverall: number | null;
-  meanCorrectness: number | null;
+  /** the mean of the rubric's tie key (correctness by default) */
+  meanTieKey: number | null;
 }
 
 export type TieBreak = VoteBreakdown["tieBreaks"][number];
-type TieKey = "meanOverall" | "meanCorrectness";
+type TieKey = "meanOverall" | "meanTieKey";
+/** How a tie settled by the tie key's mean is reported: as correctness (the default rubric's) or a rubric's own dimension. */
+export type TieKeyName = "meanCorrectness" | "meanDimension";
 
-const TIE_KEYS: readonly TieKey[] = ["meanOverall", "meanCorrectness"];
+const TIE_KEYS: readonly TieKey[] = ["meanOverall", "meanTieKey"];
 
 /**
- * Sorts by Borda total; labels tied on it are separated by mean overall, then mean correctness
+ * Sorts by Borda total; labels tied on it are separated by mean overall, then the tie key's mean (correctness by default)
  * (a missing mean counts lowest), and whatever is still tied shares a rank, ordered by label.
  * Inputs are expected already rounded, so equality here is exact.
  *
@@ -22,7 +25,10 @@ const TIE_KEYS: readonly TieKey[] = ["meanOverall", "meanCorrectness"];
  * separated any of them, or "shared". When that key splits only some of them, the labels still tied
  * get their own entry after it — e.g. [A, B, C] by meanOverall, then [B, C] by meanCorrectness.
  */
-export function placeStandings(standings: readonly Standing[]): {
+export function placeStandings(
+  standings: readonly Standing[],
+  tieKeyName: TieKeyName = "meanCorrectness",
+): {
   placed: { standing: Standing; rank: number }[];
   tieBreaks: TieBreak[];
 } {
@@ -42,7 +48,7 @@ export function placeStandings(standings: readonly Standing[]): {
       return;
     }
     const key = keys[at];
-    const entry: TieBreak = { labels: [], decidedBy: key };
+    const entry: TieBreak = { labels: [], decidedBy: key === "meanTieKey" ? tieKeyName : key };
     tieBreaks.push(entry);
     const first = tiers.length;
     for (const sub of groupBy(group, (s) => s[key])) settle(sub, keys.slice(at + 1));

@@ -1,7 +1,11 @@
-/** The reviewing phase: each model that answered judges the others blind, then the ballots are counted. */
+/**
+ * The reviewing phase: the reviewers (the models that answered, or the run's own list, judge-only models among them)
+ * judge the answers blind by the run's rubric, then the ballots are counted.
+ */
 
 import { type ParsedReview, parseReview } from "../council/parse-review";
 import { buildReviewRequest } from "../council/prompts";
+import { reviewRoster } from "../council/reviewers";
 import { shownOrder } from "../council/shown-order";
 import { calibrationRows } from "../db/judge-queries";
 import { aggregationWrites, evaluationClears, type JudgeBattle, reviewSetWrites } from "../db/queries";
@@ -9,6 +13,7 @@ import { calibrate } from "../judges/calibration";
 import { reviewerWeights } from "../judges/reviewer-weights";
 import { costOf } from "../providers/pricing";
 import { aggregate, type Ballot } from "../rating/borda";
+import { scoringOf } from "../shared/rubric";
 import { REVIEWER_NOT_STARTED } from "../shared/run";
 import { forEachLimited } from "./limits";
 import { logCall } from "./log";
@@ -29,21 +34,17 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
   const answered = r.answers.filter((a) => a.status === "done");
   if (r.reviewSets.length === 0) {
     ctx.write(...evaluationClears(ctx.env.DB, r.id));
-    // A lone answer has nobody else to judge it unless reviewers may rank their own.
-    const reviewers = answered.length > 1 || r.settings.selfReview === "downweight" ? answered : [];
+    const roster = reviewRoster(r.id, r.answers, r.settings);
     const weights =
       r.settings.reviewerWeights === "calibrated"
         ? reviewerWeights(
-            reviewers.map((a) => a.modelId),
+            roster.map((e) => e.modelId),
             calibrate(await calibrationRows(ctx.db)),
           )
         : null;
-    r.reviewSets = reviewers.map((a) => {
-      const judged = answered
-        .filter((x) => !(r.settings.selfReview === "exclude" && x.id === a.id))
-        .map((x) => x.label);
-      const set = newReviewSet(r.id, a.label, a.modelId, a.id, shownOrder(judged, r.id, a.modelId));
-      const calibrated = weights?.get(a.modelId);
+    r.reviewSets = roster.map((e) => {
+      const set = newReviewSet(e.id, e.modelId, e.answerId, shownOrder(e.judged, r.id, e.modelId));
+      const calibrated = weights?.get(e.modelId);
       if (calibrated) Object.assign(set, { weight: calibrated.weight, calibration: calibrated.basis });
       return set;
     });
@@ -60,6 +61,7 @@ export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | 
     ballots,
     selfReview: r.settings.selfReview,
     selfReviewWeight: r.settings.selfReviewWeight,
+    scoring: scoringOf(r.settings),
   });
   if (r.settings.reviewerWeights === "calibrated")
     aggregation.voteBreakdown.calibration = Object.fromEntries(r.reviewSets.map((s) => [s.id, s.calibration ?? null]));
@@ -79,12 +81,14 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
   if (!ctx.current()) return;
   const r = ctx.record;
   const reviewerLabel = r.answers.find((a) => a.id === set.reviewerAnswerId)?.label ?? null;
+  const scoring = scoringOf(r.settings);
   const request = buildReviewRequest({
     question: r.question,
     answers: r.answers.filter((a) => a.status === "done").map((a) => ({ label: a.label, text: a.text })),
     reviewerLabel,
     selfReview: r.settings.selfReview,
     order: set.shownOrder ?? undefined,
+    scoring,
   });
   const who = () => ({ reviewSetId: set.id, reviewerLabel, reviewerModelId: ctx.blind() ? null : set.reviewerModelId });
   const answerParams = r.answers.find((a) => a.id === set.reviewerAnswerId)?.params ?? {};
@@ -99,7 +103,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
       temperature: answerParams.temperature ?? r.settings.temperature,
     },
     (raw): Parsed<ParsedReview> => {
-      const outcome = parseReview(raw, request.labels);
+      const outcome = parseReview(raw, request.labels, scoring);
       return outcome.ok ? { ok: true, value: outcome.review } : outcome;
     },
     {
@@ -185,15 +189,14 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
 }
 
 function newReviewSet(
-  runId: string,
-  label: string,
+  id: string,
   reviewerModelId: string,
-  reviewerAnswerId: string,
+  reviewerAnswerId: string | null,
   order: string[],
 ): ReviewSetRecord {
   return {
     ...REVIEWER_NOT_STARTED,
-    id: `${runId}-r${label}`,
+    id,
     reviewerModelId,
     reviewerAnswerId,
     attempts: 0,

@@ -372,7 +372,8 @@ export class RunRoom extends Room<RunEventBody> {
     const r = this.record!;
     const waves = (calls: number) => Math.max(1, Math.ceil(calls / Math.max(1, r.settings.concurrency)));
     const synthesis = r.synthesis ? r.settings.timeoutMs : 0;
-    const reviews = waves(r.reviewSets.length || r.answers.length) * 2 * r.settings.timeoutMs + synthesis;
+    const reviewers = r.reviewSets.length || (r.settings.reviewers ?? r.answers).length;
+    const reviews = waves(reviewers) * 2 * r.settings.timeoutMs + synthesis;
     if (r.status === "reviewing") return reviews;
     if (r.status === "synthesizing") return r.settings.timeoutMs;
     const answers =

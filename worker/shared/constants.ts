@@ -69,6 +69,15 @@ export const ODDS_MAX_MODELS = 30;
 export const MAX_JUDGES = 8;
 /** Models one council run may take: one label each, A to Z. */
 export const MAX_RUN_MODELS = 26;
+/** Reviewers one council run may list: as many as it may have answerers, so "every answerer and some judges" fits too. */
+export const MAX_REVIEWERS = 26;
+/** A custom rubric's dimensions: how many, how a key is spelled, how long a description and how heavy a weight may be. */
+export const MAX_RUBRIC_DIMENSIONS = 10;
+export const RUBRIC_KEY_PATTERN = "^[a-z][a-z0-9_-]{0,31}$";
+export const MAX_RUBRIC_DESCRIPTION = 300;
+export const MAX_RUBRIC_WEIGHT = 100;
+/** A run's category (it picks a rubric's per-category weights), as long as a comparison's may be. */
+export const MAX_CATEGORY_LENGTH = 100;
 /** The bounds of the parameters a model is asked with, and of a run's settings. */
 export const MAX_TEMPERATURE = 2;
 export const MAX_OUTPUT_TOKENS = 200_000;

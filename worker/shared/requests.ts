@@ -1,6 +1,7 @@
 /** Request bodies and queries of the HTTP API, validated once at the edge. */
 import { z } from "zod";
 import { EVALUATION_EXPORT_FORMATS, MATRIX_FILTER_NAMES } from "./evaluation-report";
+import { OVERALL } from "./rubric";
 import {
   COMPARISON_MODES,
   EXPORT_FORMATS,
@@ -10,9 +11,14 @@ import {
   LANGUAGE_LABEL_PREFIX,
   LEADERBOARD_ORDERS,
   LEADERBOARD_SOURCES,
+  MAX_CATEGORY_LENGTH,
   MAX_CONCURRENCY,
   MAX_JUDGES,
   MAX_OUTPUT_TOKENS,
+  MAX_REVIEWERS,
+  MAX_RUBRIC_DESCRIPTION,
+  MAX_RUBRIC_DIMENSIONS,
+  MAX_RUBRIC_WEIGHT,
   MAX_RUN_MODELS,
   MAX_TEMPERATURE,
   MAX_TIMEOUT_MS,
@@ -20,6 +26,7 @@ import {
   ODDS_MAX_MODELS,
   PROMPT_LABELS,
   REVIEWER_WEIGHTS,
+  RUBRIC_KEY_PATTERN,
   SELF_REVIEW_MODES,
   VOTE_CHOICES,
   type StyleMethod,
@@ -68,6 +75,66 @@ export const modelParamsInput = z
   })
   .strict();
 
+const rubricWeight = z
+  .number()
+  .gt(0, "a weight must be above 0")
+  .max(MAX_RUBRIC_WEIGHT, `a weight may be at most ${MAX_RUBRIC_WEIGHT}`);
+
+const category = z
+  .string()
+  .trim()
+  .min(1, "the category is empty")
+  .max(MAX_CATEGORY_LENGTH)
+  .superRefine(noControlCharacter("the category"));
+
+/** Reviewers compute `overall` from the dimensions of a custom rubric, so no dimension may take its name. */
+const rubricKey = z
+  .string()
+  .regex(
+    new RegExp(RUBRIC_KEY_PATTERN),
+    "a dimension's key is 1 to 32 lowercase letters, digits, - or _, starting with a letter (e.g. correctness)",
+  )
+  .refine((key) => key !== OVERALL, {
+    message: 'the key "overall" is kept for the weighted mean of the other dimensions; leave it out',
+  });
+
+export const rubricInput = z
+  .object({
+    dimensions: z
+      .array(
+        z
+          .object({
+            key: rubricKey,
+            description: z
+              .string()
+              .trim()
+              .min(1, "say what the dimension judges")
+              .max(MAX_RUBRIC_DESCRIPTION, `a description may be at most ${MAX_RUBRIC_DESCRIPTION} characters`),
+            weight: rubricWeight.default(1),
+          })
+          .strict(),
+      )
+      .min(1, "a rubric needs at least one dimension")
+      .max(MAX_RUBRIC_DIMENSIONS, `a rubric has at most ${MAX_RUBRIC_DIMENSIONS} dimensions`)
+      .refine((ds) => new Set(ds.map((d) => d.key)).size === ds.length, {
+        message: "each dimension's key may appear only once",
+      }),
+    /** per category, weights that replace the dimensions' own for runs of that category */
+    categoryWeights: z.record(category, z.record(z.string(), rubricWeight)).optional(),
+  })
+  .strict()
+  .superRefine((rubric, ctx) => {
+    const keys = new Set(rubric.dimensions.map((d) => d.key));
+    for (const [name, weights] of Object.entries(rubric.categoryWeights ?? {}))
+      for (const key of Object.keys(weights))
+        if (!keys.has(key))
+          ctx.addIssue({
+            code: "custom",
+            path: ["categoryWeights", name, key],
+            message: `"${key}" is not one of the rubric's dimensions (${[...keys].join(", ")})`,
+          });
+  });
+
 export const runSettingsInput = z
   .object({
     blind: z.boolean().default(true),
@@ -83,6 +150,17 @@ export const runSettingsInput = z
     systemPrompt: z.string().max(20_000).optional(),
     temperature: temperature.optional(),
     maxTokens: maxTokens.optional(),
+    /** models that review and rank the answers; judge-only when they don't answer. Absent: every model that answered */
+    reviewers: z
+      .array(modelId)
+      .min(1, "name at least one reviewer, or leave reviewers out to have the answerers review")
+      .max(MAX_REVIEWERS, `at most ${MAX_REVIEWERS} reviewers`)
+      .refine((ids) => new Set(ids).size === ids.length, { message: "each reviewer may appear only once" })
+      .optional(),
+    /** what reviewers score; absent: correctness, completeness, clarity, helpfulness, safety and overall */
+    rubric: rubricInput.optional(),
+    /** the run's category, which picks a rubric's per-category weights */
+    category: category.optional(),
   })
   .strict();
 
@@ -96,7 +174,21 @@ export const createRunInput = z
       .refine((ms) => new Set(ms.map((m) => m.id)).size === ms.length, { message: "each model may appear only once" }),
     settings: runSettingsInput.default(runSettingsInput.parse({})),
   })
-  .strict();
+  .strict()
+  .superRefine((input, ctx) => {
+    const reviewers = input.settings.reviewers;
+    if (!reviewers || !input.settings.blind) return;
+    // Which labels review (and which one each skips) would say which answers those models wrote.
+    const answering = reviewers.filter((id) => input.models.some((m) => m.id === id));
+    if (answering.length > 0 && answering.length < input.models.length)
+      ctx.addIssue({
+        code: "custom",
+        path: ["settings", "reviewers"],
+        message:
+          "in a blind run the reviewers must include every answering model or none of them: reviewing answerers " +
+          `(${answering.join(", ")}) would show which labels are theirs. Add the others, or set blind to false`,
+      });
+  });
 
 export const listRunsQuery = z.object({
   cursor: z.string().max(200).optional(),

@@ -24,13 +24,16 @@ export const runStatus = z.enum(RUN_STATUSES);
 export const answerStatus = z.enum(ANSWER_STATUSES);
 export const reviewStatus = z.enum(REVIEW_STATUSES);
 
-export const scores = z.object({
-  correctness: z.number(),
-  completeness: z.number(),
-  clarity: z.number(),
-  helpfulness: z.number(),
-  safety: z.number(),
-  overall: z.number(),
+/** A review's scores, 0 to 10, one per key of the run's rubric (the default rubric's six: SCORE_KEYS). */
+export const scores = z.record(z.string(), z.number());
+
+/**
+ * What reviewers score: each dimension's key, what it judges and its weight in an answer's overall
+ * (Σ weight·score ÷ Σ weight); per category, weights that replace the dimensions' own (e.g. correctness ×2 for math).
+ */
+export const rubric = z.object({
+  dimensions: z.array(z.object({ key: z.string(), description: z.string(), weight: z.number() })),
+  categoryWeights: z.optional(z.record(z.string(), z.record(z.string(), z.number()))),
 });
 
 export const modelParams = z.object({
@@ -56,6 +59,12 @@ export const runSettings = z.object({
   temperature: z.optional(z.number()),
   maxTokens: z.optional(z.number()),
   redactions: redactionCounts,
+  /** judge-only and answering models that review; absent: every model that answered */
+  reviewers: z.optional(z.array(z.string())),
+  /** absent: the default rubric (SCORE_KEYS, the reviewer's own overall) */
+  rubric: z.optional(rubric),
+  /** the run's category, which picks the rubric's per-category weights */
+  category: z.optional(z.string()),
 });
 
 export const runSummary = z.object({
@@ -159,8 +168,14 @@ export const voteBreakdown = z.object({
   /** pairwise[a][b] = weighted number of reviewers that ranked a above b */
   pairwise: z.record(z.string(), z.record(z.string(), z.number())),
   tieBreaks: z.array(
-    z.object({ labels: z.array(z.string()), decidedBy: z.enum(["meanOverall", "meanCorrectness", "shared"]) }),
+    z.object({
+      labels: z.array(z.string()),
+      /** meanDimension: the mean of `tieKey`, a custom rubric's heaviest dimension */
+      decidedBy: z.enum(["meanOverall", "meanCorrectness", "meanDimension", "shared"]),
+    }),
   ),
+  /** the dimension whose mean breaks ties the overall left (absent: correctness, as before rubrics) */
+  tieKey: z.optional(z.string()),
   condorcetWinner: z.nullable(z.string()),
   /**
    * Did reviewers favour the answer they were shown first? Over the reviewers whose order is known:
@@ -217,6 +232,9 @@ export type AnswerStatus = z.infer<typeof answerStatus>;
 export type ReviewStatus = z.infer<typeof reviewStatus>;
 export type Scores = z.infer<typeof scores>;
 export type ScoreKey = (typeof SCORE_KEYS)[number];
+/** Scores under the default rubric, as the demo's prepared reviews give them. */
+export type DefaultScores = Record<ScoreKey, number>;
+export type Rubric = z.infer<typeof rubric>;
 export type ModelParams = z.infer<typeof modelParams>;
 export type RunSettings = z.infer<typeof runSettings>;
 export type AnswerView = z.infer<typeof answerView>;

@@ -1,4 +1,5 @@
 import { For } from "solid-js";
+import { scoringOf } from "../../../worker/shared/rubric";
 import type { AggregationView, RunDetail } from "../../../worker/shared/run";
 import { formatScore } from "../lib/format";
 import { labelTitle } from "../lib/names";
@@ -9,6 +10,8 @@ export function Ranking(props: { detail: RunDetail; aggregation: AggregationView
   const agg = () => props.aggregation;
   const unranked = () => props.detail.answers.filter((a) => !agg().finalRanking.some((e) => e.label === a.label));
   const title = (label: string) => labelTitle(props.detail, label);
+  // The second tie-breaker: correctness, or a custom rubric's heaviest dimension.
+  const tieKey = () => scoringOf(props.detail.run.settings).tieKey;
   return (
     <>
       <div class="table-wrap" tabindex="0" role="region" aria-label="Final ranking">
@@ -21,7 +24,7 @@ export function Ranking(props: { detail: RunDetail; aggregation: AggregationView
               <th scope="col">Borda points</th>
               <th scope="col">First-place votes</th>
               <th scope="col">Mean overall</th>
-              <th scope="col">Mean correctness</th>
+              <th scope="col">Mean {tieKey()}</th>
             </tr>
           </thead>
           <tbody>
@@ -33,7 +36,7 @@ export function Ranking(props: { detail: RunDetail; aggregation: AggregationView
                   <td>{formatScore(e.borda, 2)}</td>
                   <td>{formatScore(e.firstPlaceVotes, 2)}</td>
                   <td>{formatScore(e.meanOverall, 2)}</td>
-                  <td>{formatScore(e.meanCorrectness, 2)}</td>
+                  <td>{formatScore(agg().voteBreakdown.scoreMeans[e.label]?.[tieKey()] ?? null, 2)}</td>
                 </tr>
               )}
             </For>

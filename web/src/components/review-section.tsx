@@ -3,6 +3,7 @@ import type { RunDetail } from "../../../worker/shared/run";
 import { isTerminal } from "../lib/run-state";
 import { Ranking } from "./ranking";
 import { ReviewerCard } from "./reviewer-card";
+import { ReviewPlan } from "./review-plan";
 
 /**
  * Review and vote: the ranking with its math once aggregated, and every reviewer's ballot. The outcome and the
@@ -14,13 +15,16 @@ export function ReviewSection(props: { detail: RunDetail }) {
   return (
     <section class="review" aria-labelledby="review-title">
       <h2 id="review-title">Review and vote</h2>
+      <ReviewPlan detail={d()} />
       <Show
         when={d().reviewers.length || d().aggregation}
         fallback={
           <p class="muted">
             {d().run.status === "answering" || d().run.status === "pending"
               ? d().run.settings.autoEvaluate
-                ? "The models review each other's answers once every answer is in."
+                ? d().run.settings.reviewers
+                  ? "The reviewers review the answers once every answer is in."
+                  : "The models review each other's answers once every answer is in."
                 : "This run does not evaluate automatically: start the review when the answers are in."
               : isTerminal(d())
                 ? "No review for this run."

@@ -1,6 +1,6 @@
 import { For, Show } from "solid-js";
+import { OVERALL, overallOf, scoringOf, shownScoreKeys } from "../../../worker/shared/rubric";
 import type { ReviewerView, RunDetail } from "../../../worker/shared/run";
-import { SCORE_KEYS } from "../../../worker/shared/run";
 import { formatCallCost, formatMs, formatScore, formatTokens } from "../lib/format";
 import { labelTitle, reviewerTitle } from "../lib/names";
 
@@ -29,10 +29,22 @@ export function ReviewerCard(props: { detail: RunDetail; reviewer: ReviewerView;
       .sort((a, b) => a.targetLabel.localeCompare(b.targetLabel));
   const name = () => reviewerTitle(props.detail, r());
   const working = () => r().status === "pending" || r().status === "running";
+  const scoring = () => scoringOf(props.detail.run.settings);
+  /** A custom rubric's overall is not scored but computed: Σ weight·score ÷ Σ weight. */
+  const scoreOf = (scores: Record<string, number>, key: string) =>
+    key === OVERALL && !scoring().askedOverall ? overallOf(scoring(), scores) : scores[key];
   return (
     <article class="card reviewer-card" aria-label={`Review by ${name()}`} data-status={r().status}>
       <header class="card-head">
-        <h4>Review by {name()}</h4>
+        <h4>
+          Review by {name()}
+          <Show when={r().reviewerLabel === null}>
+            {" "}
+            <span class="badge" data-testid="judge-only">
+              judge only
+            </span>
+          </Show>
+        </h4>
         <p class={`status status-${r().status}`}>
           <Show when={working()}>
             <span class="spinner" aria-hidden="true" />
@@ -63,11 +75,11 @@ export function ReviewerCard(props: { detail: RunDetail; reviewer: ReviewerView;
           <section class="critique" aria-label={`On ${labelTitle(props.detail, v.targetLabel)}`}>
             <h5>On {labelTitle(props.detail, v.targetLabel)}</h5>
             <dl class="scores">
-              <For each={SCORE_KEYS}>
+              <For each={shownScoreKeys(scoring())}>
                 {(k) => (
                   <div>
                     <dt>{k}</dt>
-                    <dd>{formatScore(v.scores[k])}</dd>
+                    <dd>{formatScore(scoreOf(v.scores, k))}</dd>
                   </div>
                 )}
               </For>

@@ -3,6 +3,7 @@ import type { SetStoreFunction } from "solid-js/store";
 import type { ProviderGroup } from "../lib/api";
 import type { SetupState } from "../pages/setup.data";
 import { MAX_CONCURRENCY, MAX_TIMEOUT_MS } from "../../../worker/shared/constants";
+import { ReviewOptions } from "./review-options";
 
 interface Props {
   state: SetupState;
@@ -11,7 +12,7 @@ interface Props {
   nameOf: (id: string) => string;
 }
 
-/** How the run goes: blind or not, self-review, synthesis, reviewer weights, pace. */
+/** How the run goes: blind or not, self-review, synthesis, reviewer weights, pace; reviewers and rubric folded away. */
 export function RunSettings(props: Props) {
   const set = props.setState;
   /** Models that can run, by provider: the catalog's and those added by id. */
@@ -184,6 +185,7 @@ export function RunSettings(props: Props) {
           />
         </div>
       </div>
+      <ReviewOptions state={props.state} setState={props.setState} groups={props.groups} />
     </fieldset>
   );
 }

@@ -1,14 +1,15 @@
 import { For, Show } from "solid-js";
+import { scoringOf, shownScoreKeys } from "../../../worker/shared/rubric";
 import type { AggregationView, RunDetail } from "../../../worker/shared/run";
-import { SCORE_KEYS } from "../../../worker/shared/run";
 import { formatScore } from "../lib/format";
 import { labelTitle, reviewerTitle } from "../lib/names";
 
-const TIE_BREAK_TEXT = {
-  meanOverall: "decided by the higher mean overall score",
-  meanCorrectness: "decided by the higher mean correctness score",
-  shared: "still tied after both tie-breakers, so they share a rank",
-} as const;
+const tieBreakText = (decidedBy: AggregationView["voteBreakdown"]["tieBreaks"][number]["decidedBy"], tieKey: string) =>
+  decidedBy === "meanOverall"
+    ? "decided by the higher mean overall score"
+    : decidedBy === "shared"
+      ? "still tied after both tie-breakers, so they share a rank"
+      : `decided by the higher mean ${decidedBy === "meanCorrectness" ? "correctness" : tieKey} score`;
 
 type PositionBias = NonNullable<AggregationView["voteBreakdown"]["positionBias"]>;
 
@@ -35,6 +36,7 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
   // Runs from before reviewers saw their own order have neither.
   const shownOrders = () => vb().reviewers.some((r) => r.shownOrder?.length);
   const title = (label: string) => labelTitle(props.detail, label);
+  const scoring = () => scoringOf(props.detail.run.settings);
   const reviewerOf = (reviewSetId: string, label: string | null) => {
     const r = props.detail.reviewers.find((x) => x.id === reviewSetId);
     return reviewerTitle(props.detail, { reviewerModelId: r?.reviewerModelId ?? null, reviewerLabel: label });
@@ -54,15 +56,15 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
           Each ballot is weighted by how often its reviewer agreed with people when it judged in the Arena; a reviewer
           without enough judged votes gets the average weight of the others.
         </Show>{" "}
-        Ties go to the higher mean overall score, then the higher mean correctness; answers still tied share a rank.
-        Method {agg().methodVersion}.
+        Ties go to the higher mean overall score{scoring().askedOverall ? "" : " (the rubric's weighted mean)"}, then
+        the higher mean {scoring().tieKey}; answers still tied share a rank. Method {agg().methodVersion}.
       </p>
       <Show when={vb().tieBreaks.length} fallback={<p class="small">No tie-breaks were needed.</p>}>
         <ul class="small" aria-label="Tie-breaks applied">
           <For each={vb().tieBreaks}>
             {(t) => (
               <li>
-                {t.labels.map(title).join(" and ")} tied on Borda points: {TIE_BREAK_TEXT[t.decidedBy]}.
+                {t.labels.map(title).join(" and ")} tied on Borda points: {tieBreakText(t.decidedBy, scoring().tieKey)}.
               </li>
             )}
           </For>
@@ -135,7 +137,7 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
           <thead>
             <tr>
               <th scope="col">Answer</th>
-              <For each={SCORE_KEYS}>{(k) => <th scope="col">{k}</th>}</For>
+              <For each={shownScoreKeys(scoring())}>{(k) => <th scope="col">{k}</th>}</For>
             </tr>
           </thead>
           <tbody>
@@ -143,7 +145,9 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
               {(l) => (
                 <tr>
                   <th scope="row">{l}</th>
-                  <For each={SCORE_KEYS}>{(k) => <td>{formatScore(vb().scoreMeans[l]?.[k], 2)}</td>}</For>
+                  <For each={shownScoreKeys(scoring())}>
+                    {(k) => <td>{formatScore(vb().scoreMeans[l]?.[k], 2)}</td>}
+                  </For>
                 </tr>
               )}
             </For>

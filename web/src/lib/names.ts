@@ -20,5 +20,5 @@ export function reviewerTitle(
   const own = r.reviewerLabel ? detail.answers.find((a) => a.label === r.reviewerLabel) : undefined;
   const name = own ? answerName(own) : r.reviewerModelId ? shortModelName(r.reviewerModelId) : null;
   if (name) return name;
-  return r.reviewerLabel ? `The author of Answer ${r.reviewerLabel}` : "A reviewer";
+  return r.reviewerLabel ? `The author of Answer ${r.reviewerLabel}` : "A judge-only reviewer";
 }

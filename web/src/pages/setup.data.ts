@@ -6,6 +6,7 @@ import type { CreateRunBody, ProviderGroup } from "../lib/api";
 import {
   MAX_CONCURRENCY,
   MAX_OUTPUT_TOKENS,
+  MAX_RUBRIC_WEIGHT,
   MAX_TEMPERATURE,
   MAX_TIMEOUT_MS,
   type ReviewerWeights,
@@ -18,6 +19,13 @@ export interface Pick {
   temperature: string;
   maxTokens: string;
   systemPrompt: string;
+}
+
+/** One row of the rubric editor. */
+export interface DimensionRow {
+  key: string;
+  description: string;
+  weight: string;
 }
 
 export interface SetupState {
@@ -33,6 +41,12 @@ export interface SetupState {
   reviewerWeights: ReviewerWeights;
   concurrency: string;
   timeoutSeconds: string;
+  /** reviewer model ids, comma-separated; "" for the answerers */
+  reviewers: string;
+  /** the rubric's dimensions; none for the default rubric */
+  rubric: DimensionRow[];
+  /** the run's category, which picks a rubric's per-category weights; "" for none */
+  category: string;
 }
 
 const STORAGE_KEY = "quorum.setup";
@@ -48,7 +62,12 @@ const defaults = (): SetupState => ({
   reviewerWeights: "equal",
   concurrency: "4",
   timeoutSeconds: "120",
+  reviewers: "",
+  rubric: [],
+  category: "",
 });
+
+export const newDimension = (): DimensionRow => ({ key: "", description: "", weight: "1" });
 
 export const newPick = (id: string): Pick => ({ id, temperature: "", maxTokens: "", systemPrompt: "" });
 
@@ -92,8 +111,14 @@ export function setupFromRun(detail: RunDetail, listed: (id: string) => boolean,
     reviewerWeights: s.reviewerWeights ?? "equal",
     concurrency: String(s.concurrency),
     timeoutSeconds: String(s.timeoutMs / 1000),
+    reviewers: (s.reviewers ?? []).join(", "),
+    rubric: (s.rubric?.dimensions ?? []).map((d) => ({ ...d, weight: String(d.weight) })),
+    category: s.category ?? "",
   };
 }
+
+/** The ids in the reviewers field, in order, each once. */
+export const reviewerIds = (field: string) => [...new Set(field.split(/[\s,]+/).filter(Boolean))];
 
 /** "3 models: A, B, C · blind · 4 at a time", the choice in one line. */
 export function choiceSummary(state: SetupState, nameOf: (id: string) => string): string {
@@ -108,6 +133,9 @@ export function choiceSummary(state: SetupState, nameOf: (id: string) => string)
     `${state.concurrency.trim() || "4"} at a time`,
     state.synthesis && `synthesis by ${nameOf(state.synthesis)}`,
     state.reviewerWeights === "calibrated" && "calibrated weights",
+    reviewerIds(state.reviewers).length &&
+      `${reviewerIds(state.reviewers).length} reviewer${reviewerIds(state.reviewers).length === 1 ? "" : "s"}`,
+    state.rubric.length && `rubric of ${state.rubric.length}`,
     !state.autoEvaluate && "no automatic review",
   ]
     .filter(Boolean)
@@ -160,8 +188,21 @@ export function buildRunBody(state: SetupState, question: string, nameOf: (id: s
       reviewerWeights: state.reviewerWeights,
       concurrency: numberField("Concurrency", state.concurrency, 1, MAX_CONCURRENCY, true),
       timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
+      reviewers: reviewerIds(state.reviewers).length ? reviewerIds(state.reviewers) : undefined,
+      rubric: state.rubric.length ? { dimensions: state.rubric.map(dimensionOf) } : undefined,
+      category: state.category.trim() || undefined,
     },
   };
+}
+
+/** A rubric row as the request needs it; the server checks the key and the description. */
+function dimensionOf(row: DimensionRow, i: number) {
+  const name = row.key.trim() || `dimension ${i + 1}`;
+  if (!row.key.trim()) throw new Error(`Give dimension ${i + 1} of the rubric a key, or remove it.`);
+  const weight = row.weight.trim() === "" ? undefined : Number(row.weight);
+  if (weight !== undefined && !(weight > 0 && weight <= MAX_RUBRIC_WEIGHT))
+    throw new Error(`The weight of ${name} must be a number above 0 and at most ${MAX_RUBRIC_WEIGHT}.`);
+  return { key: row.key.trim(), description: row.description.trim(), weight };
 }
 
 export type ModelIdCheck = { ok: true; id: string; provider: ProviderGroup } | { ok: false; message: string };

@@ -3,7 +3,7 @@
  * reviewer's voice, with a small nudge for its taste. The nudge is never enough to reorder an example's answers,
  * so every reviewer agrees with the example's ranking, for reasons it states.
  */
-import type { Scores } from "../../shared/run";
+import type { DefaultScores as Scores } from "../../shared/run";
 import { withNotice } from "./answers";
 import type { Example, PreparedAnswer } from "./examples";
 import type { Features } from "./features";

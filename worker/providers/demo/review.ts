@@ -3,25 +3,36 @@
  * answer to an example gets the review it deserves (./prepared-review.ts); anything else is scored on its form
  * alone, and the critique says so, since the demo cannot check what an answer claims.
  */
-import type { Scores } from "../../shared/run";
+import type { DefaultScores } from "../../shared/run";
 import { findExample } from "./examples";
 import { measure, type Features } from "./features";
 import { honestReply } from "./honest";
 import { DEMO_MODELS, type DemoStyle } from "./models";
 import type { Packet } from "./packet";
 import { preparedStyleOf, reviewPrepared } from "./prepared-review";
+import { type DemoRubric, rubricOverall, scoresByRubric } from "./rubric";
 import { TASTES } from "./tastes";
 import { keywordsOf, plural } from "./text";
 
-const ZERO: Scores = { correctness: 0, completeness: 0, clarity: 0, helpfulness: 0, safety: 0, overall: 0 };
+const ZERO: DefaultScores = { correctness: 0, completeness: 0, clarity: 0, helpfulness: 0, safety: 0, overall: 0 };
 
 export interface DemoReview {
   label: string;
   critique: string;
-  scores: Scores;
+  scores: DefaultScores;
 }
 
-export function judge(style: DemoStyle, packet: Packet, labels: string[]) {
+/** A council review: by the demo's six dimensions, or by a custom rubric's keys, ranked by its weighted overall. */
+export function judge(style: DemoStyle, packet: Packet, labels: string[], rubric: DemoRubric | null = null) {
+  const review = judgeByDefault(style, packet, labels);
+  if (!rubric) return review;
+  const reviews = review.reviews.map((r) => ({ ...r, scores: scoresByRubric(rubric, r.scores) }));
+  const overall = new Map(reviews.map((r) => [r.label, rubricOverall(rubric, r.scores)]));
+  const ranking = [...review.ranking].sort((a, b) => overall.get(b)! - overall.get(a)!);
+  return { reviews, ranking, confidence: review.confidence };
+}
+
+function judgeByDefault(style: DemoStyle, packet: Packet, labels: string[]) {
   const keywords = keywordsOf(packet.question, 6);
   const example = findExample(packet.question);
   const reviews = labels.map((label): DemoReview => {
@@ -46,7 +57,7 @@ export function judge(style: DemoStyle, packet: Packet, labels: string[]) {
  * answers the reasons name what the winner does well and what the other gets wrong.
  */
 export function judgePair(style: DemoStyle, packet: Packet) {
-  const { reviews } = judge(style, packet, ["A", "B"]);
+  const { reviews } = judgeByDefault(style, packet, ["A", "B"]);
   const [a, b] = reviews;
   const scores = { A: a.scores.overall, B: b.scores.overall };
   if (scores.A === scores.B) return { winner: "tie", scores, reasons: `Both score ${scores.A}. ${a.critique}` };

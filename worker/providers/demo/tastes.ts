@@ -1,5 +1,5 @@
 /** Each demo reviewer's taste, so a council of demos disagrees the way real reviewers do. */
-import type { Scores } from "../../shared/run";
+import type { DefaultScores as Scores } from "../../shared/run";
 import type { Features } from "./features";
 import type { DemoStyle } from "./models";
 

@@ -1,6 +1,6 @@
 /** The shape of a prepared example: a question, each demo model's answer to it, and what a reviewer makes of each. */
 import type { ExampleKind } from "../../../shared/constants";
-import type { Scores } from "../../../shared/run";
+import type { DefaultScores as Scores } from "../../../shared/run";
 import type { DemoStyle } from "../models";
 
 export type { ExampleKind };

@@ -1,0 +1,59 @@
+import { For, Show } from "solid-js";
+import { scoringOf } from "../../../worker/shared/rubric";
+import type { RunDetail } from "../../../worker/shared/run";
+import { formatScore, shortModelName } from "../lib/format";
+
+/**
+ * Who reviews this run and by what, when it isn't the usual (its answerers, the six default scores): the models
+ * that review without answering, and a custom rubric with each dimension's weight in the overall.
+ */
+export function ReviewPlan(props: { detail: RunDetail }) {
+  const settings = () => props.detail.run.settings;
+  const judgesOnly = () =>
+    (settings().reviewers ?? []).filter((id) => !props.detail.run.models.some((m) => m.id === id));
+  const scoring = () => scoringOf(settings());
+  return (
+    <>
+      <Show when={settings().reviewers}>
+        <p class="small" data-testid="review-plan-reviewers">
+          Reviewers: {settings().reviewers!.map(shortModelName).join(", ")}.
+          <Show when={judgesOnly().length}>
+            {" "}
+            Judge only (they review and rank every answer but wrote none): {judgesOnly().map(shortModelName).join(", ")}
+            .
+          </Show>
+        </p>
+      </Show>
+      <Show when={scoring().descriptions}>
+        {(descriptions) => (
+          <div class="table-wrap" tabindex="0" role="region" aria-label="Rubric">
+            <table data-testid="rubric">
+              <caption>
+                Rubric: each answer scored 0–10 per dimension; its overall is Σ weight·score ÷ Σ weight
+                {settings().category === undefined ? "" : ` (weights of category “${settings().category}”)`}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Dimension</th>
+                  <th scope="col">What it judges</th>
+                  <th scope="col">Weight</th>
+                </tr>
+              </thead>
+              <tbody>
+                <For each={scoring().keys}>
+                  {(key) => (
+                    <tr>
+                      <th scope="row">{key}</th>
+                      <td>{descriptions()[key]}</td>
+                      <td>{formatScore(scoring().weights[key], 2)}</td>
+                    </tr>
+                  )}
+                </For>
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Show>
+    </>
+  );
+}
