@@ -2,7 +2,9 @@ import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test
 import { describe, expect, it } from "vitest";
 import { comparisonRoom } from "../../worker/api/comparisons";
 import { castVote, getComparison, readyComparison, withdraw } from "../helpers/arena";
-import { api, createRun, finished, finishedAgain } from "../helpers/runs";
+import { loadRunRecord, openDb } from "../../worker/db/queries";
+import { SCORE_KEYS, runDetail } from "../../worker/shared/run";
+import { api, createRun, finished, finishedAgain, getRun } from "../helpers/runs";
 
 type Stored = Record<string, unknown> & { turns?: { left: Record<string, unknown>; right: Record<string, unknown> }[] };
 
@@ -63,5 +65,33 @@ describe("a room's record kept by the code before records had versions", () => {
     expect(again.run.status).toBe("done");
     const record = await runInDurableObject(room(), (_instance, state) => state.storage.kv.get<Stored>("record"));
     expect(record).toMatchObject({ version: 1, holds: [] });
+  });
+
+  it("loads a run kept before reviewers and rubrics, from its room and from D1, as the default rubric's", async () => {
+    const id = await createRun({ question: "Older still?", models: [{ id: "demo:concise" }, { id: "demo:skeptic" }] });
+    const ended = await finished(id);
+    const room = () => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
+    // What the code before them kept: no version, settings without reviewers, rubric or category, a tie decided by
+    // mean correctness, and the six scores of every review.
+    await runInDurableObject(room(), (_instance, state) => {
+      const { version: _v, holds: _h, ...old } = state.storage.kv.get<Stored>("record")!;
+      const aggregation = old.aggregation as { voteBreakdown: { tieBreaks: unknown[] } };
+      aggregation.voteBreakdown.tieBreaks = [{ labels: ["A", "B"], decidedBy: "meanCorrectness" }];
+      state.storage.kv.put("record", old);
+    });
+    await abortAllDurableObjects();
+    const fromRoom = await room().detail();
+    const fromD1 = await loadRunRecord(openDb(env.DB), id);
+    for (const detail of [runDetail.parse(fromRoom), await getRun(id)]) {
+      expect(detail.run.settings).not.toHaveProperty("rubric");
+      expect(detail.reviewers.map((r) => r.id)).toEqual(ended.reviewers.map((r) => r.id));
+      for (const v of detail.reviews) expect(Object.keys(v.scores)).toEqual([...SCORE_KEYS]);
+    }
+    expect(runDetail.parse(fromRoom).aggregation?.voteBreakdown.tieBreaks).toEqual([
+      { labels: ["A", "B"], decidedBy: "meanCorrectness" },
+    ]);
+    expect(fromD1?.reviewSets.map((s) => [s.id, s.reviewerModelId])).toEqual(
+      ended.reviewers.map((r) => [r.id, r.reviewerModelId]).sort(),
+    );
   });
 });

@@ -3,6 +3,7 @@ import { buildReviewRequest, type PacketAnswer } from "../../worker/council/prom
 import { parseReview } from "../../worker/council/parse-review";
 import { createDemoProvider, DEMO_MODELS, DEMO_NOTICE, readPacket } from "../../worker/providers/demo";
 import { ProviderError, type Generation } from "../../worker/providers/types";
+import { overallOf, scoringOf } from "../../worker/shared/rubric";
 import { SCORE_KEYS } from "../../worker/shared/run";
 
 const demo = createDemoProvider({ delayMs: 0 });
@@ -179,6 +180,44 @@ async function reviewAs(model: string, req: ReturnType<typeof buildReviewRequest
 }
 
 describe("demo reviews", () => {
+  it("answer a custom rubric: a key naming one of their dimensions scores as it, others as their overall", async () => {
+    const answers = await demoAnswers(QUESTION);
+    const plain = buildReviewRequest({ question: QUESTION, answers, reviewerLabel: null, selfReview: "downweight" });
+    const scoring = scoringOf({
+      rubric: {
+        dimensions: [
+          { key: "accuracy", description: "Are the facts right?", weight: 3 },
+          { key: "brevity", description: "Is it short?", weight: 1 },
+          { key: "tone", description: "Is it friendly?", weight: 1 },
+        ],
+      },
+    });
+    const req = buildReviewRequest({
+      question: QUESTION,
+      answers,
+      reviewerLabel: null,
+      selfReview: "downweight",
+      scoring,
+    });
+    for (const m of DEMO_MODELS) {
+      const { out } = await reviewAs(m.name, req);
+      expect(schemaMismatch(req.schema, JSON.parse(out.raw))).toBeNull();
+      const parsed = parseReview(out.raw, req.labels, scoring);
+      const byDefault = (await reviewAs(m.name, plain)).parsed;
+      if (!parsed.ok || !byDefault.ok) throw new Error("a demo review did not parse");
+      expect(parsed.repairs).toEqual([]);
+      for (const r of parsed.review.reviews) {
+        const own = byDefault.review.reviews.find((x) => x.label === r.label)!.scores;
+        expect(r.scores).toEqual({ accuracy: own.correctness, brevity: own.clarity, tone: own.overall });
+      }
+      // Ranked by the rubric's weighted overall, best first.
+      const overall = parsed.review.ranking.map((l) =>
+        overallOf(scoring, parsed.review.reviews.find((r) => r.label === l)!.scores),
+      );
+      expect(overall).toEqual([...overall].sort((a, b) => b - a));
+    }
+  });
+
   it("match the schema, parse without repairs and rank exactly the schema's labels", async () => {
     const req = buildReviewRequest({
       question: QUESTION,

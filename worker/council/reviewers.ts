@@ -18,7 +18,7 @@ export interface RosterEntry {
   modelId: string;
   /** the reviewer's own answer, whatever became of it; null for a judge-only model */
   answerId: string | null;
-  /** the labels of the answers it judges, in label order */
+  /** the labels of the answers it judges, in the answers' order (its shown order is shuffled from it) */
   judged: string[];
 }
 

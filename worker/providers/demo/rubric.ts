@@ -57,9 +57,8 @@ export function scoresByRubric(rubric: DemoRubric, scores: DefaultScores): Score
   return Object.fromEntries(rubric.keys.map((key) => [key, scores[rubric.dimension[key]]]));
 }
 
-/** An answer's overall under the rubric: its weighted mean, rounded to one decimal as the demo's scores are. */
+/** An answer's overall under the rubric, which its ranking follows: the weighted mean of its scores. */
 export function rubricOverall(rubric: DemoRubric, scores: Scores): number {
   const total = rubric.keys.reduce((n, k) => n + rubric.weights[k], 0);
-  const weighted = rubric.keys.reduce((n, k) => n + rubric.weights[k] * scores[k], 0);
-  return Math.round((weighted / total) * 10) / 10;
+  return rubric.keys.reduce((n, k) => n + rubric.weights[k] * scores[k], 0) / total;
 }
