@@ -39,6 +39,21 @@ describe("the page's copy of a run, built from live events", () => {
     expect(comparable(live)).toEqual(comparable(stored));
   });
 
+  it("ends equal to the API for a blind run with a judge-only reviewer and a rubric, the judge named at the end", async () => {
+    const id = await createRun({
+      question: "Fold a judge",
+      models: [{ id: "demo:concise" }, { id: "demo:thorough" }],
+      settings: {
+        reviewers: ["demo:skeptic"],
+        rubric: { dimensions: [{ key: "accuracy", description: "Are the facts right?", weight: 2 }] },
+      },
+    });
+    const live = await followLive(id);
+    const stored = await getRun(id);
+    expect(stored.reviewers.map((r) => [r.reviewerModelId, r.reviewerLabel])).toEqual([["demo:skeptic", null]]);
+    expect(comparable(live)).toEqual(comparable(stored));
+  });
+
   it("ends equal to the API for a run with a failed answer and a failed review", async () => {
     await scriptModel(stub, "fold-down", [{ status: 404 }]);
     await scriptModel(stub, "fold-sloppy", [{ text: "A fine answer." }, { review: "nope" }, { review: "still nope" }]);

@@ -55,7 +55,13 @@ export function unblindedOf(r: RunRecord) {
       droppedParams: a.droppedParams,
       error: a.error,
     })),
-    reviewers: r.reviewSets.map((s) => ({ reviewSetId: s.id, costUsd: s.costUsd, error: s.error, weight: s.weight })),
+    reviewers: r.reviewSets.map((s) => ({
+      reviewSetId: s.id,
+      reviewerModelId: s.reviewerModelId,
+      costUsd: s.costUsd,
+      error: s.error,
+      weight: s.weight,
+    })),
     aggregation: r.aggregation,
   };
 }

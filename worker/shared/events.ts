@@ -53,6 +53,8 @@ const unblinded = z.optional(
     reviewers: z.array(
       z.object({
         reviewSetId: z.string(),
+        /** a judge-only reviewer has no label to be named by */
+        reviewerModelId: z.string(),
         costUsd: z.nullable(z.number()),
         error: z.nullable(z.string()),
         weight: z.number(),

@@ -207,7 +207,15 @@ function reveal(draft: RunDetail, names: EndEvent["reveal"], unblinded: EndEvent
     }
     for (const u of unblinded.reviewers) {
       const r = draft.reviewers.find((x) => x.id === u.reviewSetId);
-      if (r) Object.assign(r, { costUsd: u.costUsd, error: u.error, weight: u.weight });
+      if (r)
+        Object.assign(r, {
+          reviewerModelId: u.reviewerModelId,
+          costUsd: u.costUsd,
+          error: u.error,
+          weight: u.weight,
+        });
+      for (const v of draft.reviews.filter((x) => x.reviewSetId === u.reviewSetId))
+        v.reviewerModelId = u.reviewerModelId;
     }
     draft.aggregation = unblinded.aggregation;
   }
