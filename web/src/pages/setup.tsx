@@ -142,6 +142,7 @@ export function SetupPage() {
       s.systemPrompt !== undefined && "a system prompt",
       s.temperature !== undefined && "a temperature",
       s.maxTokens !== undefined && "a token limit",
+      s.rubric?.categoryWeights !== undefined && "per-category rubric weights",
     ].filter((x): x is string => Boolean(x));
   };
 
