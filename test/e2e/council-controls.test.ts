@@ -67,6 +67,9 @@ describeInBrowser("Reviewers and rubrics in a real browser", () => {
     ]);
     expect(await page.locator(".reviewer-card .scores dt").first().textContent()).toBe("accuracy");
     expect(await page.locator("table.ranking thead th").last().textContent()).toBe("Mean accuracy");
+    expect(await page.locator("header .muted.small").nth(1).textContent()).toContain(
+      "1 reviewer chosen · rubric of 3 ·",
+    );
     await screenshot(page, "council-controls-run");
 
     const detail = (await (await fetch(`${server.url}/api/runs/${runId}`)).json()) as RunDetail;

@@ -19,8 +19,10 @@ export function ReviewOptions(props: Props) {
     ...modelOptions(props.groups),
     ...props.state.custom.map((id) => ({ id, name: id, provider: "added by id" })),
   ];
+  // Open from the start when a remembered choice uses them; never folded away under the person's hands.
+  const openAtFirst = props.state.reviewers.trim() !== "" || props.state.rubric.length > 0;
   return (
-    <details class="advanced" open={Boolean(props.state.reviewers.trim() || props.state.rubric.length)}>
+    <details class="advanced" open={openAtFirst}>
       <summary>Advanced: reviewers and rubric</summary>
       <div class="field">
         <label for="reviewers">Reviewers</label>

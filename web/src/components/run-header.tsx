@@ -27,8 +27,19 @@ export function RunHeader(props: { detail: RunDetail; connection: LiveStatus }) 
         {run().settings.blind ? "Blind review" : "Names shown"} · self-review{" "}
         {run().settings.selfReview === "exclude" ? "excluded" : `down-weighted ×${run().settings.selfReviewWeight}`} ·
         concurrency {run().settings.concurrency}
-        <Show when={run().settings.reviewerWeights === "calibrated"}> · reviewers weighted by judge agreement</Show> ·{" "}
-        {t().tokensIn + t().tokensOut} tokens ·{" "}
+        <Show when={run().settings.reviewerWeights === "calibrated"}> · reviewers weighted by judge agreement</Show>
+        <Show when={run().settings.reviewers}>
+          {(ids) => ` · ${ids().length} reviewer${ids().length === 1 ? "" : "s"} chosen`}
+        </Show>
+        <Show when={run().settings.rubric}>
+          {(rubric) => (
+            <>
+              {` · rubric of ${rubric().dimensions.length}`}
+              <Show when={run().settings.category}>{(c) => ` (${c()})`}</Show>
+            </>
+          )}
+        </Show>{" "}
+        · {t().tokensIn + t().tokensOut} tokens ·{" "}
         <span data-testid="run-cost">
           estimated cost {costHidden() ? COST_HIDDEN : describeCost(t(), formatTotalCost)}
         </span>
