@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { estimateRunCost } from "../../worker/council/estimate";
 import { createRunInput } from "../../worker/shared/requests";
 import { SCORE_KEYS } from "../../worker/shared/run";
-import { api, createRun, finished } from "../helpers/runs";
+import { api, createRun, finished, openSocket } from "../helpers/runs";
 import { type Refusal, withSettings } from "../helpers/spend";
 import { callsFor, type JsonBody, type RecordedCall, scriptModel } from "../helpers/stub-client";
 
@@ -100,6 +100,27 @@ describe("judge-only reviewers (settings.reviewers)", () => {
     const battles = await judgeBattles(id);
     expect(battles.filter((b) => b.reviewer === "openai:mix-a")).toHaveLength(1);
     expect(battles.filter((b) => b.reviewer === "openai:mix-judge")).toHaveLength(3);
+  });
+
+  it("keep a blind run blind: no event names a model before the end, which names the judge too", async () => {
+    const id = await createRun({
+      question: "Blind with a judge?",
+      models: [{ id: "demo:concise" }, { id: "demo:thorough" }],
+      settings: { reviewers: ["demo:skeptic"] },
+    });
+    const socket = await openSocket(id, 0);
+    await socket.until((e) => e.type === "run.completed", "end of the run", 15_000);
+    socket.close();
+    const before = socket.events.filter((e) => e.type !== "run.completed");
+    expect(before.some((e) => e.type === "review.completed")).toBe(true);
+    for (const e of before) {
+      if ("modelId" in e) expect(e.modelId).toBeNull();
+      if ("reviewerModelId" in e) expect(e.reviewerModelId).toBeNull();
+    }
+    const end = socket.events.find((e) => e.type === "run.completed");
+    expect(end?.type === "run.completed" && end.unblinded?.reviewers.map((r) => r.reviewerModelId)).toEqual([
+      "demo:skeptic",
+    ]);
   });
 
   it("work with the demo models: a demo judge reviews the other two demos' answers", async () => {
