@@ -24,10 +24,19 @@ describeInBrowser("Reviewers and rubrics in a real browser", () => {
     await page.getByText("Advanced: reviewers and rubric").click();
     const reviewers = page.getByLabel("Reviewers");
     expect(await reviewers.getAttribute("role")).toBe("combobox");
+    // A name that is not an id is said beside the field once the person leaves it.
+    await reviewers.fill("skeptic");
+    await page.getByLabel("Question").focus();
+    expect(await page.locator("#reviewers-error").textContent()).toBe(
+      "“skeptic” is not a model id: reviewers are named like provider:model-name.",
+    );
+    expect(await reviewers.getAttribute("aria-invalid")).toBe("true");
+    await reviewers.fill("");
     await reviewers.pressSequentially("skeptic");
     await reviewers.press("ArrowDown");
     await reviewers.press("Enter");
     expect(await reviewers.inputValue()).toBe("demo:skeptic");
+    expect(await page.locator("#reviewers-error").count()).toBe(0);
 
     const rows = [
       ["accuracy", "Are the facts right?", "3"],

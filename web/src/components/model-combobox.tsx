@@ -17,6 +17,8 @@ interface Props {
   error?: string | null;
   /** marks the field invalid when its message lives elsewhere (in describedBy) */
   invalid?: boolean;
+  /** the field lost the focus (its suggestions close either way) */
+  onBlur?: () => void;
   /** keys the picker leaves alone (Enter with no suggestion highlighted, say) */
   onKeyDown?: (e: KeyboardEvent) => void;
 }
@@ -105,7 +107,10 @@ export function ModelCombobox(props: Props) {
             setOpen(true);
           }}
           onKeyDown={onKeyDown}
-          onBlur={close}
+          onBlur={() => {
+            close();
+            props.onBlur?.();
+          }}
         />
         <div id={listId()} role="listbox" aria-label="Models" class="combobox-options" hidden={!expanded()}>
           <For each={expanded() ? matches() : []}>

@@ -1,8 +1,8 @@
-import { For } from "solid-js";
+import { createSignal, For } from "solid-js";
 import type { SetStoreFunction } from "solid-js/store";
 import type { ProviderGroup } from "../lib/api";
 import { modelOptions } from "../lib/model-match";
-import { newDimension, type SetupState } from "../pages/setup.data";
+import { newDimension, reviewersProblem, type SetupState } from "../pages/setup.data";
 import { MAX_RUBRIC_DIMENSIONS, MAX_RUBRIC_WEIGHT } from "../../../worker/shared/constants";
 import { ModelCombobox } from "./model-combobox";
 
@@ -20,6 +20,8 @@ export function ReviewOptions(props: Props) {
     ...props.state.custom.map((id) => ({ id, name: id, provider: "added by id" })),
   ];
   // Open from the start when a remembered choice uses them; never folded away under the person's hands.
+  // Said beside the field once the person has left it, not while an id is half typed.
+  const [left, setLeft] = createSignal(false);
   const openAtFirst = props.state.reviewers.trim() !== "" || props.state.rubric.length > 0;
   return (
     <details class="advanced" open={openAtFirst}>
@@ -34,6 +36,8 @@ export function ReviewOptions(props: Props) {
           describedBy="reviewers-help"
           value={props.state.reviewers}
           onValue={(v) => set("reviewers", v)}
+          onBlur={() => setLeft(true)}
+          error={left() ? reviewersProblem(props.state.reviewers) : null}
         />
         <p id="reviewers-help" class="muted small">
           Leave empty to have the answering models review each other. A model listed here that isn't selected above

@@ -6,6 +6,7 @@ import type { CreateRunBody, ProviderGroup } from "../lib/api";
 import {
   MAX_CONCURRENCY,
   MAX_OUTPUT_TOKENS,
+  MAX_REVIEWERS,
   MAX_RUBRIC_WEIGHT,
   MAX_TEMPERATURE,
   MAX_TIMEOUT_MS,
@@ -120,6 +121,14 @@ export function setupFromRun(detail: RunDetail, listed: (id: string) => boolean,
 /** The ids in the reviewers field, in order, each once. */
 export const reviewerIds = (field: string) => [...new Set(field.split(/[\s,]+/).filter(Boolean))];
 
+/** Why the reviewers field can't be sent, or null when it can (empty included). */
+export function reviewersProblem(field: string): string | null {
+  const ids = reviewerIds(field);
+  const bad = ids.find((id) => !/^[a-z-]+:\S/.test(id));
+  if (bad) return `“${bad}” is not a model id: reviewers are named like provider:model-name.`;
+  return ids.length > MAX_REVIEWERS ? `At most ${MAX_REVIEWERS} reviewers; you named ${ids.length}.` : null;
+}
+
 /** "3 models: A, B, C · blind · 4 at a time", the choice in one line. */
 export function choiceSummary(state: SetupState, nameOf: (id: string) => string): string {
   const n = state.picks.length;
@@ -173,6 +182,8 @@ export function buildRunBody(state: SetupState, question: string, nameOf: (id: s
     return set ? { id: p.id, params } : { id: p.id };
   });
   const timeout = numberField("Timeout", state.timeoutSeconds, 1, MAX_TIMEOUT_MS / 1000, false);
+  const reviewers = reviewersProblem(state.reviewers);
+  if (reviewers) throw new Error(reviewers);
   return {
     question,
     models,
