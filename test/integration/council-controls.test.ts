@@ -76,6 +76,8 @@ describe("judge-only reviewers (settings.reviewers)", () => {
         reviewer: "google:jo-judge",
       },
     ]);
+    const md = await (await api(`/runs/${id}/export?format=md`)).text();
+    expect(md).toContain("### Reviewer google:jo-judge (judge only: wrote no answer)");
   });
 
   it("sit beside answering reviewers, who keep the self-review rule", async () => {
