@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { estimateRunCost } from "../../worker/council/estimate";
+import { MAX_REVIEWERS } from "../../worker/shared/constants";
 import { createRunInput } from "../../worker/shared/requests";
 import { SCORE_KEYS } from "../../worker/shared/run";
 import { api, createRun, finished, openSocket } from "../helpers/runs";
@@ -321,9 +322,9 @@ describe("reviewers and rubrics that are refused", () => {
     expect((await refused({ reviewers: ["demo:skeptic", "demo:skeptic"] })).message).toContain(
       "each reviewer may appear only once",
     );
-    const many = Array.from({ length: 27 }, (_, i) => ({ id: `openai:m${i}` }));
+    const many = Array.from({ length: MAX_REVIEWERS + 1 }, (_, i) => ({ id: `openai:m${i}` }));
     expect((await refused({ reviewers: many.map((m) => m.id) }, [{ id: "demo:concise" }])).message).toContain(
-      "at most 26 reviewers",
+      `at most ${MAX_REVIEWERS} reviewers`,
     );
     expect((await refused({ reviewers: ["nope:model"] })).code).toBe("unknown_provider");
     expect((await refused({ reviewers: ["gpt-4o"] })).message).toContain("provider:model-name");

@@ -69,8 +69,8 @@ export const ODDS_MAX_MODELS = 30;
 export const MAX_JUDGES = 8;
 /** Models one council run may take: one label each, A to Z. */
 export const MAX_RUN_MODELS = 26;
-/** Reviewers one council run may list: as many as it may have answerers, so "every answerer and some judges" fits too. */
-export const MAX_REVIEWERS = 26;
+/** Reviewers one council run may list: every answerer of the largest run and as many judge-only models as a comparison's judges. */
+export const MAX_REVIEWERS = MAX_RUN_MODELS + MAX_JUDGES;
 /** A custom rubric's dimensions: how many, how a key is spelled, how long a description and how heavy a weight may be. */
 export const MAX_RUBRIC_DIMENSIONS = 10;
 export const RUBRIC_KEY_PATTERN = "^[a-z][a-z0-9_-]{0,31}$";
