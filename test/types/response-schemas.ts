@@ -74,4 +74,12 @@ export type ResponseSchemasMatchRoutes = [
     >
   >,
   Expect<Check<InferResponseType<Api["evaluations"]["compare"]["$get"], 200>, typeof e.evaluationCompareResponse>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"]["$post"], 201>, typeof r.promptSetSummary>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"]["upload"]["$post"], 201>, typeof r.promptSetSummary>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"]["from-history"]["$post"], 201>, typeof r.promptSetFromHistory>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"]["$get"], 200>, typeof r.promptSetList>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$get"], 200>, typeof r.promptSetDetail>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$put"], 200>, typeof r.promptSetEdited>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$put"], 201>, typeof r.promptSetEdited>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$delete"], 200>, typeof r.promptSetDeleted>>,
 ];

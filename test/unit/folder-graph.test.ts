@@ -63,7 +63,7 @@ const LAYERS: string[][] = [
   ["(entry)"],
   ["api"],
   ["rooms", "arena"],
-  ["council", "judges", "providers", "battles", "labels", "evaluation"],
+  ["council", "judges", "providers", "battles", "labels", "evaluation", "prompt-sets"],
   ["db", "rating", "redaction"],
   ["shared"],
 ];

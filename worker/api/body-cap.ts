@@ -1,12 +1,15 @@
 /**
  * Request bodies: JSON only, and at most 1 MiB (the longest question is 50,000 characters). The battle
- * import reads its own, larger body as it streams and sets its own limit.
+ * import and the prompt set upload read their own, larger bodies as they stream and set their own limits.
  */
 import type { Context, Next } from "hono";
 import { createMiddleware } from "hono/factory";
 import { errorBody } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The routes that read their own bodies as they stream, in formats of their own, under limits of their own. */
+export const STREAMED_BODY_PATHS: readonly string[] = ["/api/battles/import", "/api/prompt-sets/upload"];
 
 /** How much more of a body refused midway is read and dropped before the connection is given up. */
 const DISCARD_MAX_BYTES = 256 * 1024 * 1024;
@@ -71,7 +74,7 @@ const hasBody = (req: Request) =>
   (req.headers.get("Content-Length") ?? "0") !== "0" || req.headers.has("Transfer-Encoding");
 
 export const bodyCap = createMiddleware<{ Bindings: Env }>(async (c, next) => {
-  if (c.req.path === "/api/battles/import" || c.req.method === "GET" || c.req.method === "HEAD") return next();
+  if (STREAMED_BODY_PATHS.includes(c.req.path) || c.req.method === "GET" || c.req.method === "HEAD") return next();
   const type = c.req.header("Content-Type") ?? "";
   if (hasBody(c.req.raw) && !JSON_TYPE.test(type))
     return c.json(

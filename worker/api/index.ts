@@ -7,6 +7,7 @@ import { healthApi } from "./health";
 import { judgesApi } from "./judges";
 import { leaderboardApi } from "./leaderboard";
 import { modelsApi } from "./models";
+import { promptSetsApi } from "./prompt-sets";
 import { providersApi } from "./providers";
 import { runsApi } from "./runs";
 import { comparisonSharesApi, runSharesApi, sharedApi, sharesApi } from "./shares";
@@ -30,6 +31,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/battles", battlesApi)
   .route("/judges", judgesApi)
   .route("/spend", spendApi)
-  .route("/evaluations", evaluationReportApi);
+  .route("/evaluations", evaluationReportApi)
+  .route("/prompt-sets", promptSetsApi);
 
 api.onError(onError);

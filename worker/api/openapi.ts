@@ -30,11 +30,13 @@ type OpenApiDocument = Awaited<ReturnType<typeof generateSpecs>>;
 
 /**
  * The default errors some routes never answer, since the middleware behind them lets them through: a share
- * link's token is its whole permission (access.ts), and the battle import streams its own body (body-cap.ts).
+ * link's token is its whole permission (access.ts), and the battle import and the prompt set upload stream their
+ * own bodies (body-cap.ts).
  */
 const NOT_ANSWERED: Record<string, string[]> = {
   "get /api/shared/{token}": ["401", "403"],
   "post /api/battles/import": ["415"],
+  "post /api/prompt-sets/upload": ["415"],
 };
 
 function withoutUnansweredErrors(doc: OpenApiDocument): OpenApiDocument {
@@ -67,6 +69,7 @@ export function openApiDocumentOf<S extends Schema, P extends string>(
             name: "Evaluations",
             description: "Prompt sets × contestants, judged: progress, report, matrix, before/after.",
           },
+          { name: "Prompt sets", description: "Named lists of prompts for evaluations: upload, edit, export." },
           { name: "Service", description: "Health, models, providers, spend and this document." },
         ],
         components: { responses: errorResponseComponents() },
@@ -74,6 +77,7 @@ export function openApiDocumentOf<S extends Schema, P extends string>(
       defaultOptions: {
         GET: { responses: EVERY_ROUTE },
         POST: { responses: WITH_BODY },
+        PUT: { responses: WITH_BODY },
         DELETE: { responses: WITH_BODY },
       },
       // Validation errors are the API's own 400 (validate.ts), described with the other errors.

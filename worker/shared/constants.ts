@@ -108,3 +108,20 @@ export type ReviewerWeights = (typeof REVIEWER_WEIGHTS)[number];
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExampleKind = (typeof EXAMPLE_KINDS)[number];
 export type PromptLabel = (typeof PROMPT_LABELS)[number];
+
+/** Prompt sets (the prompts an evaluation runs over): the most items one set holds. */
+export const MAX_PROMPT_SET_ITEMS = 10_000;
+/**
+ * The most an upload of a prompt set (JSON Lines or CSV) may weigh: it is read as it streams, past the 1 MiB cap
+ * of JSON bodies, and refused with a 413 once it passes this.
+ */
+export const MAX_PROMPT_SET_UPLOAD_BYTES = 20 * 1024 * 1024;
+/** A prompt, a reference answer and each earlier turn's text are capped as a council question is. */
+export const MAX_PROMPT_CHARS = 50_000;
+/** The earlier turns a multi-turn item may carry before its prompt. */
+export const MAX_PROMPT_SET_TURNS = 100;
+/** The formats a prompt set is uploaded and exported in. */
+export const PROMPT_SET_FORMATS = ["jsonl", "csv"] as const;
+/** The fields of an uploaded item: a JSON line's keys, a CSV's columns (only `prompt` is required). */
+export const PROMPT_SET_FIELDS = ["id", "prompt", "category", "reference", "turns"] as const;
+export type PromptSetFormat = (typeof PROMPT_SET_FORMATS)[number];

@@ -19,18 +19,23 @@ import {
   MAX_RUBRIC_DESCRIPTION,
   MAX_RUBRIC_DIMENSIONS,
   MAX_RUBRIC_WEIGHT,
+  MAX_PROMPT_CHARS,
+  MAX_PROMPT_SET_ITEMS,
+  MAX_PROMPT_SET_TURNS,
   MAX_RUN_MODELS,
   MAX_TEMPERATURE,
   MAX_TIMEOUT_MS,
   MIN_TIMEOUT_MS,
   ODDS_MAX_MODELS,
   PROMPT_LABELS,
+  PROMPT_SET_FORMATS,
   REVIEWER_WEIGHTS,
   RUBRIC_KEY_PATTERN,
   SELF_REVIEW_MODES,
   VOTE_CHOICES,
   type StyleMethod,
 } from "./constants";
+import { autoItemId, repeatedId, turnsProblem } from "./prompt-set";
 
 /** A language label: `lang:` and a code (or an imported log's language name, lowercased with underscores). */
 const LANGUAGE_LABEL = new RegExp(`^${LANGUAGE_LABEL_PREFIX}[\\p{L}\\p{N}_]{2,40}$`, "u");
@@ -344,3 +349,128 @@ export const evaluationCompareQuery = z.object({
   a: z.string().min(1).max(200),
   b: z.string().min(1).max(200),
 });
+// ---- prompt sets ----
+
+const chars = (n: number) => n.toLocaleString("en");
+
+/** A prompt, a reference or a turn's text: trimmed, and within a council question's length. */
+const promptText = (what: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${what} is missing` : `${what} must be text`) })
+    .trim()
+    .min(1, `${what} is empty`)
+    .max(MAX_PROMPT_CHARS, `${what} is longer than ${chars(MAX_PROMPT_CHARS)} characters`);
+
+/** An optional text field: null and "" (an empty CSV cell) both mean "not given". */
+const optionalText = (what: string, max: number) =>
+  z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .max(max, `${what} is longer than ${chars(max)} characters`)
+    .nullish()
+    .transform((s) => (s ? s : null));
+
+const itemId = z
+  .union([z.string(), z.number().int()], { error: "id must be text or a whole number" })
+  .transform(String)
+  .pipe(
+    z
+      .string()
+      .trim()
+      .max(200, "id is longer than 200 characters")
+      .superRefine(noControlCharacter("the id"))
+      .transform((s) => (s ? s : null)),
+  )
+  .nullish()
+  .transform((s) => s ?? null);
+
+const turn = z
+  .object({
+    role: z.enum(["user", "assistant"], { error: 'a turn\'s role is "user" or "assistant"' }),
+    content: z
+      .string({ error: "a turn's content must be text" })
+      .max(MAX_PROMPT_CHARS, `a turn is longer than ${chars(MAX_PROMPT_CHARS)} characters`),
+  })
+  .strict();
+
+/** One item of a prompt set: a JSON body's element, an uploaded JSON line, a CSV row (its turns parsed). */
+export const promptSetItemInput = z
+  .object({
+    prompt: promptText("prompt"),
+    /** your own id for the item (unique in the set); `item-<position>` when left out */
+    id: itemId.optional(),
+    category: optionalText("category", 100).optional(),
+    /** a reference answer judges may compare with */
+    reference: optionalText("reference", MAX_PROMPT_CHARS).optional(),
+    /** a multi-turn item's earlier turns, user first, ending with the assistant's reply; `prompt` comes next */
+    turns: z
+      .array(turn, { error: "turns must be a JSON array of { role, content }" })
+      .max(MAX_PROMPT_SET_TURNS, `at most ${MAX_PROMPT_SET_TURNS} earlier turns`)
+      .superRefine((turns, ctx) => {
+        const problem = turnsProblem(turns);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .nullish()
+      .transform((t) => (t?.length ? t : null)),
+  })
+  .strict();
+
+const setName = z
+  .string({ error: "name is missing" })
+  .trim()
+  .min(1, "name is empty")
+  .max(200, "name is longer than 200 characters")
+  .superRefine(noControlCharacter("the name"));
+
+const promptSetItems = z
+  .array(promptSetItemInput)
+  .min(1, "a prompt set needs at least one item")
+  .max(MAX_PROMPT_SET_ITEMS, `a prompt set holds at most ${chars(MAX_PROMPT_SET_ITEMS)} items`)
+  .superRefine((items, ctx) => {
+    const twice = repeatedId(items.map((item, k) => item.id ?? autoItemId(k + 1)));
+    if (twice)
+      ctx.addIssue({
+        code: "custom",
+        path: [twice.again, "id"],
+        message: `id "${twice.id}" is used twice (items ${twice.first + 1} and ${twice.again + 1})`,
+      });
+  });
+
+export const createPromptSetInput = z.object({ name: setName, items: promptSetItems }).strict();
+
+/** An edit: the items that replace the set's (in place while no evaluation used it), and a new name if given. */
+export const editPromptSetInput = z.object({ name: setName.optional(), items: promptSetItems }).strict();
+
+const historyIds = z.array(z.string().min(1).max(200)).max(MAX_PROMPT_SET_ITEMS).default([]);
+
+/** "Save these prompts" from History: runs' questions and comparisons' first prompts, in the order given. */
+export const promptSetFromHistoryInput = z
+  .object({ name: setName, runs: historyIds, comparisons: historyIds })
+  .strict()
+  .refine((input) => input.runs.length + input.comparisons.length > 0, {
+    message: "pick at least one run or comparison",
+  })
+  .refine((input) => input.runs.length + input.comparisons.length <= MAX_PROMPT_SET_ITEMS, {
+    message: `a prompt set holds at most ${chars(MAX_PROMPT_SET_ITEMS)} items`,
+  });
+
+/** POST /api/prompt-sets/upload: the set's name, and the body's format when its Content-Type doesn't say. */
+export const promptSetUploadQuery = z.object({
+  name: setName,
+  format: z.enum(PROMPT_SET_FORMATS).optional(),
+});
+
+export const listPromptSetsQuery = listRunsQuery;
+
+/** A page of a set's items: `cursor` is the position the last page ended at. */
+export const promptSetItemsQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,6}$/, "the cursor is not one this API gave out; start again without it")
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const promptSetExportQuery = z.object({ format: z.enum(PROMPT_SET_FORMATS).default("jsonl") });
+
+export type PromptSetItemInput = z.infer<typeof promptSetItemInput>;

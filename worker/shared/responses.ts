@@ -457,6 +457,63 @@ export const spendHistoryResponse = z.object({
   runCapUsd: z.nullable(z.number()),
 });
 
+// ---- prompt sets ----
+
+/** A prompt set without its items. */
+export const promptSetSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** 1, or one more than the set it was edited from (`previousId`) once an evaluation had used that one */
+  version: z.number(),
+  previousId: z.nullable(z.string()),
+  /** how many items it holds */
+  items: z.number(),
+  createdAt: z.number(),
+  /** when an evaluation first used it; from then on it never changes (an edit makes a new version) */
+  usedAt: z.nullable(z.number()),
+});
+
+export const promptSetItem = z.object({
+  /** the uploader's id, or `item-<position>` */
+  id: z.string(),
+  prompt: z.string(),
+  category: z.nullable(z.string()),
+  /** a reference answer, when the item has one */
+  reference: z.nullable(z.string()),
+  /** a multi-turn item's earlier turns (user first, ending with the assistant); `prompt` is the next user turn */
+  turns: z.nullable(z.array(z.object({ role: z.string(), content: z.string() }))),
+});
+
+export const promptSetList = z.object({ items: z.array(promptSetSummary), nextCursor: z.nullable(z.string()) });
+
+/** A set and one page of its items, in the set's order. */
+export const promptSetDetail = z.object({
+  set: promptSetSummary,
+  items: z.array(promptSetItem),
+  nextCursor: z.nullable(z.string()),
+});
+
+/** A set saved from History: runs' questions and comparisons' first prompts, repeats left out. */
+export const promptSetFromHistory = z.extend(promptSetSummary, {
+  /** prompts left out because an earlier one in the list had the same text */
+  duplicates: z.number(),
+});
+
+export const promptSetEdited = z.extend(promptSetSummary, {
+  /** `replaced`: the set's items were replaced in place; `new_version`: it was used, so a new set was made */
+  edit: z.enum(["replaced", "new_version"]),
+});
+
+export const promptSetDeleted = z.object({ deleted: z.literal(true) });
+
+/** An uploaded line's refusal: which line (of the file; a CSV's header is line 1) and why. */
+export const promptSetLineError = z.object({ line: z.number(), message: z.string() });
+
+/** A prompt set as JSON Lines: one item a line, `{ id, prompt, category?, reference?, turns? }`. */
+export const promptSetJsonl = z.string();
+/** A prompt set as CSV: the header `id,prompt,category,reference,turns` (turns as JSON), then one item a row. */
+export const promptSetCsv = z.string();
+
 /** The OpenAPI 3.1 document itself: its top-level fields (the rest is the OpenAPI specification's). */
 export const openApiDocument = z.looseObject({
   openapi: z.string(),
