@@ -37,8 +37,8 @@ import {
   promptSetDetail,
   promptSetEdited,
   promptSetFromHistory,
-  promptSetItem,
   promptSetJsonl,
+  promptSetLine,
   promptSetList,
   promptSetSummary,
 } from "../shared/responses";
@@ -118,7 +118,7 @@ const described = {
     description: `The body is the file itself, read as it streams, up to ${MIB} MiB and 10,000 items. Its format is \`format\` when given, else its Content-Type (text/csv; application/x-ndjson or application/jsonl), else what it starts with ({ is JSON Lines). JSON Lines: one object a line, \`{"prompt": "…", "id"?, "category"?, "reference"?, "turns"?}\`. CSV: a header naming the columns (prompt, and optionally id, category, reference, turns), then one item a row; a field holding a comma, quote or line break is quoted ("" for a quote); an empty cell leaves the field out; turns is a JSON array of { role, content }, the earlier turns of a multi-turn item (user first, ending with the assistant's reply). Every line is checked before anything is stored: one bad line and the answer is a 422 naming each (line numbers are the file's, a CSV's header is line 1). \`curl --data-binary @prompts.csv -H 'Content-Type: text/csv' 'http://localhost:8787/api/prompt-sets/upload?name=My+prompts'\``,
     requestBody: {
       required: true,
-      content: mediaContent({ "application/x-ndjson": promptSetItem, "text/csv": promptSetCsv }),
+      content: mediaContent({ "application/x-ndjson": promptSetLine, "text/csv": promptSetCsv }),
     },
     responses: { 201: jsonResponse(promptSetSummary, "The set, stored."), ...errorResponses(400, 413, 422) },
   }),

@@ -509,6 +509,18 @@ export const promptSetDeleted = z.object({ deleted: z.literal(true) });
 /** An uploaded line's refusal: which line (of the file; a CSV's header is line 1) and why. */
 export const promptSetLineError = z.object({ line: z.number(), message: z.string() });
 
+/** One line of an uploaded JSON Lines prompt set (the upload checks it as POST /api/prompt-sets checks an item). */
+export const promptSetLine = z.object({
+  prompt: z.string(),
+  /** your own id, unique in the set; `item-<position>` when left out */
+  id: z.optional(z.union([z.string(), z.number()])),
+  category: z.optional(z.string()),
+  /** a reference answer judges may compare with */
+  reference: z.optional(z.string()),
+  /** a multi-turn item's earlier turns, user first, ending with the assistant's reply */
+  turns: z.optional(z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() }))),
+});
+
 /** A prompt set as JSON Lines: one item a line, `{ id, prompt, category?, reference?, turns? }`. */
 export const promptSetJsonl = z.string();
 /** A prompt set as CSV: the header `id,prompt,category,reference,turns` (turns as JSON), then one item a row. */
