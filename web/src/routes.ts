@@ -16,6 +16,7 @@ const SharedPage = lazy(() => import("./pages/shared"));
 const SpendPage = lazy(() => import("./pages/spend"));
 const EvaluationPage = lazy(() => import("./pages/evaluation"));
 const EvaluationComparePage = lazy(() => import("./pages/evaluation-compare"));
+const PromptSetsPage = lazy(() => import("./pages/prompt-sets"));
 
 const routes: [RegExp, Match["page"]][] = [
   [/^\/$/, SetupPage],
@@ -27,6 +28,7 @@ const routes: [RegExp, Match["page"]][] = [
   [/^\/spend\/?$/, SpendPage],
   [/^\/evaluations\/compare\/?$/, EvaluationComparePage],
   [/^\/evaluations\/(?<id>[^/]+)\/?$/, EvaluationPage],
+  [/^\/prompt-sets\/?$/, PromptSetsPage],
   [/^\/shared\/(?<token>[A-Za-z0-9_-]+)\/?$/, SharedPage],
 ];
 

@@ -2,6 +2,7 @@ import { Show } from "solid-js";
 import type { ComparisonListItem } from "../lib/api";
 import { Link } from "../lib/router";
 import { formatTime } from "../lib/format";
+import { PickBox } from "./pick-box";
 import type { VoteChoice } from "../../../worker/shared/constants";
 
 const STATUS_TEXT: Record<ComparisonListItem["status"], string> = {
@@ -27,11 +28,16 @@ function voteText(choice: VoteChoice, reveal: ComparisonListItem["reveal"]): str
 }
 
 /** One arena comparison in History: its prompt, the vote cast, the names it revealed and its judges. */
-export function HistoryComparison(props: { comparison: ComparisonListItem }) {
+export function HistoryComparison(props: {
+  comparison: ComparisonListItem;
+  picked: boolean;
+  onPick: (picked: boolean) => void;
+}) {
   const c = props.comparison;
   return (
     <li class="card history-item" data-comparison-id={c.id}>
       <div class="history-main">
+        <PickBox picked={props.picked} onPick={props.onPick} text={c.prompt} />
         <p class="history-kind muted small">Arena · {MODE_TEXT[c.mode]}</p>
         <Link href={`/arena/${c.id}`} class="history-question">
           {c.prompt}

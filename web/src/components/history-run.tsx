@@ -1,17 +1,24 @@
 import { createSignal, Show } from "solid-js";
 import { ExportLinks } from "./export-links";
+import { PickBox } from "./pick-box";
 import type { RunListItem } from "../lib/api";
 import { Link } from "../lib/router";
 import { describeCost } from "../../../worker/shared/run";
 import { COST_HIDDEN, formatTime, formatTotalCost, RUN_STATUS_TEXT, shortModelName } from "../lib/format";
 
 /** One council run in History: its question, status, winner, models and cost, and what can be done with it. */
-export function HistoryRun(props: { run: RunListItem; onDelete: (run: RunListItem) => Promise<void> }) {
+export function HistoryRun(props: {
+  run: RunListItem;
+  onDelete: (run: RunListItem) => Promise<void>;
+  picked: boolean;
+  onPick: (picked: boolean) => void;
+}) {
   const run = props.run;
   const [confirming, setConfirming] = createSignal(false);
   return (
     <li class="card history-item" data-run-id={run.id}>
       <div class="history-main">
+        <PickBox picked={props.picked} onPick={props.onPick} text={run.question} />
         <p class="history-kind muted small">Council run</p>
         <Link href={`/runs/${run.id}`} class="history-question">
           {run.question}

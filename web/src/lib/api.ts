@@ -24,6 +24,8 @@ export type JudgeStats = InferResponseType<typeof api.judges.$get, 200>["judges"
 export type EvaluationReport = InferResponseType<(typeof api.evaluations)[":id"]["report"]["$get"], 200>;
 export type EvaluationMatrix = InferResponseType<(typeof api.evaluations)[":id"]["matrix"]["$get"], 200>;
 export type EvaluationComparison = InferResponseType<typeof api.evaluations.compare.$get, 200>;
+export type PromptSetSummary = InferResponseType<(typeof api)["prompt-sets"]["$get"], 200>["items"][number];
+export type PromptSetItem = InferResponseType<(typeof api)["prompt-sets"][":id"]["$get"], 200>["items"][number];
 export type ShareLink = InferResponseType<(typeof api.runs)[":id"]["shares"]["$get"], 200>["shares"][number];
 
 /** What the person sees when a call fails: the server's own message when it sent one. */
@@ -32,6 +34,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** the server's `details`, when it sent any (e.g. the lines of an upload to fix) */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = "ApiError";
@@ -53,11 +57,11 @@ export async function call<R extends ClientResponse<unknown, number, "json">>(
   }
   if (res.ok) return (await res.json()) as Success<R>;
   const body: unknown = await res.json().catch(() => null);
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
   const message = typeof error?.message === "string" ? error.message : `The server answered ${res.status}.`;
   const code = typeof error?.code === "string" ? error.code : "http_error";
   if (isAccessRefusal(res.status, code)) reportAccessProblem(message);
-  throw new ApiError(res.status, code, message);
+  throw new ApiError(res.status, code, message, error?.details);
 }
 
 /** Address of a run's export download. */

@@ -3,6 +3,7 @@ import { createStore } from "solid-js/store";
 import { Alert } from "../components/alert";
 import { HistoryComparison } from "../components/history-comparison";
 import { HistoryRun } from "../components/history-run";
+import { HistorySave } from "../components/history-save";
 import { api, call, type ComparisonListItem, type RunListItem } from "../lib/api";
 import { type Feed, feedsToExtend, mergedNewestFirst } from "../lib/history-feed";
 import { Link } from "../lib/router";
@@ -32,7 +33,26 @@ export default function HistoryPage() {
   const [loading, setLoading] = createSignal(false);
   const [error, setError] = createSignal<string | null>(null);
   const [status, setStatus] = createSignal("");
+  /** picked items, `run:<id>` or `comparison:<id>`, for "save these prompts" */
+  const [picked, setPicked] = createSignal<ReadonlySet<string>>(new Set());
   let heading!: HTMLHeadingElement;
+
+  const keyOf = (entry: Entry) => (entry.kind === "run" ? `run:${entry.run.id}` : `comparison:${entry.comparison.id}`);
+  const pick = (entry: Entry, on: boolean) =>
+    setPicked((now) => {
+      const next = new Set(now);
+      if (on) next.add(keyOf(entry));
+      else next.delete(keyOf(entry));
+      return next;
+    });
+  /** The picked items that are shown now, newest first, split by kind as the server takes them. */
+  const pickedShown = () => {
+    const shown = entries().filter((e) => picked().has(keyOf(e)));
+    return {
+      runs: shown.flatMap((e) => (e.kind === "run" ? [e.run.id] : [])),
+      comparisons: shown.flatMap((e) => (e.kind === "comparison" ? [e.comparison.id] : [])),
+    };
+  };
 
   const shownFeeds = () =>
     kind() === "all" ? [feeds.runs, feeds.arena] : kind() === "runs" ? [feeds.runs] : [feeds.arena];
@@ -160,13 +180,28 @@ export default function HistoryPage() {
           </p>
         </Match>
         <Match when={entries().length}>
+          <HistorySave
+            picked={pickedShown()}
+            shown={entries().length}
+            onPickAll={() => setPicked(new Set(entries().map(keyOf)))}
+            onClear={() => setPicked(new Set<string>())}
+          />
           <ol class="history" aria-label={`${KINDS[kind()]}, newest first`}>
             <For each={entries()}>
               {(entry) =>
                 entry.kind === "run" ? (
-                  <HistoryRun run={entry.run} onDelete={remove} />
+                  <HistoryRun
+                    run={entry.run}
+                    onDelete={remove}
+                    picked={picked().has(keyOf(entry))}
+                    onPick={(on) => pick(entry, on)}
+                  />
                 ) : (
-                  <HistoryComparison comparison={entry.comparison} />
+                  <HistoryComparison
+                    comparison={entry.comparison}
+                    picked={picked().has(keyOf(entry))}
+                    onPick={(on) => pick(entry, on)}
+                  />
                 )
               }
             </For>
