@@ -1,6 +1,5 @@
 /** Prompt sets on the page: pasted lines to prompts and back, and the line errors of a refused upload. */
 import { autoItemId } from "../../../worker/shared/prompt-set";
-import { ApiError } from "./api";
 
 /** One prompt a line: each trimmed, blank lines left out. */
 export const promptsOfLines = (text: string): string[] =>
@@ -36,10 +35,10 @@ export interface LineError {
   message: string;
 }
 
-/** The lines a refused upload names (details.errors), or none. */
+/** The lines a refused upload names (an ApiError's details.errors), or none. */
 export function lineErrorsOf(err: unknown): LineError[] {
-  if (!(err instanceof ApiError)) return [];
-  const errors = (err.details as { errors?: unknown } | undefined)?.errors;
+  const details = typeof err === "object" && err !== null ? (err as { details?: unknown }).details : undefined;
+  const errors = typeof details === "object" && details !== null ? (details as { errors?: unknown }).errors : undefined;
   if (!Array.isArray(errors)) return [];
   return errors.filter(
     (e): e is LineError =>
