@@ -309,6 +309,50 @@ describe("editing and deleting", () => {
     expect(await storedItems(used.id)).toBe(1);
   });
 
+  it("replaces items from an uploaded file: in place while unused, as the next version once used", async () => {
+    const set = await createSet("by file", [{ prompt: "old" }]);
+    const put = (id: string, body: string, query = "") =>
+      api(`/prompt-sets/${id}/upload${query}`, { method: "PUT", body, headers: { "content-type": "text/csv" } });
+    const replaced = await put(set.id, "id,prompt,category\na,first,x\nb,second,\n");
+    expect(replaced.status).toBe(200);
+    expect(await replaced.json()).toEqual({ ...set, items: 2, edit: "replaced" });
+    expect((await detail(set.id)).items.map((i) => [i.id, i.prompt, i.category])).toEqual([
+      ["a", "first", "x"],
+      ["b", "second", null],
+    ]);
+
+    const bad = await put(set.id, 'prompt\n""\n');
+    expect(bad.status).toBe(422);
+    expect(await storedItems(set.id)).toBe(2);
+
+    await markPromptSetUsed(openDb(env.DB), set.id);
+    const versioned = await put(set.id, "prompt\nthird\n", "?name=by+file+v2");
+    expect(versioned.status).toBe(201);
+    expect(await versioned.json()).toMatchObject({ name: "by file v2", version: 2, previousId: set.id, items: 1 });
+    expect(await storedItems(set.id)).toBe(2);
+  });
+
+  it("makes one new version of a used set edited twice at once, and refuses the other edit", async () => {
+    const set = await createSet("raced", [{ prompt: "one" }]);
+    await markPromptSetUsed(openDb(env.DB), set.id);
+    const edit = (prompt: string) =>
+      client["prompt-sets"][":id"].$put({ param: { id: set.id }, json: { items: [{ prompt }] } });
+    const statuses = (await Promise.all([edit("a"), edit("b")])).map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409]);
+    const versions = await env.DB.prepare("SELECT count(*) AS n FROM prompt_sets WHERE previous_id = ?")
+      .bind(set.id)
+      .first<{ n: number }>();
+    expect(versions!.n).toBe(1);
+  });
+
+  it("keeps the 1 MiB cap on a JSON edit whose id is the word upload", async () => {
+    const res = await api("/prompt-sets/upload", {
+      method: "PUT",
+      json: { items: [{ prompt: "p".repeat(1_100_000) }] },
+    });
+    expect(res.status).toBe(413);
+  });
+
   it("answers 404 for a set that isn't there", async () => {
     const res = await client["prompt-sets"][":id"].$put({ param: { id: "nope" }, json: { items: [{ prompt: "x" }] } });
     expect(res.status).toBe(404);

@@ -81,5 +81,7 @@ export type ResponseSchemasMatchRoutes = [
   Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$get"], 200>, typeof r.promptSetDetail>>,
   Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$put"], 200>, typeof r.promptSetEdited>>,
   Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$put"], 201>, typeof r.promptSetEdited>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["upload"]["$put"], 200>, typeof r.promptSetEdited>>,
+  Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["upload"]["$put"], 201>, typeof r.promptSetEdited>>,
   Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$delete"], 200>, typeof r.promptSetDeleted>>,
 ];

@@ -8,8 +8,20 @@ import { errorBody } from "./errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The routes that read their own bodies as they stream, in formats of their own, under limits of their own. */
-export const STREAMED_BODY_PATHS: readonly string[] = ["/api/battles/import", "/api/prompt-sets/upload"];
+/**
+ * The routes that read their own bodies as they stream, in formats of their own, under limits of their own; by
+ * method too, since another method's route may match the same path (`PUT /api/prompt-sets/:id` takes JSON).
+ */
+export const STREAMED_BODY_ROUTES: readonly { method: string; path: string }[] = [
+  { method: "POST", path: "/api/battles/import" },
+  { method: "POST", path: "/api/prompt-sets/upload" },
+  { method: "PUT", path: "/api/prompt-sets/:id/upload" },
+];
+const streamed = STREAMED_BODY_ROUTES.map((r) => ({
+  method: r.method,
+  path: new RegExp(`^${r.path.replace(/:\w+/g, "[^/]+")}$`),
+}));
+const streamsItsBody = (method: string, path: string) => streamed.some((r) => r.method === method && r.path.test(path));
 
 /** How much more of a body refused midway is read and dropped before the connection is given up. */
 const DISCARD_MAX_BYTES = 256 * 1024 * 1024;
@@ -74,7 +86,7 @@ const hasBody = (req: Request) =>
   (req.headers.get("Content-Length") ?? "0") !== "0" || req.headers.has("Transfer-Encoding");
 
 export const bodyCap = createMiddleware<{ Bindings: Env }>(async (c, next) => {
-  if (STREAMED_BODY_PATHS.includes(c.req.path) || c.req.method === "GET" || c.req.method === "HEAD") return next();
+  if (streamsItsBody(c.req.method, c.req.path) || c.req.method === "GET" || c.req.method === "HEAD") return next();
   const type = c.req.header("Content-Type") ?? "";
   if (hasBody(c.req.raw) && !JSON_TYPE.test(type))
     return c.json(

@@ -37,6 +37,7 @@ const NOT_ANSWERED: Record<string, string[]> = {
   "get /api/shared/{token}": ["401", "403"],
   "post /api/battles/import": ["415"],
   "post /api/prompt-sets/upload": ["415"],
+  "put /api/prompt-sets/{id}/upload": ["415"],
 };
 
 function withoutUnansweredErrors(doc: OpenApiDocument): OpenApiDocument {

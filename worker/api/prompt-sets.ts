@@ -29,6 +29,7 @@ import {
   promptSetExportQuery,
   promptSetFromHistoryInput,
   promptSetItemsQuery,
+  promptSetReplaceQuery,
   promptSetUploadQuery,
 } from "../shared/requests";
 import {
@@ -72,17 +73,38 @@ const itemsOf = (items: PromptSetItemInput[]): PromptSetItem[] =>
     turns: item.turns ?? null,
   }));
 
-const createSet = (c: Context<{ Bindings: Env }>, name: string, items: PromptSetItem[]) =>
-  insertPromptSet(
-    openDb(c.env.DB),
-    { id: newSetId(), name, version: 1, previousId: null, createdAt: Date.now() },
-    items,
-  );
+async function createSet(c: Context<{ Bindings: Env }>, name: string, items: PromptSetItem[]) {
+  const set = { id: newSetId(), name, version: 1, previousId: null, createdAt: Date.now() };
+  await insertPromptSet(openDb(c.env.DB), set, items);
+  return { ...set, items: items.length, usedAt: null };
+}
 
 async function existingSet(c: Context<{ Bindings: Env }>): Promise<PromptSetRow> {
   const set = await getPromptSet(openDb(c.env.DB), c.req.param("id") ?? "");
   if (!set) throw notFound("Prompt set");
   return set;
+}
+
+/**
+ * Gives a set new items (and name): in place while no evaluation used it, else as its next version. Each write is
+ * guarded in its own transaction, so an evaluation marking the set used meanwhile turns the edit into a new version,
+ * and two edits of one used set make one new version (the other is refused).
+ */
+async function editSet(c: Context<{ Bindings: Env }>, set: PromptSetRow, name: string, items: PromptSetItem[]) {
+  const db = openDb(c.env.DB);
+  if (set.usedAt === null && (await replacePromptSetItems(db, set.id, name, items)))
+    return { ...summaryOf({ ...set, name, items: items.length }), edit: "replaced" as "replaced" | "new_version" };
+  const next = { id: newSetId(), name, version: set.version + 1, previousId: set.id, createdAt: Date.now() };
+  if (!(await insertPromptSet(db, next, items))) {
+    const newer = await nextVersionOf(db, set.id);
+    throw new ApiError(
+      409,
+      "prompt_set_superseded",
+      `An evaluation used this set, and it was already edited into version ${newer?.version} (${newer?.id}): edit that one instead.`,
+      { nextId: newer?.id ?? null },
+    );
+  }
+  return { ...next, items: items.length, usedAt: null, edit: "new_version" as "replaced" | "new_version" };
 }
 
 const usedOn = (usedAt: number) => new Date(usedAt).toISOString().slice(0, 16).replace("T", " ");
@@ -162,6 +184,21 @@ const described = {
       200: jsonResponse(promptSetEdited, "The set, its items replaced."),
       201: jsonResponse(promptSetEdited, "The new version."),
       ...errorResponses(400, 404, 409),
+    },
+  }),
+  editUpload: describeRoute({
+    tags: ["Prompt sets"],
+    summary: "Replace a prompt set's items with an uploaded JSON Lines or CSV file",
+    description: `The upload's body and checks (POST /api/prompt-sets/upload: up to ${MIB} MiB, every line checked, nothing changed when one is bad) with the edit's rule (PUT /api/prompt-sets/{id}): in place while no evaluation used the set, else as its next version. The name stays unless \`name\` is given.`,
+    parameters: [setId],
+    requestBody: {
+      required: true,
+      content: mediaContent({ "application/x-ndjson": promptSetLine, "text/csv": promptSetCsv }),
+    },
+    responses: {
+      200: jsonResponse(promptSetEdited, "The set, its items replaced."),
+      201: jsonResponse(promptSetEdited, "The new version."),
+      ...errorResponses(400, 404, 409, 413, 422),
     },
   }),
   delete: describeRoute({
@@ -247,26 +284,16 @@ export const promptSetsApi = new Hono<{ Bindings: Env }>()
   .put("/:id", described.edit, validate("json", editPromptSetInput), async (c) => {
     const set = await existingSet(c);
     const input = c.req.valid("json");
-    const name = input.name ?? set.name;
-    const items = itemsOf(input.items);
-    const db = openDb(c.env.DB);
-    // Guarded in its own transaction: an evaluation that marks the set used first turns this into a new version.
-    if (set.usedAt === null && (await replacePromptSetItems(db, set.id, name, items)))
-      return c.json({ ...summaryOf({ ...set, name, items: items.length }), edit: "replaced" as const }, 200);
-    const newer = await nextVersionOf(db, set.id);
-    if (newer)
-      throw new ApiError(
-        409,
-        "prompt_set_superseded",
-        `This set was used by an evaluation and already edited into version ${newer.version} (${newer.id}): edit that one instead.`,
-        { nextId: newer.id },
-      );
-    const created = await insertPromptSet(
-      db,
-      { id: newSetId(), name, version: set.version + 1, previousId: set.id, createdAt: Date.now() },
-      items,
-    );
-    return c.json({ ...summaryOf(created), edit: "new_version" as const }, 201);
+    const edited = await editSet(c, set, input.name ?? set.name, itemsOf(input.items));
+    return edited.edit === "replaced" ? c.json(edited, 200) : c.json(edited, 201);
+  })
+  .put("/:id/upload", described.editUpload, validate("query", promptSetReplaceQuery), async (c) => {
+    const set = await existingSet(c);
+    const { name, format } = c.req.valid("query");
+    if (Number(c.req.header("Content-Length") ?? 0) > MAX_PROMPT_SET_UPLOAD_BYTES) throw uploadTooLarge();
+    const items = await readUpload(c.req.raw.body, uploadFormat(format, c.req.header("Content-Type")));
+    const edited = await editSet(c, set, name ?? set.name, items);
+    return edited.edit === "replaced" ? c.json(edited, 200) : c.json(edited, 201);
   })
   .delete("/:id", described.delete, async (c) => {
     const set = await existingSet(c);

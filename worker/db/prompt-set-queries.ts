@@ -53,22 +53,22 @@ export interface NewPromptSet {
   createdAt: number;
 }
 
-/** Writes a new set with its items, in one transaction. */
-export async function insertPromptSet(
-  db: Db,
-  set: NewPromptSet,
-  items: readonly PromptSetItem[],
-): Promise<PromptSetRow> {
-  const row = { ...set, items: items.length, usedAt: null };
-  await db.$client.batch([
+/**
+ * Writes a new set with its items, in one transaction. A set with a `previousId` is written only while no other
+ * set has that `previousId` (two edits of one used set at once make one new version, not two); false when it
+ * wasn't written.
+ */
+export async function insertPromptSet(db: Db, set: NewPromptSet, items: readonly PromptSetItem[]): Promise<boolean> {
+  const [row] = await db.$client.batch([
     db.$client
-      .prepare(
-        "INSERT INTO prompt_sets (id, name, version, previous_id, items, created_at, used_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
-      )
+      .prepare(`INSERT INTO prompt_sets (id, name, version, previous_id, items, created_at, used_at)
+        SELECT ?1, ?2, ?3, ?4, ?5, ?6, NULL
+        WHERE ?4 IS NULL OR NOT EXISTS (SELECT 1 FROM prompt_sets WHERE previous_id = ?4)`)
       .bind(set.id, set.name, set.version, set.previousId, items.length, set.createdAt),
+    // Guarded on the set's row: when it wasn't written, neither are its items.
     ...insertItems(db, set.id, items),
   ]);
-  return row;
+  return row.meta.changes > 0;
 }
 
 /**

@@ -460,6 +460,9 @@ export const promptSetUploadQuery = z.object({
   format: z.enum(PROMPT_SET_FORMATS).optional(),
 });
 
+/** PUT /api/prompt-sets/:id/upload: a new name if given, and the body's format when its Content-Type doesn't say. */
+export const promptSetReplaceQuery = promptSetUploadQuery.extend({ name: setName.optional() });
+
 export const listPromptSetsQuery = listRunsQuery;
 
 /** A page of a set's items: `cursor` is the position the last page ended at. */

@@ -1,6 +1,7 @@
 import { createSignal, For, Show } from "solid-js";
 import { api, call, messageOf, type PromptSetSummary } from "../lib/api";
 import { type LineError, lineErrorsOf, promptCount, promptsOfLines } from "../lib/prompt-lines";
+import { uploadSet } from "../lib/prompt-set-files";
 import { MAX_PROMPT_SET_ITEMS, MAX_PROMPT_SET_UPLOAD_BYTES } from "../../../worker/shared/constants";
 import { Alert } from "./alert";
 
@@ -19,18 +20,8 @@ async function createFromLines(name: string, prompts: string[]): Promise<PromptS
   );
 }
 
-function uploadFile(name: string, file: File): Promise<PromptSetSummary> {
-  const format = /\.csv$/i.test(file.name) ? "csv" : /\.(jsonl|ndjson)$/i.test(file.name) ? "jsonl" : undefined;
-  return call(
-    api["prompt-sets"].upload.$post(
-      { query: { name, ...(format ? { format } : {}) } },
-      { init: { body: file }, headers: { "Content-Type": format === "csv" ? "text/csv" : "application/x-ndjson" } },
-    ),
-  );
-}
-
 /** The lines a refused upload names, under the refusal. */
-function LineErrors(props: { errors: LineError[]; id: string }) {
+export function LineErrors(props: { errors: LineError[]; id: string }) {
   return (
     <Show when={props.errors.length}>
       <ul class="small import-errors" id={props.id} data-testid="prompt-set-line-errors">
@@ -96,7 +87,7 @@ export function PromptSetNew(props: { onCreated: (set: PromptSetSummary) => void
     const f = file();
     if (!f) return setError({ form: "upload", message: "Choose a .jsonl or .csv file first.", lines: [] });
     const named = fileName().trim() || f.name.replace(/\.[^.]+$/, "");
-    void run("upload", e.currentTarget as HTMLFormElement, () => uploadFile(named, f));
+    void run("upload", e.currentTarget as HTMLFormElement, () => uploadSet(named, f));
   };
 
   const errorOf = (form: "paste" | "upload") => (error()?.form === form ? error() : null);

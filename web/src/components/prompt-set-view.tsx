@@ -1,7 +1,9 @@
 import { createSignal, For, onMount, Show } from "solid-js";
 import { api, call, messageOf, type PromptSetItem, type PromptSetSummary } from "../lib/api";
-import { editableAsLines, promptsOfLines } from "../lib/prompt-lines";
+import { editableAsLines, type LineError, lineErrorsOf, promptsOfLines } from "../lib/prompt-lines";
+import { replaceSetItems } from "../lib/prompt-set-files";
 import { Alert } from "./alert";
+import { LineErrors } from "./prompt-set-new";
 
 const PAGE = 200;
 
@@ -52,6 +54,8 @@ export function PromptSetView(props: {
   const [error, setError] = createSignal<string | null>(null);
   const [draft, setDraft] = createSignal<{ name: string; lines: string } | null>(null);
   const [saving, setSaving] = createSignal(false);
+  const [file, setFile] = createSignal<File | null>(null);
+  const [lineErrors, setLineErrors] = createSignal<LineError[]>([]);
   let heading!: HTMLHeadingElement;
 
   const load = async (after?: string) => {
@@ -80,7 +84,7 @@ export function PromptSetView(props: {
       setDraft(editableAsLines(all) ? { name: props.set.name, lines: all.map((i) => i.prompt).join("\n") } : null);
       if (!editableAsLines(all))
         setError(
-          "This set has its own ids, categories, reference answers, multi-turn items or prompts with line breaks, which lines can't hold: export it, change the file, and upload it as a new set.",
+          "This set has its own ids, categories, reference answers, multi-turn items or prompts with line breaks, which lines can't hold: export it, change the file, and replace its items with it below.",
         );
     } catch (err) {
       setError(messageOf(err));
@@ -106,6 +110,23 @@ export function PromptSetView(props: {
       props.onEdited(res);
     } catch (err) {
       setError(messageOf(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const replace = async (e: Event) => {
+    e.preventDefault();
+    const f = file();
+    if (!f) return setError("Choose a .jsonl or .csv file first.");
+    setSaving(true);
+    setError(null);
+    setLineErrors([]);
+    try {
+      props.onEdited(await replaceSetItems(props.set.id, f));
+    } catch (err) {
+      setLineErrors(lineErrorsOf(err));
+      setError(lineErrorsOf(err).length ? "Nothing was changed. Fix these lines and try again:" : messageOf(err));
     } finally {
       setSaving(false);
     }
@@ -171,6 +192,19 @@ export function PromptSetView(props: {
           Edit
         </button>
       </Show>
+      <form class="row" onSubmit={replace} aria-label={`Replace the items of ${props.set.name} with a file`}>
+        <label for="prompt-set-replace-file">Replace its items with a file</label>
+        <input
+          id="prompt-set-replace-file"
+          type="file"
+          accept=".jsonl,.ndjson,.csv,text/csv,application/x-ndjson"
+          onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+        />
+        <button type="submit" class="small" disabled={saving()}>
+          Replace
+        </button>
+      </form>
+      <LineErrors id="prompt-set-replace-errors" errors={lineErrors()} />
       <ol class="prompt-set-items" aria-label={`Items of ${props.set.name}`}>
         <For each={items()}>{(item) => <Item item={item} />}</For>
       </ol>
