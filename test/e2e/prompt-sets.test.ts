@@ -46,6 +46,46 @@ describeInBrowser("the Prompt sets page, in a real browser", () => {
     await screenshot(page, "prompt-sets-page");
   });
 
+  test("an uploaded file's bad lines are listed by number, a good file is listed, and an edit as lines saves in place", async () => {
+    const page = await open();
+    await page.goto(`${server.url}/prompt-sets`);
+    await page.getByRole("heading", { name: "Your prompt sets" }).waitFor({ timeout: 10_000 });
+    const file = page.getByLabel("File", { exact: true });
+    await file.setInputFiles({
+      name: "bad.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from('id,prompt\na,"fine, quoted"\nb,\na,again\n'),
+    });
+    await page.getByRole("button", { name: "Upload" }).click();
+    const errors = page.locator("#prompt-set-upload-errors li");
+    await errors.first().waitFor({ timeout: 10_000 });
+    expect(await errors.allInnerTexts()).toEqual([
+      "Line 3: prompt is empty",
+      'Line 4: id "a" is already used on line 2',
+    ]);
+
+    await file.setInputFiles({
+      name: "geography.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("prompt\nCapital of Peru?\nCapital of Chile?\n"),
+    });
+    await page.getByRole("button", { name: "Upload" }).click();
+    const row = page.locator('tr[data-name="geography"]');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.getByTestId("prompt-set-items").innerText()).toBe("2");
+
+    await row.getByRole("button", { name: "Edit" }).click();
+    await page.locator("#prompt-set-edit-lines").waitFor({ timeout: 10_000 });
+    expect(await page.locator("#prompt-set-edit-lines").inputValue()).toBe("Capital of Peru?\nCapital of Chile?");
+    await page.locator("#prompt-set-edit-lines").fill("Capital of Peru?\nCapital of Chile?\nCapital of Cuba?");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByTestId("prompt-sets-status").filter({ hasText: "Saved" }).waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("prompt-sets-status").innerText()).toBe('Saved "geography": 3 prompts.');
+    expect(await row.getByTestId("prompt-set-items").innerText()).toBe("3");
+    // The edit closed: the set's view shows its items again.
+    expect(await page.locator("#prompt-set-edit-lines").count()).toBe(0);
+  });
+
   test("prompts picked in History are saved as a set", async () => {
     const res = await fetch(`${server.url}/api/runs`, {
       method: "POST",
