@@ -105,6 +105,7 @@ describeInBrowser("the Prompt sets page, in a real browser", () => {
     const saved = page.getByTestId("history-save-status");
     await saved.filter({ hasText: "Saved" }).waitFor({ timeout: 10_000 });
     expect(await saved.innerText()).toBe('Saved "From my history" with 1 prompt. See prompt sets');
+    await screenshot(page, "prompt-sets-history");
 
     await saved.getByRole("link", { name: "See prompt sets" }).click();
     const row = page.locator('tr[data-name="From my history"]');

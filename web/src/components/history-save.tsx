@@ -59,7 +59,7 @@ export function HistorySave(props: { picked: Picked; shown: number; onPickAll: (
           value={name()}
           onInput={(e) => setName(e.currentTarget.value)}
         />
-        <button type="submit" disabled={busy()}>
+        <button type="submit" disabled={busy() || !count()}>
           {busy() ? "Saving…" : `Save ${promptCount(count())}`}
         </button>
       </div>
