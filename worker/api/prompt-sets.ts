@@ -94,6 +94,8 @@ async function editSet(c: Context<{ Bindings: Env }>, set: PromptSetRow, name: s
   const db = openDb(c.env.DB);
   if (set.usedAt === null && (await replacePromptSetItems(db, set.id, name, items)))
     return { ...summaryOf({ ...set, name, items: items.length }), edit: "replaced" as "replaced" | "new_version" };
+  // Deleted meanwhile: there is nothing to make a version of.
+  if (set.usedAt === null && !(await getPromptSet(db, set.id))) throw notFound("Prompt set");
   const next = { id: newSetId(), name, version: set.version + 1, previousId: set.id, createdAt: Date.now() };
   if (!(await insertPromptSet(db, next, items))) {
     const newer = await nextVersionOf(db, set.id);
