@@ -1,31 +1,55 @@
-import { createEffect, createResource, onCleanup, Show } from "solid-js";
+import { createEffect, createResource, createSignal, onCleanup, Show } from "solid-js";
 import { api } from "../lib/api";
 import { formatTotalCost } from "../lib/format";
+import { nextRecheck, type Recheck } from "../lib/spend-recheck";
 import { Link, path } from "../lib/router";
 import { spendVersion } from "../lib/spend-signal";
 
-const RESERVED_RECHECK_MS = 2_000;
+/** `refetch`'s value for a read the page asked for (the tab shown again), as against a timed re-read. */
+const PROMPTED = "prompted";
+
+/** Whether the tab is in view, kept up to date for as long as the calling component lives. */
+function createPageVisible() {
+  const [visible, setVisible] = createSignal(document.visibilityState === "visible");
+  const onChange = () => setVisible(document.visibilityState === "visible");
+  document.addEventListener("visibilitychange", onChange);
+  onCleanup(() => document.removeEventListener("visibilitychange", onChange));
+  return visible;
+}
 
 /**
  * "Spent today $0.42 (+$0.10 set aside) of $5.00", a link to the spend page: read again on every page change after live events
- * (lib/spend-signal.ts) and, while something is set aside, every few seconds; shown only once there is a cap or a spend to tell. Set aside: work under way, and blind work until its reveal.
+ * (lib/spend-signal.ts) and, while something is set aside and the tab is in view, on the schedule of
+ * lib/spend-recheck.ts; shown only once there is a cap or a spend to tell. Set aside: work under way, and blind work until its reveal.
  */
 export function SpendLine() {
+  let recheck: Recheck | null = null;
   const [spend, { refetch }] = createResource(
     () => `${path()}#${spendVersion()}`,
-    async () => {
+    async (_, { refetching }: { refetching: typeof PROMPTED | boolean }) => {
       try {
         const res = await api.spend.$get();
-        return res.ok ? await res.json() : null;
+        if (!res.ok) return null;
+        const s = await res.json();
+        const figures = `${s.spentUsd}|${s.reservedUsd}|${s.capUsd}|${s.unknownCostCalls}`;
+        recheck = nextRecheck(recheck, figures, refetching !== true);
+        return { ...s, recheckMs: recheck.delayMs };
       } catch {
         return null;
       }
     },
   );
+  const visible = createPageVisible();
+  // Back in view after a while: whatever was set aside may have settled meanwhile.
+  createEffect((wasVisible: boolean) => {
+    if (visible() && !wasVisible) void refetch(PROMPTED);
+    return visible();
+  }, visible());
   // While work is set aside its cost is still to settle, and may settle after the last event a page hears.
   createEffect(() => {
-    if (!(spend.latest && spend.latest.reservedUsd > 0)) return;
-    const timer = setTimeout(() => void refetch(), RESERVED_RECHECK_MS);
+    const s = spend.latest;
+    if (!(s && s.reservedUsd > 0 && visible())) return;
+    const timer = setTimeout(() => void refetch(), s.recheckMs);
     onCleanup(() => clearTimeout(timer));
   });
   const shown = () => {
