@@ -6,7 +6,7 @@ import { Markdown } from "./markdown";
 import type { Segment } from "../lib/word-diff";
 import { latestTurn, SIDE_LETTER } from "../lib/arena-state";
 
-const STATUS_TEXT: Record<SideView["status"], string> = {
+export const STATUS_TEXT: Record<SideView["status"], string> = {
   pending: "Waiting",
   streaming: "Answering",
   done: "Done",
@@ -22,9 +22,13 @@ interface Props {
   onRetry?: () => void;
   /** the latest reply as runs of shared and different words, while differences are highlighted */
   diff?: Segment[] | null;
+  /** the conversation scrolls in a box of its own (a desktop's side by side panes): it takes the Tab key then */
+  scrolls?: boolean;
+  /** the conversation's box, for scrolling it with the other side's */
+  scrollRef?: (el: HTMLElement) => void;
 }
 
-const working = (s: SideView | undefined) => s?.status === "pending" || s?.status === "streaming";
+export const working = (s: SideView | undefined) => s?.status === "pending" || s?.status === "streaming";
 
 /** One side of the arena: its conversation, its own progress and numbers, and no name until the vote. */
 export function ArenaPane(props: Props) {
@@ -77,69 +81,81 @@ export function ArenaPane(props: Props) {
         when={props.detail?.turns.length}
         fallback={<p class="muted placeholder">Its answer appears here, without its name.</p>}
       >
-        <ol class="transcript" aria-label={`Conversation with Model ${letter()}`}>
-          <For each={props.detail!.turns}>
-            {(turn) => {
-              const s = () => turn[props.side];
-              const isLatest = () => turn.turn === props.detail!.turns.length;
-              return (
-                <li class="turn" data-turn={turn.turn}>
-                  <div class="prompt-bubble">
-                    <span class="who">You</span>
-                    <p>{turn.prompt}</p>
-                  </div>
-                  <div class="reply" data-status={s().status} aria-busy={working(s())}>
-                    <Show when={s().status === "failed"}>
-                      <div class="callout error">
-                        <p>
-                          <strong>This side failed:</strong> {s().error ?? "no reason given"}
-                        </p>
-                        <Show when={isLatest() && props.onRetry}>
-                          <button
-                            type="button"
-                            onClick={() => props.onRetry?.()}
-                            disabled={props.retrying}
-                            aria-label={`Retry Model ${letter()}`}
-                          >
-                            {props.retrying ? "Retrying…" : "Retry"}
-                          </button>
-                        </Show>
-                      </div>
-                    </Show>
-                    <Show when={s().truncated}>
-                      <p class="callout warn small">
-                        {s().status === "failed"
-                          ? "The stream broke; what arrived before it is kept below."
-                          : "Cut short: the model hit its output limit."}
-                      </p>
-                    </Show>
-                    <Show
-                      when={s().text || s().status === "done"}
-                      fallback={
-                        <Show when={working(s())}>
-                          <p class="muted placeholder">Waiting for the first tokens…</p>
-                        </Show>
-                      }
-                    >
-                      <Show when={isLatest() && props.diff} fallback={<Markdown text={s().text} class="reply-body" />}>
-                        {(diff) => (
-                          <p class="reply-body diff-view" data-testid="diff-view">
-                            <For each={diff()}>{(seg) => (seg.changed ? <mark>{seg.text}</mark> : seg.text)}</For>
+        <div
+          class="pane-scroll"
+          classList={{ scrolls: !!props.scrolls }}
+          ref={(el) => props.scrollRef?.(el)}
+          role="region"
+          aria-label={`Conversation with Model ${letter()}`}
+          tabindex={props.scrolls ? 0 : undefined}
+        >
+          <ol class="transcript">
+            <For each={props.detail!.turns}>
+              {(turn) => {
+                const s = () => turn[props.side];
+                const isLatest = () => turn.turn === props.detail!.turns.length;
+                return (
+                  <li class="turn" data-turn={turn.turn}>
+                    <div class="prompt-bubble">
+                      <span class="who">You</span>
+                      <p>{turn.prompt}</p>
+                    </div>
+                    <div class="reply" data-status={s().status} aria-busy={working(s())}>
+                      <Show when={s().status === "failed"}>
+                        <div class="callout error">
+                          <p>
+                            <strong>This side failed:</strong> {s().error ?? "no reason given"}
                           </p>
-                        )}
+                          <Show when={isLatest() && props.onRetry}>
+                            <button
+                              type="button"
+                              onClick={() => props.onRetry?.()}
+                              disabled={props.retrying}
+                              aria-label={`Retry Model ${letter()}`}
+                            >
+                              {props.retrying ? "Retrying…" : "Retry"}
+                            </button>
+                          </Show>
+                        </div>
                       </Show>
-                    </Show>
-                    <Show when={multiTurn() && s().status === "done"}>
-                      <p class="muted small reply-metrics">
-                        {formatMs(s().latencyMs)} · {formatTokens(s().tokensIn, s().tokensOut)}
-                      </p>
-                    </Show>
-                  </div>
-                </li>
-              );
-            }}
-          </For>
-        </ol>
+                      <Show when={s().truncated}>
+                        <p class="callout warn small">
+                          {s().status === "failed"
+                            ? "The stream broke; what arrived before it is kept below."
+                            : "Cut short: the model hit its output limit."}
+                        </p>
+                      </Show>
+                      <Show
+                        when={s().text || s().status === "done"}
+                        fallback={
+                          <Show when={working(s())}>
+                            <p class="muted placeholder">Waiting for the first tokens…</p>
+                          </Show>
+                        }
+                      >
+                        <Show
+                          when={isLatest() && props.diff}
+                          fallback={<Markdown text={s().text} class="reply-body" />}
+                        >
+                          {(diff) => (
+                            <p class="reply-body diff-view" data-testid="diff-view">
+                              <For each={diff()}>{(seg) => (seg.changed ? <mark>{seg.text}</mark> : seg.text)}</For>
+                            </p>
+                          )}
+                        </Show>
+                      </Show>
+                      <Show when={multiTurn() && s().status === "done"}>
+                        <p class="muted small reply-metrics">
+                          {formatMs(s().latencyMs)} · {formatTokens(s().tokensIn, s().tokensOut)}
+                        </p>
+                      </Show>
+                    </div>
+                  </li>
+                );
+              }}
+            </For>
+          </ol>
+        </div>
       </Show>
     </section>
   );

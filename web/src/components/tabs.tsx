@@ -1,8 +1,9 @@
-import { For } from "solid-js";
+import { For, type JSX } from "solid-js";
 
 interface Props<T extends string> {
   label: string;
-  tabs: readonly { value: T; label: string }[];
+  /** each tab's label: text, or text with parts of its own (a status, say) */
+  tabs: readonly { value: T; label: JSX.Element }[];
   selected: T;
   onSelect: (value: T) => void;
   /** ids are `${id}-tab-${value}`, and the panel each controls `${id}-panel-${value}` */

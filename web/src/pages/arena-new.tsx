@@ -3,7 +3,7 @@ import { createStore } from "solid-js/store";
 import { ArenaComposer } from "../components/arena-composer";
 import { ArenaFrame } from "../components/arena-frame";
 import { ArenaOptionsPanel } from "../components/arena-options";
-import { ArenaPane } from "../components/arena-pane";
+import { ArenaPanes } from "../components/arena-panes";
 import { VoteBar } from "../components/vote-bar";
 import { api, call, messageOf } from "../lib/api";
 import { shortModelName } from "../lib/format";
@@ -53,10 +53,7 @@ export function NewRound() {
 
   return (
     <ArenaFrame>
-      <div class="arena-panes">
-        <ArenaPane side="left" detail={null} retrying={false} onRetry={() => {}} />
-        <ArenaPane side="right" detail={null} retrying={false} onRetry={() => {}} />
-      </div>
+      <ArenaPanes detail={null} />
       <ArenaComposer
         help="Enter sends it to both models; Shift+Enter starts a new line."
         examples

@@ -3,7 +3,7 @@ import type { VoteChoice } from "../../../worker/shared/arena";
 import { ArenaComposer } from "../components/arena-composer";
 import { ArenaFrame } from "../components/arena-frame";
 import { ArenaOutcome } from "../components/arena-outcome";
-import { ArenaPane } from "../components/arena-pane";
+import { ArenaPanes } from "../components/arena-panes";
 import { AskJudges } from "../components/ask-judges";
 import { ComparisonStatus } from "../components/comparison-status";
 import { JudgePanel } from "../components/judge-panel";
@@ -179,22 +179,7 @@ function Round(props: { id: string }) {
             </Show>
             <RedactionNote redactions={detail().comparison.params.redactions} />
             <ArenaOutcome detail={detail()} mine={!!lastVote() && isMyVote(lastVote()!.voteId)} />
-            <div class="arena-panes">
-              <ArenaPane
-                side="left"
-                detail={detail()}
-                retrying={busy() === "retry"}
-                onRetry={retry}
-                diff={diff()?.left ?? null}
-              />
-              <ArenaPane
-                side="right"
-                detail={detail()}
-                retrying={busy() === "retry"}
-                onRetry={retry}
-                diff={diff()?.right ?? null}
-              />
-            </div>
+            <ArenaPanes detail={detail()} retrying={busy() === "retry"} onRetry={retry} diff={diff()} />
             <Show when={bothDone()}>
               <p class="diff-toggle">
                 <button type="button" class="small" aria-pressed={diffOn()} onClick={() => setDiffOn(!diffOn())}>

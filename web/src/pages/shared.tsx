@@ -3,7 +3,7 @@ import type { ComparisonDetail } from "../../../worker/shared/arena";
 import type { RunDetail } from "../../../worker/shared/run";
 import { AnswerCard } from "../components/answer-card";
 import { ArenaOutcome } from "../components/arena-outcome";
-import { ArenaPane } from "../components/arena-pane";
+import { ArenaPanes } from "../components/arena-panes";
 import { ComparisonStatus } from "../components/comparison-status";
 import { JudgePanel } from "../components/judge-panel";
 import { ReviewSection } from "../components/review-section";
@@ -139,10 +139,7 @@ function SharedComparison(props: { token: string; initial: ComparisonDetail }) {
             </div>
             <ReadOnlyNote what="arena comparison" />
             <ArenaOutcome detail={detail()} mine={false} />
-            <div class="arena-panes">
-              <ArenaPane side="left" detail={detail()} />
-              <ArenaPane side="right" detail={detail()} />
-            </div>
+            <ArenaPanes detail={detail()} />
             <Show when={detail().judges}>
               {(judges) => <JudgePanel judges={judges()} panel={detail().panel ?? null} />}
             </Show>
