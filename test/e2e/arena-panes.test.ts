@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { ARTIFACTS, screenshot } from "../helpers/e2e-browser";
-import { readableText, unlabelledControls, waitForCount } from "../helpers/e2e-page";
+import { pageScrollWidth, readableText, unlabelledControls, waitForCount } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { releaseHold, scriptModel, waitForHeld } from "../helpers/stub-client";
 
@@ -27,8 +27,11 @@ interface Box {
   scrollHeight: number;
   clientHeight: number;
 }
-declare const document: { querySelector(s: string): Box | null; documentElement: { scrollWidth: number } };
+declare const document: { querySelector(s: string): Box | null };
 declare function requestAnimationFrame(f: () => void): void;
+
+/** A model id with no hyphen or space to break at, wider than a phone's screen in any font. */
+const HELD = "tabs_held_by_the_stub_under_a_model_name_long_enough_to_overflow_a_phone";
 
 const BOX = (side: "left" | "right") => `.arena-pane[data-side=${side}] .pane-scroll`;
 
@@ -52,7 +55,7 @@ function boxes(page: Page): Promise<{ left: [number, number]; right: [number, nu
 }
 
 describeInBrowser("the arena's two answers side by side, and as tabs on a phone", () => {
-  const { server, stub, open } = browserSuite({
+  const { server, stub, open, session } = browserSuite({
     stub: true,
     vars: { QUORUM_MIN_VOTE_MS: "0", QUORUM_ARENA_TIMEOUT_MS: "30000" },
   });
@@ -147,9 +150,9 @@ describeInBrowser("the arena's two answers side by side, and as tabs on a phone"
   });
 
   test("on a 390 px phone the answers are two tabs with their status and no name, under a header that stays in view, worked by the arrow keys", async () => {
-    await scriptModel(stub.url, "tabs-held", [{ text: paragraphs(30, "the held answer"), holdKey: "panes-tabs" }]);
+    await scriptModel(stub.url, HELD, [{ text: paragraphs(30, "the held answer"), holdKey: "panes-tabs" }]);
     await scriptModel(stub.url, "tabs-quick", [{ text: paragraphs(30, "the quick answer") }]);
-    const id = await start(["openai:tabs-held", "google:tabs-quick"], "Two answers for a small screen.");
+    const id = await start([`openai:${HELD}`, "google:tabs-quick"], "Two answers for a small screen.");
     const page = await open({ viewport: PHONE, touch: true });
     await page.goto(`${server.url}/arena/${id}`);
     await waitForHeld(stub.url, "panes-tabs");
@@ -168,7 +171,7 @@ describeInBrowser("the arena's two answers side by side, and as tabs on a phone"
       `Model B ${status("right")}`,
     ]);
     const tablist = await readableText(page.getByRole("tablist"));
-    for (const secret of ["tabs-held", "tabs-quick", "openai", "google"]) expect(tablist).not.toContain(secret);
+    for (const secret of [HELD, "tabs-quick", "openai", "google"]) expect(tablist).not.toContain(secret);
     expect(await page.getByRole("button", { name: "Scroll together" }).count()).toBe(0);
 
     // One answer at a time: A's, its tab selected and the only one in the Tab order.
@@ -207,8 +210,19 @@ describeInBrowser("the arena's two answers side by side, and as tabs on a phone"
     expect(await page.locator(".arena-pane[data-side=left] .pane-scroll").isVisible()).toBe(true);
     // The screen as the phone shows it (not the whole page): the tabs above the answer.
     await page.screenshot({ path: path.join(ARTIFACTS, "arena-panes-phone-tabs.png") });
-    // The page never scrolls sideways.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    // The page never scrolls sideways, before the vote nor after it, when the outcome names the long model id.
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect(await unlabelledControls(page)).toEqual([]);
+    await page.getByRole("button", { name: "Tie" }).click();
+    await page.getByTestId("arena-outcome").waitFor({ timeout: 10_000 });
+    expect(await readableText(page.getByTestId("arena-outcome"))).toContain(`openai:${HELD}`);
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await tabs.allInnerTexts().then((t) => t.map((x) => x.replace(/\s+/g, " ").trim()))).toEqual([
+      "Model A Done",
+      "Model B Done",
+    ]);
+    await screenshot(page, "arena-panes-phone-voted");
+    // Working the tabs left nothing of Solid's behind that nothing would dispose.
+    expect(session().console.filter((line) => line.includes("createRoot"))).toEqual([]);
   });
 });

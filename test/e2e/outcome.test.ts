@@ -9,7 +9,7 @@ import type { ComparisonDetail } from "../../worker/shared/arena";
 import { reviewerAgreement } from "../../worker/shared/reviewer-agreement";
 import type { RunDetail } from "../../worker/shared/run";
 import { screenshot } from "../helpers/e2e-browser";
-import { comesBefore, readableText } from "../helpers/e2e-page";
+import { comesBefore, pageScrollWidth, readableText } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 
 const DONE_WAIT = 30_000;
@@ -128,6 +128,45 @@ describeInBrowser("the outcome first", () => {
     expect(await comesBefore(page, "[data-testid=arena-outcome]", ".arena-panes")).toBe(true);
     await screenshot(page, "outcome-arena");
   });
+  test("on a 390 px phone a finished run's outcome and a voted round's outcome fit the screen, with no sideways scroll", async () => {
+    const phone = { width: 390, height: 844 };
+    const run = await post("/runs", {
+      question: "Which is better for a small team's first database: Postgres or SQLite?",
+      models: [{ id: "demo:concise" }, { id: "demo:thorough" }, { id: "demo:skeptic" }],
+      settings: { selfReview: "downweight" },
+    });
+    const page = await open({ viewport: phone, touch: true });
+    await page.goto(`${server.url}/runs/${run.id}`);
+    await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: DONE_WAIT });
+    const strip = page.getByTestId("run-outcome");
+    await strip.waitFor({ timeout: 10_000 });
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(phone.width);
+    // The strip itself: within the screen, and nothing in it wider than it.
+    const box = (await strip.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(phone.width);
+    expect(await strip.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    await screenshot(page, "outcome-run-phone");
+
+    const round = await post("/comparisons", {
+      prompt: "Name a prime number.",
+      models: ["demo:concise", "demo:thorough"],
+    });
+    await page.goto(`${server.url}/arena/${round.id}`);
+    await page
+      .getByTestId("comparison-status")
+      .filter({ hasText: "Ready for your vote" })
+      .waitFor({ timeout: DONE_WAIT });
+    await page.locator("button.vote[data-choice=left]").click();
+    const arena = page.getByTestId("arena-outcome");
+    await arena.waitFor({ timeout: 10_000 });
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(phone.width);
+    const arenaBox = (await arena.boundingBox())!;
+    expect(arenaBox.x + arenaBox.width).toBeLessThanOrEqual(phone.width);
+    expect(await arena.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    await screenshot(page, "outcome-arena-phone");
+  });
+
   test("the leaderboard leaves the demo models out of a view mixed with real ones, says so, and shows them on request", async () => {
     const log = [
       { model_a: "demo:concise", model_b: "demo:skeptic", winner: "model_a", tstamp: 1_700_000_000 },

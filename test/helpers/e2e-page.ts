@@ -152,6 +152,11 @@ export function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
+/** How wide the page is laid out, in CSS pixels: wider than the viewport means it scrolls sideways. */
+export function pageScrollWidth(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
 /** True when the first element matching `first` comes before the first matching `second` in the document. */
 export function comesBefore(page: Page, first: string, second: string): Promise<boolean> {
   return page.evaluate(

@@ -59,25 +59,6 @@ export function ArenaPanes(props: Props) {
     ),
   );
 
-  const tabLabel = (side: Side) => {
-    const s = () => (props.detail ? latestTurn(props.detail)?.[side] : undefined);
-    return (
-      <>
-        <span class="tab-side">Model {SIDE_LETTER[side]}</span>
-        <Show when={s()}>
-          {(v) => (
-            <span class={`tab-status status-${v().status}`}>
-              <Show when={working(v())}>
-                <span class="spinner" aria-hidden="true" />
-              </Show>
-              {STATUS_TEXT[v().status]}
-            </span>
-          )}
-        </Show>
-      </>
-    );
-  };
-
   const pane = (side: Side) => (
     <ArenaPane
       side={side}
@@ -107,15 +88,7 @@ export function ArenaPanes(props: Props) {
   return (
     <>
       <Show when={tabbed()}>
-        <div class="pane-tabs">
-          <Tabs
-            id={TABS_ID}
-            label="The two answers"
-            tabs={SIDES.map((side) => ({ value: side, label: tabLabel(side) }))}
-            selected={shown()}
-            onSelect={setShown}
-          />
-        </div>
+        <SideTabs detail={props.detail} selected={shown()} onSelect={setShown} />
       </Show>
       <Show when={!phone() && props.detail?.turns.length}>
         <p class="pane-tools">
@@ -135,5 +108,34 @@ export function ArenaPanes(props: Props) {
         {slot("right")}
       </div>
     </>
+  );
+}
+
+/** "Model A" and "Model B" as tabs, each with its side's status: a letter and a state, never who answered. */
+function SideTabs(props: { detail: ComparisonDetail | null; selected: Side; onSelect: (side: Side) => void }) {
+  const status = (side: Side) => (props.detail ? latestTurn(props.detail)?.[side] : undefined);
+  // Built once: the tab list reads its tabs again on every key press, and must get the same labels back.
+  const tabs = SIDES.map((side) => ({
+    value: side,
+    label: (
+      <>
+        <span class="tab-side">Model {SIDE_LETTER[side]}</span>
+        <Show when={status(side)}>
+          {(s) => (
+            <span class={`tab-status status-${s().status}`}>
+              <Show when={working(s())}>
+                <span class="spinner" aria-hidden="true" />
+              </Show>
+              {STATUS_TEXT[s().status]}
+            </span>
+          )}
+        </Show>
+      </>
+    ),
+  }));
+  return (
+    <div class="pane-tabs">
+      <Tabs id={TABS_ID} label="The two answers" tabs={tabs} selected={props.selected} onSelect={props.onSelect} />
+    </div>
   );
 }
