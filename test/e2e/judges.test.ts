@@ -145,13 +145,14 @@ describeInBrowser("Judges in a real browser", () => {
       "judge-sharp",
       "judge-fickle",
       "flipped",
-      "Judges:",
+      "Verdict:",
       "Judging",
     ]) {
       expect(text, `page text shows ${secret}`).not.toContain(secret);
       expect(markup, `page markup shows ${secret}`).not.toContain(secret);
     }
     expect(await page.locator(".judge, [data-testid=panel-verdict]").count()).toBe(0);
+    expect(await page.getByRole("heading", { name: "Judges", exact: true }).count()).toBe(1);
     expect(sockets.events().filter((e) => e.type === "judge.completed")).toEqual([]);
     const hidden = await api<ComparisonDetail>(`/comparisons/${id}`);
     expect([hidden.judges, hidden.panel]).toEqual([null, null]);
@@ -164,7 +165,10 @@ describeInBrowser("Judges in a real browser", () => {
     await page.locator(".vote-result").waitFor({ timeout: 10_000 });
     await waitForCount(page, ".judge[data-status=done]", 3, STREAM_WAIT);
     expect(await page.getByTestId("judges-note").count()).toBe(0);
-    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Judges: B is better (2 of 3)");
+    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Verdict: B is better (2 of 3)");
+    // One "Judges" heading, over the panel, and the panel doesn't say "Judges" again under it.
+    expect(await page.getByRole("heading", { name: "Judges", exact: true }).count()).toBe(1);
+    expect((await readableText(page.getByTestId("judges"))).match(/\bJudges\b/g)).toEqual(["Judges"]);
     // In the order they were asked, however their verdicts arrived; the side among them left out, saying why.
     await expect.poll(() => judgeOrder(page), { timeout: 5_000 }).toEqual([...judges, "openai:jv-one"]);
     expect(await readableText(judgeRow(page, "openai:jv-one").locator(".callout.error"))).toMatch(
@@ -216,7 +220,7 @@ describeInBrowser("Judges in a real browser", () => {
     await page.reload();
     await page.locator("[role=status]", { hasText: "Live" }).waitFor({ timeout: 10_000 });
     await waitForCount(page, ".judge[data-status=done]", 3, 10_000);
-    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Judges: B is better (2 of 3)");
+    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Verdict: B is better (2 of 3)");
     expect(await readableText(judgeRow(page, "anthropic:judge-fickle").locator(".judge-verdict"))).toBe("Tie flipped");
     expect(new URL(sockets.sockets.at(-1)!.url).searchParams.has("since")).toBe(true);
 
@@ -255,7 +259,9 @@ describeInBrowser("Judges in a real browser", () => {
     expect(await judgeRow(page, "openai:auto-slow").getAttribute("aria-busy")).toBe("true");
     await page.locator('.judge[data-judge="anthropic:auto-quick"][data-status=done]').waitFor({ timeout: STREAM_WAIT });
     await page.locator('.judge[data-judge="openai:auto-broken"][data-status=failed]').waitFor({ timeout: STREAM_WAIT });
-    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Judges: A is better (1 of 1; 1 still judging)");
+    expect(await readableText(page.getByTestId("panel-verdict"))).toBe(
+      "Verdict: A is better (1 of 1; 1 still judging)",
+    );
     const broken = (await api<ComparisonDetail>(`/comparisons/${id}`)).judges!.find(
       (j) => j.judgeModelId === "openai:auto-broken",
     )!;
@@ -269,7 +275,7 @@ describeInBrowser("Judges in a real browser", () => {
 
     expect(await releaseHold(stub.url, "auto-slow")).toBe(1);
     await page.locator('.judge[data-judge="openai:auto-slow"][data-status=done]').waitFor({ timeout: STREAM_WAIT });
-    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Judges: A is better (2 of 2)");
+    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Verdict: A is better (2 of 2)");
     expect(await readableText(judgeRow(page, "openai:auto-slow").locator(".judge-verdict"))).toBe("A is better");
     expect(await page.locator(".judge .spinner").count()).toBe(0);
     expect(await judgeOrder(page)).toEqual(["openai:auto-slow", "anthropic:auto-quick", "openai:auto-broken"]);
@@ -441,7 +447,7 @@ describeInBrowser("Judges in a real browser", () => {
     expect(await fitsWidth(page)).toBe(true);
     await page.getByRole("button", { name: "B is better" }).click();
     await page.locator(".judge[data-status=done]").waitFor({ timeout: STREAM_WAIT });
-    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Judges: Tie (1 of 1)");
+    expect(await readableText(page.getByTestId("panel-verdict"))).toBe("Verdict: Tie (1 of 1)");
     await page.locator(".judge").getByText("Its answers in both orders").click();
     expect(await unlabelledControls(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);

@@ -10,22 +10,25 @@ const ORDERS = [
 
 const FLIP_TEXT = "changed its answer when A and B swapped places, so it counts as a tie";
 
-/** "Judges: B is better (2 of 3)", or how a tie came about, or why there is no verdict yet. */
+/**
+ * "Verdict: B is better (2 of 3)", or how a tie came about, or why there is no verdict yet. It sits under the
+ * panel's "Judges" heading, so it doesn't say "Judges" again.
+ */
 function panelText(judges: JudgeView[], panel: SideVerdict | null): string {
   const decided = judges.filter((j) => j.verdict !== null);
   const working = judges.filter((j) => j.status === "pending" || j.status === "running").length;
   const still = working ? `; ${working} still judging` : "";
   if (panel === null || !decided.length) {
-    if (working) return `Judges: waiting for ${working} ${working === 1 ? "judge" : "judges"}…`;
-    return judges.length ? "Judges: no verdict, every judge failed." : "No judge has compared these answers yet.";
+    if (working) return `Waiting for ${working} ${working === 1 ? "judge" : "judges"}…`;
+    return judges.length ? "No verdict: every judge failed." : "No judge has compared these answers yet.";
   }
   const count = (v: SideVerdict) => decided.filter((j) => j.verdict === v).length;
   const [a, b, t] = [count("left"), count("right"), count("tie")];
   if (panel !== "tie" || (t > a && t > b))
-    return `Judges: ${VERDICT_TEXT[panel]} (${count(panel)} of ${decided.length}${still})`;
+    return `Verdict: ${VERDICT_TEXT[panel]} (${count(panel)} of ${decided.length}${still})`;
   // An even split: say how it fell.
   const parts = [a && `${a} for A`, b && `${b} for B`, t && `${t} ${t === 1 ? "tie" : "ties"}`].filter(Boolean);
-  return `Judges: Tie (${parts.join(", ")}${still})`;
+  return `Verdict: Tie (${parts.join(", ")}${still})`;
 }
 
 /** One of a judge's two answers, in the page's own A and B. */
