@@ -2,6 +2,7 @@ import { createResource, For, Show, Suspense } from "solid-js";
 import { api, call, messageOf, type JudgeStats } from "../lib/api";
 import { Link } from "../lib/router";
 import { MIN_AGREEMENT_COMPARISONS } from "../../../worker/shared/constants";
+import { TableFrame } from "./table-frame";
 
 type Preference = JudgeStats["selfPreference"];
 
@@ -119,7 +120,7 @@ export function JudgesTable() {
                     <p class="scroll-hint muted small" aria-hidden="true">
                       Swipe the table sideways for every column →
                     </p>
-                    <div class="table-wrap pinned" tabindex="0" role="region" aria-labelledby="judges-caption">
+                    <TableFrame labelledBy="judges-caption" pinned>
                       <table class="leaderboard judges-table" aria-labelledby="judges-caption">
                         <thead>
                           <tr>
@@ -157,7 +158,7 @@ export function JudgesTable() {
                           </For>
                         </tbody>
                       </table>
-                    </div>
+                    </TableFrame>
                   </Show>
                 )}
               </Show>

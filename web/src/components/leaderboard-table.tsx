@@ -1,6 +1,7 @@
 import { For, Show } from "solid-js";
 import type { LeaderboardQuery, Standings } from "../lib/api";
 import { RankNote } from "./rank-note";
+import { TableFrame } from "./table-frame";
 
 type Order = NonNullable<LeaderboardQuery["order"]>;
 
@@ -32,7 +33,7 @@ export function LeaderboardTable(props: Props) {
       <p class="scroll-hint muted small" aria-hidden="true">
         Swipe the table sideways for every column →
       </p>
-      <div class="table-wrap pinned" tabindex="0" role="region" aria-labelledby="leaderboard-caption">
+      <TableFrame labelledBy="leaderboard-caption" pinned>
         <table class="leaderboard" aria-labelledby="leaderboard-caption">
           <thead>
             <tr>
@@ -112,7 +113,7 @@ export function LeaderboardTable(props: Props) {
             </For>
           </tbody>
         </table>
-      </div>
+      </TableFrame>
       <RankNote standings={props.standings} />
     </>
   );

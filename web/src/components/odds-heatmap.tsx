@@ -1,5 +1,6 @@
 import { createResource, For, Show } from "solid-js";
 import { api, call, type LeaderboardQuery } from "../lib/api";
+import { TableFrame } from "./table-frame";
 
 type Odds = Awaited<ReturnType<typeof fetchOdds>>;
 
@@ -48,7 +49,7 @@ export function OddsHeatmap(props: { query: LeaderboardQuery; standings: object 
           <p id="odds-caption" class="table-title">
             Chance the row's model beats the column's
           </p>
-          <div class="table-wrap" role="region" aria-labelledby="odds-caption" tabindex="0">
+          <TableFrame labelledBy="odds-caption">
             <table class="odds" aria-labelledby="odds-caption" aria-describedby="odds-help">
               <thead>
                 <tr>
@@ -89,7 +90,7 @@ export function OddsHeatmap(props: { query: LeaderboardQuery; standings: object 
                 </For>
               </tbody>
             </table>
-          </div>
+          </TableFrame>
         </section>
       )}
     </Show>

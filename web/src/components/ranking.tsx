@@ -4,6 +4,7 @@ import type { AggregationView, RunDetail } from "../../../worker/shared/run";
 import { formatScore } from "../lib/format";
 import { labelTitle } from "../lib/names";
 import { VoteMath } from "./vote-math";
+import { TableFrame } from "./table-frame";
 
 /** The final ranking in full; the vote math below it shows every number that produced it. */
 export function Ranking(props: { detail: RunDetail; aggregation: AggregationView }) {
@@ -14,7 +15,7 @@ export function Ranking(props: { detail: RunDetail; aggregation: AggregationView
   const tieKey = () => scoringOf(props.detail.run.settings).tieKey;
   return (
     <>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Final ranking">
+      <TableFrame label="Final ranking">
         <table class="ranking">
           <caption>Final ranking</caption>
           <thead>
@@ -53,7 +54,7 @@ export function Ranking(props: { detail: RunDetail; aggregation: AggregationView
             </For>
           </tbody>
         </table>
-      </div>
+      </TableFrame>
       <VoteMath detail={props.detail} aggregation={agg()} />
     </>
   );

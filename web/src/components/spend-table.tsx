@@ -1,5 +1,6 @@
 import { For, Show } from "solid-js";
 import { formatSpend } from "../lib/format";
+import { TableFrame } from "./table-frame";
 
 export interface SpendRow {
   /** what the row is: a day, a provider, a model id, a feature */
@@ -21,7 +22,7 @@ export function SpendTable(props: {
   return (
     <section class="spend-table">
       <h2 id={`${props.id}-caption`}>{props.title}</h2>
-      <div class="table-wrap" tabindex="0" role="region" aria-labelledby={`${props.id}-caption`}>
+      <TableFrame labelledBy={`${props.id}-caption`}>
         <table aria-labelledby={`${props.id}-caption`} data-testid={props.id}>
           <thead>
             <tr>
@@ -54,7 +55,7 @@ export function SpendTable(props: {
             </For>
           </tbody>
         </table>
-      </div>
+      </TableFrame>
     </section>
   );
 }

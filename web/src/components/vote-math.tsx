@@ -3,6 +3,7 @@ import { scoringOf, shownScoreKeys } from "../../../worker/shared/rubric";
 import type { AggregationView, RunDetail } from "../../../worker/shared/run";
 import { formatScore } from "../lib/format";
 import { labelTitle, reviewerTitle } from "../lib/names";
+import { TableFrame } from "./table-frame";
 
 const tieBreakText = (decidedBy: AggregationView["voteBreakdown"]["tieBreaks"][number]["decidedBy"], tieKey: string) =>
   decidedBy === "meanOverall"
@@ -83,7 +84,7 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
           </p>
         )}
       </Show>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Borda points by reviewer">
+      <TableFrame label="Borda points by reviewer">
         <table>
           <caption>Borda points by reviewer</caption>
           <thead>
@@ -130,8 +131,8 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
             </tr>
           </tfoot>
         </table>
-      </div>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Mean scores">
+      </TableFrame>
+      <TableFrame label="Mean scores">
         <table>
           <caption>Mean scores (0–10)</caption>
           <thead>
@@ -153,8 +154,8 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
             </For>
           </tbody>
         </table>
-      </div>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Pairwise matrix">
+      </TableFrame>
+      <TableFrame label="Pairwise matrix">
         <table class="pairwise">
           <caption>Pairwise: reviewers (weighted) who ranked the row's answer above the column's</caption>
           <thead>
@@ -178,7 +179,7 @@ export function VoteMath(props: { detail: RunDetail; aggregation: AggregationVie
             </For>
           </tbody>
         </table>
-      </div>
+      </TableFrame>
     </details>
   );
 }
