@@ -221,6 +221,21 @@ describeInBrowser("the arena's two answers side by side, and as tabs on a phone"
       "Model A Done",
       "Model B Done",
     ]);
+    // Scrolled to the last lines of the answers, the tabs leave with them rather than hang over what follows
+    // (a short screen, so the page below the answers is long enough to scroll that far).
+    await page.setViewportSize({ width: PHONE.width, height: 400 });
+    const panesEnd = await page.locator(".arena-panes").evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.bottom + (el.ownerDocument.defaultView?.scrollY ?? 0);
+    });
+    await page.evaluate(`scrollTo(0, ${panesEnd - 20})`);
+    const [tabsAtEnd, panesAtEnd] = [
+      (await page.getByRole("tablist").boundingBox())!,
+      (await page.locator(".arena-panes").boundingBox())!,
+    ];
+    expect(panesAtEnd.y + panesAtEnd.height).toBeCloseTo(20, 0);
+    expect(tabsAtEnd.y + tabsAtEnd.height).toBeLessThanOrEqual(panesAtEnd.y + panesAtEnd.height);
+    await page.setViewportSize(PHONE);
     await screenshot(page, "arena-panes-phone-voted");
     // Working the tabs left nothing of Solid's behind that nothing would dispose.
     expect(session().console.filter((line) => line.includes("createRoot"))).toEqual([]);

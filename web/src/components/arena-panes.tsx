@@ -85,8 +85,9 @@ export function ArenaPanes(props: Props) {
     </Show>
   );
 
+  // One box around the tabs and the panes: the sticky tabs stay in view only while their answers are.
   return (
-    <>
+    <div class="arena-sides">
       <Show when={tabbed()}>
         <SideTabs detail={props.detail} selected={shown()} onSelect={setShown} />
       </Show>
@@ -107,7 +108,7 @@ export function ArenaPanes(props: Props) {
         {slot("left")}
         {slot("right")}
       </div>
-    </>
+    </div>
   );
 }
 

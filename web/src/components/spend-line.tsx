@@ -18,9 +18,10 @@ function createPageVisible() {
 }
 
 /**
- * "Spent today $0.42 (+$0.10 set aside) of $5.00", a link to the spend page: read again on every page change after live events
- * (lib/spend-signal.ts) and, while something is set aside and the tab is in view, on the schedule of
- * lib/spend-recheck.ts; shown only once there is a cap or a spend to tell. Set aside: work under way, and blind work until its reveal.
+ * "Spent today $0.42 (+$0.10 set aside) of $5.00", a link to the spend page: read again on every page change, after
+ * live events (lib/spend-signal.ts) and, while something is set aside and the tab is in view, on the schedule of
+ * lib/spend-recheck.ts; shown only once there is a cap or a spend to tell. Set aside: work under way, and blind work
+ * until its reveal.
  */
 export function SpendLine() {
   let recheck: Recheck | null = null;
