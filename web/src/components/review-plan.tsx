@@ -2,6 +2,7 @@ import { For, Show } from "solid-js";
 import { scoringOf } from "../../../worker/shared/rubric";
 import type { RunDetail } from "../../../worker/shared/run";
 import { formatScore, shortModelName } from "../lib/format";
+import { TableFrame } from "./table-frame";
 
 /**
  * Who reviews this run and by what, when it isn't the usual (its answerers, the six default scores): the models
@@ -26,7 +27,7 @@ export function ReviewPlan(props: { detail: RunDetail }) {
       </Show>
       <Show when={scoring().descriptions}>
         {(descriptions) => (
-          <div class="table-wrap" tabindex="0" role="region" aria-label="Rubric">
+          <TableFrame label="Rubric">
             <table data-testid="rubric">
               <caption>
                 Rubric: each answer scored 0–10 per dimension; its overall is Σ weight·score ÷ Σ weight
@@ -51,7 +52,7 @@ export function ReviewPlan(props: { detail: RunDetail }) {
                 </For>
               </tbody>
             </table>
-          </div>
+          </TableFrame>
         )}
       </Show>
     </>

@@ -1,6 +1,7 @@
 import { createResource, For, Show } from "solid-js";
 import { Alert } from "../components/alert";
 import { api, call } from "../lib/api";
+import { TableFrame } from "../components/table-frame";
 
 const pct = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(1)}%`);
 const signed = (n: number | null, digits: number, scale = 1) =>
@@ -30,7 +31,7 @@ export default function EvaluationComparePage() {
               <a href={`/evaluations/${encodeURIComponent(d().a.id)}`}>{d().a.name}</a> →{" "}
               <a href={`/evaluations/${encodeURIComponent(d().b.id)}`}>{d().b.name}</a>
             </p>
-            <div class="table-wrap" tabindex="0" role="region" aria-label="Change per contestant">
+            <TableFrame label="Change per contestant">
               <table data-testid="compare-contestants">
                 <thead>
                   <tr>
@@ -66,7 +67,7 @@ export default function EvaluationComparePage() {
                   </For>
                 </tbody>
               </table>
-            </div>
+            </TableFrame>
             <h2>Items that changed, worst first</h2>
             <Show when={d().items.length > 0} fallback={<p class="muted">No item changed its outcome.</p>}>
               <ol data-testid="compare-items">

@@ -8,6 +8,7 @@ import { formatTime } from "../lib/format";
 import { promptCount } from "../lib/prompt-lines";
 import { Link } from "../lib/router";
 import type { PromptSetFormat } from "../../../worker/shared/constants";
+import { TableFrame } from "../components/table-frame";
 
 const PAGE_SIZE = 50;
 
@@ -170,7 +171,7 @@ export default function PromptSetsPage() {
         <h2 id="prompt-sets-list-title">Your prompt sets</h2>
         <Show when={loaded()} fallback={<p class="muted">Loading prompt sets…</p>}>
           <Show when={sets().length} fallback={<p>No prompt sets yet: paste a few prompts above.</p>}>
-            <div class="table-wrap" tabindex="0" role="region" aria-labelledby="prompt-sets-list-title">
+            <TableFrame labelledBy="prompt-sets-list-title">
               <table class="prompt-sets-table" aria-labelledby="prompt-sets-list-title" data-testid="prompt-sets">
                 <thead>
                   <tr>
@@ -194,7 +195,7 @@ export default function PromptSetsPage() {
                   </For>
                 </tbody>
               </table>
-            </div>
+            </TableFrame>
           </Show>
           <Show when={cursor()}>
             <button type="button" onClick={() => void load(cursor()!)}>

@@ -1,5 +1,6 @@
 import { For, Show } from "solid-js";
 import type { EvaluationReport } from "../../lib/api";
+import { TableFrame } from "../table-frame";
 
 const pct = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(0)}%`);
 
@@ -9,7 +10,7 @@ export function EvaluationJudges(props: { report: EvaluationReport; names: Map<s
   return (
     <section aria-labelledby="evaluation-judges-title">
       <h2 id="evaluation-judges-title">Judges</h2>
-      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="evaluation-judges-title">
+      <TableFrame labelledBy="evaluation-judges-title">
         <table data-testid="evaluation-judges">
           <thead>
             <tr>
@@ -36,7 +37,7 @@ export function EvaluationJudges(props: { report: EvaluationReport; names: Map<s
             </For>
           </tbody>
         </table>
-      </div>
+      </TableFrame>
       <Show when={props.report.judgeAgreement.length > 0}>
         <ul>
           <For each={props.report.judgeAgreement}>

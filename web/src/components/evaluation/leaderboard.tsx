@@ -1,5 +1,6 @@
 import { For, Show } from "solid-js";
 import type { EvaluationReport } from "../../lib/api";
+import { TableFrame } from "../table-frame";
 
 type Row = EvaluationReport["rows"][number];
 
@@ -23,7 +24,7 @@ export function EvaluationLeaderboard(props: { report: EvaluationReport }) {
       <p class="scroll-hint muted small" aria-hidden="true">
         Swipe the table sideways for every column →
       </p>
-      <div class="table-wrap pinned" tabindex="0" role="region" aria-labelledby="evaluation-leaderboard-title">
+      <TableFrame labelledBy="evaluation-leaderboard-title" pinned>
         <table class="leaderboard" aria-labelledby="evaluation-leaderboard-title" data-testid="evaluation-leaderboard">
           <thead>
             <tr>
@@ -78,7 +79,7 @@ export function EvaluationLeaderboard(props: { report: EvaluationReport }) {
             </For>
           </tbody>
         </table>
-      </div>
+      </TableFrame>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { createResource, createSignal, For, Show } from "solid-js";
 import { api, call, type EvaluationMatrix } from "../../lib/api";
 import { Alert } from "../alert";
 import { ItemDetail } from "./item-detail";
+import { TableFrame } from "../table-frame";
 
 type Filter = EvaluationMatrix["filter"];
 
@@ -60,7 +61,7 @@ export function EvaluationMatrixView(props: { id: string; names: Map<string, str
             <p class="muted small" data-testid="matrix-count">
               {m().rows.length} of {m().total} items
             </p>
-            <div class="table-wrap pinned" tabindex="0" role="region" aria-label="Items by contestant">
+            <TableFrame label="Items by contestant" pinned>
               <table class="matrix" data-testid="evaluation-matrix">
                 <thead>
                   <tr>
@@ -102,7 +103,7 @@ export function EvaluationMatrixView(props: { id: string; names: Map<string, str
                   </For>
                 </tbody>
               </table>
-            </div>
+            </TableFrame>
           </>
         )}
       </Show>
