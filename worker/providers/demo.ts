@@ -2,9 +2,13 @@
  * Quorum's built-in offline models: no key, no network, and the same question always gets the same answer. For the
  * example questions (./demo/examples/) each model streams its prepared answer, and reviews, judges and chairs
  * with prepared verdicts that rank them as they deserve; any other question gets an honest note that this is the
- * demo, in each model's own style, and reviews that say they judged form alone.
+ * demo, in each model's own style, and reviews that say they judged form alone. A system prompt changes an answer's
+ * form as it asks (shorter, listed, hedged, a persona's opening: ./demo/instructions.ts), so prompt variants on one
+ * demo model answer, and are reviewed, differently.
  */
-import { writeAnswer } from "./demo/answers";
+import { DEMO_NOTICE, writeAnswer } from "./demo/answers";
+import { followInstructions } from "./demo/follow-instructions";
+import { readInstructions } from "./demo/instructions";
 import { streamChunks } from "./demo/chunks";
 import { DEMO_MODELS, styleOf } from "./demo/models";
 import { readPacket, schemaLabels } from "./demo/packet";
@@ -61,7 +65,12 @@ async function generate(req: GenerateRequest, onDelta: (text: string) => void, d
   const style = styleOf(req.model);
   const question = [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const briefed = chairBriefQuestion(question);
-  const chunks = streamChunks(briefed === null ? writeAnswer(style, question) : writeSynthesis(briefed));
+  // A chair's brief is a task of Quorum's own, not a question: the synthesis follows no persona's form.
+  const answer =
+    briefed === null
+      ? followInstructions(writeAnswer(style, question), readInstructions(req.system), DEMO_NOTICE)
+      : writeSynthesis(briefed);
+  const chunks = streamChunks(answer);
   const limit = req.maxTokens && req.maxTokens > 0 ? Math.floor(req.maxTokens) : Infinity;
   const sent = chunks.slice(0, limit);
   if (req.signal.aborted) throw aborted();
