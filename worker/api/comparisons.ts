@@ -11,6 +11,7 @@ import { blindPricesOf, type ComparisonForEstimate, comparisonForEstimate } from
 import { displayName } from "../providers/registry";
 import { comparisonDetail as comparisonDetailSchema } from "../shared/arena";
 import { settings } from "../shared/config";
+import { isPresetId } from "../shared/contestant";
 import {
   comparisonMessageInput,
   createComparisonInput,
@@ -27,7 +28,7 @@ import {
   messageAccepted,
   voteRecorded,
 } from "../shared/responses";
-import { checkModels } from "./check-models";
+import { claimContestants, pricedAs, targetsOf } from "./contestants";
 import { ApiError, notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
@@ -59,8 +60,11 @@ async function withSpend<R extends { ok: boolean }>(
   act: (holdId: string | undefined) => PromiseLike<R>,
 ): Promise<R> {
   const db = openDb(c.env.DB);
-  const found = await comparisonForEstimate(db, id);
-  if (!found) return act(undefined);
+  const stored = await comparisonForEstimate(db, id);
+  if (!stored) return act(undefined);
+  // Priced as the models its presets call.
+  const called = await pricedAs(c.env, [stored.models.left, stored.models.right]);
+  const found = { ...stored, models: { left: called(stored.models.left), right: called(stored.models.right) } };
   const blind = found.hidden
     ? ((await blindPricesOf(db, id)) ?? poolPrices(c.env, [found.models.left, found.models.right]).price)
     : null;
@@ -158,9 +162,10 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     const redacted = redactMode(c.env) ? await redactComparison(c.req.valid("json")) : null;
     const input = redacted?.input ?? c.req.valid("json");
     await rateLimit(c, "comparisons", await clientIdOf(c));
-    if (input.models) checkModels(c.env, input.models);
-    if (input.judges) checkModels(c.env, input.judges);
     const { arena } = settings(c.env);
+    // The setting's judges are checked where they are asked (a model id there may be unconfigured today); its presets resolve here.
+    const named = [...(input.models ?? []), ...(input.judges ?? arena.judges.filter(isPresetId))];
+    const contestants = await claimContestants(c.env, named);
     let chosen: ChosenPair;
     try {
       chosen = await choosePair(c.env, openDb(c.env.DB), input, arena.topperMinAppearances);
@@ -169,12 +174,14 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       throw err;
     }
     const autoJudges = input.judges ?? arena.judges;
-    const blind = blindPricing(c.env, input.blind, chosen.candidates);
+    const called = (id: string) => contestants.find((x) => x.id === id)?.modelId ?? id;
+    // Priced as the models the presets call.
+    const blind = blindPricing(c.env, input.blind, chosen.candidates.map(called));
     const estimate = estimateComparison(c.env, {
-      models: chosen.models,
+      models: { left: called(chosen.models.left), right: called(chosen.models.right) },
       prompt: input.prompt,
       params: input.params ?? {},
-      judges: autoJudges,
+      judges: autoJudges.map(called),
       blind: blind?.price ?? null,
     });
     const id = await newItemId(c.env, "comparison");
@@ -207,6 +214,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
           timeoutMs: arena.timeoutMs,
           autoJudges,
           holdId,
+          targets: targetsOf(contestants),
         }),
     );
     const started = unwrap(outcome);
@@ -284,14 +292,15 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
   .post("/:id/judge", described.judge, validate("json", judgeInput), async (c) => {
     const id = await knownId(c, "comparison");
     const { judges } = c.req.valid("json");
-    checkModels(c.env, judges);
+    const contestants = await claimContestants(c.env, judges);
+    const called = (id: string) => contestants.find((x) => x.id === id)?.modelId ?? id;
     return c.json(
       unwrap(
         await withSpend(
           c,
           id,
-          (found) => estimateJudges(c.env, found, judges),
-          async (holdId) => await comparisonRoom(c.env, id).requestJudges(judges, holdId),
+          (found) => estimateJudges(c.env, found, judges.map(called)),
+          async (holdId) => await comparisonRoom(c.env, id).requestJudges(judges, holdId, targetsOf(contestants)),
         ),
       ),
       202,

@@ -8,6 +8,7 @@ import { judgesApi } from "./judges";
 import { leaderboardApi } from "./leaderboard";
 import { modelsApi } from "./models";
 import { promptSetsApi } from "./prompt-sets";
+import { presetsApi } from "./presets";
 import { providersApi } from "./providers";
 import { runsApi } from "./runs";
 import { comparisonSharesApi, runSharesApi, sharedApi, sharesApi } from "./shares";
@@ -18,6 +19,7 @@ import { votesApi } from "./votes";
 export const api = new Hono<{ Bindings: Env }>()
   .route("/health", healthApi)
   .route("/models", modelsApi)
+  .route("/presets", presetsApi)
   .route("/examples", examplesApi)
   .route("/providers", providersApi)
   .route("/runs", runsApi)

@@ -8,12 +8,13 @@ import { displayName } from "../providers/registry";
 import { isBlind, isTerminal, toRunDetail } from "../rooms/record";
 import type { RunResult } from "../rooms/run-room";
 import { settings } from "../shared/config";
+import { isPresetId } from "../shared/contestant";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import { runAccepted, runDeleted, runExport, runList, runMarkdown, runStarted } from "../shared/responses";
 import type { RunDetail, RunSettings } from "../shared/run";
 import { runDetail as runDetailSchema } from "../shared/run";
-import { checkModels } from "./check-models";
-import { notFound } from "./errors";
+import { claimContestants, pricedAs, resolveContestants, targetsOf } from "./contestants";
+import { ApiError, notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
 import { errorResponses, jsonResponse, mediaResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
@@ -61,15 +62,32 @@ function runCallsMs(settings: RunSettings, models: number): number {
 async function withSpend(
   c: Context<{ Bindings: Env }>,
   id: string,
-  estimate: (run: NonNullable<Awaited<ReturnType<typeof loadRunRecord>>>) => RunEstimate,
+  estimate: (
+    run: NonNullable<Awaited<ReturnType<typeof loadRunRecord>>>,
+    called: (id: string) => string,
+  ) => RunEstimate,
   act: (holdId: string) => Promise<RunResult>,
 ) {
   const run = await loadRunRecord(openDb(c.env.DB), id);
   if (!run) throw notFound("Run");
+  // Priced as the models the run's presets call.
+  const { reviewers, synthesis } = run.settings;
+  const called = await pricedAs(c.env, [
+    ...new Set([...run.answers.map((a) => a.modelId), ...(reviewers ?? []), ...(synthesis ? [synthesis.modelId] : [])]),
+  ]);
+  const priced = {
+    ...run,
+    answers: run.answers.map((a) => ({ ...a, modelId: called(a.modelId) })),
+    settings: {
+      ...run.settings,
+      ...(reviewers ? { reviewers: reviewers.map(called) } : {}),
+      ...(synthesis ? { synthesis: { modelId: called(synthesis.modelId) } } : {}),
+    },
+  };
   const holdId = await reserveSpend(c, {
     itemId: id,
     what: "run",
-    estimate: estimate(run),
+    estimate: estimate(priced, called),
     hidden: false,
     blindPrices: null,
     workMs: workMs(c.env, runCallsMs(run.settings, run.answers.length)),
@@ -142,18 +160,35 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   .post("/", described.create, validate("json", createRunInput), async (c) => {
     const redacted = redactMode(c.env) ? await redactRun(c.req.valid("json")) : null;
     const input = redacted?.input ?? c.req.valid("json");
-    checkModels(c.env, [
-      ...input.models.map((m) => m.id),
-      ...(input.settings.synthesis ? [input.settings.synthesis.modelId] : []),
-      ...(input.settings.reviewers ?? []),
-    ]);
+    const chair = input.settings.synthesis?.modelId;
+    const ids = [...input.models.map((m) => m.id), ...(chair ? [chair] : []), ...(input.settings.reviewers ?? [])];
+    await resolveContestants(c.env, ids);
+    const withParams = input.models.find((m) => isPresetId(m.id) && m.params);
+    if (withParams)
+      throw new ApiError(
+        400,
+        "invalid_request",
+        `models: "${withParams.id}" is a preset, which brings its own system prompt and parameters; leave its params out, or edit the preset.`,
+      );
     await rateLimit(c, "runs", await clientIdOf(c));
+    const contestants = await claimContestants(c.env, ids);
+    const models = input.models.map((m, i) => (isPresetId(m.id) ? { id: m.id, params: contestants[i].params } : m));
+    const called = (id: string) => contestants.find((x) => x.id === id)?.modelId ?? id;
     const id = await newItemId(c.env, "run");
     // A blind run's total, over labels whose tokens are shown, would say which model wrote which: it shows at the run's end.
     const holdId = await reserveSpend(c, {
       itemId: id,
       what: "run",
-      estimate: estimateRunCost(c.env, input),
+      // Priced as the models the presets call.
+      estimate: estimateRunCost(c.env, {
+        ...input,
+        models: models.map((m) => ({ ...m, id: called(m.id) })),
+        settings: {
+          ...input.settings,
+          ...(chair ? { synthesis: { modelId: called(chair) } } : {}),
+          ...(input.settings.reviewers ? { reviewers: input.settings.reviewers.map(called) } : {}),
+        },
+      }),
       hidden: input.settings.blind,
       blindPrices: null,
       workMs: workMs(c.env, runCallsMs(input.settings, input.models.length)),
@@ -164,7 +199,14 @@ export const runsApi = new Hono<{ Bindings: Env }>()
         c.env,
         holdId,
         async (holdId) =>
-          await room(c.env, id).start({ id, question: input.question, models: input.models, settings, holdId }),
+          await room(c.env, id).start({
+            id,
+            question: input.question,
+            models,
+            settings,
+            holdId,
+            targets: targetsOf(contestants),
+          }),
       ),
     );
     return c.json(redacted ? { ...started, redactions: redacted.redactions } : started, 201);
@@ -226,7 +268,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
       await withSpend(
         c,
         id,
-        (run) => estimateAnswerRetry(c.env, run, modelIds),
+        (run, called) => estimateAnswerRetry(c.env, run, modelIds?.map(called)),
         (holdId) => room(c.env, id).retryAnswers(modelIds, holdId),
       ),
       202,

@@ -32,6 +32,19 @@ export function addMeters(meters: Meter[]): Meter {
   return { tokensIn: sum((m) => m.tokensIn), tokensOut: sum((m) => m.tokensOut), costUsd: sum((m) => m.costUsd) };
 }
 
+/**
+ * What a preset contestant (`preset:<slug>@<version>`) calls: its model and its system prompt and parameters,
+ * resolved when the work started. Everything shown and every battle keeps the contestant id; only the provider
+ * call and its price use these.
+ */
+export interface CallTarget {
+  modelId: string;
+  params: ModelParams;
+}
+
+/** The call targets of a record's presets, by contestant id; a model id is absent (it calls itself). */
+export type CallTargets = Record<string, CallTarget>;
+
 export interface AnswerRecord extends CallUsage {
   id: string;
   label: string;
@@ -100,6 +113,8 @@ export interface RunRecord {
   earlier?: Meter;
   /** ids of the money set aside for work under way (api/spend.ts), settled when the run ends; none in a record read from D1 */
   holds: string[];
+  /** what its presets call (answerers, reviewers, the chair); absent when none takes part */
+  targets?: CallTargets;
 }
 
 export interface SideRecord {
@@ -171,6 +186,8 @@ export interface ComparisonRecord {
   judgeSpend: { costUsd: number; unknownCostCalls: number };
   /** ids of the money set aside for work asked for and not yet settled (api/spend.ts) */
   holds: string[];
+  /** what its presets call (sides and judges); absent when none takes part */
+  targets?: CallTargets;
   /** true from the start until the comparison's D1 row is written, alongside the first turn's calls; absent in records kept before it existed (written at once then) */
   unlisted?: boolean;
 }

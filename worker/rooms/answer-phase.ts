@@ -4,6 +4,7 @@ import { forEachLimited } from "./limits";
 import type { PhaseContext } from "./phase-context";
 import { type AnswerRecord, blindAnswerError } from "./record";
 import { streamAndSettle } from "./stream-and-settle";
+import { targetOf } from "./targets";
 
 export async function runAnswerPhase(ctx: PhaseContext): Promise<void> {
   const pending = ctx.record.answers.filter((a) => a.status === "pending" || a.status === "streaming");
@@ -19,7 +20,7 @@ async function produceAnswer(ctx: PhaseContext, answer: AnswerRecord): Promise<v
   await streamAndSettle({
     rules: { env: ctx.env, cancel: ctx.cancel, policy: ctx.policy, timeoutMs: settings.timeoutMs },
     request: {
-      modelId: answer.modelId,
+      modelId: targetOf(ctx.record.targets, answer.modelId).modelId,
       messages: [{ role: "user", content: question }],
       system: params.systemPrompt,
       temperature: params.temperature,

@@ -8,6 +8,7 @@
  */
 import { insertComparison, saveTurnStart } from "../db/arena-queries";
 import { openDb } from "../db/queries";
+import type { CallTargets } from "../db/records";
 import { settleHoldsWrite } from "../db/spend-queries";
 import type { ArenaParams, ComparisonDetail, ComparisonMode } from "../shared/arena";
 import type { ComparisonEventBody } from "../shared/events";
@@ -37,6 +38,8 @@ export interface StartComparison {
   maxTurns: number;
   timeoutMs: number;
   autoJudges: string[];
+  /** what the comparison's presets call, sides and judges (api/contestants.ts) */
+  targets?: CallTargets;
   /** the money set aside for the comparison's calls (api/spend.ts) */
   holdId?: string;
 }
@@ -69,9 +72,10 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
 
   async start(init: StartComparison): Promise<RoomResult<{ id: string; status: string }>> {
     if (this.record) return { ok: true, id: this.record.id, status: this.record.status };
-    const { holdId, ...rest } = init;
+    const { holdId, targets, ...rest } = init;
     const record: ComparisonRecord = {
       ...rest,
+      ...(targets && Object.keys(targets).length ? { targets } : {}),
       holds: holdId ? [holdId] : [],
       judgeSpend: { costUsd: 0, unknownCostCalls: 0 },
       createdAt: Date.now(),
@@ -141,7 +145,11 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
    * first vote, so neither the answer nor the spend says whether a judge is one of the sides; one that is is
    * left out only then. Verdicts stay hidden until the first vote.
    */
-  async requestJudges(judges: string[], holdId?: string): Promise<RoomResult<{ accepted: true }>> {
+  async requestJudges(
+    judges: string[],
+    holdId?: string,
+    targets: CallTargets = {},
+  ): Promise<RoomResult<{ accepted: true }>> {
     const r = this.record;
     if (!r) return missing();
     const closed = closedRefusal(this.env, r);
@@ -150,6 +158,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
       return refuse("not_ready", "Both sides must finish answering before judges can compare them.");
     // Set aside in full even when a judge is one of the sides and is left out, so the figures don't say so.
     takeHold(r, holdId);
+    if (Object.keys(targets).length) r.targets = { ...r.targets, ...targets };
     this.save();
     await this.judges.add(judges);
     if (!this.hasWork()) await this.settleHolds();

@@ -27,6 +27,7 @@ import {
   weightsAreCalibrated,
 } from "./record";
 import { askStructured, type Parsed } from "./structured-call";
+import { targetOf, withPresetSystem } from "./targets";
 
 /** Reviews then aggregates; "aggregated" when a ranking was stored, "no-ballots" when every review failed. */
 export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | "no-ballots"> {
@@ -92,12 +93,13 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
   });
   const who = () => ({ reviewSetId: set.id, reviewerLabel, reviewerModelId: ctx.blind() ? null : set.reviewerModelId });
   const answerParams = r.answers.find((a) => a.id === set.reviewerAnswerId)?.params ?? {};
+  const target = targetOf(r.targets, set.reviewerModelId);
   const started = Date.now();
   const asked = await askStructured(
     { env: ctx.env, cancel: ctx.cancel, policy: ctx.policy, timeoutMs: r.settings.timeoutMs },
     {
-      modelId: set.reviewerModelId,
-      system: request.system,
+      modelId: target.modelId,
+      system: withPresetSystem(target, request.system),
       prompt: request.prompt,
       schema: request.schema,
       temperature: answerParams.temperature ?? r.settings.temperature,
@@ -125,7 +127,7 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
   const tokensOut = asked.usage.tokensOut ?? 0;
   // Tokens count whenever an answer came back, even one that missed the format.
   if (asked.ok || asked.kind === "invalid_output" || tokensIn || tokensOut)
-    Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, set.reviewerModelId, tokensIn, tokensOut) });
+    Object.assign(set, { tokensIn, tokensOut, costUsd: costOf(ctx.env, target.modelId, tokensIn, tokensOut) });
   set.latencyMs = Date.now() - started;
   if (asked.ok) {
     const review = asked.value;

@@ -19,7 +19,7 @@ import {
   synthesisWrite,
   wholeRunWrites,
 } from "../db/queries";
-import { addMeters, type Meter } from "../db/records";
+import { addMeters, type CallTargets, type Meter } from "../db/records";
 import { revealHoldsWrite, settleHoldsWrite } from "../db/spend-queries";
 import { displayName } from "../providers/registry";
 import type { RunEventBody } from "../shared/events";
@@ -49,6 +49,8 @@ export interface StartRun {
   question: string;
   models: { id: string; params?: ModelParams }[];
   settings: RunSettings;
+  /** what the run's presets call (api/contestants.ts) */
+  targets?: CallTargets;
   /** the money set aside for the run's calls (api/spend.ts), settled when the run ends */
   holdId?: string;
 }
@@ -96,6 +98,7 @@ export class RunRoom extends Room<RunEventBody> {
       aggregation: null,
       synthesis: init.settings.synthesis ? newSynthesis(init.settings.synthesis.modelId) : null,
       holds: init.holdId ? [init.holdId] : [],
+      ...(init.targets && Object.keys(init.targets).length ? { targets: init.targets } : {}),
     };
     const d1 = this.env.DB;
     this.record = record;

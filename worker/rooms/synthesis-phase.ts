@@ -4,6 +4,7 @@ import { buildSynthesisPrompt, SYNTHESIS_SYSTEM_PROMPT } from "../council/synthe
 import { synthesisWrite } from "../db/queries";
 import type { PhaseContext } from "./phase-context";
 import { streamAndSettle } from "./stream-and-settle";
+import { targetOf, withPresetSystem } from "./targets";
 
 export async function runSynthesisPhase(ctx: PhaseContext): Promise<void> {
   const r = ctx.record;
@@ -25,13 +26,15 @@ export async function runSynthesisPhase(ctx: PhaseContext): Promise<void> {
       critiques: critiquesOf(e.label),
     })),
   );
+  const chair = targetOf(r.targets, s.modelId);
   await streamAndSettle({
     rules: { env: ctx.env, cancel: ctx.cancel, policy: ctx.policy, timeoutMs: r.settings.timeoutMs },
     request: {
-      modelId: s.modelId,
+      modelId: chair.modelId,
       messages: [{ role: "user", content: prompt }],
-      system: SYNTHESIS_SYSTEM_PROMPT,
-      maxTokens: r.settings.maxTokens,
+      system: withPresetSystem(chair, SYNTHESIS_SYSTEM_PROMPT),
+      temperature: chair.params.temperature,
+      maxTokens: chair.params.maxTokens ?? r.settings.maxTokens,
     },
     record: s,
     current: ctx.current,

@@ -36,6 +36,7 @@ import {
   type StyleMethod,
 } from "./constants";
 import { autoItemId, repeatedId, turnsProblem } from "./prompt-set";
+import { PRESET_SLUG } from "./contestant";
 
 /** A language label: `lang:` and a code (or an imported log's language name, lowercased with underscores). */
 const LANGUAGE_LABEL = new RegExp(`^${LANGUAGE_LABEL_PREFIX}[\\p{L}\\p{N}_]{2,40}$`, "u");
@@ -210,6 +211,46 @@ export const spendHistoryQuery = z.object({ days: z.coerce.number().int().min(1)
 export const wsQuery = z.object({ since: z.coerce.number().int().min(0).optional() });
 
 export type CreateRunInput = z.infer<typeof createRunInput>;
+
+// ---- presets ----
+
+const presetName = z
+  .string()
+  .trim()
+  .min(1, "the name is empty")
+  .max(80, "the name is longer than 80 characters")
+  .superRefine(noControlCharacter("the name"));
+const presetSystemPrompt = z.string().max(20_000, "the system prompt is longer than 20,000 characters");
+
+export const createPresetInput = z
+  .object({
+    name: presetName,
+    /** the model the preset runs on: a model id, never another preset */
+    modelId,
+    systemPrompt: presetSystemPrompt.optional(),
+    temperature: temperature.optional(),
+    maxTokens: maxTokens.optional(),
+    /** the id's slug; derived from the name when left out */
+    slug: z
+      .string()
+      .regex(PRESET_SLUG, "a slug is lower-case letters, digits and single hyphens, up to 48 characters")
+      .optional(),
+  })
+  .strict();
+
+/** An edit: the fields given replace the preset's; null clears an optional one. */
+export const editPresetInput = z
+  .object({
+    name: presetName.optional(),
+    modelId: modelId.optional(),
+    systemPrompt: presetSystemPrompt.nullable().optional(),
+    temperature: temperature.nullable().optional(),
+    maxTokens: maxTokens.nullable().optional(),
+  })
+  .strict()
+  .refine((edit) => Object.keys(edit).length > 0, { message: "give at least one field to change" });
+
+export type EditPresetInput = z.infer<typeof editPresetInput>;
 
 // ---- the arena ----
 

@@ -532,3 +532,39 @@ export const openApiDocument = z.looseObject({
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.record(z.string(), z.unknown()),
 });
+
+/** A preset version: a model with its own system prompt and parameters (POST /api/presets). */
+export const presetView = z.object({
+  /** the contestant id: `preset:<slug>@<version>` */
+  id: z.string(),
+  slug: z.string(),
+  version: z.number(),
+  name: z.string(),
+  /** the model it runs on */
+  modelId: z.string(),
+  systemPrompt: z.nullable(z.string()),
+  temperature: z.nullable(z.number()),
+  maxTokens: z.nullable(z.number()),
+  createdAt: z.number(),
+  /** its first use by a run, a comparison or an evaluation: from then on this version never changes */
+  usedAt: z.nullable(z.number()),
+});
+
+export const presetList = z.object({
+  /** the newest version of each live preset, newest first */
+  presets: z.array(z.extend(presetView, { versions: z.number() })),
+});
+
+export const presetVersionList = z.object({
+  slug: z.string(),
+  /** newest first */
+  versions: z.array(presetView),
+});
+
+export const presetEdited = z.object({
+  preset: presetView,
+  /** `in_place`: the newest version was unused and now says this; `new_version`: it was used, so this is n+1 */
+  saved: z.enum(["in_place", "new_version"]),
+});
+
+export const presetDeleted = z.object({ deleted: z.literal(true), slug: z.string() });

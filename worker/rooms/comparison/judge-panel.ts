@@ -12,6 +12,7 @@ import { costOf } from "../../providers/pricing";
 import { isHidden, type JudgeRecord, judgeView, panelOf } from "../comparison-record";
 import { logCall } from "../log";
 import { askStructured, type Usage } from "../structured-call";
+import { targetOf, withPresetSystem } from "../targets";
 import type { ComparisonContext } from "./context";
 
 const SELF_JUDGE = "This judge is one of the two sides, and a model doesn't judge its own answer, so it was left out.";
@@ -84,8 +85,13 @@ export class JudgePanel {
   private skipSelfJudges(): JudgeRecord[] {
     const r = this.ctx.record;
     if (isHidden(r)) return [];
+    // A preset calls its model: a judge on a side's model judges that model's own answer, whatever its prompt.
+    const called = (id: string) => targetOf(r.targets, id).modelId;
+    const sides = [r.models.left, r.models.right];
     const selves = r.judges.filter(
-      (j) => j.status === "pending" && (j.judgeModelId === r.models.left || j.judgeModelId === r.models.right),
+      (j) =>
+        j.status === "pending" &&
+        (sides.includes(j.judgeModelId) || sides.map(called).includes(called(j.judgeModelId))),
     );
     for (const j of selves) Object.assign(j, { status: "failed", error: SELF_JUDGE });
     return selves;
@@ -98,15 +104,22 @@ export class JudgePanel {
     j.status = "running";
     ctx.save();
     const rules = ctx.rules();
-    const ask = (turns: JudgedTurn[]) =>
-      askStructured(rules, { modelId: j.judgeModelId, ...buildJudgeRequest(turns), temperature: 0 }, parseJudgeOutput);
+    const target = targetOf(r.targets, j.judgeModelId);
+    const ask = (turns: JudgedTurn[]) => {
+      const request = buildJudgeRequest(turns);
+      return askStructured(
+        rules,
+        { ...request, modelId: target.modelId, system: withPresetSystem(target, request.system), temperature: 0 },
+        parseJudgeOutput,
+      );
+    };
     const started = Date.now();
     const first = await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.left.text, b: t.right.text })));
     const second = first.ok
       ? await ask(r.turns.map((t) => ({ prompt: t.prompt, a: t.right.text, b: t.left.text })))
       : null;
     // Paid for whatever happens next: judge calls have no row of their own to carry their cost.
-    await this.keepSpend(j.judgeModelId, [first.usage, ...(second ? [second.usage] : [])]);
+    await this.keepSpend(target.modelId, [first.usage, ...(second ? [second.usage] : [])]);
     if (!ctx.current(generation)) return;
     const outcome = first.ok && second?.ok ? "done" : "failed";
     if (first.ok && second?.ok) {

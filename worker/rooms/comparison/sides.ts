@@ -7,6 +7,7 @@ import { addRedactions, type Redactions, redactionCount } from "../../shared/red
 import { type ComparisonRecord, hiddenError, isHidden, newSide, type TurnRecord } from "../comparison-record";
 import { type Refusal, refuse } from "../room-result";
 import { streamAndSettle } from "../stream-and-settle";
+import { targetOf } from "../targets";
 import type { ComparisonContext } from "./context";
 
 /** The sides of the latest turn still to answer. */
@@ -75,14 +76,17 @@ async function answerSide(
   // The status this side's ending settles, announced after its own event: the other side may end while
   // this one is still writing, and its status must not overtake this side's completion.
   let settled: ComparisonRecord["status"] = "answering";
+  // A preset side brings its own system prompt and parameters, over the comparison's.
+  const target = targetOf(r.targets, r.models[side]);
+  const params = { ...r.params, ...target.params };
   await streamAndSettle({
     rules: ctx.rules(),
     request: {
-      modelId: r.models[side],
+      modelId: target.modelId,
       messages: historyFor(r, side),
-      system: r.params.systemPrompt,
-      temperature: r.params.temperature,
-      maxTokens: r.params.maxTokens,
+      system: params.systemPrompt,
+      temperature: params.temperature,
+      maxTokens: params.maxTokens,
     },
     record: s,
     current: () => ctx.current(generation),

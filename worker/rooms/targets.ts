@@ -1,0 +1,15 @@
+/** From a contestant id to the provider call it makes: a preset's model and parameters, or the model id itself. */
+import type { CallTarget, CallTargets } from "../db/records";
+
+export function targetOf(targets: CallTargets | undefined, contestantId: string): CallTarget {
+  return targets?.[contestantId] ?? { modelId: contestantId, params: {} };
+}
+
+/**
+ * A task's own instructions (a review, a verdict, a synthesis) with a preset's system prompt before them: the preset
+ * stays itself, and the task's format still comes last, where it binds.
+ */
+export function withPresetSystem(target: CallTarget, system: string): string {
+  const own = target.params.systemPrompt?.trim();
+  return own ? `${own}\n\n${system}` : system;
+}
