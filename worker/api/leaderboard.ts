@@ -3,6 +3,7 @@ import { Hono, type TypedResponse } from "hono";
 import { openDb } from "../db/queries";
 import { computeStandings, type Standings } from "../arena/standings";
 import { withStyleControl } from "../arena/style-standings";
+import { withPresetRows } from "../arena/preset-rows";
 import { missingModels, winOdds } from "../arena/odds";
 import { settings } from "../shared/config";
 import { type LeaderboardQuery, leaderboardQuery, oddsQuery } from "../shared/requests";
@@ -54,8 +55,9 @@ async function standingsOf(env: Env, q: LeaderboardQuery) {
 export const leaderboardApi = new Hono<{ Bindings: Env }>()
   .get("/", described, validate("query", leaderboardQuery), async (c) => {
     const q = c.req.valid("query");
-    const { db, standings } = await standingsOf(c.env, q);
-    if (q.style) return c.json(await withStyleControl(c.env, db, q, standings));
+    const { db, standings: plain } = await standingsOf(c.env, q);
+    const standings = await withPresetRows(db, plain);
+    if (q.style) return c.json(await withPresetRows(db, await withStyleControl(c.env, db, q, plain)));
     // Standings come from computeStandings' cache until the data changes: serialise each of them once too.
     const body = cached(bodies, standings, () => JSON.stringify({ ...standings, style: null }));
     // Typed as the c.json it stands for, so the page's client still knows the shape.

@@ -150,6 +150,8 @@ export const leaderboardRow = z.object({
   rankLower: z.nullable(z.number()),
   modelId: z.string(),
   displayName: z.string(),
+  /** on a preset's row (`preset:<slug>@<version>`): the model the preset runs on */
+  baseModel: z.optional(z.string()),
   wins: z.number(),
   appearances: z.number(),
   winRate: z.number(),
