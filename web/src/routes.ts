@@ -17,6 +17,7 @@ const SpendPage = lazy(() => import("./pages/spend"));
 const EvaluationPage = lazy(() => import("./pages/evaluation"));
 const EvaluationComparePage = lazy(() => import("./pages/evaluation-compare"));
 const PromptSetsPage = lazy(() => import("./pages/prompt-sets"));
+const PresetsPage = lazy(() => import("./pages/presets"));
 
 const routes: [RegExp, Match["page"]][] = [
   [/^\/$/, SetupPage],
@@ -29,6 +30,7 @@ const routes: [RegExp, Match["page"]][] = [
   [/^\/evaluations\/compare\/?$/, EvaluationComparePage],
   [/^\/evaluations\/(?<id>[^/]+)\/?$/, EvaluationPage],
   [/^\/prompt-sets\/?$/, PromptSetsPage],
+  [/^\/presets\/?$/, PresetsPage],
   [/^\/shared\/(?<token>[A-Za-z0-9_-]+)\/?$/, SharedPage],
 ];
 

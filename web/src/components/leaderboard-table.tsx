@@ -86,6 +86,16 @@ export function LeaderboardTable(props: Props) {
                       <br />
                       <code class="muted small">{r.modelId}</code>
                     </Show>
+                    <Show when={r.baseModel}>
+                      {(base) => (
+                        <>
+                          <br />
+                          <span class="muted small" data-testid="base-model">
+                            on <code>{base()}</code>
+                          </span>
+                        </>
+                      )}
+                    </Show>
                   </th>
                   <td class="num">
                     {num(r.bt)}

@@ -1,3 +1,5 @@
+import { Show } from "solid-js";
+import { Link } from "../lib/router";
 import type { Pick } from "../pages/setup.data";
 import { MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
 
@@ -6,6 +8,8 @@ interface Props {
   name: string;
   update: (field: "temperature" | "maxTokens" | "systemPrompt", value: string) => void;
   remove: () => void;
+  /** for a preset: the model it runs on (its own settings replace these fields) */
+  presetModel?: string;
 }
 
 /** One chosen model with its own temperature, token limit and system prompt (empty = the run's default). */
@@ -22,51 +26,61 @@ export function ModelParams(props: Props) {
           Deselect
         </button>
       </div>
-      <details>
-        <summary>
-          Advanced settings<span class="sr-only"> for {props.name}</span>
-        </summary>
-        <div class="grid-fields">
-          <div class="field">
-            <label for={`${base()}-temp`}>Temperature{forName()}</label>
-            <input
-              id={`${base()}-temp`}
-              type="number"
-              inputmode="decimal"
-              min="0"
-              max={MAX_TEMPERATURE}
-              step="0.1"
-              placeholder="default"
-              value={props.pick.temperature}
-              onInput={(e) => props.update("temperature", e.currentTarget.value)}
-            />
+      <Show
+        when={props.presetModel === undefined}
+        fallback={
+          <p class="muted small">
+            A preset on <code>{props.presetModel}</code>, with its own system prompt and parameters.{" "}
+            <Link href="/presets">Edit it under Presets</Link>.
+          </p>
+        }
+      >
+        <details>
+          <summary>
+            Advanced settings<span class="sr-only"> for {props.name}</span>
+          </summary>
+          <div class="grid-fields">
+            <div class="field">
+              <label for={`${base()}-temp`}>Temperature{forName()}</label>
+              <input
+                id={`${base()}-temp`}
+                type="number"
+                inputmode="decimal"
+                min="0"
+                max={MAX_TEMPERATURE}
+                step="0.1"
+                placeholder="default"
+                value={props.pick.temperature}
+                onInput={(e) => props.update("temperature", e.currentTarget.value)}
+              />
+            </div>
+            <div class="field">
+              <label for={`${base()}-max`}>Max tokens{forName()}</label>
+              <input
+                id={`${base()}-max`}
+                type="number"
+                inputmode="numeric"
+                min="1"
+                max={MAX_OUTPUT_TOKENS}
+                step="1"
+                placeholder="default"
+                value={props.pick.maxTokens}
+                onInput={(e) => props.update("maxTokens", e.currentTarget.value)}
+              />
+            </div>
+            <div class="field wide">
+              <label for={`${base()}-sys`}>System prompt{forName()}</label>
+              <textarea
+                id={`${base()}-sys`}
+                rows="3"
+                placeholder="none"
+                value={props.pick.systemPrompt}
+                onInput={(e) => props.update("systemPrompt", e.currentTarget.value)}
+              />
+            </div>
           </div>
-          <div class="field">
-            <label for={`${base()}-max`}>Max tokens{forName()}</label>
-            <input
-              id={`${base()}-max`}
-              type="number"
-              inputmode="numeric"
-              min="1"
-              max={MAX_OUTPUT_TOKENS}
-              step="1"
-              placeholder="default"
-              value={props.pick.maxTokens}
-              onInput={(e) => props.update("maxTokens", e.currentTarget.value)}
-            />
-          </div>
-          <div class="field wide">
-            <label for={`${base()}-sys`}>System prompt{forName()}</label>
-            <textarea
-              id={`${base()}-sys`}
-              rows="3"
-              placeholder="none"
-              value={props.pick.systemPrompt}
-              onInput={(e) => props.update("systemPrompt", e.currentTarget.value)}
-            />
-          </div>
-        </div>
-      </details>
+        </details>
+      </Show>
     </li>
   );
 }

@@ -1,11 +1,12 @@
 import { createMemo, createSignal, For, Show } from "solid-js";
-import type { CatalogModel, ProviderGroup } from "../lib/api";
+import type { PickerGroup, PickerModel } from "../lib/api";
 import { modelOptions } from "../lib/model-match";
 import { checkModelId } from "../pages/setup.data";
 import { ModelCombobox } from "./model-combobox";
+import { Link } from "../lib/router";
 
 interface Props {
-  groups: ProviderGroup[];
+  groups: PickerGroup[];
   /** typed ids the catalog doesn't list, shown under their provider */
   custom: string[];
   isPicked: (id: string) => boolean;
@@ -14,7 +15,7 @@ interface Props {
   removeCustom: (id: string) => void;
 }
 
-const price = (m: CatalogModel) =>
+const price = (m: PickerModel) =>
   m.priceIn === null || m.priceOut === null ? "price unknown" : `$${m.priceIn} / $${m.priceOut} per M tokens`;
 const domId = (id: string) => `m-${id.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
 
@@ -47,6 +48,12 @@ export function ModelPicker(props: Props) {
                 {group.available ? "available" : `unavailable: ${group.reason ?? "not configured"}`}
               </span>
             </legend>
+            <Show when={group.id === "preset"}>
+              <p class="muted small">
+                A model with its own system prompt and parameters, under its own name on the leaderboard.{" "}
+                <Link href="/presets">Manage presets</Link>.
+              </p>
+            </Show>
             <Show when={group.id === "demo"}>
               <p class="muted small">
                 Built-in demo models, no key and no network: prepared answers to the example questions, and an honest
@@ -71,7 +78,16 @@ export function ModelPicker(props: Props) {
                       <Show when={m.demo}>
                         <span class="badge demo">demo</span>{" "}
                       </Show>
-                      <code>{m.id}</code> · {m.demo ? "free" : price(m)}
+                      <code>{m.id}</code> ·{" "}
+                      {group.id === "preset" ? (
+                        <>
+                          on <code>{m.name}</code>
+                        </>
+                      ) : m.demo ? (
+                        "free"
+                      ) : (
+                        price(m)
+                      )}
                       {m.available || m.reason === group.reason
                         ? ""
                         : ` · unavailable: ${m.reason ?? "not configured"}`}
@@ -109,7 +125,11 @@ export function ModelPicker(props: Props) {
             </ul>
             <Show when={!group.models.length && !props.custom.some((id) => id.startsWith(`${group.id}:`))}>
               <p class="muted small">
-                {group.available ? "No models listed: add one by id below." : "Configure it to use its models."}
+                {group.id === "preset"
+                  ? "No presets yet."
+                  : group.available
+                    ? "No models listed: add one by id below."
+                    : "Configure it to use its models."}
               </p>
             </Show>
           </fieldset>

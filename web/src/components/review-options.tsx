@@ -1,6 +1,6 @@
 import { createSignal, For } from "solid-js";
 import type { SetStoreFunction } from "solid-js/store";
-import type { ProviderGroup } from "../lib/api";
+import type { PickerGroup } from "../lib/api";
 import { modelOptions } from "../lib/model-match";
 import { newDimension, reviewersProblem, type SetupState } from "../pages/setup.data";
 import { MAX_RUBRIC_DIMENSIONS, MAX_RUBRIC_WEIGHT } from "../../../worker/shared/constants";
@@ -9,7 +9,7 @@ import { ModelCombobox } from "./model-combobox";
 interface Props {
   state: SetupState;
   setState: SetStoreFunction<SetupState>;
-  groups: ProviderGroup[];
+  groups: PickerGroup[];
 }
 
 /** Who reviews (judge-only models among them) and what they score: folded away, since most runs keep the defaults. */

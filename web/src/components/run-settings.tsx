@@ -1,6 +1,6 @@
 import { For, Show } from "solid-js";
 import type { SetStoreFunction } from "solid-js/store";
-import type { ProviderGroup } from "../lib/api";
+import type { PickerGroup } from "../lib/api";
 import type { SetupState } from "../pages/setup.data";
 import { MAX_CONCURRENCY, MAX_TIMEOUT_MS } from "../../../worker/shared/constants";
 import { ReviewOptions } from "./review-options";
@@ -8,7 +8,7 @@ import { ReviewOptions } from "./review-options";
 interface Props {
   state: SetupState;
   setState: SetStoreFunction<SetupState>;
-  groups: ProviderGroup[];
+  groups: PickerGroup[];
   nameOf: (id: string) => string;
 }
 

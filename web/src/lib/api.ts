@@ -11,6 +11,13 @@ export const api = client.api;
 export type ModelCatalog = InferResponseType<typeof api.models.$get, 200>;
 export type ProviderGroup = ModelCatalog["providers"][number];
 export type CatalogModel = ProviderGroup["models"][number];
+/** A model as a picker lists it: a catalog model, or a preset (lib/presets.ts) under the "preset" group. */
+export type PickerModel = Omit<CatalogModel, "provider"> & { provider: string };
+/** A picker's group: a provider of the catalog, or the presets. */
+export type PickerGroup = Omit<ProviderGroup, "id" | "models"> & {
+  id: ProviderGroup["id"] | "preset";
+  models: PickerModel[];
+};
 export type ProviderSetup = InferResponseType<typeof api.providers.$get, 200>["providers"][number];
 export type ProviderTestResult = InferResponseType<(typeof api.providers)[":provider"]["test"]["$post"], 200>;
 export type CreateRunBody = InferRequestType<typeof api.runs.$post>["json"];
@@ -26,6 +33,8 @@ export type EvaluationMatrix = InferResponseType<(typeof api.evaluations)[":id"]
 export type EvaluationComparison = InferResponseType<typeof api.evaluations.compare.$get, 200>;
 export type PromptSetSummary = InferResponseType<(typeof api)["prompt-sets"]["$get"], 200>["items"][number];
 export type PromptSetItem = InferResponseType<(typeof api)["prompt-sets"][":id"]["$get"], 200>["items"][number];
+export type PresetView = InferResponseType<typeof api.presets.$get, 200>["presets"][number];
+export type CreatePresetBody = InferRequestType<typeof api.presets.$post>["json"];
 export type ShareLink = InferResponseType<(typeof api.runs)[":id"]["shares"]["$get"], 200>["shares"][number];
 
 /** What the person sees when a call fails: the server's own message when it sent one. */

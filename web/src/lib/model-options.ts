@@ -1,7 +1,8 @@
-/** The catalog's models for the pages whose pickers load it themselves (the setup page passes its own). */
+/** The catalog's models and the presets, for the pages whose pickers load them themselves (the setup page passes its own). */
 import { createResource } from "solid-js";
 import { api, call } from "./api";
 import { modelOptions } from "./model-match";
+import { loadPresets, presetGroup } from "./presets";
 
 /**
  * The catalog's runnable models, fetched once `wanted` first turns true and kept for the page's life. A catalog
@@ -16,7 +17,9 @@ export function createModelOptions(wanted: () => boolean) {
     },
     async () => {
       try {
-        return modelOptions((await call(api.models.$get())).providers);
+        const [{ providers }, presets] = await Promise.all([call(api.models.$get()), loadPresets()]);
+        // Presets are offered beside the models: anything that takes a model id takes one.
+        return modelOptions([...providers, presetGroup(presets, providers)]);
       } catch {
         return [];
       }

@@ -3,6 +3,7 @@ import { Alert } from "../components/alert";
 import { DevVarsSnippet } from "../components/dev-vars-snippet";
 import { ProviderCard } from "../components/provider-card";
 import { ApiError, api, call } from "../lib/api";
+import { Link } from "../lib/router";
 
 /** Each provider's status and why, a connection test for the configured ones, and the lines that add the others. */
 export default function ProvidersPage() {
@@ -20,7 +21,8 @@ export default function ProvidersPage() {
     <section class="page providers-page">
       <h1>Providers</h1>
       <p class="muted">
-        Which model providers this Quorum can call, and why. Test a configured one to check its key or server.
+        Which model providers this Quorum can call, and why. Test a configured one to check its key or server. A model
+        with your own system prompt and parameters is a <Link href="/presets">preset</Link>.
       </p>
       <Show when={setups()} fallback={<p class="muted">Loading…</p>}>
         {(loaded) => (

@@ -2,7 +2,8 @@
 import { createEffect, createSignal } from "solid-js";
 import { createStore } from "solid-js/store";
 import type { RunDetail } from "../../../worker/shared/run";
-import type { CreateRunBody, ProviderGroup } from "../lib/api";
+import type { CreateRunBody, PickerGroup } from "../lib/api";
+import { isPresetId } from "../../../worker/shared/contestant";
 import {
   MAX_CONCURRENCY,
   MAX_OUTPUT_TOKENS,
@@ -172,6 +173,8 @@ export function buildRunBody(state: SetupState, question: string, nameOf: (id: s
   if (!question.trim()) throw new Error("Write a question first.");
   if (!state.picks.length) throw new Error("Pick at least one model.");
   const models = state.picks.map((p) => {
+    // A preset brings its own system prompt and parameters.
+    if (isPresetId(p.id)) return { id: p.id };
     const name = nameOf(p.id);
     const params = {
       temperature: numberField(`Temperature for ${name}`, p.temperature, 0, MAX_TEMPERATURE, false),
@@ -216,10 +219,10 @@ function dimensionOf(row: DimensionRow, i: number) {
   return { key: row.key.trim(), description: row.description.trim(), weight };
 }
 
-export type ModelIdCheck = { ok: true; id: string; provider: ProviderGroup } | { ok: false; message: string };
+export type ModelIdCheck = { ok: true; id: string; provider: PickerGroup } | { ok: false; message: string };
 
 /** Checks a typed model id against the providers the server reported. */
-export function checkModelId(raw: string, groups: ProviderGroup[]): ModelIdCheck {
+export function checkModelId(raw: string, groups: PickerGroup[]): ModelIdCheck {
   const id = raw.trim();
   const at = id.indexOf(":");
   if (at <= 0 || id.slice(at + 1).trim() === "")

@@ -4,7 +4,7 @@ import { ExampleChips } from "../components/example-chips";
 import { ModelParams } from "../components/model-params";
 import { ModelPicker } from "../components/model-picker";
 import { RunSettings } from "../components/run-settings";
-import { api, call, messageOf, type CreateRunBody, type ProviderGroup } from "../lib/api";
+import { api, call, messageOf, type CreateRunBody, type PickerGroup } from "../lib/api";
 import { shortModelName } from "../lib/format";
 import { navigate } from "../lib/router";
 import {
@@ -17,12 +17,15 @@ import {
   setupFromRun,
 } from "./setup.data";
 import { MAX_RUN_MODELS } from "../../../worker/shared/constants";
+import { isPresetId, loadPresets, presetGroup } from "../lib/presets";
 
 export function SetupPage() {
   // Never rejects, and read through `.latest`: the form stays usable while the models load.
-  const [catalog] = createResource(async (): Promise<{ groups: ProviderGroup[]; error: string | null }> => {
+  const [catalog] = createResource(async (): Promise<{ groups: PickerGroup[]; error: string | null }> => {
     try {
-      return { groups: (await call(api.models.$get())).providers, error: null };
+      const [{ providers }, presets] = await Promise.all([call(api.models.$get()), loadPresets()]);
+      // Presets are offered as one more group: picked, matched and checked as models are.
+      return { groups: [...providers, presetGroup(presets, providers)], error: null };
     } catch (err) {
       return { groups: [], error: err instanceof Error ? err.message : String(err) };
     }
@@ -54,6 +57,13 @@ export function SetupPage() {
     groups()
       .flatMap((g) => g.models)
       .find((m) => m.id === id)?.displayName ?? shortModelName(id);
+  /** a preset's model (the preset group lists it as the option's name); undefined for a model id */
+  const baseOf = (id: string) =>
+    isPresetId(id)
+      ? groups()
+          .find((g) => g.id === "preset")
+          ?.models.find((m) => m.id === id)?.name
+      : undefined;
   const isPicked = (id: string) => state.picks.some((p) => p.id === id);
   const setPicked = (id: string, on: boolean) => {
     if (on && !isPicked(id)) setState("picks", (ps) => [...ps, newPick(id)]);
@@ -109,7 +119,7 @@ export function SetupPage() {
     // First visit with no keys configured: start with the demo models, so Run works at once (once only).
     if (!fresh || seeded || state.picks.length) return;
     seeded = true;
-    if (gs.some((g) => g.available && g.id !== "demo")) return;
+    if (gs.some((g) => g.available && g.id !== "demo" && g.id !== "preset")) return;
     const demo = gs.find((g) => g.id === "demo");
     if (demo)
       setState(
@@ -311,6 +321,7 @@ export function SetupPage() {
                     <ModelParams
                       pick={pick}
                       name={nameOf(pick.id)}
+                      presetModel={baseOf(pick.id)}
                       update={(field, value) => setState("picks", i(), field, value)}
                       remove={() => setPicked(pick.id, false)}
                     />

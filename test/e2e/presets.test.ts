@@ -1,0 +1,71 @@
+/**
+ * Presets in a real browser: saved on the Presets page, picked on the setup page like a model, run in a council
+ * with their own system prompt, then edited (a used version is kept, the edit is the next version) and deleted.
+ */
+import { expect, test } from "vitest";
+import { unlabelledControls, waitForCount } from "../helpers/e2e-page";
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
+import { callsFor, scriptModel } from "../helpers/stub-client";
+
+const WAIT = 30_000;
+
+describeInBrowser("Presets in a real browser", () => {
+  const { server, stub, open } = browserSuite({ stub: true });
+
+  test("a preset saved on the Presets page is picked on the setup page, answers a council run with its prompt, and is edited and deleted", async () => {
+    await scriptModel(stub.url, "e2e-preset-base", [{ text: "Paris." }]);
+    await scriptModel(stub.url, "gpt-4o-mini", [{ text: "The capital of France is Paris, on the Seine." }]);
+    const page = await open();
+    await page.goto(`${server.url}/presets`);
+    await page.getByRole("heading", { name: "Presets", level: 1 }).waitFor();
+    expect(await page.getByText("No presets yet: save one above.").count()).toBe(1);
+
+    await page.getByLabel("Name").fill("Terse e2e");
+    const model = page.getByLabel("Model", { exact: true });
+    await model.fill("openai:e2e-preset-base");
+    await model.press("Escape");
+    await page.getByLabel("System prompt").fill("Answer in one sentence.");
+    await page.getByLabel("Temperature").fill("0.2");
+    await page.getByRole("button", { name: "Save preset" }).click();
+    await page.getByRole("heading", { name: "Terse e2e v1" }).waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("presets-notice").textContent()).toBe("Saved Terse e2e v1 as preset:terse-e2e@1.");
+    expect(await page.locator("[data-preset=terse-e2e]").textContent()).toContain("On openai:e2e-preset-base");
+    expect(await unlabelledControls(page)).toEqual([]);
+
+    // The setup page lists it with the models, and runs it like one.
+    await page.goto(server.url);
+    const presetBox = page.getByRole("checkbox", { name: "Terse e2e v1" });
+    await presetBox.waitFor({ timeout: 10_000 });
+    await presetBox.check();
+    await page.getByRole("checkbox", { name: "GPT-4o mini" }).check();
+    expect(await page.getByRole("heading", { name: "Selected models (2)" }).count()).toBe(1);
+    expect(await page.locator(".picked-list").textContent()).toContain("A preset on openai:e2e-preset-base");
+    await page.getByLabel("Question").fill("What is the capital of France?");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.waitForURL(/\/runs\//, { timeout: 10_000 });
+    await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: WAIT });
+    await waitForCount(page, ".answer-card[data-status=done]", 2, WAIT);
+    expect(await page.locator(".answer-card", { hasText: "preset:terse-e2e@1" }).textContent()).toContain("Paris.");
+    const [answer] = (await callsFor(stub.url, "e2e-preset-base")).filter((c) => c.kind === "answer");
+    const messages = answer.body.messages as unknown as { role: string; content: string }[];
+    expect(messages[0]).toEqual({ role: "system", content: "Answer in one sentence." });
+    expect(answer.body.temperature).toBe(0.2);
+
+    // Used now: an edit is saved as version 2, and says so.
+    await page.goto(`${server.url}/presets`);
+    const card = page.locator("[data-preset=terse-e2e]");
+    await card.getByText(/used since/).waitFor({ timeout: 10_000 });
+    await page.getByRole("button", { name: "Edit Terse e2e" }).click();
+    await card.getByLabel("System prompt").fill("Answer in two sentences.");
+    await card.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("heading", { name: "Terse e2e v2" }).waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("presets-notice").textContent()).toBe(
+      "Saved as version 2 (preset:terse-e2e@2): version 1 was used, so it stays as it was.",
+    );
+    expect(await card.textContent()).toContain("2 versions");
+
+    await page.getByRole("button", { name: "Delete Terse e2e" }).click();
+    await card.getByRole("button", { name: "Yes, delete" }).click();
+    await page.getByText("No presets yet: save one above.").waitFor({ timeout: 10_000 });
+  });
+});
