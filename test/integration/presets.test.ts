@@ -266,6 +266,23 @@ describe("presets at work", () => {
     expect(row).toMatchObject({ displayName: "Arena terse v1", baseModel: "openai:pw-left", appearances: 1 });
   });
 
+  it("a preset chairs a run's synthesis with its own prompt before the chair's instructions, and its own temperature", async () => {
+    await scriptModel(stub, "pw-a", [{ text: "One answer." }]);
+    await scriptModel(stub, "pw-b", [{ text: "Another answer." }]);
+    await scriptModel(stub, "pw-chair", [{ text: "The final word." }]);
+    await create({ name: "Chair", modelId: "openai:pw-chair", systemPrompt: "Write plainly.", temperature: 0.4 });
+    const id = await createRun({
+      question: "Which is better?",
+      models: [{ id: "openai:pw-a" }, { id: "openai:pw-b" }],
+      settings: { synthesis: { modelId: "preset:chair@1" } },
+    });
+    const run = await finished(id);
+    expect(run.synthesis).toMatchObject({ modelId: "preset:chair@1", status: "done", text: "The final word." });
+    const [call] = await answerCalls("pw-chair");
+    expect(systemOf(call)?.startsWith("Write plainly.\n\nYou chair a council")).toBe(true);
+    expect(call.body.temperature).toBe(0.4);
+  });
+
   it("two presets on one demo model answer a comparison differently, each as its system prompt asks", async () => {
     await create({ name: "Demo terse", modelId: "demo:thorough", systemPrompt: "Answer in one sentence." });
     await create({

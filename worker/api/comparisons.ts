@@ -163,7 +163,7 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
     const input = redacted?.input ?? c.req.valid("json");
     await rateLimit(c, "comparisons", await clientIdOf(c));
     const { arena } = settings(c.env);
-    // The setting's judges are checked where they are asked (a model id there may be unconfigured today); its presets resolve here.
+    // QUORUM_JUDGES' model ids are checked when asked (one may be unconfigured today); its presets resolve here.
     const named = [...(input.models ?? []), ...(input.judges ?? arena.judges.filter(isPresetId))];
     const contestants = await claimContestants(c.env, named);
     let chosen: ChosenPair;
