@@ -69,8 +69,10 @@ describe("presets: create, list, edit, delete", () => {
       ["preset:list-me@2", "v2"],
       ["preset:list-me@1", "v1"],
     ]);
+    expect(versions).toMatchObject({ id: "preset:list-me@2", systemPrompt: "v2" });
     const one = await ok(client.presets[":slug"].$get({ param: { slug: "preset:list-me@1" } }));
-    expect(one.versions.map((v) => v.id)).toEqual(["preset:list-me@1"]);
+    expect(one).toMatchObject({ id: "preset:list-me@1", systemPrompt: "v1" });
+    expect(one.versions).toHaveLength(2);
   });
 
   it("edits an unused version in place, and saves an edit of a used one as the next version, the old one unchanged", async () => {
@@ -82,7 +84,7 @@ describe("presets: create, list, edit, delete", () => {
       }),
     );
     expect(inPlace.saved).toBe("in_place");
-    expect(inPlace.preset).toMatchObject({ id: "preset:editable@1", systemPrompt: "Be very brief.", maxTokens: 50 });
+    expect(inPlace).toMatchObject({ id: "preset:editable@1", systemPrompt: "Be very brief.", maxTokens: 50 });
 
     const id = await createRun({
       question: "Why?",
@@ -97,7 +99,7 @@ describe("presets: create, list, edit, delete", () => {
       client.presets[":slug"].$patch({ param: { slug: "editable" }, json: { systemPrompt: null, temperature: 0.9 } }),
     );
     expect(next.saved).toBe("new_version");
-    expect(next.preset).toMatchObject({
+    expect(next).toMatchObject({
       id: "preset:editable@2",
       systemPrompt: null,
       temperature: 0.9,

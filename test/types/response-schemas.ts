@@ -61,7 +61,7 @@ export type ResponseSchemasMatchRoutes = [
   Expect<Check<InferResponseType<Api["leaderboard"]["$get"], 200>, typeof r.leaderboardResponse>>,
   Expect<Check<InferResponseType<Api["presets"]["$post"], 201>, typeof r.presetView>>,
   Expect<Check<InferResponseType<Api["presets"]["$get"], 200>, typeof r.presetList>>,
-  Expect<Check<InferResponseType<Api["presets"][":slug"]["$get"], 200>, typeof r.presetVersionList>>,
+  Expect<Check<InferResponseType<Api["presets"][":slug"]["$get"], 200>, typeof r.presetDetail>>,
   Expect<Check<InferResponseType<Api["presets"][":slug"]["$patch"], 200>, typeof r.presetEdited>>,
   Expect<Check<InferResponseType<Api["presets"][":slug"]["$delete"], 200>, typeof r.presetDeleted>>,
   Expect<Check<InferResponseType<Api["leaderboard"]["odds"]["$get"], 200>, typeof r.oddsResponse>>,

@@ -18,7 +18,7 @@ import { openDb } from "../db/queries";
 import { isPresetId, parsePresetId, presetId } from "../shared/contestant";
 import { slugFromName } from "../shared/preset-slug";
 import { createPresetInput, type EditPresetInput, editPresetInput } from "../shared/requests";
-import { presetDeleted, presetEdited, presetList, presetVersionList, presetView } from "../shared/responses";
+import { presetDeleted, presetDetail, presetEdited, presetList, presetView } from "../shared/responses";
 import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
@@ -81,9 +81,9 @@ const described = {
   }),
   get: describeRoute({
     tags: ["Presets"],
-    summary: "A preset's versions, newest first (or the one version a whole id names)",
+    summary: "A preset: its newest version (or the one a whole id names), with every version, newest first",
     parameters: [slugParam],
-    responses: { 200: jsonResponse(presetVersionList, "The versions."), ...errorResponses(404) },
+    responses: { 200: jsonResponse(presetDetail, "The preset and its versions."), ...errorResponses(404) },
   }),
   edit: describeRoute({
     tags: ["Presets"],
@@ -132,11 +132,10 @@ export const presetsApi = new Hono<{ Bindings: Env }>()
   })
   .get("/:slug", described.get, async (c) => {
     const ref = refOf(c.req.param("slug"));
-    const rows = (await presetVersions(openDb(c.env.DB), ref.slug)).filter(
-      (r) => r.deletedAt === null && (ref.version === null || r.version === ref.version),
-    );
-    if (!rows.length) throw notFound("Preset");
-    return c.json({ slug: ref.slug, versions: rows.map(view) });
+    const rows = (await presetVersions(openDb(c.env.DB), ref.slug)).filter((r) => r.deletedAt === null);
+    const named = ref.version === null ? rows[0] : rows.find((r) => r.version === ref.version);
+    if (!named) throw notFound("Preset");
+    return c.json({ ...view(named), versions: rows.map(view) });
   })
   .patch("/:slug", described.edit, validate("json", editPresetInput), async (c) => {
     const input = c.req.valid("json");
@@ -150,7 +149,7 @@ export const presetsApi = new Hono<{ Bindings: Env }>()
       );
     const saved = await editPreset(openDb(c.env.DB), slug, (current) => edited(current, input));
     if (!saved) throw notFound("Preset");
-    return c.json({ preset: view(saved.row), saved: saved.inPlace ? ("in_place" as const) : ("new_version" as const) });
+    return c.json({ ...view(saved.row), saved: saved.inPlace ? ("in_place" as const) : ("new_version" as const) });
   })
   .delete("/:slug", described.delete, async (c) => {
     const { slug, version } = refOf(c.req.param("slug"));

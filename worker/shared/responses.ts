@@ -555,14 +555,14 @@ export const presetList = z.object({
   presets: z.array(z.extend(presetView, { versions: z.number() })),
 });
 
-export const presetVersionList = z.object({
-  slug: z.string(),
+/** A preset: the version the route named (its newest, given a slug), with every live version of it. */
+export const presetDetail = z.extend(presetView, {
   /** newest first */
   versions: z.array(presetView),
 });
 
-export const presetEdited = z.object({
-  preset: presetView,
+/** The version an edit is saved as. */
+export const presetEdited = z.extend(presetView, {
   /** `in_place`: the newest version was unused and now says this; `new_version`: it was used, so this is n+1 */
   saved: z.enum(["in_place", "new_version"]),
 });

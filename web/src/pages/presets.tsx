@@ -56,8 +56,8 @@ export default function PresetsPage() {
     setEditing(null);
     const text =
       saved.saved === "new_version"
-        ? `Saved as version ${saved.preset.version} (${saved.preset.id}): version ${p.version} was used, so it stays as it was.`
-        : `Updated version ${saved.preset.version} in place: nothing had used it yet.`;
+        ? `Saved as version ${saved.version} (${saved.id}): version ${p.version} was used, so it stays as it was.`
+        : `Updated version ${saved.version} in place: nothing had used it yet.`;
     setNotice(text);
     return text;
   };
