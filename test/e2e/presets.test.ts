@@ -3,9 +3,9 @@
  * with their own system prompt, then edited (a used version is kept, the edit is the next version) and deleted.
  */
 import { expect, test } from "vitest";
-import { unlabelledControls, waitForCount } from "../helpers/e2e-page";
+import { fitsWidth, unlabelledControls, waitForCount } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
-import { callsFor, scriptModel } from "../helpers/stub-client";
+import { callsFor, poll, scriptModel } from "../helpers/stub-client";
 
 const WAIT = 30_000;
 
@@ -67,5 +67,63 @@ describeInBrowser("Presets in a real browser", () => {
     await page.getByRole("button", { name: "Delete Terse e2e" }).click();
     await card.getByRole("button", { name: "Yes, delete" }).click();
     await page.getByText("No presets yet: save one above.").waitFor({ timeout: 10_000 });
+  });
+
+  /** A request to the server as a script would send it (loopback needs no token). */
+  async function post(path: string, body: unknown): Promise<{ id: string; status?: string }> {
+    const res = await fetch(`${server.url}/api${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  }
+
+  test("at phone width in dark mode the page fits, every control is labelled, a preset is edited by keyboard, and the leaderboard shows a preset's model under its name", async () => {
+    await scriptModel(stub.url, "e2e-phone-base", [{ text: "Yes." }]);
+    await scriptModel(stub.url, "e2e-phone-other", [{ text: "No." }]);
+    const long = `You are a careful reviewer. ${"Check every claim against its source before you answer. ".repeat(8)}`;
+    await post("/presets", { name: "Phone preset", modelId: "openai:e2e-phone-base", systemPrompt: long });
+    const page = await open({ viewport: { width: 390, height: 844 }, colorScheme: "dark", touch: true });
+    await page.goto(`${server.url}/presets`);
+    await page.getByRole("heading", { name: "Phone preset v1" }).waitFor({ timeout: 10_000 });
+    expect(await fitsWidth(page)).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+
+    // Not used yet: the edit changes version 1 in place, and says so.
+    await page.getByRole("button", { name: "Edit Phone preset" }).focus();
+    await page.keyboard.press("Enter");
+    const card = page.locator("[data-preset=phone-preset]");
+    await card.getByLabel("Temperature").focus();
+    await page.keyboard.type("1");
+    await card.getByRole("button", { name: "Save changes" }).focus();
+    await page.keyboard.press("Enter");
+    await card.getByText("temperature 1 ").waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId("presets-notice").textContent()).toBe(
+      "Updated version 1 in place: nothing had used it yet.",
+    );
+    expect(await fitsWidth(page)).toBe(true);
+
+    // A comparison with names shown puts the preset on the leaderboard, its model under its name.
+    const { id } = await post("/comparisons", {
+      prompt: "Is the sky blue?",
+      models: ["preset:phone-preset@1", "openai:e2e-phone-other"],
+      blind: false,
+    });
+    await poll(
+      async () =>
+        ((await (await fetch(`${server.url}/api/comparisons/${id}`)).json()) as { comparison: { status: string } })
+          .comparison.status,
+      (status) => status === "ready",
+      WAIT,
+      "both sides to answer",
+    );
+    await page.goto(`${server.url}/leaderboard`);
+    const row = page.locator('tr[data-model="preset:phone-preset@1"]');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.locator("th").textContent()).toContain("Phone preset v1");
+    expect(await row.getByTestId("base-model").textContent()).toBe("on openai:e2e-phone-base");
+    expect(await fitsWidth(page)).toBe(true);
   });
 });
