@@ -7,6 +7,7 @@ import { markUsed, presetsByRef, type PresetRow } from "../db/preset-queries";
 import { openDb } from "../db/queries";
 import { displayName } from "../providers/registry";
 import { isPresetId, type PresetRef, parsePresetId, presetId } from "../shared/contestant";
+import { presetDisplayName } from "../shared/preset-names";
 import type { ModelParams } from "../shared/run";
 import { checkModels } from "./check-models";
 import { ApiError } from "./errors";
@@ -20,9 +21,6 @@ export interface Contestant {
   params: ModelParams;
   displayName: string;
 }
-
-/** A preset version's display name: its name and version, "Terse v2". */
-export const presetDisplayName = (row: Pick<PresetRow, "name" | "version">) => `${row.name} v${row.version}`;
 
 /** A preset row's parameters, leaving out what it doesn't set. */
 export function presetParams(row: PresetRow): ModelParams {

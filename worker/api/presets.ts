@@ -16,7 +16,7 @@ import {
 } from "../db/preset-queries";
 import { openDb } from "../db/queries";
 import { isPresetId, parsePresetId, presetId } from "../shared/contestant";
-import { slugFromName } from "../shared/preset-slug";
+import { slugFromName } from "../shared/preset-names";
 import { createPresetInput, type EditPresetInput, editPresetInput } from "../shared/requests";
 import { presetDeleted, presetDetail, presetEdited, presetList, presetView } from "../shared/responses";
 import { checkModels } from "./check-models";

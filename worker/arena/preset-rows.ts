@@ -7,6 +7,7 @@ import { presetsByRef } from "../db/preset-queries";
 import type { Db } from "../db/queries";
 import type { LeaderboardRow } from "../shared/arena";
 import { type PresetRef, parsePresetId, presetId } from "../shared/contestant";
+import { presetDisplayName } from "../shared/preset-names";
 
 const named = new WeakMap<object, unknown>();
 
@@ -19,7 +20,7 @@ export async function withPresetRows<S extends { rows: LeaderboardRow[] }>(db: D
   const presets = new Map((await presetsByRef(db, refs)).map((p) => [presetId(p), p]));
   const rows = standings.rows.map((row) => {
     const preset = presets.get(row.modelId);
-    return preset ? { ...row, displayName: `${preset.name} v${preset.version}`, baseModel: preset.modelId } : row;
+    return preset ? { ...row, displayName: presetDisplayName(preset), baseModel: preset.modelId } : row;
   });
   const result = { ...standings, rows };
   named.set(standings, result);

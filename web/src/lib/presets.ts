@@ -2,6 +2,7 @@
 import type { PickerGroup, PickerModel, PresetView, ProviderGroup } from "./api";
 import { api, call } from "./api";
 import { isPresetId } from "../../../worker/shared/contestant";
+import { presetDisplayName } from "../../../worker/shared/preset-names";
 
 export { isPresetId };
 
@@ -14,7 +15,7 @@ export async function loadPresets(): Promise<PresetView[]> {
   }
 }
 
-export const presetName = (p: Pick<PresetView, "name" | "version">) => `${p.name} v${p.version}`;
+export { presetDisplayName as presetName } from "../../../worker/shared/preset-names";
 
 /**
  * The presets as one more group of the catalog ("Presets", id `preset`), so a picker lists, matches and checks
@@ -32,7 +33,7 @@ export function presetGroup(presets: PresetView[], groups: ProviderGroup[]): Pic
       id: p.id,
       provider: "preset",
       name: p.modelId,
-      displayName: presetName(p),
+      displayName: presetDisplayName(p),
       priceIn: null,
       priceOut: null,
       contextTokens: null,

@@ -1,4 +1,4 @@
-/** A preset's slug from its name, zod-free so the page can show the id a name will get before it is saved. */
+/** A preset's names: the slug its id is made from, and how it is shown. Zod-free, so the page shares them. */
 import { PRESET_SLUG } from "./contestant";
 
 /** "Terse, v2 (Café)" → "terse-v2-cafe"; null when the name holds no letter or digit to make one from. */
@@ -12,3 +12,6 @@ export function slugFromName(name: string): string | null {
     .replace(/^-+|-+$/g, "");
   return PRESET_SLUG.test(slug) ? slug : null;
 }
+
+/** How a preset version is shown: its name and version, "Terse v2". */
+export const presetDisplayName = (p: { name: string; version: number }) => `${p.name} v${p.version}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isPresetId, parsePresetId, presetId } from "../../worker/shared/contestant";
-import { slugFromName } from "../../worker/shared/preset-slug";
+import { slugFromName } from "../../worker/shared/preset-names";
 
 describe("a preset's slug from its name", () => {
   it("lower-cases, drops accents and joins words with single hyphens", () => {
