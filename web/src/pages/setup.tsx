@@ -110,7 +110,11 @@ export function SetupPage() {
     const gs = groups();
     if (!gs.length) return;
     // A model remembered from an earlier visit whose provider is no longer configured can't run: drop it.
-    const usable = (id: string) => gs.some((g) => g.available && id.startsWith(`${g.id}:`));
+    // So is a remembered preset deleted since, or whose model can no longer run.
+    const usable = (id: string) =>
+      isPresetId(id)
+        ? gs.some((g) => g.models.some((m) => m.id === id && m.available))
+        : gs.some((g) => g.available && id.startsWith(`${g.id}:`));
     if (state.picks.some((p) => !usable(p.id))) setState("picks", (ps) => ps.filter((p) => usable(p.id)));
     if (state.synthesis && !usable(state.synthesis)) setState("synthesis", "");
     // Nothing left of the remembered choice: show the models rather than an empty summary.
