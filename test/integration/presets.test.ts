@@ -285,6 +285,22 @@ describe("presets at work", () => {
     expect(call.body.temperature).toBe(0.4);
   });
 
+  it("a preset reviews as a judge-only reviewer with its own prompt before the review's instructions", async () => {
+    await scriptModel(stub, "pw-r1", [{ text: "First." }]);
+    await scriptModel(stub, "pw-r2", [{ text: "Second." }]);
+    await create({ name: "Reviewer", modelId: "openai:pw-reviewer", systemPrompt: "Review harshly." });
+    const id = await createRun({
+      question: "Which?",
+      models: [{ id: "openai:pw-r1" }, { id: "openai:pw-r2" }],
+      settings: { reviewers: ["preset:reviewer@1"] },
+    });
+    const run = await finished(id);
+    expect(run.reviewers.map((r) => [r.reviewerModelId, r.status])).toEqual([["preset:reviewer@1", "done"]]);
+    const [review] = await callsFor(stub, "pw-reviewer");
+    expect(review.kind).toBe("review");
+    expect(systemOf(review)?.startsWith("Review harshly.\n\n")).toBe(true);
+  });
+
   it("two presets on one demo model answer a comparison differently, each as its system prompt asks", async () => {
     await create({ name: "Demo terse", modelId: "demo:thorough", systemPrompt: "Answer in one sentence." });
     await create({
