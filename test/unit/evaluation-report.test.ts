@@ -70,6 +70,16 @@ describe("an evaluation's standings", () => {
     expect(base.winRate).toBe(0.5);
   });
 
+  it("keeps the binomial's interval when one side lost every game, where the sandwich alone collapses to a point", () => {
+    const games = [{ itemId: "1", sample: 0, judge: "j", a: "x", b: "base", outcome: 0 as const, weight: 60 }];
+    const [x] = standingsOf(["x", "base"], games, { baseline: "base" }).rows;
+    expect(x.observedWinRate).toBe(0);
+    expect(x.winRate).toBeLessThan(0.01);
+    // Wilson's 95% interval for 0 of 60: 0 to z²/(n + z²) = 6.0%, not 0.0%–0.0%.
+    expect(x.winRateLower).toBe(0);
+    expect(x.winRateUpper).toBeCloseTo(Z ** 2 / (60 + Z ** 2), 6);
+  });
+
   it("says plainly when the leader can't be told from its rival, and roughly how many items would", () => {
     const games = [
       { itemId: "1", sample: 0, judge: "j", a: "x", b: "y", outcome: 1 as const, weight: 3 },
