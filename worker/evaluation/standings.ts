@@ -5,14 +5,15 @@
  * other contestants), predicted from the ratings as arena-hard-auto's score is, with a 95% interval by the
  * delta method on the ratings' covariance. The observed share of games won is given beside it.
  *
- * Where one side won (or lost) nearly every game the sandwich collapses — its G sums squared residuals that are
- * all close to 0 — and 60 losses in 60 games would read as 0.0%–0.0%. So a win rate's interval is never narrower
- * than the Wilson score interval of the share of games won (0–6% for 0 of 60), the binomial's own.
+ * Where one side won (or lost) every game the sandwich collapses — its G sums squared residuals that are all close
+ * to 0 — and 60 losses in 60 games would read as 0.0%–0.0%. So after a sweep a win rate's interval is at least the
+ * Wilson score interval of the share of games won (0–6% for 0 of 60), the binomial's own.
  */
 import { fitBradleyTerry, type PairCell } from "../rating/bradley-terry";
 import { normalQuantile } from "../rating/normal";
 import { pairTableOf } from "../rating/pair-table";
 import { rankByIntervals } from "../rating/ranks";
+import { wilsonInterval } from "../rating/wilson";
 import { battlesToSeparate, sandwichIntervals } from "../rating/sandwich";
 
 /** One or more identical games; `outcome` is a's: 1 won, 0 lost, ½ tie. */
@@ -94,7 +95,8 @@ export function standingsOf(
     const weight = mine.reduce((s, g) => s + g.weight, 0);
     const won = mine.reduce((s, g) => s + g.weight * (g.a === contestant ? g.outcome : 1 - g.outcome), 0);
     const predicted = rated && i !== baseline ? predictedWinRate(i, reference, fit.ratings, intervals, z) : null;
-    const wilson = weight > 0 ? wilsonInterval(won / weight, weight, z) : null;
+    const swept = weight > 0 && (won === 0 || won === weight);
+    const wilson = swept ? wilsonInterval(won / weight, weight, z) : null;
     if (predicted && wilson) {
       predicted.lower = Math.min(Number.isNaN(predicted.lower) ? 1 : predicted.lower, wilson.lower);
       predicted.upper = Math.max(Number.isNaN(predicted.upper) ? 0 : predicted.upper, wilson.upper);
@@ -197,12 +199,4 @@ function viaOthers(games: readonly Game[], x: string, y: string): number {
     return items > 0 ? own.reduce((s, g) => s + g.weight, 0) / items : 0;
   };
   return Math.min(perItem(x), perItem(y)) / 2;
-}
-
-/** The Wilson score interval of a share `p` of `n` games: where the binomial's score test would not reject. */
-export function wilsonInterval(p: number, n: number, z: number): { lower: number; upper: number } {
-  const z2 = z * z;
-  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { lower: Math.max(0, centre - half), upper: Math.min(1, centre + half) };
 }

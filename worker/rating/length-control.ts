@@ -10,9 +10,11 @@
  * instruction-difficulty term per prompt; with a handful of games per prompt that term is not identified, so
  * it is left out here. Outcomes are 1, 0 or ½ for a tie; a game's `weight` counts identical games (a strong
  * verdict is three). A weak L2 pull (λ = 1e-3 on both coefficients) keeps the fit finite when a contestant won
- * or lost every game. The interval is the sandwich H⁻¹GH⁻¹ on β₀, mapped through σ.
+ * or lost every game. The interval is the sandwich H⁻¹GH⁻¹ on β₀, mapped through σ; after a sweep (every game
+ * won, or every game lost), where the sandwich collapses to a point, it is at least the Wilson interval of the share.
  */
 import { normalQuantile } from "./normal";
+import { wilsonInterval } from "./wilson";
 
 export interface LengthGame {
   /** 1 the contestant won, 0 it lost, ½ a tie */
@@ -92,10 +94,12 @@ export function lengthControlledWinRate(games: readonly LengthGame[], coverage =
   const variance0 = a0 * a0 * g00 + 2 * a0 * a1 * g01 + a1 * a1 * g11;
   const z = normalQuantile(1 - (1 - coverage) / 2);
   const se = Math.sqrt(Math.max(variance0, 0));
+  const share = games.reduce((s, g) => s + g.weight * g.outcome, 0) / total;
+  const sweep = share === 0 || share === 1 ? wilsonInterval(share, total, z) : null;
   return {
     winRate: sigmoid(b0),
-    lower: sigmoid(b0 - z * se),
-    upper: sigmoid(b0 + z * se),
+    lower: Math.min(sigmoid(b0 - z * se), sweep?.lower ?? 1),
+    upper: Math.max(sigmoid(b0 + z * se), sweep?.upper ?? 0),
     lengthCoefficient: b1,
     games: total,
   };
