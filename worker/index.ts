@@ -12,6 +12,7 @@ import { noteLocalWrite } from "./arena/standings";
 import { scheduled } from "./scheduled";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
+export { EvaluationRoom } from "./rooms/evaluation-room";
 export { FitRoom } from "./rooms/fit-room";
 export { RateLimiter } from "./rooms/rate-limiter";
 export { RunRoom } from "./rooms/run-room";

@@ -61,6 +61,10 @@ function control(state: StubState, method: string, url: URL, body: unknown, res:
     state.script(String(b.model), (Array.isArray(b.steps) ? b.steps : []) as Step[]);
     return sendJson(res, 200, { ok: true });
   }
+  if (route === "POST /__stub/rule") {
+    state.rule(String(b.model), String(b.pattern), asObject(b.step) as Step);
+    return sendJson(res, 200, { ok: true });
+  }
   if (route === "POST /__stub/release") return sendJson(res, 200, { released: state.release(String(b.key)) });
   if (route === "GET /__stub/calls") return sendJson(res, 200, state.callsFor(url.searchParams.get("model") ?? ""));
   if (route === "GET /__stub/held")

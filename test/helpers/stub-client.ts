@@ -17,6 +17,14 @@ export async function scriptModel(stubUrl: string, model: string, steps: Step[])
   await post(`${stubUrl}/__stub/script`, { model, steps });
 }
 
+/**
+ * A lasting rule for calls to `model`: one whose JSON request body matches the regular expression `pattern` takes
+ * `step`, once the model's scripted steps are used up (e.g. a judge's verdict by which answer it was shown as A).
+ */
+export async function ruleFor(stubUrl: string, model: string, pattern: string, step: Step): Promise<void> {
+  await post(`${stubUrl}/__stub/rule`, { model, pattern, step });
+}
+
 /** Model-list calls have no model name: their steps are filed under the API key the client sends. */
 export async function scriptModelsList(stubUrl: string, apiKey: string, steps: Step[]): Promise<void> {
   await scriptModel(stubUrl, modelsListName(apiKey), steps);

@@ -14,6 +14,7 @@ import { importedPromptRows } from "../labels/prompt-rows";
 import { type ExportedRow, exportedBattles, insertImportedBattles, type NumberedBattle } from "../db/battle-queries";
 import { openDb } from "../db/queries";
 import type { BattleSource, ConversationMessage } from "../shared/arena";
+import type { LeaderboardSource } from "../shared/constants";
 import { settings } from "../shared/config";
 import { exportBattlesQuery, importQuery } from "../shared/requests";
 import {
@@ -115,11 +116,12 @@ async function readBattles(
   return { accepted, rejected, errors };
 }
 
-const SOURCES: Record<"human" | "judge" | "import" | "all", BattleSource[]> = {
+const SOURCES: Record<LeaderboardSource, BattleSource[]> = {
   human: ["human"],
   judge: ["judge"],
   import: ["import"],
-  all: ["human", "judge", "import"],
+  eval: ["eval"],
+  all: ["human", "judge", "import", "eval"],
 };
 
 /** A stored battle as Arena's tools read it, its winner spelled as asked; `source` says where it came from. */

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { onError } from "./errors";
 import { battlesApi } from "./battles";
 import { comparisonsApi } from "./comparisons";
+import { evaluationsApi } from "./evaluations";
 import { examplesApi } from "./examples";
 import { healthApi } from "./health";
 import { judgesApi } from "./judges";
@@ -33,7 +34,9 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/battles", battlesApi)
   .route("/judges", judgesApi)
   .route("/spend", spendApi)
+  .route("/prompt-sets", promptSetsApi)
+  // The report's routes first: its /compare would otherwise read as an evaluation's id.
   .route("/evaluations", evaluationReportApi)
-  .route("/prompt-sets", promptSetsApi);
+  .route("/evaluations", evaluationsApi);
 
 api.onError(onError);

@@ -6,13 +6,14 @@
  */
 import type { Context } from "hono";
 import { comparisonExists } from "../db/arena-queries";
+import { evaluationExists } from "../db/evaluation-queries";
 import { openDb, runStatusOf } from "../db/queries";
 import { notFound } from "./errors";
 import { sign, TAG_HEX_LENGTH, verify } from "./signing";
 
-export type ItemKind = "run" | "comparison";
+export type ItemKind = "run" | "comparison" | "evaluation";
 
-const WHAT: Record<ItemKind, string> = { run: "Run", comparison: "Comparison" };
+const WHAT: Record<ItemKind, string> = { run: "Run", comparison: "Comparison", evaluation: "Evaluation" };
 const TAGGED = new RegExp(
   `^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([0-9a-f]{${TAG_HEX_LENGTH}})$`,
 );
@@ -30,6 +31,7 @@ export async function isKnownId(env: Env, kind: ItemKind, id: string): Promise<b
   const tagged = TAGGED.exec(id);
   if (tagged && (await verify(env, kind, tagged[1], tagged[2]))) return true;
   const db = openDb(env.DB);
+  if (kind === "evaluation") return evaluationExists(db, id);
   return kind === "run" ? (await runStatusOf(db, id)) !== null : comparisonExists(db, id);
 }
 

@@ -26,9 +26,9 @@ export { utcDay };
 const usd = (n: number) => `$${n.toFixed(n >= 1 ? 2 : 4)}`;
 
 export interface SpendRequest {
-  /** the run or comparison the work belongs to */
+  /** the run, comparison or evaluation the work belongs to */
   itemId: string;
-  what: "run" | "comparison";
+  what: "run" | "comparison" | "evaluation";
   estimate: RunEstimate;
   /** blind work not yet revealed: set aside at `blindPrices`, shown at that amount until the reveal */
   hidden: boolean;
@@ -46,10 +46,13 @@ export const workMs = (env: Env, callsMs: number) => 2 * (callsMs + settings(env
  * Returns the hold's id, for the room that does the work to settle.
  */
 export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequest): Promise<string> {
-  const { dayUsd: dayCap, runUsd: itemCap } = settings(c.env).spend;
-  const caps = { dayCap, itemCap };
+  const spend = settings(c.env).spend;
+  // An evaluation has its own cap; a run's or comparison's is QUORUM_MAX_RUN_USD.
+  const evaluation = req.what === "evaluation";
+  const caps = { dayCap: spend.dayUsd, itemCap: evaluation ? spend.evalUsd : spend.runUsd };
+  const capName = evaluation ? "QUORUM_MAX_EVAL_USD" : "QUORUM_MAX_RUN_USD";
   if ((caps.dayCap !== null || caps.itemCap !== null) && req.estimate.unpriced.length)
-    throw unpricedRefusal(req.estimate.unpriced);
+    throw unpricedRefusal(req.estimate.unpriced, capName);
   const now = Date.now();
   const day = utcDay(now);
   const hold: Hold = {
@@ -70,8 +73,8 @@ export async function reserveSpend(c: Context<{ Bindings: Env }>, req: SpendRequ
   if (caps.itemCap !== null && (caps.dayCap === null || itemUsed + req.estimate.usd > caps.itemCap)) {
     const why =
       itemUsed > 0
-        ? `This request could cost up to ${usd(req.estimate.usd)}, and this ${req.what} has already spent or set aside ${usd(itemUsed)} of its QUORUM_MAX_RUN_USD ($${caps.itemCap}).`
-        : `This ${req.what} could cost up to $${req.estimate.usd.toFixed(4)}, more than QUORUM_MAX_RUN_USD ($${caps.itemCap}).`;
+        ? `This request could cost up to ${usd(req.estimate.usd)}, and this ${req.what} has already spent or set aside ${usd(itemUsed)} of its ${capName} ($${caps.itemCap}).`
+        : `This ${req.what} could cost up to $${req.estimate.usd.toFixed(4)}, more than ${capName} ($${caps.itemCap}).`;
     throw new ApiError(
       400,
       "over_budget",
@@ -109,12 +112,12 @@ export async function withHold<R extends { ok: boolean }>(
   return outcome;
 }
 
-function unpricedRefusal(unpriced: string[]): ApiError {
+function unpricedRefusal(unpriced: string[], capName: string): ApiError {
   const example = `${unpriced[0]}=0.5:1.5`;
   return new ApiError(
     400,
     "unpriced_model",
-    `No known price for ${unpriced.join(", ")}, so a spend cap (QUORUM_MAX_RUN_USD or QUORUM_MAX_DAY_USD) can't hold for ${unpriced.length === 1 ? "it" : "them"}. ` +
+    `No known price for ${unpriced.join(", ")}, so a spend cap (${capName} or QUORUM_MAX_DAY_USD) can't hold for ${unpriced.length === 1 ? "it" : "them"}. ` +
       `Price ${unpriced.length === 1 ? "it" : "each"} in QUORUM_PRICES as id=input:output US dollars per million tokens (e.g. QUORUM_PRICES=${example}; 0:0 for a free local model), restart, and try again, or pick priced models (the arena samples its pairs from QUORUM_ARENA_MODELS).`,
     { unpriced },
   );

@@ -37,7 +37,8 @@ export const SOURCES: Record<LeaderboardQuery["source"], BattleSource[]> = {
   human: ["human"],
   judge: ["judge"],
   import: ["import"],
-  all: ["human", "judge", "import"],
+  eval: ["eval"],
+  all: ["human", "judge", "import", "eval"],
 };
 
 function battlesPerModel(pairs: PairTotals[]): Map<string, number> {

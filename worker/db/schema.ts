@@ -610,7 +610,11 @@ export const evaluationAnswers = sqliteTable(
     truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
     completedAt: integer("completed_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.evaluationId, t.itemId, t.contestant, t.sample] })],
+  (t) => [
+    primaryKey({ columns: [t.evaluationId, t.itemId, t.contestant, t.sample] }),
+    // The day's spend reads every paid call since 00:00 UTC.
+    index("evaluation_answers_completed_at").on(t.completedAt),
+  ],
 );
 
 /**
@@ -638,5 +642,8 @@ export const evaluationJudgments = sqliteTable(
     costUsd: real("cost_usd"),
     completedAt: integer("completed_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.evaluationId, t.itemId, t.sample, t.judge, t.first, t.second] })],
+  (t) => [
+    primaryKey({ columns: [t.evaluationId, t.itemId, t.sample, t.judge, t.first, t.second] }),
+    index("evaluation_judgments_completed_at").on(t.completedAt),
+  ],
 );

@@ -35,13 +35,18 @@ export const hiddenItemSql = (item: string) =>
 /** A hold that counts: open and unexpired, or blind work not yet revealed (at its reserved amount). */
 const countingHold = (now: string) => `((h.settled_at IS NULL AND h.expires_at > ${now}) OR ${hiddenHold("h")})`;
 
-/** Every paid call that ended at or after `since`, with the item that paid for it. */
+/**
+ * Every paid call that ended at or after `since`, with the item that paid for it. D1 allows few terms in one
+ * compound SELECT, so the kept entries and an evaluation's two tables are one nested term.
+ */
 const callsSince = (since: string) => `
   SELECT run_id AS item, cost_usd, tokens_in, tokens_out FROM answers WHERE completed_at >= ${since}
   UNION ALL SELECT run_id, cost_usd, tokens_in, tokens_out FROM review_sets WHERE completed_at >= ${since}
   UNION ALL SELECT run_id, cost_usd, tokens_in, tokens_out FROM syntheses WHERE completed_at >= ${since}
   UNION ALL SELECT comparison_id, cost_usd, tokens_in, tokens FROM messages WHERE completed_at >= ${since} AND role = 'assistant'
-  UNION ALL SELECT item_id, cost_usd, tokens_in, tokens_out FROM spend_entries WHERE completed_at >= ${since}`;
+  UNION ALL SELECT * FROM (SELECT item_id, cost_usd, tokens_in, tokens_out FROM spend_entries WHERE completed_at >= ${since}
+    UNION ALL SELECT evaluation_id, cost_usd, tokens_in, tokens_out FROM evaluation_answers WHERE completed_at >= ${since}
+    UNION ALL SELECT evaluation_id, cost_usd, tokens_in, tokens_out FROM evaluation_judgments WHERE completed_at >= ${since})`;
 
 /** Every paid call of one item. */
 const callsOf = (item: string) => `
@@ -49,7 +54,9 @@ const callsOf = (item: string) => `
   UNION ALL SELECT cost_usd FROM review_sets WHERE run_id = ${item}
   UNION ALL SELECT cost_usd FROM syntheses WHERE run_id = ${item}
   UNION ALL SELECT cost_usd FROM messages WHERE comparison_id = ${item} AND role = 'assistant'
-  UNION ALL SELECT cost_usd FROM spend_entries WHERE item_id = ${item}`;
+  UNION ALL SELECT * FROM (SELECT cost_usd FROM spend_entries WHERE item_id = ${item}
+    UNION ALL SELECT cost_usd FROM evaluation_answers WHERE evaluation_id = ${item}
+    UNION ALL SELECT cost_usd FROM evaluation_judgments WHERE evaluation_id = ${item})`;
 
 const daySpentSql = (start: string) =>
   `(SELECT coalesce(sum(cost_usd), 0) FROM (${callsSince(start)}) WHERE item IS NULL OR NOT ${hiddenItemSql("item")})`;
@@ -139,6 +146,15 @@ export const settleHoldsWrite = (d1: D1Database, ids: string[], now = Date.now()
       "UPDATE spend_holds SET settled_at = ?1 WHERE settled_at IS NULL AND id IN (SELECT value FROM json_each(?2))",
     )
     .bind(now, JSON.stringify(ids));
+
+/**
+ * Work under way gave back part of what it set aside (an evaluation's finished items), or needs longer: the
+ * hold now counts `usd` and lasts until `expiresAt`.
+ */
+export const resizeHoldWrite = (d1: D1Database, id: string, usd: number, expiresAt: number): D1PreparedStatement =>
+  d1
+    .prepare("UPDATE spend_holds SET usd = ?1, expires_at = ?2 WHERE id = ?3 AND settled_at IS NULL")
+    .bind(usd, expiresAt, id);
 
 /** A blind run ended: its calls show at their cost from now on. */
 export const revealHoldsWrite = (d1: D1Database, itemId: string, now = Date.now()): D1PreparedStatement =>

@@ -13,7 +13,7 @@ import { streamChunks } from "./demo/chunks";
 import { DEMO_MODELS, styleOf } from "./demo/models";
 import { readPacket, schemaLabels } from "./demo/packet";
 import { classifyPrompt } from "./demo/classify";
-import { judge, judgePair } from "./demo/review";
+import { judge, judgeFivePoint, judgePair } from "./demo/review";
 import { rubricOfRequest } from "./demo/rubric";
 import { chairBriefQuestion, writeSynthesis } from "./demo/synthesis";
 import { ProviderError, type GenerateRequest, type Generation, type Provider, type ReviewOutput } from "./types";
@@ -38,12 +38,14 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
         ? classifyPrompt(req.prompt)
         : hasProperty(req.schema, "winner")
           ? judgePair(style, packet)
-          : judge(
-              style,
-              packet,
-              schemaLabels(req.schema) ?? packet.answers.map((a) => a.label),
-              rubricOfRequest(req.schema, req.system),
-            );
+          : hasProperty(req.schema, "verdict")
+            ? judgeFivePoint(style, packet)
+            : judge(
+                style,
+                packet,
+                schemaLabels(req.schema) ?? packet.answers.map((a) => a.label),
+                rubricOfRequest(req.schema, req.system),
+              );
       const raw = JSON.stringify(verdict);
       return { raw, tokensIn: estimateTokens(req.system + req.prompt), tokensOut: estimateTokens(raw) };
     },
@@ -53,8 +55,9 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 /**
- * Which structured call this is, by what its schema asks for: an arena judge's `winner` between A and B, the
- * prompt classifier's hard-prompt `criteria`, or else a council review's ranking.
+ * Which structured call this is, by what its schema asks for: an arena judge's `winner` between A and B, an
+ * evaluation judge's five-point `verdict`, the prompt classifier's hard-prompt `criteria`, or else a council
+ * review's ranking.
  */
 function hasProperty(schema: Record<string, unknown>, name: string): boolean {
   const properties = schema.properties;

@@ -8,9 +8,9 @@
 import { type ConfigVars, settings } from "../shared/config";
 
 export interface CallLog {
-  /** the run or comparison id */
+  /** the run, comparison or evaluation id */
   run: string;
-  step: "answer" | "review" | "side" | "judge" | "synthesis" | "classifier";
+  step: "answer" | "review" | "side" | "judge" | "synthesis" | "classifier" | "eval-answer" | "eval-judge";
   model: string;
   status: "done" | "failed";
   latencyMs: number | null;

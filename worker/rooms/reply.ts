@@ -26,6 +26,8 @@ export interface ReplyHooks {
   /** an attempt starts: whatever streamed before it is void */
   onAttempt(attempt: number): void;
   onDelta(text: string): void;
+  /** a transient failure is retried after `delayMs` (an evaluation backs its whole provider off on a 429) */
+  onRetry?(error: ProviderError, delayMs: number): void;
 }
 
 interface Timing {
@@ -68,6 +70,7 @@ export async function streamReply(rules: ReplyRules, req: ReplyRequest, hooks: R
           attempts = attempt;
           hooks.onAttempt(attempt);
         },
+        onRetry: hooks.onRetry,
       },
     );
     const gen = result.value;

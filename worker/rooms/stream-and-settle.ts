@@ -5,7 +5,7 @@
  */
 import { REPLY_NOT_STARTED } from "../shared/run";
 import { type CallLog, logCall } from "./log";
-import { type Reply, type ReplyRequest, type ReplyRules, streamReply } from "./reply";
+import { type Reply, type ReplyHooks, type ReplyRequest, type ReplyRules, streamReply } from "./reply";
 
 /** What a reply streams into: an answer, a side, a synthesis. */
 export interface StreamedRecord {
@@ -39,6 +39,8 @@ export interface SettleHost<R extends StreamedRecord> {
   /** an attempt started; `voided` when it throws away text already shown */
   announceStart(attempt: number, voided: boolean): void;
   announceDelta(text: string): void;
+  /** a transient failure is about to be retried (reply.ts `onRetry`) */
+  onRetry?: ReplyHooks["onRetry"];
   /** waited for once the reply ended, before anything is recorded (e.g. the row the reply's row refers to) */
   ready?: Promise<void>;
   /** fields only this kind of record keeps, from a reply that succeeded */
@@ -68,6 +70,7 @@ export async function streamAndSettle<R extends StreamedRecord>(host: SettleHost
       s.text += text;
       host.announceDelta(text);
     },
+    onRetry: host.onRetry,
   });
   await host.ready;
   if (!host.current()) return;

@@ -31,6 +31,8 @@ export type Structured<T> = (
 export interface StructuredOptions {
   /** an attempt at the call starts (retries and a second round included) */
   onAttempt?(attempt: number): void;
+  /** a transient failure is about to be retried after `delayMs` */
+  onRetry?(error: ProviderError, delayMs: number): void;
   /** the failure's wording when the output missed the format twice, from the last parse error */
   invalid?(error: string): string;
 }
@@ -64,7 +66,7 @@ export async function askStructured<T>(
             temperature: dropped.has("temperature") ? undefined : req.temperature,
             signal,
           }),
-        { onAttempt: options.onAttempt },
+        { onAttempt: options.onAttempt, onRetry: options.onRetry },
       );
       raw = result.value.raw;
       usage.tokensIn = add(usage.tokensIn, result.value.tokensIn);

@@ -10,6 +10,7 @@ import { cached } from "./memo";
 import {
   aboveZero,
   type ArenaFocus,
+  concurrencyCaps,
   dedupRule,
   dollars,
   flag,
@@ -44,6 +45,8 @@ const variables = z.object({
   QUORUM_RATE_VOTES: setting(aboveZero, 120),
   QUORUM_MAX_RUN_USD: setting(dollars, null),
   QUORUM_MAX_DAY_USD: setting(dollars, null),
+  QUORUM_MAX_EVAL_USD: setting(dollars, null),
+  QUORUM_PROVIDER_CONCURRENCY: setting(concurrencyCaps, new Map<string, number>()),
   QUORUM_REDACT: setting(flag, false),
   QUORUM_RETRY_BASE_MS: setting(whole(0), 500),
   QUORUM_MAX_ATTEMPTS: setting(whole(1), 4),
@@ -83,7 +86,9 @@ function shape(v: z.infer<typeof variables>) {
     /** per client, a minute */
     rates: { runs: v.QUORUM_RATE_RUNS, comparisons: v.QUORUM_RATE_COMPARISONS, votes: v.QUORUM_RATE_VOTES },
     /** US dollars; null: no cap */
-    spend: { runUsd: v.QUORUM_MAX_RUN_USD, dayUsd: v.QUORUM_MAX_DAY_USD },
+    spend: { runUsd: v.QUORUM_MAX_RUN_USD, dayUsd: v.QUORUM_MAX_DAY_USD, evalUsd: v.QUORUM_MAX_EVAL_USD },
+    /** calls an evaluation keeps in flight per provider, as set (worker/evaluation/concurrency.ts applies the limits) */
+    providerConcurrency: v.QUORUM_PROVIDER_CONCURRENCY,
     redact: v.QUORUM_REDACT,
     trustClientId: v.QUORUM_TRUST_CLIENT_ID,
     retry: { baseMs: v.QUORUM_RETRY_BASE_MS, maxAttempts: v.QUORUM_MAX_ATTEMPTS },

@@ -11,7 +11,8 @@ export const COMPARISON_MODES = ["manual", "sampled", "topper"] as const;
 export const SIDE_STATUSES = ["pending", "streaming", "done", "failed"] as const;
 /** Why a vote is kept but left out of statistics and ratings by default. */
 export const VOTE_FLAGS = ["too_fast", "duplicate", "identity_leak", "revealed"] as const;
-export const BATTLE_SOURCES = ["human", "judge", "import"] as const;
+/** Where a battle came from; `eval` battles carry their evaluation's id and mix with the rest only under `all`. */
+export const BATTLE_SOURCES = ["human", "judge", "import", "eval"] as const;
 /** What the leaderboard and the battle export read: one source of battles, or all of them together. */
 export const LEADERBOARD_SOURCES = [...BATTLE_SOURCES, "all"] as const;
 export const LEADERBOARD_ORDERS = ["bt", "elo", "trueskill", "winRate"] as const;
@@ -86,6 +87,19 @@ export const MIN_TIMEOUT_MS = 100;
 export const MAX_TIMEOUT_MS = 900_000;
 
 /**
+ * Evaluations: without a baseline every pair of contestants is judged, so their number stays small; with one,
+ * each contestant meets only the baseline. Repeats are samples of the same item per contestant.
+ */
+export const EVALUATION_METHODS = ["pairwise", "council"] as const;
+export const MAX_PAIRWISE_CONTESTANTS = 6;
+export const MAX_BASELINE_CONTESTANTS = 20;
+export const MAX_EVALUATION_JUDGES = 4;
+export const MAX_EVALUATION_REPEATS = 5;
+/** arena-hard-auto's five-point verdict, as the judge saw A and B */
+export const FIVE_POINT_VERDICTS = ["A>>B", "A>B", "A=B", "B>A", "B>>A"] as const;
+export const EVALUATION_STATUSES = ["queued", "running", "paused", "completed", "cancelled", "failed"] as const;
+
+/**
  * Comparisons an agreement figure must rest on before a page states it as a percentage: below this, one or two
  * lucky matches read as "100% agreement", so the page says "too few to say" and shows the count instead. The same
  * bar lets a reviewer's record with people set its calibrated weight.
@@ -107,6 +121,8 @@ export type SelfReviewMode = (typeof SELF_REVIEW_MODES)[number];
 export type ReviewerWeights = (typeof REVIEWER_WEIGHTS)[number];
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExampleKind = (typeof EXAMPLE_KINDS)[number];
+export type FivePointVerdict = (typeof FIVE_POINT_VERDICTS)[number];
+export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
 export type PromptLabel = (typeof PROMPT_LABELS)[number];
 
 /** Prompt sets (the prompts an evaluation runs over): the most items one set holds. */

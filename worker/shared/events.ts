@@ -9,6 +9,7 @@ import {
   sideVerdict,
   voteView,
 } from "./arena";
+import { evaluationDetail, evaluationFailure, evaluationProgress, evaluationStatus } from "./evaluation";
 import { aggregationView, callUsage, meter, runDetail, runStatus, scores } from "./run";
 
 const base = { seq: z.number() };
@@ -196,6 +197,22 @@ export const comparisonEvent = z.discriminatedUnion("type", [
 
 export type ComparisonEvent = z.infer<typeof comparisonEvent>;
 export type ComparisonEventBody = ComparisonEvent extends infer E
+  ? E extends { seq: number }
+    ? Omit<E, "seq">
+    : never
+  : never;
+
+/** The live events of an evaluation: where it stands, its progress (spend and ETA included), each failed call. */
+export const evaluationEvent = z.discriminatedUnion("type", [
+  z.object({ ...base, type: z.literal("snapshot"), state: evaluationDetail }),
+  z.object({ ...base, type: z.literal("evaluation.status"), status: evaluationStatus, error: z.nullable(z.string()) }),
+  z.object({ ...base, type: z.literal("evaluation.progress"), progress: evaluationProgress }),
+  z.object({ ...base, type: z.literal("evaluation.failure"), failure: evaluationFailure }),
+  watchdog,
+]);
+
+export type EvaluationEvent = z.infer<typeof evaluationEvent>;
+export type EvaluationEventBody = EvaluationEvent extends infer E
   ? E extends { seq: number }
     ? Omit<E, "seq">
     : never

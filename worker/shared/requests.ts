@@ -4,7 +4,12 @@ import { EVALUATION_EXPORT_FORMATS, MATRIX_FILTER_NAMES } from "./evaluation-rep
 import { OVERALL } from "./rubric";
 import {
   COMPARISON_MODES,
+  EVALUATION_METHODS,
   EXPORT_FORMATS,
+  MAX_BASELINE_CONTESTANTS,
+  MAX_EVALUATION_JUDGES,
+  MAX_EVALUATION_REPEATS,
+  MAX_PAIRWISE_CONTESTANTS,
   INTERVAL_METHODS,
   BATTLE_LOG_SPELLINGS,
   DEMO_VIEWS,
@@ -251,6 +256,58 @@ export const editPresetInput = z
   .refine((edit) => Object.keys(edit).length > 0, { message: "give at least one field to change" });
 
 export type EditPresetInput = z.infer<typeof editPresetInput>;
+
+// ---- evaluations ----
+
+const distinct = (ids: string[]) => new Set(ids).size === ids.length;
+
+export const evaluationSettingsInput = z
+  .object({
+    timeoutMs: z.number().int().min(MIN_TIMEOUT_MS).max(MAX_TIMEOUT_MS).default(120_000),
+    /** the output allowance of contestants without one of their own */
+    maxTokens: maxTokens.optional(),
+    temperature: temperature.optional(),
+  })
+  .strict();
+
+export const createEvaluationInput = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    promptSetId: z.string().trim().min(1).max(200),
+    contestants: z
+      .array(modelId)
+      .min(2, "pick at least two contestants")
+      .max(MAX_BASELINE_CONTESTANTS, `at most ${MAX_BASELINE_CONTESTANTS} contestants take part in one evaluation`)
+      .refine(distinct, { message: "each contestant may appear only once" }),
+    method: z.enum(EVALUATION_METHODS).default("pairwise"),
+    judges: z
+      .array(modelId)
+      .max(MAX_EVALUATION_JUDGES, `at most ${MAX_EVALUATION_JUDGES} judges`)
+      .refine(distinct, { message: "each judge may appear only once" })
+      .default([]),
+    baseline: modelId.optional(),
+    repeats: z.number().int().min(1).max(MAX_EVALUATION_REPEATS).default(1),
+    /** what the judges should weigh most, in the evaluation's own words */
+    rubric: z.string().trim().min(1).max(4000).optional(),
+    settings: evaluationSettingsInput.default(evaluationSettingsInput.parse({})),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.baseline !== undefined && !v.contestants.includes(v.baseline))
+      ctx.addIssue({ code: "custom", path: ["baseline"], message: "the baseline must be one of the contestants" });
+    if (v.baseline === undefined && v.contestants.length > MAX_PAIRWISE_CONTESTANTS)
+      ctx.addIssue({
+        code: "custom",
+        path: ["contestants"],
+        message: `without a baseline every pair is judged, so at most ${MAX_PAIRWISE_CONTESTANTS} contestants; name a baseline for more`,
+      });
+    if (v.method === "pairwise" && v.judges.length === 0)
+      ctx.addIssue({ code: "custom", path: ["judges"], message: "a pairwise evaluation needs at least one judge" });
+  });
+
+export const listEvaluationsQuery = listRunsQuery;
+
+export type CreateEvaluationInput = z.infer<typeof createEvaluationInput>;
 
 // ---- the arena ----
 

@@ -15,7 +15,17 @@ import {
   voteFlag,
   voteRow,
 } from "./arena";
-import { DEMO_VIEWS, EXAMPLE_KINDS, INTERVAL_METHODS, SPEND_FEATURES, STYLE_METHODS, VOTE_CHOICES } from "./constants";
+import {
+  DEMO_VIEWS,
+  EXAMPLE_KINDS,
+  FIVE_POINT_VERDICTS,
+  INTERVAL_METHODS,
+  LEADERBOARD_SOURCES,
+  SPEND_FEATURES,
+  STYLE_METHODS,
+  VOTE_CHOICES,
+} from "./constants";
+import { evaluationStatus } from "./evaluation";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
 
@@ -273,7 +283,7 @@ const styleSummary = z.union([
 
 export const leaderboardResponse = z.object({
   rows: z.array(leaderboardRow),
-  source: z.enum(["human", "judge", "import", "all"]),
+  source: z.enum(LEADERBOARD_SOURCES),
   category: z.nullable(z.string()),
   /** the prompt label the view is filtered by (docs/arena-and-ratings.md), null for every battle */
   label: z.nullable(z.string()),
@@ -317,7 +327,7 @@ export const oddsResponse = z.object({
    * diagonal and where either model has no rating (yet)
    */
   odds: z.array(z.array(z.nullable(z.number()))),
-  source: z.enum(["human", "judge", "import", "all"]),
+  source: z.enum(LEADERBOARD_SOURCES),
   category: z.nullable(z.string()),
   includeFlagged: z.boolean(),
   reweight: z.boolean(),
@@ -568,3 +578,78 @@ export const presetEdited = z.extend(presetView, {
 });
 
 export const presetDeleted = z.object({ deleted: z.literal(true), slug: z.string() });
+
+// ---- evaluations ----
+
+export const evaluationEstimate = z.object({
+  /** the most it could cost, US dollars, from list prices and each contestant's output allowance */
+  usd: z.number(),
+  /** contestants and judges with no known price, left out of the figure */
+  unpriced: z.array(z.string()),
+  answerCalls: z.number(),
+  judgeCalls: z.number(),
+  /** judge calls left out because the judge wrote one of the two answers */
+  selfSkipped: z.number(),
+});
+
+export const evaluationStarted = z.object({ id: z.string(), status: evaluationStatus, estimate: evaluationEstimate });
+export const evaluationAccepted = z.object({ id: z.string(), status: evaluationStatus });
+
+export const evaluationList = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      createdAt: z.number(),
+      name: z.string(),
+      promptSetId: z.string(),
+      promptSetName: z.nullable(z.string()),
+      method: z.string(),
+      contestants: z.array(z.string()),
+      baseline: z.nullable(z.string()),
+      status: evaluationStatus,
+      estimateUsd: z.nullable(z.number()),
+      spentUsd: z.number(),
+    }),
+  ),
+  nextCursor: z.nullable(z.string()),
+});
+
+const nullableNumber = z.nullable(z.number());
+
+/** Every answer and judgment row of an evaluation, for its report. */
+export const evaluationRows = z.object({
+  answers: z.array(
+    z.object({
+      itemId: z.string(),
+      contestant: z.string(),
+      sample: z.number(),
+      status: z.enum(["complete", "failed"]),
+      text: z.string(),
+      error: z.nullable(z.string()),
+      latencyMs: nullableNumber,
+      firstTokenMs: nullableNumber,
+      tokensIn: nullableNumber,
+      tokensOut: nullableNumber,
+      costUsd: nullableNumber,
+      truncated: z.boolean(),
+      completedAt: z.number(),
+    }),
+  ),
+  judgments: z.array(
+    z.object({
+      itemId: z.string(),
+      sample: z.number(),
+      judge: z.string(),
+      first: z.string(),
+      second: z.string(),
+      status: z.enum(["complete", "failed"]),
+      verdict: z.nullable(z.enum(FIVE_POINT_VERDICTS)),
+      reasons: z.nullable(z.string()),
+      error: z.nullable(z.string()),
+      tokensIn: nullableNumber,
+      tokensOut: nullableNumber,
+      costUsd: nullableNumber,
+      completedAt: z.number(),
+    }),
+  ),
+});

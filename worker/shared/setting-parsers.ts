@@ -127,3 +127,24 @@ export const dedupRule = text.transform((s, ctx): "arena" | number | null => {
   ctx.addIssue({ code: "custom", message: `is ${shown(s)}, not off, arena or a whole number of battles, 1 or more` });
   return z.NEVER;
 });
+
+/** `provider=n` entries, comma-separated: how many calls an evaluation keeps in flight per provider (`openai=8,anthropic=4`). */
+export const concurrencyCaps = text.transform((s, ctx) => {
+  const found = new Map<string, number>();
+  for (const entry of s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const [provider = "", n = "", ...rest] = entry.split("=").map((x) => x.trim());
+    const cap = Number(n);
+    if (!/^[a-z][a-z-]*$/.test(provider) || rest.length || !Number.isInteger(cap) || cap < 1) {
+      ctx.addIssue({
+        code: "custom",
+        message: `has the entry ${shown(entry)}, not one like openai=8 (a provider and a whole number of calls, 1 or more)`,
+      });
+      return z.NEVER;
+    }
+    found.set(provider, cap);
+  }
+  return found;
+});

@@ -20,7 +20,7 @@ const DEFAULT_MODELS: Record<ParsedCall["protocol"], string[]> = {
 };
 
 export async function respond(state: StubState, vendor: Vendor, call: ParsedCall, req: Request, res: ServerResponse) {
-  const step = state.nextStep(call.model);
+  const step = state.nextStep(call.model, JSON.stringify(req.body));
   state.record(call.model, {
     protocol: call.protocol,
     kind: call.kind,

@@ -5,14 +5,22 @@ export class StubState {
   private readonly steps = new Map<string, Step[]>();
   private readonly calls = new Map<string, RecordedCall[]>();
   private readonly holds = new Map<string, Set<() => void>>();
+  private readonly rules = new Map<string, { pattern: RegExp; step: Step }[]>();
 
   script(model: string, steps: Step[]) {
     this.steps.set(model, [...(this.steps.get(model) ?? []), ...steps]);
   }
 
-  /** The next scripted step for this model, or the default (an empty step). */
-  nextStep(model: string): Step {
-    return this.steps.get(model)?.shift() ?? {};
+  /** A lasting rule: a call to `model` whose request body matches `pattern` takes `step` (when no scripted step is left). */
+  rule(model: string, pattern: string, step: Step) {
+    this.rules.set(model, [...(this.rules.get(model) ?? []), { pattern: new RegExp(pattern), step }]);
+  }
+
+  /** The next scripted step for this model, else the first rule its request matches, else the default (an empty step). */
+  nextStep(model: string, request = ""): Step {
+    const scripted = this.steps.get(model)?.shift();
+    if (scripted) return scripted;
+    return this.rules.get(model)?.find((r) => r.pattern.test(request))?.step ?? {};
   }
 
   record(model: string, call: RecordedCall) {

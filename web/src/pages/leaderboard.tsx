@@ -34,6 +34,7 @@ const SOURCE_LABEL: Record<Source, string> = {
   human: "Human votes",
   judge: "Judges",
   import: "Imported",
+  eval: "Evaluations",
   all: "All",
 };
 const SOURCES = LEADERBOARD_SOURCES.map((value) => ({ value, label: SOURCE_LABEL[value] }));
@@ -41,12 +42,14 @@ const FROM_TEXT: Record<Source, string> = {
   human: "human votes",
   judge: "judges",
   import: "imported battles",
+  eval: "evaluations' judges",
   all: "all sources",
 };
 const EXPORT_TEXT: Record<Source, string> = {
   human: "human-vote battles",
   judge: "judge battles",
   import: "imported battles",
+  eval: "evaluation battles",
   all: "all battles",
 };
 const ORDER_TEXT: Record<Order, string> = {

@@ -75,6 +75,29 @@ export function judgePair(style: DemoStyle, packet: Packet) {
   return { winner, scores, reasons };
 }
 
+/** A score gap this large (out of 10) makes a strong five-point verdict; one under the smaller is a tie. */
+const STRONG_GAP = 2;
+const TIE_GAP = 0.3;
+
+/**
+ * An evaluation judge's five-point verdict on answers A and B (arena-hard-auto's scale), from the same scores as
+ * judgePair: the better overall score wins, strongly when the gap is large, and scores this close are a tie.
+ */
+export function judgeFivePoint(style: DemoStyle, packet: Packet) {
+  const { reviews } = judge(style, packet, ["A", "B"]);
+  const [a, b] = reviews;
+  const gap = a.scores.overall - b.scores.overall;
+  const size = Math.abs(gap);
+  const verdict =
+    size < TIE_GAP ? "A=B" : gap > 0 ? (size >= STRONG_GAP ? "A>>B" : "A>B") : size >= STRONG_GAP ? "B>>A" : "B>A";
+  const better = gap > 0 ? a : b;
+  const reasons =
+    verdict === "A=B"
+      ? `Both score about ${a.scores.overall} of 10. ${a.critique}`
+      : `Answer ${better.label} scores ${better.scores.overall} of 10 against ${(gap > 0 ? b : a).scores.overall}. ${better.critique}`;
+  return { reasons, verdict };
+}
+
 const isHonestReply = (question: string, text: string) =>
   DEMO_MODELS.some((m) => honestReply(m.name as DemoStyle, question) === text.trim());
 

@@ -1,0 +1,2 @@
+CREATE INDEX `evaluation_answers_completed_at` ON `evaluation_answers` (`completed_at`);--> statement-breakpoint
+CREATE INDEX `evaluation_judgments_completed_at` ON `evaluation_judgments` (`completed_at`);

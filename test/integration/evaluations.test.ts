@@ -1,0 +1,285 @@
+import { abortAllDurableObjects } from "cloudflare:test";
+import { describe, expect, inject, it } from "vitest";
+import { client } from "../helpers/client";
+import { ended, evalBattles, evaluationUntil, promptSet, rowsOf, startEvaluation } from "../helpers/evaluations";
+import { api } from "../helpers/runs";
+import { callsFor, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
+
+const stub = inject("stubUrl");
+const PROMPTS = ["First question?", "Second question?", "Third question?", "Fourth question?", "Fifth question?"];
+
+/**
+ * Three contestants and two judges over the stub, with verdicts a person can count by hand: judge 1 finds GOOD much
+ * better than BASE in either order, and always prefers whichever answer it is shown first between BASE and FLIP
+ * (a flip); judge 2 calls every pair a tie.
+ */
+async function scriptPanel(tag: string) {
+  const m = (name: string) => `${tag}-${name}`;
+  await ruleFor(stub, m("base"), "", { text: "BASE reply, plain." });
+  await ruleFor(stub, m("good"), "", { text: "GOOD reply, careful." });
+  await ruleFor(stub, m("flip"), "", { text: "FLIP reply, odd." });
+  const verdict = (v: string) => ({ review: { reasons: `said ${v}`, verdict: v } });
+  await ruleFor(stub, m("j1"), "Answer A[^#]*GOOD", verdict("A>>B"));
+  await ruleFor(stub, m("j1"), "Answer B[^#]*GOOD", verdict("B>>A"));
+  await ruleFor(stub, m("j1"), "Answer A[^#]*FLIP", verdict("A>B"));
+  await ruleFor(stub, m("j1"), "Answer B[^#]*FLIP", verdict("A>B"));
+  await ruleFor(stub, m("j2"), "", verdict("A=B"));
+  return {
+    base: `openai:${m("base")}`,
+    good: `anthropic:${m("good")}`,
+    flip: `google:${m("flip")}`,
+    j1: `openai:${m("j1")}`,
+    j2: `anthropic:${m("j2")}`,
+  };
+}
+
+const kindCount = async (model: string, kind: "answer" | "review") =>
+  (await callsFor(stub, model)).filter((c) => c.kind === kind).length;
+
+/** Battles per item, counted by hand (see scriptPanel): GOOD 3+3 over BASE; BASE and FLIP one each; four ties. */
+function expectHandCount(
+  battles: Awaited<ReturnType<typeof evalBattles>>,
+  p: Awaited<ReturnType<typeof scriptPanel>>,
+  items: number,
+) {
+  const won = (winner: string, loser: string) =>
+    battles.filter(
+      (b) =>
+        (b.a === winner && b.b === loser && b.winner === "model_a") ||
+        (b.b === winner && b.a === loser && b.winner === "model_b"),
+    ).length;
+  expect(battles).toHaveLength(12 * items);
+  expect(won(p.good, p.base)).toBe(6 * items);
+  expect(won(p.base, p.good)).toBe(0);
+  expect(won(p.base, p.flip)).toBe(items);
+  expect(won(p.flip, p.base)).toBe(items);
+  expect(battles.filter((b) => b.winner === "tie")).toHaveLength(4 * items);
+  expect(battles.filter((b) => b.winner === "tie").every((b) => b.judge === p.j2)).toBe(true);
+}
+
+describe("a pairwise evaluation", () => {
+  it("makes items × contestants answer calls and judges × pairs × items × 2 judge calls, counted as arena-hard-auto counts", async () => {
+    const p = await scriptPanel("ev1");
+    const setId = await promptSet("set-ev1", PROMPTS, { category: "coding" });
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, p.good, p.flip],
+      baseline: p.base,
+      judges: [p.j1, p.j2],
+    });
+    expect(started.status).toBe("running");
+    expect(started.estimate).toMatchObject({ answerCalls: 15, judgeCalls: 40, selfSkipped: 0 });
+    const done = await ended(started.id);
+    expect(done.status).toBe("completed");
+    expect(done.error).toBeNull();
+    expect(done.progress.answers).toMatchObject({ done: 15, failed: 0, total: 15 });
+    expect(done.progress.judgments).toMatchObject({ done: 40, failed: 0, total: 40 });
+    expect(done.progress.contestants.find((c) => c.contestant === p.good)).toMatchObject({
+      answered: 5,
+      answersTotal: 5,
+      judged: 20,
+      judgedTotal: 20,
+    });
+    expect(done.progress.contestants.find((c) => c.contestant === p.base)).toMatchObject({ judged: 40 });
+
+    for (const model of ["ev1-base", "ev1-good", "ev1-flip"]) expect(await kindCount(model, "answer")).toBe(5);
+    // Each judge: 2 pairs × 5 items × 2 orders.
+    expect(await kindCount("ev1-j1", "review")).toBe(20);
+    expect(await kindCount("ev1-j2", "review")).toBe(20);
+
+    const rows = await rowsOf(started.id);
+    expect(rows.answers).toHaveLength(15);
+    expect(rows.answers.every((a) => a.status === "complete" && a.firstTokenMs !== null)).toBe(true);
+    expect(rows.judgments).toHaveLength(40);
+    const j1Flip = rows.judgments.filter((j) => j.judge === p.j1 && [j.first, j.second].includes(p.flip));
+    expect(j1Flip.map((j) => j.verdict)).toEqual(Array(10).fill("A>B"));
+    const battles = await evalBattles(started.id);
+    expectHandCount(battles, p, 5);
+  });
+
+  it("leaves out a judge's own pairs and says how many", async () => {
+    const p = await scriptPanel("ev2");
+    const setId = await promptSet("set-ev2", PROMPTS.slice(0, 2));
+    // j1 is also a contestant: it judges neither its own pair with the baseline nor, in both orders, any other.
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, p.good, p.j1],
+      baseline: p.base,
+      judges: [p.j1],
+    });
+    expect(started.estimate).toMatchObject({ answerCalls: 6, judgeCalls: 4, selfSkipped: 4 });
+    const done = await ended(started.id);
+    expect(done.progress.selfSkipped).toBe(4);
+    expect(done.progress.judgments.total).toBe(4);
+    expect(await kindCount("ev2-j1", "review")).toBe(4);
+  });
+});
+
+describe("resuming", () => {
+  it("after a restart half-way, makes no completed call again", async () => {
+    const p = await scriptPanel("ev3");
+    // The third FLIP answer is held while every call that doesn't need it completes.
+    await scriptModel(
+      stub,
+      "ev3-flip",
+      [{}, {}].map(() => ({ text: "FLIP reply, odd." })),
+    );
+    await scriptModel(stub, "ev3-flip", [{ holdKey: "ev3-held", text: "FLIP reply, odd." }]);
+    const setId = await promptSet("set-ev3", PROMPTS);
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, p.good, p.flip],
+      baseline: p.base,
+      judges: [p.j1, p.j2],
+    });
+    await waitForHeld(stub, "ev3-held", 1, 10_000);
+    // Everything but the held answer and the four judge calls reading it completes first.
+    await evaluationUntil(
+      started.id,
+      (e) => e.progress.answers.done === 14 && e.progress.judgments.done === 36,
+      "every call but the held one's",
+    );
+    await abortAllDurableObjects();
+    await releaseHold(stub, "ev3-held");
+    const done = await ended(started.id);
+    expect(done.status).toBe("completed");
+    expect(await kindCount("ev3-base", "answer")).toBe(5);
+    expect(await kindCount("ev3-good", "answer")).toBe(5);
+    // The held call never completed, so it alone was asked again.
+    expect(await kindCount("ev3-flip", "answer")).toBe(6);
+    expect(await kindCount("ev3-j1", "review")).toBe(20);
+    expect(await kindCount("ev3-j2", "review")).toBe(20);
+    expectHandCount(await evalBattles(started.id), p, 5);
+  });
+});
+
+describe("controls", () => {
+  it("pauses: the call under way finishes and is kept, no new one starts until resumed", async () => {
+    const p = await scriptPanel("ev4");
+    await scriptModel(stub, "ev4-base", [{ holdKey: "ev4-held", text: "BASE reply, plain." }]);
+    const setId = await promptSet("set-ev4", PROMPTS.slice(0, 2));
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, p.good],
+      baseline: p.base,
+      judges: [p.j2],
+    });
+    await waitForHeld(stub, "ev4-held", 1, 10_000);
+    const paused = await client.evaluations[":id"].pause.$post({ param: { id: started.id } });
+    expect(paused.status).toBe(200);
+    expect(await paused.json()).toEqual({ id: started.id, status: "paused" });
+    await releaseHold(stub, "ev4-held");
+    const idle = await evaluationUntil(
+      started.id,
+      (e) =>
+        e.progress.answers.done + e.progress.judgments.done > 0 &&
+        e.progress.contestants.every((c) => c.answered + c.answerFailed >= 0),
+      "the paused evaluation's finished calls",
+    );
+    expect(idle.status).toBe("paused");
+    const before = (await kindCount("ev4-base", "answer")) + (await kindCount("ev4-j2", "review"));
+    expect((await client.evaluations[":id"].pause.$post({ param: { id: started.id } })).status).toBe(409);
+
+    const resumed = await client.evaluations[":id"].resume.$post({ param: { id: started.id } });
+    expect(await resumed.json()).toEqual({ id: started.id, status: "running" });
+    const done = await ended(started.id);
+    expect(done.status).toBe("completed");
+    expect(await kindCount("ev4-base", "answer")).toBe(2);
+    expect(await kindCount("ev4-good", "answer")).toBe(2);
+    expect(await kindCount("ev4-j2", "review")).toBe(4);
+    expect(before).toBeLessThanOrEqual(6);
+  });
+
+  it("cancels: calls under way stop, what finished stays", async () => {
+    const p = await scriptPanel("ev5");
+    await scriptModel(stub, "ev5-good", [{ holdKey: "ev5-held" }]);
+    const setId = await promptSet("set-ev5", PROMPTS.slice(0, 2));
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, p.good],
+      baseline: p.base,
+      judges: [p.j2],
+    });
+    await waitForHeld(stub, "ev5-held", 1, 10_000);
+    await evaluationUntil(started.id, (e) => e.progress.answers.done >= 2, "the baseline's answers");
+    const res = await client.evaluations[":id"].cancel.$post({ param: { id: started.id } });
+    expect(await res.json()).toEqual({ id: started.id, status: "cancelled" });
+    const done = await ended(started.id);
+    expect(done.status).toBe("cancelled");
+    expect(done.progress.answers.done).toBeGreaterThanOrEqual(2);
+    expect(done.progress.answers.cancelled).toBeGreaterThanOrEqual(1);
+    const rows = await rowsOf(started.id);
+    expect(rows.answers.filter((a) => a.contestant === p.base)).toHaveLength(2);
+    expect((await client.evaluations[":id"].cancel.$post({ param: { id: started.id } })).status).toBe(409);
+  });
+
+  it("retries the failed calls, and the judge calls that waited on them", async () => {
+    const p = await scriptPanel("ev6");
+    await scriptModel(stub, "ev6-good", [{ status: 400, errorMessage: "bad request once" }]);
+    const setId = await promptSet("set-ev6", PROMPTS.slice(0, 2));
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, p.good],
+      baseline: p.base,
+      judges: [p.j2],
+    });
+    const first = await ended(started.id);
+    expect(first.status).toBe("completed");
+    expect(first.progress.answers).toMatchObject({ done: 3, failed: 1 });
+    expect(first.progress.judgments).toMatchObject({ done: 2, blocked: 2 });
+    expect(first.error).toMatch(/3 calls failed/);
+
+    const res = await client.evaluations[":id"].retry.$post({ param: { id: started.id } });
+    expect(await res.json()).toEqual({ id: started.id, status: "running" });
+    const done = await ended(started.id);
+    expect(done.progress.answers).toMatchObject({ done: 4, failed: 0 });
+    expect(done.progress.judgments).toMatchObject({ done: 4, blocked: 0 });
+    expect(await kindCount("ev6-good", "answer")).toBe(3);
+    expect(await kindCount("ev6-j2", "review")).toBe(4);
+    expect((await client.evaluations[":id"].retry.$post({ param: { id: started.id } })).status).toBe(409);
+  });
+});
+
+describe("validation", () => {
+  const body = { promptSetId: "set-val", contestants: ["demo:concise", "demo:thorough"], judges: ["demo:skeptic"] };
+  const refused = async (json: unknown) => {
+    const res = await api("/evaluations", { method: "POST", json });
+    return { status: res.status, body: (await res.json()) as { error: { code: string; message: string } } };
+  };
+
+  it("refuses bad plans with a clear 4xx", async () => {
+    await promptSet("set-val", PROMPTS.slice(0, 1));
+    expect((await refused({ ...body, contestants: ["demo:concise"] })).status).toBe(400);
+    const seven = ["a", "b", "c", "d", "e", "f", "g"].map((x) => `openai:${x}`);
+    const many = await refused({ ...body, contestants: seven });
+    expect(many.status).toBe(400);
+    expect(many.body.error.message).toMatch(/name a baseline/);
+    expect((await refused({ ...body, baseline: "demo:skeptic" })).body.error.message).toMatch(/baseline must be one/);
+    expect((await refused({ ...body, judges: [] })).body.error.message).toMatch(/at least one judge/);
+    expect((await refused({ ...body, repeats: 6 })).status).toBe(400);
+    expect((await refused({ ...body, method: "council" })).body.error.code).toBe("not_yet");
+    expect((await refused({ ...body, contestants: ["preset:terse@1", "demo:concise"] })).body.error.code).toBe(
+      "preset_unavailable",
+    );
+    const missing = await refused({ ...body, promptSetId: "no-such-set" });
+    expect(missing.status).toBe(404);
+  });
+
+  it("runs on the demo models with no keys, its judges answering the five-point schema", async () => {
+    await promptSet("set-demo", ["How do tides work?", "Why is the sky blue?"]);
+    const started = await startEvaluation({
+      promptSetId: "set-demo",
+      contestants: ["demo:concise", "demo:thorough"],
+      baseline: "demo:concise",
+      judges: ["demo:skeptic"],
+    });
+    const done = await ended(started.id);
+    expect(done.progress.judgments).toMatchObject({ done: 4, failed: 0 });
+    const rows = await rowsOf(started.id);
+    for (const j of rows.judgments) expect(["A>>B", "A>B", "A=B", "B>A", "B>>A"]).toContain(j.verdict);
+  });
+
+  it("answers 404 for an evaluation it never made", async () => {
+    expect((await api("/evaluations/not-a-real-id")).status).toBe(404);
+  });
+});

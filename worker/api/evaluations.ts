@@ -1,0 +1,215 @@
+/**
+ * /api/evaluations: validate, resolve the contestants, read the prompt set, set the most it could cost aside,
+ * then hand the evaluation to its EvaluationRoom. The room answers for its progress and controls.
+ */
+import { type Context, Hono } from "hono";
+import { describeRoute } from "hono-openapi";
+import {
+  evaluationAnswers,
+  evaluationJudgments,
+  listEvaluations,
+  loadEvaluation,
+  promptSetSummary,
+} from "../db/evaluation-queries";
+import { loadPromptSetItems, markPromptSetUsed } from "../db/prompt-set-queries";
+import { openDb } from "../db/queries";
+import { estimateEvaluation } from "../evaluation/estimate";
+import { callsOfItem } from "../evaluation/plan";
+import type { StartEvaluation } from "../rooms/evaluation-room";
+import { createEvaluationInput, listEvaluationsQuery, wsQuery } from "../shared/requests";
+import { evaluationDetail } from "../shared/evaluation";
+import { evaluationAccepted, evaluationList, evaluationRows, evaluationStarted } from "../shared/responses";
+import { checkModels } from "./check-models";
+import { markPresetsUsed, resolveContestants } from "./contestants";
+import { ApiError, notFound } from "./errors";
+import { knownId, newItemId } from "./item-ids";
+import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
+import { parseCursor } from "./paging";
+import { clientIdOf, rateLimit } from "./rate-limit";
+import { unwrap } from "./room-result";
+import { connectRoom, requireUpgrade } from "./sockets";
+import { reserveSpend, withHold, workMs } from "./spend";
+import { validate } from "./validate";
+
+/** The room of evaluation `id`: only for an id the server made (item-ids.ts), since addressing a room creates it. */
+const room = (env: Env, id: string) => env.EVALUATION_ROOM.get(env.EVALUATION_ROOM.idFromName(id));
+
+/** The longest an evaluation's calls may take one after another in waves of six, each call twice its timeout. */
+const callsMs = (calls: number, timeoutMs: number) => Math.ceil(calls / 6) * 2 * timeoutMs;
+
+async function existing(c: Context<{ Bindings: Env }>): Promise<string> {
+  const id = await knownId(c, "evaluation");
+  if (!(await loadEvaluation(openDb(c.env.DB), id))) throw notFound("Evaluation");
+  return id;
+}
+
+const evaluationId = pathParam("id", "The evaluation's id, as POST /api/evaluations returned it.");
+
+const control = (summary: string, done: string) =>
+  describeRoute({
+    tags: ["Evaluations"],
+    summary,
+    parameters: [evaluationId],
+    responses: { 200: jsonResponse(evaluationAccepted, done), ...errorResponses(404, 409) },
+  });
+
+const described = {
+  create: describeRoute({
+    tags: ["Evaluations"],
+    summary: "Start an evaluation: contestants answer a prompt set, judges compare the answers pairwise in both orders",
+    description:
+      "Pairwise (arena-hard-auto's protocol): every contestant answers every item `repeats` times; each judge compares each contestant's answer with the baseline's (or every pair, without a baseline) in both orders, on a five-point scale. The most it could cost is set aside first.",
+    responses: {
+      201: jsonResponse(evaluationStarted, "The evaluation, started, with its estimate."),
+      ...errorResponses(400, 404, 429),
+    },
+  }),
+  list: describeRoute({
+    tags: ["Evaluations"],
+    summary: "List evaluations, newest first",
+    responses: { 200: jsonResponse(evaluationList, "A page of evaluations."), ...errorResponses(400) },
+  }),
+  get: describeRoute({
+    tags: ["Evaluations"],
+    summary: "An evaluation: its plan, status, progress per contestant, spend and ETA",
+    parameters: [evaluationId],
+    responses: { 200: jsonResponse(evaluationDetail, "The evaluation."), ...errorResponses(404) },
+  }),
+  rows: describeRoute({
+    tags: ["Evaluations"],
+    summary: "An evaluation's answers and judgments (one per order shown), as D1 holds them",
+    parameters: [evaluationId],
+    responses: { 200: jsonResponse(evaluationRows, "The rows."), ...errorResponses(404) },
+  }),
+  pause: control("Pause: start no more calls (those under way finish and are kept)", "The evaluation, paused."),
+  resume: control("Resume a paused evaluation", "The evaluation, running again."),
+  cancel: control("Cancel: abort the calls under way and make no more; what finished is kept", "Cancelled."),
+  retry: describeRoute({
+    tags: ["Evaluations"],
+    summary: "Retry the failed calls of an ended evaluation (and the judge calls that waited on them)",
+    parameters: [evaluationId],
+    responses: { 200: jsonResponse(evaluationAccepted, "Running again."), ...errorResponses(400, 404, 409, 429) },
+  }),
+};
+
+export const evaluationsApi = new Hono<{ Bindings: Env }>()
+  .post("/", described.create, validate("json", createEvaluationInput), async (c) => {
+    const input = c.req.valid("json");
+    if (input.method === "council")
+      throw new ApiError(400, "not_yet", "The council method is not available yet; use method pairwise.");
+    const contestants = await resolveContestants(c.env, input.contestants);
+    checkModels(c.env, [...contestants.map((x) => x.modelId), ...input.judges]);
+    const db = openDb(c.env.DB);
+    await rateLimit(c, "runs", await clientIdOf(c));
+    const set = await promptSetSummary(db, input.promptSetId);
+    if (!set) throw notFound("Prompt set");
+    // Used from now on, before its items are read: an edit under way can't change what this evaluation reads.
+    await markPromptSetUsed(db, input.promptSetId);
+    const items = await loadPromptSetItems(db, input.promptSetId);
+    if (!items.length) throw new ApiError(400, "empty_prompt_set", "The prompt set has no items to evaluate.");
+    const plan = {
+      contestants,
+      baseline: input.baseline ?? null,
+      judges: input.judges,
+      repeats: input.repeats,
+    };
+    const estimate = estimateEvaluation(
+      c.env,
+      {
+        ...plan,
+        params: Object.fromEntries(contestants.map((x) => [x.id, x.params])),
+        maxTokens: input.settings.maxTokens ?? null,
+      },
+      items,
+    );
+    const perItem = callsOfItem(plan, "count");
+    const counts = {
+      answerCalls: perItem.answers.length * items.length,
+      judgeCalls: perItem.judges.length * items.length,
+      selfSkipped: perItem.selfSkipped * items.length,
+    };
+    const id = await newItemId(c.env, "evaluation");
+    const work = workMs(c.env, callsMs(counts.answerCalls + counts.judgeCalls, input.settings.timeoutMs));
+    const holdId = await reserveSpend(c, {
+      itemId: id,
+      what: "evaluation",
+      estimate,
+      hidden: false,
+      blindPrices: null,
+      workMs: work,
+    });
+    const record: StartEvaluation["record"] = {
+      id,
+      name: input.name ?? `${set.name} — ${new Date().toISOString().slice(0, 16).replace("T", " ")}`,
+      promptSetId: input.promptSetId,
+      method: "pairwise",
+      contestants,
+      judges: input.judges,
+      baseline: input.baseline ?? null,
+      repeats: input.repeats,
+      rubric: input.rubric ?? null,
+      settings: {
+        timeoutMs: input.settings.timeoutMs,
+        maxTokens: input.settings.maxTokens ?? null,
+        temperature: input.settings.temperature ?? null,
+      },
+      estimateUsd: estimate.usd,
+      items: items.length,
+      holdId,
+    };
+    const started = unwrap(
+      await withHold(
+        c.env,
+        holdId,
+        async (holdId) =>
+          await room(c.env, id).start({
+            record: { ...record, holdId },
+            items: items.map((item, i) => ({ ...item, maxUsd: estimate.perItem[i] })),
+            holdExpiresAt: Date.now() + work,
+          }),
+      ),
+    );
+    await markPresetsUsed(c.env, input.contestants);
+    return c.json({ ...started, estimate: { usd: estimate.usd, unpriced: estimate.unpriced, ...counts } }, 201);
+  })
+  .get("/", described.list, validate("query", listEvaluationsQuery), async (c) => {
+    const { cursor, limit } = c.req.valid("query");
+    const { rows, nextCursor } = await listEvaluations(openDb(c.env.DB), limit, parseCursor(cursor));
+    return c.json({ items: rows, nextCursor });
+  })
+  .get("/:id", described.get, async (c) => {
+    const detail = await room(c.env, await existing(c)).detail();
+    if (!detail) throw notFound("Evaluation");
+    return c.json(detail);
+  })
+  .get("/:id/rows", described.rows, async (c) => {
+    const id = await existing(c);
+    const db = openDb(c.env.DB);
+    const [answers, judgments] = await Promise.all([evaluationAnswers(db, id), evaluationJudgments(db, id)]);
+    const strip = <T extends { evaluationId: string }>({ evaluationId: _e, ...rest }: T) => rest;
+    return c.json({ answers: answers.map(strip), judgments: judgments.map(strip) });
+  })
+  .post("/:id/pause", described.pause, async (c) => c.json(unwrap(await room(c.env, await existing(c)).pause())))
+  .post("/:id/resume", described.resume, async (c) => c.json(unwrap(await room(c.env, await existing(c)).resume())))
+  .post("/:id/cancel", described.cancel, async (c) => c.json(unwrap(await room(c.env, await existing(c)).cancel())))
+  .post("/:id/retry", described.retry, async (c) => {
+    const id = await existing(c);
+    const evaluation = room(c.env, id);
+    const { usd, calls, timeoutMs } = await evaluation.retryEstimate();
+    const work = workMs(c.env, callsMs(calls, timeoutMs));
+    const holdId = await reserveSpend(c, {
+      itemId: id,
+      what: "evaluation",
+      estimate: { usd, unpriced: [] },
+      hidden: false,
+      blindPrices: null,
+      workMs: work,
+    });
+    return c.json(
+      unwrap(await withHold(c.env, holdId, async (holdId) => await evaluation.retry(holdId, Date.now() + work))),
+    );
+  })
+  .get("/:id/ws", validate("query", wsQuery), async (c) => {
+    requireUpgrade(c);
+    return connectRoom(room(c.env, await existing(c)), c.req.raw, () => notFound("Evaluation"));
+  });

@@ -1,0 +1,91 @@
+/**
+ * The calls of a pairwise evaluation, each with an id made of what it is, so the same call always has the same id
+ * and a room that restarts can tell which calls are done: every contestant answers every item `repeats` times;
+ * each judge compares each judged pair's answers of the same sample in both orders. A judge never judges a pair
+ * one of whose answers is its own (its model is the contestant's): such calls are left out and counted.
+ */
+
+export interface Contestant {
+  id: string;
+  /** the model that answers for it (a model id is its own model; a preset names one) */
+  modelId: string;
+}
+
+export interface PairwisePlan {
+  contestants: Contestant[];
+  /** a contestant's id; null: every pair is judged */
+  baseline: string | null;
+  judges: string[];
+  repeats: number;
+}
+
+export interface AnswerCall {
+  id: string;
+  contestant: string;
+  sample: number;
+}
+
+export interface JudgeCall {
+  id: string;
+  judge: string;
+  sample: number;
+  /** shown as A */
+  first: string;
+  /** shown as B */
+  second: string;
+  /** the answer calls it reads */
+  answers: [string, string];
+}
+
+export const answerCallId = (itemId: string, contestant: string, sample: number) =>
+  `answer:${itemId}:${contestant}:${sample}`;
+
+export const judgeCallId = (itemId: string, sample: number, judge: string, first: string, second: string) =>
+  `judge:${itemId}:${sample}:${judge}:${first}:${second}`;
+
+/** The pairs judged: each other contestant with the baseline (the baseline first), else every pair once. */
+export function judgedPairs(plan: PairwisePlan): [string, string][] {
+  const ids = plan.contestants.map((c) => c.id);
+  if (plan.baseline !== null) {
+    const baseline = plan.baseline;
+    return ids.filter((id) => id !== baseline).map((id): [string, string] => [baseline, id]);
+  }
+  return ids.flatMap((x, i) => ids.slice(i + 1).map((y): [string, string] => [x, y]));
+}
+
+/** True when `judge` wrote one of the pair's answers. */
+function judgesItself(plan: PairwisePlan, judge: string, pair: [string, string]): boolean {
+  return plan.contestants.some((c) => pair.includes(c.id) && (c.id === judge || c.modelId === judge));
+}
+
+/** Every call one item needs, answers first; `selfSkipped` counts the judge calls left out. */
+export function callsOfItem(
+  plan: PairwisePlan,
+  itemId: string,
+): { answers: AnswerCall[]; judges: JudgeCall[]; selfSkipped: number } {
+  const answers: AnswerCall[] = [];
+  const judges: JudgeCall[] = [];
+  let selfSkipped = 0;
+  const pairs = judgedPairs(plan);
+  for (let sample = 0; sample < plan.repeats; sample++) {
+    for (const c of plan.contestants)
+      answers.push({ id: answerCallId(itemId, c.id, sample), contestant: c.id, sample });
+    for (const judge of plan.judges)
+      for (const pair of pairs) {
+        if (judgesItself(plan, judge, pair)) {
+          selfSkipped += 2;
+          continue;
+        }
+        for (const [first, second] of [pair, [pair[1], pair[0]]])
+          judges.push({
+            id: judgeCallId(itemId, sample, judge, first, second),
+            judge,
+            sample,
+            first,
+            second,
+            answers: [answerCallId(itemId, first, sample), answerCallId(itemId, second, sample)],
+          });
+      }
+  }
+  return { answers, judges, selfSkipped };
+}

@@ -1,0 +1,403 @@
+/**
+ * EvaluationRoom: one Durable Object per evaluation. It keeps the evaluation's plan in a small record and its calls
+ * in its own SQLite tables (evaluation/call-store.ts), runs them a slice per alarm-driven step under the providers'
+ * caps (evaluation/scheduler.ts), stores every result before it writes it to D1 or announces it, and resumes after
+ * an eviction or restart without making a completed call again. Pause, resume, cancel and retry are its RPCs.
+ */
+import { evaluationStatusWrite, insertEvaluationWrites } from "../db/evaluation-queries";
+import type { PromptSetItem } from "../shared/prompt-set";
+import { insertRows } from "../db/statements";
+import * as schema from "../db/schema";
+import { resizeHoldWrite, settleHoldsWrite } from "../db/spend-queries";
+import { callsOfItem } from "../evaluation/plan";
+import { providerCap } from "../evaluation/concurrency";
+import { parseModelId } from "../providers/registry";
+import { settings } from "../shared/config";
+import type { EvaluationStatus } from "../shared/constants";
+import type { EvaluationDetail } from "../shared/evaluation";
+import type { EvaluationEventBody } from "../shared/events";
+import { CallStore, type CallRow, type NewCall } from "./evaluation/call-store";
+import type { EvaluationContext } from "./evaluation/context";
+import { type Pace, progressOf } from "./evaluation/progress";
+import { type EvaluationRecord, isTerminal, loadRecord, saveRecord } from "./evaluation/record";
+import { Scheduler, SLICE_CALLS } from "./evaluation/scheduler";
+import { callWrites } from "./evaluation/writes";
+import { Room } from "./room";
+import { type RoomResult, refuse } from "./room-result";
+import { WriteQueue } from "./write-queue";
+
+export interface StartEvaluation {
+  record: Omit<EvaluationRecord, "version" | "status" | "error" | "createdAt" | "selfSkipped" | "holdExpiresAt">;
+  items: (PromptSetItem & { maxUsd: number })[];
+  /** when the money set aside stops counting unless the room resizes it */
+  holdExpiresAt: number;
+}
+
+export type EvaluationResult = RoomResult<{ id: string; status: EvaluationStatus }>;
+
+/** How often, at most, progress is announced while calls finish. */
+const PROGRESS_EVERY_MS = 1000;
+
+const providerOf = (modelId: string) => parseModelId(modelId)?.provider ?? modelId;
+
+export class EvaluationRoom extends Room<EvaluationEventBody> {
+  private record: EvaluationRecord | null = null;
+  private readonly store: CallStore;
+  private readonly d1: WriteQueue;
+  private scheduler: Scheduler;
+  private pace: Pace | null = null;
+  private lastProgressAt = 0;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new CallStore(ctx.storage);
+    this.scheduler = new Scheduler(settings(env).providerConcurrency, () => this.cancelSignal);
+    this.d1 = new WriteQueue(env.DB, () => this.unwrittenWrites());
+    ctx.blockConcurrencyWhile(async () => {
+      this.record = loadRecord(ctx.storage.kv);
+      if (this.record && !isTerminal(this.record.status)) {
+        // The instance that ran these calls is gone: none of them completed, so they are made again; D1 gets
+        // every result it may have missed.
+        this.store.requeueRunning();
+        this.d1.resync();
+        if (this.record.status === "running" || this.record.status === "queued") await ctx.storage.setAlarm(Date.now());
+      }
+    });
+  }
+
+  // ---- RPC, called by the Worker's routes ----
+
+  async start(init: StartEvaluation): Promise<EvaluationResult> {
+    if (this.record) return { ok: true, id: this.record.id, status: this.record.status };
+    const record: EvaluationRecord = {
+      ...init.record,
+      version: 1,
+      status: "queued",
+      error: null,
+      createdAt: Date.now(),
+      selfSkipped: 0,
+      holdExpiresAt: init.holdExpiresAt,
+    };
+    const modelOf = new Map(record.contestants.map((c) => [c.id, c.modelId]));
+    const calls: NewCall[] = [];
+    init.items.forEach((item, idx) => {
+      const planned = callsOfItem(record, item.id);
+      record.selfSkipped += planned.selfSkipped;
+      for (const a of planned.answers)
+        calls.push({
+          id: a.id,
+          kind: "answer",
+          item: idx,
+          sample: a.sample,
+          model: a.contestant,
+          provider: providerOf(modelOf.get(a.contestant)!),
+        });
+      for (const j of planned.judges)
+        calls.push({
+          id: j.id,
+          kind: "judge",
+          item: idx,
+          sample: j.sample,
+          model: j.judge,
+          provider: providerOf(j.judge),
+          first: j.first,
+          second: j.second,
+          deps: j.answers,
+        });
+    });
+    this.store.plan(init.items, calls);
+    this.record = record;
+    this.save();
+    const d1 = this.env.DB;
+    this.d1.push(
+      ...insertEvaluationWrites(d1, {
+        id: record.id,
+        name: record.name,
+        promptSetId: record.promptSetId,
+        method: record.method,
+        contestants: record.contestants.map((c) => c.id),
+        judges: record.judges,
+        baseline: record.baseline,
+        repeats: record.repeats,
+        settings: { rubric: record.rubric, ...record.settings },
+        status: record.status,
+        estimateUsd: record.estimateUsd,
+        createdAt: record.createdAt,
+      }),
+    );
+    try {
+      await this.d1.flush();
+    } catch (err) {
+      this.record = null;
+      await this.wipe("the evaluation could not be stored");
+      throw err;
+    }
+    this.setStatus("running");
+    this.startWork();
+    return { ok: true, id: record.id, status: record.status };
+  }
+
+  async detail(): Promise<EvaluationDetail | null> {
+    return this.record && this.toDetail();
+  }
+
+  /** Stops starting calls; those under way finish and are kept. */
+  async pause(): Promise<EvaluationResult> {
+    const r = this.record;
+    if (!r) return notFound();
+    if (r.status !== "running" && r.status !== "queued")
+      return conflict(`The evaluation is ${r.status}; only a running one can be paused.`);
+    this.setStatus("paused");
+    await this.d1.flush();
+    return { ok: true, id: r.id, status: r.status };
+  }
+
+  async resume(): Promise<EvaluationResult> {
+    const r = this.record;
+    if (!r) return notFound();
+    if (r.status !== "paused") return conflict(`The evaluation is ${r.status}; only a paused one can be resumed.`);
+    this.setStatus("running");
+    this.startWork();
+    return { ok: true, id: r.id, status: r.status };
+  }
+
+  /** Aborts the calls under way and makes no more; what finished stays. */
+  async cancel(): Promise<EvaluationResult> {
+    const r = this.record;
+    if (!r) return notFound();
+    if (isTerminal(r.status)) return conflict(`The evaluation is already ${r.status}; there is nothing to cancel.`);
+    this.newGeneration();
+    this.store.cancelOpen();
+    await this.ctx.storage.deleteAlarm();
+    await this.finish("cancelled", "Cancelled before it finished; what finished is kept.");
+    return { ok: true, id: r.id, status: r.status };
+  }
+
+  /** The most a retry of the failed calls could cost (their items' most), and how many calls it makes again. */
+  async retryEstimate(): Promise<{ usd: number; calls: number; timeoutMs: number }> {
+    if (!this.record) return { usd: 0, calls: 0, timeoutMs: 0 };
+    const calls = this.store
+      .counts()
+      .filter((c) => c.status === "failed" || c.status === "blocked")
+      .reduce((s, c) => s + c.n, 0);
+    return { usd: this.failedItemsUsd(), calls, timeoutMs: this.record.settings.timeoutMs };
+  }
+
+  /** Makes the failed calls again, and the judge calls that waited on them. */
+  async retry(holdId: string, holdExpiresAt: number): Promise<EvaluationResult> {
+    const r = this.record;
+    if (!r) return notFound();
+    if (!isTerminal(r.status))
+      return conflict(`The evaluation is still ${r.status}; wait until it ends, or cancel it.`);
+    if (r.status === "cancelled") return conflict("The evaluation was cancelled; start a new one to go on.");
+    const failed = this.store.reopenFailed();
+    if (!failed.length) return conflict("No failed call to retry.");
+    this.newGeneration();
+    // What the failed calls paid stays in the day's spend after their rows are replaced.
+    const paid = failed.filter((c) => c.cost_usd !== null || (c.tokens_in ?? 0) + (c.tokens_out ?? 0) > 0);
+    if (paid.length)
+      this.d1.push(
+        ...insertRows(
+          this.env.DB,
+          schema.spendEntries,
+          paid.map((c) => ({
+            kind: c.kind === "answer" ? ("answer" as const) : ("judge" as const),
+            itemId: r.id,
+            modelId: c.kind === "answer" ? this.modelOf(c.model) : c.model,
+            tokensIn: c.tokens_in,
+            tokensOut: c.tokens_out,
+            costUsd: c.cost_usd,
+            completedAt: c.completed_at ?? Date.now(),
+          })),
+        ),
+      );
+    r.holdId = holdId;
+    r.holdExpiresAt = holdExpiresAt;
+    this.setStatus("running");
+    await this.d1.flush();
+    this.startWork();
+    return { ok: true, id: r.id, status: r.status };
+  }
+
+  // ---- the work: a slice of calls per step ----
+
+  protected exists() {
+    return this.record !== null;
+  }
+
+  protected snapshot() {
+    return this.toDetail();
+  }
+
+  protected hasWork() {
+    return this.record?.status === "running";
+  }
+
+  protected async step(generation: number) {
+    const r = this.record!;
+    const current = () => this.current(generation);
+    this.pace ??= { since: Date.now(), finishedAtStart: this.finishedCalls() };
+    const ctx: EvaluationContext = {
+      env: this.env,
+      record: r,
+      store: this.store,
+      rules: () => ({
+        env: this.env,
+        cancel: this.cancelSignal,
+        policy: this.retryPolicy(),
+        timeoutMs: r.settings.timeoutMs,
+      }),
+      current,
+      settled: (row) => this.settled(row),
+      backOff: (provider, ms) => this.scheduler.backOff(provider, ms),
+    };
+    await this.scheduler.runSlice(ctx, () => current() && r.status === "running");
+    if (!current()) return;
+    await this.flushWrites();
+    this.announceProgress(true);
+    if (r.status !== "running") {
+      this.pace = null;
+      return;
+    }
+    if (this.store.liveCalls() === 0) return this.finish("completed", this.failureSummary());
+    // The next slice: the alarm that ran this step returns, and this one starts the next.
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** A slice's calls, each at most twice its timeout (a judge may be asked twice), in waves of the tightest cap. */
+  protected stepBudgetMs() {
+    const r = this.record!;
+    const caps = settings(this.env).providerConcurrency;
+    const tightest = Math.min(...this.store.pendingProviders().map((p) => providerCap(caps, p)), SLICE_CALLS);
+    return Math.ceil(SLICE_CALLS / Math.max(1, tightest)) * 2 * r.settings.timeoutMs;
+  }
+
+  /** The watchdog gave up on a slice: the calls it had under way go back to be made again, and the evaluation fails. */
+  protected async stopStuck(reason: string) {
+    this.store.requeueRunning();
+    this.store.cancelOpen();
+    await this.finish("failed", reason);
+  }
+
+  // ---- the pieces ----
+
+  /** A call finished and is stored: queue its rows for D1, give back what its item no longer needs, announce. */
+  private settled(row: CallRow) {
+    const r = this.record!;
+    this.d1.push(...callWrites(this.env.DB, r.id, this.store, row));
+    if (!this.store.itemOpen(row.item)) this.resizeHold();
+    if (row.status === "failed")
+      this.emit({
+        type: "evaluation.failure",
+        failure: {
+          callId: row.id,
+          kind: row.kind,
+          itemId: this.store.item(row.item).item_id,
+          model: row.model,
+          error: row.error ?? "failed",
+        },
+      });
+    this.announceProgress(false);
+  }
+
+  /** The money set aside shrinks to what the items with calls left may still cost. */
+  private resizeHold() {
+    const r = this.record!;
+    if (r.holdId) this.d1.push(resizeHoldWrite(this.env.DB, r.holdId, this.store.openItemsUsd(), r.holdExpiresAt));
+  }
+
+  private failedItemsUsd(): number {
+    return (
+      this.ctx.storage.sql
+        .exec<{ usd: number | null }>(
+          "SELECT sum(max_usd) AS usd FROM eval_items WHERE idx IN (SELECT DISTINCT item FROM eval_calls WHERE status IN ('failed', 'blocked'))",
+        )
+        .one().usd ?? 0
+    );
+  }
+
+  private announceProgress(force: boolean) {
+    const now = Date.now();
+    if (!force && now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
+    this.lastProgressAt = now;
+    this.emit({ type: "evaluation.progress", progress: progressOf(this.record!, this.store, this.pace) });
+  }
+
+  /** D1 holds every result finished so far once this returns; the calls are marked so. */
+  private async flushWrites() {
+    const upTo = this.store.lastSeq();
+    await this.d1.flush();
+    this.store.markWritten(upTo);
+  }
+
+  private unwrittenWrites() {
+    const r = this.record;
+    if (!r) return [];
+    return this.store.unwritten().flatMap((row) => callWrites(this.env.DB, r.id, this.store, row));
+  }
+
+  private finishedCalls() {
+    return this.store
+      .counts()
+      .filter((c) => c.status === "done" || c.status === "failed")
+      .reduce((s, c) => s + c.n, 0);
+  }
+
+  private failureSummary(): string | null {
+    const failed = this.store.counts().filter((c) => c.status === "failed" || c.status === "blocked");
+    const n = failed.reduce((s, c) => s + c.n, 0);
+    return n ? `${n} call${n === 1 ? "" : "s"} failed or waited on one that did; retry them with POST …/retry.` : null;
+  }
+
+  private modelOf(contestant: string) {
+    return this.record!.contestants.find((c) => c.id === contestant)?.modelId ?? contestant;
+  }
+
+  private save() {
+    if (this.record) saveRecord(this.ctx.storage.kv, this.record);
+  }
+
+  private setStatus(status: EvaluationStatus, error: string | null = null) {
+    const r = this.record!;
+    r.status = status;
+    r.error = error;
+    this.save();
+    this.d1.push(evaluationStatusWrite(this.env.DB, r.id, status, error, this.store.spend().usd, isTerminal(status)));
+    this.emit({ type: "evaluation.status", status, error });
+  }
+
+  /** Ends the evaluation once D1 holds all of it, and settles the money set aside. */
+  private async finish(status: EvaluationStatus, error: string | null) {
+    const r = this.record!;
+    if (r.holdId) this.d1.push(settleHoldsWrite(this.env.DB, [r.holdId]));
+    r.holdId = null;
+    this.pace = null;
+    this.setStatus(status, error);
+    await this.flushWrites();
+    this.announceProgress(true);
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  private toDetail(): EvaluationDetail {
+    const r = this.record!;
+    return {
+      id: r.id,
+      name: r.name,
+      promptSetId: r.promptSetId,
+      method: r.method,
+      contestants: r.contestants.map((c) => ({ id: c.id, modelId: c.modelId, displayName: c.displayName })),
+      judges: r.judges,
+      baseline: r.baseline,
+      repeats: r.repeats,
+      items: r.items,
+      status: r.status,
+      error: r.error,
+      estimateUsd: r.estimateUsd,
+      createdAt: r.createdAt,
+      progress: progressOf(r, this.store, this.pace),
+    };
+  }
+}
+
+const conflict = (message: string): EvaluationResult => refuse("conflict", message);
+const notFound = (): EvaluationResult => refuse("not_found", "No evaluation with this id.", 404);

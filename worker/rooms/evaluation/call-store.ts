@@ -1,0 +1,314 @@
+/**
+ * An evaluation's calls in the room's own SQLite storage: one row per call, keyed by its deterministic id
+ * (evaluation/plan.ts), holding its state and, once it is done, its result. A result is stored before it is
+ * announced or written to D1, so a room that restarts makes again only calls that never completed; `written`
+ * says whether D1 is known to hold a call's rows yet. The items (prompt, reference, the most they may cost) sit
+ * beside the calls, so nothing the size of the evaluation stays in memory.
+ */
+import type { FivePointVerdict } from "../../shared/constants";
+import type { PromptSetItem } from "../../shared/prompt-set";
+
+export type CallStatus = "pending" | "running" | "done" | "failed" | "blocked" | "cancelled";
+
+export type CallRow = {
+  id: string;
+  kind: "answer" | "judge";
+  item: number;
+  sample: number;
+  /** the contestant that answers, or the judge */
+  model: string;
+  provider: string;
+  first: string | null;
+  second: string | null;
+  dep_a: string | null;
+  dep_b: string | null;
+  status: CallStatus;
+  text: string | null;
+  verdict: FivePointVerdict | null;
+  reasons: string | null;
+  error: string | null;
+  latency_ms: number | null;
+  first_token_ms: number | null;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  cost_usd: number | null;
+  truncated: number;
+  completed_at: number | null;
+  written: number;
+  seq: number | null;
+};
+
+export type ItemRow = {
+  idx: number;
+  item_id: string;
+  prompt: string;
+  category: string | null;
+  reference: string | null;
+  turns: string | null;
+  max_usd: number;
+};
+
+export interface NewCall {
+  id: string;
+  kind: "answer" | "judge";
+  item: number;
+  sample: number;
+  model: string;
+  provider: string;
+  first?: string;
+  second?: string;
+  deps?: [string, string];
+}
+
+/** A finished call's result, as it is stored. */
+export interface CallResult {
+  status: "done" | "failed";
+  text?: string | null;
+  verdict?: FivePointVerdict | null;
+  reasons?: string | null;
+  error: string | null;
+  latencyMs: number | null;
+  firstTokenMs?: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  costUsd: number | null;
+  truncated?: boolean;
+}
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS eval_items (idx INTEGER PRIMARY KEY, item_id TEXT NOT NULL, prompt TEXT NOT NULL,
+    category TEXT, reference TEXT, turns TEXT, max_usd REAL NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS eval_calls (id TEXT PRIMARY KEY, kind TEXT NOT NULL, item INTEGER NOT NULL,
+    sample INTEGER NOT NULL, model TEXT NOT NULL, provider TEXT NOT NULL, first TEXT, second TEXT, dep_a TEXT, dep_b TEXT,
+    status TEXT NOT NULL, text TEXT, verdict TEXT, reasons TEXT, error TEXT, latency_ms INTEGER, first_token_ms INTEGER,
+    tokens_in INTEGER, tokens_out INTEGER, cost_usd REAL, truncated INTEGER NOT NULL DEFAULT 0, completed_at INTEGER,
+    written INTEGER NOT NULL DEFAULT 0, seq INTEGER, earlier_usd REAL NOT NULL DEFAULT 0)`,
+  "CREATE INDEX IF NOT EXISTS eval_calls_next ON eval_calls (status, provider, kind, item)",
+  "CREATE INDEX IF NOT EXISTS eval_calls_item ON eval_calls (item, status)",
+  "CREATE INDEX IF NOT EXISTS eval_calls_dep_a ON eval_calls (dep_a)",
+  "CREATE INDEX IF NOT EXISTS eval_calls_dep_b ON eval_calls (dep_b)",
+  "CREATE INDEX IF NOT EXISTS eval_calls_unwritten ON eval_calls (written, seq)",
+];
+
+/** Calls still to make or under way. */
+const LIVE = "status IN ('pending', 'running')";
+
+export class CallStore {
+  private readonly sql: SqlStorage;
+  /** the number the next finished call gets: results are written to D1 in this order */
+  private nextSeq: number;
+
+  constructor(private readonly storage: DurableObjectStorage) {
+    this.sql = storage.sql;
+    for (const statement of SCHEMA) this.sql.exec(statement);
+    this.nextSeq = (this.sql.exec<{ s: number | null }>("SELECT max(seq) AS s FROM eval_calls").one().s ?? 0) + 1;
+  }
+
+  /** Stores the items and every call of the evaluation in one transaction. */
+  plan(items: (PromptSetItem & { maxUsd: number })[], calls: Iterable<NewCall>): void {
+    this.storage.transactionSync(() => {
+      for (const [idx, it] of items.entries())
+        this.sql.exec(
+          "INSERT INTO eval_items (idx, item_id, prompt, category, reference, turns, max_usd) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          idx,
+          it.id,
+          it.prompt,
+          it.category,
+          it.reference,
+          it.turns ? JSON.stringify(it.turns) : null,
+          it.maxUsd,
+        );
+      for (const c of calls)
+        this.sql.exec(
+          "INSERT INTO eval_calls (id, kind, item, sample, model, provider, first, second, dep_a, dep_b, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')",
+          c.id,
+          c.kind,
+          c.item,
+          c.sample,
+          c.model,
+          c.provider,
+          c.first ?? null,
+          c.second ?? null,
+          c.deps?.[0] ?? null,
+          c.deps?.[1] ?? null,
+        );
+    });
+  }
+
+  item(idx: number): ItemRow {
+    return this.sql.exec<ItemRow>("SELECT * FROM eval_items WHERE idx = ?", idx).one();
+  }
+
+  call(id: string): CallRow | null {
+    return this.sql.exec<CallRow>("SELECT * FROM eval_calls WHERE id = ?", id).toArray()[0] ?? null;
+  }
+
+  /** The text of a done answer. */
+  answerText(id: string): string {
+    return this.sql.exec<{ text: string | null }>("SELECT text FROM eval_calls WHERE id = ?", id).one().text ?? "";
+  }
+
+  /** Providers with calls still to make. */
+  pendingProviders(): string[] {
+    return this.sql
+      .exec<{ provider: string }>("SELECT DISTINCT provider FROM eval_calls WHERE status = 'pending'")
+      .toArray()
+      .map((r) => r.provider);
+  }
+
+  /**
+   * Up to `limit` calls of `provider` that may start now, earliest items first: answers before judge calls, and a
+   * judge call only once both its answers are done.
+   */
+  ready(provider: string, limit: number): CallRow[] {
+    const answers = this.sql
+      .exec<CallRow>(
+        "SELECT * FROM eval_calls WHERE status = 'pending' AND provider = ? AND kind = 'answer' ORDER BY item, sample LIMIT ?",
+        provider,
+        limit,
+      )
+      .toArray();
+    if (answers.length >= limit) return answers;
+    const judges = this.sql
+      .exec<CallRow>(
+        `SELECT j.* FROM eval_calls j JOIN eval_calls a ON a.id = j.dep_a JOIN eval_calls b ON b.id = j.dep_b
+         WHERE j.status = 'pending' AND j.provider = ? AND j.kind = 'judge' AND a.status = 'done' AND b.status = 'done'
+         ORDER BY j.item, j.sample LIMIT ?`,
+        provider,
+        limit - answers.length,
+      )
+      .toArray();
+    return [...answers, ...judges];
+  }
+
+  markRunning(id: string): void {
+    this.sql.exec("UPDATE eval_calls SET status = 'running' WHERE id = ? AND status = 'pending'", id);
+  }
+
+  /** Keeps a finished call's result (before anything announces it); a failed answer blocks the judge calls reading it. */
+  finish(id: string, r: CallResult, now = Date.now()): CallRow {
+    const seq = this.nextSeq++;
+    this.storage.transactionSync(() => {
+      this.sql.exec(
+        `UPDATE eval_calls SET status = ?, text = ?, verdict = ?, reasons = ?, error = ?, latency_ms = ?, first_token_ms = ?,
+          tokens_in = ?, tokens_out = ?, cost_usd = ?, truncated = ?, completed_at = ?, written = 0, seq = ? WHERE id = ?`,
+        r.status,
+        r.text ?? null,
+        r.verdict ?? null,
+        r.reasons ?? null,
+        r.error,
+        r.latencyMs,
+        r.firstTokenMs ?? null,
+        r.tokensIn,
+        r.tokensOut,
+        r.costUsd,
+        r.truncated ? 1 : 0,
+        now,
+        seq,
+        id,
+      );
+      if (r.status === "failed")
+        this.sql.exec(
+          "UPDATE eval_calls SET status = 'blocked' WHERE status = 'pending' AND kind = 'judge' AND (dep_a = ?1 OR dep_b = ?1)",
+          id,
+        );
+    });
+    return this.call(id)!;
+  }
+
+  /** Calls an instance that is gone had under way: they never completed, so they are to make again. */
+  requeueRunning(): void {
+    this.sql.exec("UPDATE eval_calls SET status = 'pending' WHERE status = 'running'");
+  }
+
+  /** Cancels every call not made yet; what finished stays. */
+  cancelOpen(): void {
+    this.sql.exec("UPDATE eval_calls SET status = 'cancelled' WHERE status IN ('pending', 'running', 'blocked')");
+  }
+
+  /**
+   * The failed calls, to retry: they and the judge calls they blocked are to make again (what a failed call cost
+   * stays in `earlier_usd`). Returns the failed ones as they were.
+   */
+  reopenFailed(): CallRow[] {
+    const failed = this.sql.exec<CallRow>("SELECT * FROM eval_calls WHERE status = 'failed'").toArray();
+    this.sql.exec(
+      `UPDATE eval_calls SET status = 'pending', error = NULL, completed_at = NULL, earlier_usd = earlier_usd + coalesce(cost_usd, 0),
+        cost_usd = NULL, tokens_in = NULL, tokens_out = NULL WHERE status IN ('failed', 'blocked')`,
+    );
+    return failed;
+  }
+
+  /** Items with calls still to make. */
+  openItems(): number {
+    return this.sql.exec<{ n: number }>(`SELECT count(DISTINCT item) AS n FROM eval_calls WHERE ${LIVE}`).one().n;
+  }
+
+  /** Whether the item still has calls to make. */
+  itemOpen(idx: number): boolean {
+    return this.sql.exec(`SELECT 1 FROM eval_calls WHERE item = ? AND ${LIVE} LIMIT 1`, idx).toArray().length > 0;
+  }
+
+  /** The most the items with calls still to make may cost. */
+  openItemsUsd(): number {
+    return (
+      this.sql
+        .exec<{ usd: number | null }>(
+          `SELECT sum(max_usd) AS usd FROM eval_items WHERE idx IN (SELECT DISTINCT item FROM eval_calls WHERE ${LIVE})`,
+        )
+        .one().usd ?? 0
+    );
+  }
+
+  liveCalls(): number {
+    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM eval_calls WHERE ${LIVE}`).one().n;
+  }
+
+  /** Finished calls whose D1 rows may not be written yet, oldest first. */
+  unwritten(): CallRow[] {
+    return this.sql
+      .exec<CallRow>("SELECT * FROM eval_calls WHERE written = 0 AND seq IS NOT NULL ORDER BY seq")
+      .toArray();
+  }
+
+  /** The number of the last finished call: D1 holds every call up to it once the queue flushed. */
+  lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  markWritten(upTo: number): void {
+    this.sql.exec("UPDATE eval_calls SET written = 1 WHERE written = 0 AND seq <= ?", upTo);
+  }
+
+  /** Calls per kind and status. */
+  counts(): { kind: string; status: CallStatus; n: number }[] {
+    return this.sql
+      .exec<{ kind: string; status: CallStatus; n: number }>(
+        "SELECT kind, status, count(*) AS n FROM eval_calls GROUP BY kind, status",
+      )
+      .toArray();
+  }
+
+  /** Per contestant: its answers by status, and the judge calls reading one of its answers by status. */
+  perContestant(): { contestant: string; kind: string; status: CallStatus; n: number }[] {
+    return this.sql
+      .exec<{ contestant: string; kind: string; status: CallStatus; n: number }>(
+        `SELECT model AS contestant, 'answer' AS kind, status, count(*) AS n FROM eval_calls WHERE kind = 'answer' GROUP BY model, status
+         UNION ALL SELECT c, 'judge', status, count(*) FROM (
+           SELECT first AS c, status FROM eval_calls WHERE kind = 'judge' UNION ALL SELECT second, status FROM eval_calls WHERE kind = 'judge'
+         ) GROUP BY c, status`,
+      )
+      .toArray();
+  }
+
+  spend(): { usd: number; unknown: number } {
+    const row = this.sql
+      .exec<{ usd: number | null; unknown: number }>(
+        `SELECT sum(coalesce(cost_usd, 0) + earlier_usd) AS usd,
+           sum(CASE WHEN cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0 THEN 1 ELSE 0 END) AS unknown
+         FROM eval_calls`,
+      )
+      .one();
+    return { usd: row.usd ?? 0, unknown: row.unknown ?? 0 };
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * An evaluation room's small record (its plan and where it stands), kept under `record` in its storage. The
+ * calls, the items and the answers' text live in the room's SQLite tables (call-store.ts), never all in memory.
+ */
+import type { EvaluationStatus } from "../../shared/constants";
+import type { ModelParams } from "../../shared/run";
+
+export const RECORD_KEY = "record";
+
+export interface EvaluationContestant {
+  id: string;
+  modelId: string;
+  params: ModelParams;
+  displayName: string;
+}
+
+export interface EvaluationSettings {
+  timeoutMs: number;
+  /** the output allowance of contestants without their own */
+  maxTokens: number | null;
+  temperature: number | null;
+}
+
+export interface EvaluationRecord {
+  version: 1;
+  id: string;
+  name: string;
+  promptSetId: string;
+  method: "pairwise";
+  contestants: EvaluationContestant[];
+  judges: string[];
+  baseline: string | null;
+  repeats: number;
+  rubric: string | null;
+  settings: EvaluationSettings;
+  status: EvaluationStatus;
+  error: string | null;
+  estimateUsd: number;
+  createdAt: number;
+  items: number;
+  /** judge calls left out: the judge wrote one of the two answers */
+  selfSkipped: number;
+  /** the money set aside for the calls still to make (api/spend.ts), resized as items finish */
+  holdId: string | null;
+  /** when the money set aside stops counting, unless resized */
+  holdExpiresAt: number;
+}
+
+export const isTerminal = (status: EvaluationStatus) =>
+  status === "completed" || status === "cancelled" || status === "failed";
+
+export function loadRecord(kv: SyncKvStorage): EvaluationRecord | null {
+  return kv.get<EvaluationRecord>(RECORD_KEY) ?? null;
+}
+
+export function saveRecord(kv: SyncKvStorage, record: EvaluationRecord): void {
+  kv.put(RECORD_KEY, record);
+}

@@ -1,0 +1,60 @@
+/** A finished call's D1 rows: its answer or judgment row, and a judgment's `eval` battles (arena-hard-auto's count). */
+import { answerRowWrites, evalBattleWrites, judgmentRowWrites } from "../../db/evaluation-queries";
+import type { Write } from "../../db/statements";
+import { gamesOf } from "../../evaluation/verdicts";
+import type { CallRow, CallStore } from "./call-store";
+
+export function callWrites(d1: D1Database, evaluationId: string, store: CallStore, call: CallRow): Write[] {
+  const item = store.item(call.item);
+  const completedAt = call.completed_at ?? Date.now();
+  const status = call.status === "done" ? "complete" : "failed";
+  if (call.kind === "answer")
+    return answerRowWrites(d1, {
+      evaluationId,
+      itemId: item.item_id,
+      contestant: call.model,
+      sample: call.sample,
+      status,
+      text: call.text ?? "",
+      error: call.error,
+      latencyMs: call.latency_ms,
+      firstTokenMs: call.first_token_ms,
+      tokensIn: call.tokens_in,
+      tokensOut: call.tokens_out,
+      costUsd: call.cost_usd,
+      truncated: call.truncated === 1,
+      completedAt,
+    });
+  const first = call.first!;
+  const second = call.second!;
+  const games = call.verdict ? gamesOf({ first, second, verdict: call.verdict }) : [];
+  return [
+    ...judgmentRowWrites(d1, {
+      evaluationId,
+      itemId: item.item_id,
+      sample: call.sample,
+      judge: call.model,
+      first,
+      second,
+      status,
+      verdict: call.verdict,
+      reasons: call.reasons,
+      error: call.error,
+      tokensIn: call.tokens_in,
+      tokensOut: call.tokens_out,
+      costUsd: call.cost_usd,
+      completedAt,
+    }),
+    ...evalBattleWrites(
+      d1,
+      evaluationId,
+      games.map((g, k) => ({
+        id: `${evaluationId}/${call.id}/${k}`,
+        ...g,
+        judge: call.model,
+        itemId: item.item_id,
+        category: item.category,
+      })),
+    ),
+  ];
+}
