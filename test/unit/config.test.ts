@@ -61,6 +61,16 @@ const VALID: [variable: string, raw: string, read: (s: Settings) => unknown, exp
   ["QUORUM_LOG", "off", (s) => s.logCalls, false],
   ["QUORUM_LOG", "On", (s) => s.logCalls, true],
   ["QUORUM_DEMO_DELAY_MS", "0", (s) => s.demoDelayMs, 0],
+  ["QUORUM_MAX_EVAL_USD", "12.5", (s) => s.spend.evalUsd, 12.5],
+  [
+    "QUORUM_PROVIDER_CONCURRENCY",
+    " openai=8, anthropic = 4 ,",
+    (s) => [...s.providerConcurrency],
+    [
+      ["openai", 8],
+      ["anthropic", 4],
+    ],
+  ],
   [
     "QUORUM_PRICES",
     "openai-compatible:qwen2.5:7b=0:0, openai:gpt-x = 1.5 : 6,",
@@ -99,6 +109,9 @@ const INVALID: [variable: string, raw: string, says: string][] = [
   ["QUORUM_RATE_VOTES", "-5", 'is "-5", not a number above 0'],
   ["QUORUM_MAX_RUN_USD", "$5", 'is "$5", not an amount of US dollars, 0 or more'],
   ["QUORUM_MAX_DAY_USD", "-1", 'is "-1", not an amount of US dollars, 0 or more'],
+  ["QUORUM_MAX_EVAL_USD", "ten", 'is "ten", not an amount of US dollars, 0 or more'],
+  ["QUORUM_PROVIDER_CONCURRENCY", "openai=0", 'has the entry "openai=0", not one like openai=8'],
+  ["QUORUM_PROVIDER_CONCURRENCY", "openai:8", 'has the entry "openai:8", not one like openai=8'],
   ["QUORUM_REDACT", "please", 'is "please", not true or false'],
   ["QUORUM_TRUST_CLIENT_ID", "maybe", 'is "maybe", not true or false'],
   ["QUORUM_RETRY_BASE_MS", "0.5", 'is "0.5", not a whole number, 0 or more'],

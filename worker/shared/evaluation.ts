@@ -17,6 +17,9 @@ export const contestantProgress = z.object({
 });
 
 const callCounts = z.object({
+  pending: z.number(),
+  /** under way now */
+  running: z.number(),
   done: z.number(),
   failed: z.number(),
   /** judge calls waiting on an answer that failed (a retry of the answer brings them back) */

@@ -76,7 +76,7 @@ export function judgePair(style: DemoStyle, packet: Packet) {
 }
 
 /** A score gap this large (out of 10) makes a strong five-point verdict; one under the smaller is a tie. */
-const STRONG_GAP = 2;
+const STRONG_GAP = 1.5;
 const TIE_GAP = 0.3;
 
 /**

@@ -16,6 +16,8 @@ export function progressOf(record: EvaluationRecord, store: CallStore, pace: Pac
   const tally = (kind: string) => {
     const n = (status: CallStatus) => counts.find((c) => c.kind === kind && c.status === status)?.n ?? 0;
     return {
+      pending: n("pending"),
+      running: n("running"),
       done: n("done"),
       failed: n("failed"),
       blocked: n("blocked"),

@@ -11,7 +11,7 @@ import type { EvaluationContext } from "./context";
 import { makeAnswerCall, makeJudgeCall } from "./calls";
 
 /** Calls one step starts at most. */
-export const SLICE_CALLS = 60;
+export const SLICE_CALLS = 240;
 
 export class Scheduler {
   /** per provider: when new calls to it may start again after a 429 */
