@@ -67,6 +67,8 @@ function control(state: StubState, method: string, url: URL, body: unknown, res:
   }
   if (route === "POST /__stub/release") return sendJson(res, 200, { released: state.release(String(b.key)) });
   if (route === "GET /__stub/calls") return sendJson(res, 200, state.callsFor(url.searchParams.get("model") ?? ""));
+  if (route === "GET /__stub/peak")
+    return sendJson(res, 200, { peak: state.peak(url.searchParams.get("prefix") ?? "") });
   if (route === "GET /__stub/held")
     return sendJson(res, 200, { count: state.heldCount(url.searchParams.get("key") ?? "") });
   sendJson(res, 404, { error: { message: `unknown stub control route ${route}` } });

@@ -44,6 +44,14 @@ export function modelsListCalls(stubUrl: string, apiKey: string): Promise<Record
   return callsFor(stubUrl, modelsListName(apiKey));
 }
 
+/**
+ * The most calls the stub had open at once to models whose names start with `prefix`, a name up to and including
+ * one of its hyphens (`cc-` for `cc-a` and `cc-b`), or a whole name.
+ */
+export async function peakOpen(stubUrl: string, prefix: string): Promise<number> {
+  return (await stubFetch<{ peak: number }>(`${stubUrl}/__stub/peak?prefix=${encodeURIComponent(prefix)}`)).peak;
+}
+
 export async function heldCount(stubUrl: string, key: string): Promise<number> {
   return (await stubFetch<{ count: number }>(`${stubUrl}/__stub/held?key=${encodeURIComponent(key)}`)).count;
 }

@@ -13,7 +13,7 @@ import {
 import { api } from "../helpers/runs";
 import { openEventSocket } from "../helpers/sockets";
 import { evaluationEvent } from "../../worker/shared/events";
-import { callsFor, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
+import { callsFor, peakOpen, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 const PROMPTS = ["First question?", "Second question?", "Third question?", "Fourth question?", "Fifth question?"];
@@ -177,6 +177,67 @@ describe("live progress", () => {
     const done = await getEvaluation(started.id);
     expect(done.progress.judgments).toMatchObject({ done: 0, failed: 2 });
     expect(await evalBattles(started.id)).toEqual([]);
+  });
+});
+
+describe("scheduling", () => {
+  it("keeps each provider within its cap and the room within six calls in flight", async () => {
+    const slow = { delayMs: 150, text: "A slow reply." };
+    const judge = { delayMs: 150, review: { reasons: "same", verdict: "A=B" } };
+    for (const m of ["cc-o-a", "cc-o-b", "cc-o-c", "cc-a-d", "cc-g-e"]) await ruleFor(stub, m, "", slow);
+    await ruleFor(stub, "cc-o-j", "", judge);
+    await ruleFor(stub, "cc-a-j", "", judge);
+    const setId = await promptSet("set-cc", PROMPTS.slice(0, 4));
+    // One provider alone: twelve answers ready at once, four (its default cap) in flight.
+    const alone = await startEvaluation({
+      promptSetId: setId,
+      contestants: ["openai:cc-o-a", "openai:cc-o-b", "openai:cc-o-c"],
+      baseline: "openai:cc-o-a",
+      judges: ["openai:cc-o-j"],
+    });
+    expect((await ended(alone.id)).status).toBe("completed");
+    expect(await peakOpen(stub, "cc-o-")).toBe(4);
+    // Three providers with four slots each: the room keeps six in flight at most, and fills them.
+    const mixed = await startEvaluation({
+      promptSetId: setId,
+      contestants: ["openai:cc-o-b", "anthropic:cc-a-d", "google:cc-g-e"],
+      baseline: "openai:cc-o-b",
+      judges: ["anthropic:cc-a-j"],
+    });
+    expect((await ended(mixed.id)).status).toBe("completed");
+    expect(await peakOpen(stub, "cc-")).toBe(6);
+    expect(await peakOpen(stub, "cc-a-")).toBeLessThanOrEqual(4);
+    expect(await peakOpen(stub, "cc-g-")).toBeLessThanOrEqual(4);
+  });
+
+  it("holds back every call to a provider that answered 429 for as long as it asked", async () => {
+    await scriptModel(stub, "bo-o-a", [
+      { status: 429, retryAfter: 3, errorMessage: "slow down" },
+      { holdKey: "bo-held", text: "Answered." },
+    ]);
+    await scriptModel(stub, "bo-o-b", [
+      { holdKey: "bo-held", text: "Answered." },
+      { holdKey: "bo-held", text: "Answered." },
+    ]);
+    await ruleFor(stub, "bo-a-j", "", { review: { reasons: "same", verdict: "A=B" } });
+    const setId = await promptSet("set-bo", PROMPTS);
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: ["openai:bo-o-a", "openai:bo-o-b"],
+      baseline: "openai:bo-o-a",
+      judges: ["anthropic:bo-a-j"],
+    });
+    const openaiCalls = async () => (await kindCount("bo-o-a", "answer")) + (await kindCount("bo-o-b", "answer"));
+    // Four calls to OpenAI start at once: one meets the 429, three are held, then let go.
+    await waitForHeld(stub, "bo-held", 3, 10_000);
+    await releaseHold(stub, "bo-held");
+    await evaluationUntil(started.id, (e) => e.progress.answers.done >= 3, "the three answers under way at the 429");
+    // Three slots came free, but OpenAI asked for three seconds: no new call to it starts before then.
+    expect(await openaiCalls()).toBe(4);
+    const done = await ended(started.id);
+    expect(done.progress.answers).toMatchObject({ done: 10, failed: 0 });
+    // The call that met the 429 was asked again once, after the wait.
+    expect(await openaiCalls()).toBe(11);
   });
 });
 

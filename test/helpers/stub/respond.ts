@@ -30,6 +30,7 @@ export async function respond(state: StubState, vendor: Vendor, call: ParsedCall
     authorization: credentialHeaders(req),
   });
   const gone = whenGone(res);
+  void gone.then(state.began(call.model));
   if (step.holdKey && !(await state.hold(step.holdKey, gone))) return;
   if (step.hang) return gone;
   if (!(await pause(step.delayMs ?? 0, gone))) return;

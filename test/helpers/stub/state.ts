@@ -6,6 +6,10 @@ export class StubState {
   private readonly calls = new Map<string, RecordedCall[]>();
   private readonly holds = new Map<string, Set<() => void>>();
   private readonly rules = new Map<string, { pattern: RegExp; step: Step }[]>();
+  /** models with a call open now, one entry per call */
+  private readonly open: string[] = [];
+  /** per model-name prefix asked about: the most calls open at once */
+  private readonly peaks = new Map<string, number>();
 
   script(model: string, steps: Step[]) {
     this.steps.set(model, [...(this.steps.get(model) ?? []), ...steps]);
@@ -25,6 +29,24 @@ export class StubState {
 
   record(model: string, call: RecordedCall) {
     this.calls.set(model, [...(this.calls.get(model) ?? []), call]);
+  }
+
+  /** A call to `model` arrived; returns what to call once it is over (its response closed). */
+  began(model: string): () => void {
+    this.open.push(model);
+    for (const prefix of [...this.peaks.keys(), ...prefixesOf(model)]) {
+      const now = this.open.filter((m) => m.startsWith(prefix)).length;
+      this.peaks.set(prefix, Math.max(this.peaks.get(prefix) ?? 0, now));
+    }
+    return () => {
+      const at = this.open.indexOf(model);
+      if (at >= 0) this.open.splice(at, 1);
+    };
+  }
+
+  /** The most calls open at once to models whose names start with `prefix`. */
+  peak(prefix: string): number {
+    return this.peaks.get(prefix) ?? 0;
   }
 
   callsFor(model: string): RecordedCall[] {
@@ -56,4 +78,11 @@ export class StubState {
     for (const release of waiters) release();
     return waiters.length;
   }
+}
+
+/** Every prefix of a model name ending at a hyphen, and the name itself: what `peak` may be asked about. */
+function prefixesOf(model: string): string[] {
+  const out = [model];
+  for (let i = model.indexOf("-"); i >= 0; i = model.indexOf("-", i + 1)) out.push(model.slice(0, i + 1));
+  return out;
 }

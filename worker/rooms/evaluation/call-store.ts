@@ -151,7 +151,7 @@ export class CallStore {
   /** Providers with calls still to make. */
   pendingProviders(): string[] {
     return this.sql
-      .exec<{ provider: string }>("SELECT DISTINCT provider FROM eval_calls WHERE status = 'pending'")
+      .exec<{ provider: string }>("SELECT DISTINCT provider FROM eval_calls WHERE status = 'pending' ORDER BY provider")
       .toArray()
       .map((r) => r.provider);
   }

@@ -45,17 +45,17 @@ export class Scheduler {
     return started;
   }
 
+  /** Starts what may start now, the free slots shared out evenly between the providers with calls ready. */
   private fill(ctx: EvaluationContext, inFlight: Map<string, { provider: string; done: Promise<void> }>, room: number) {
     let started = 0;
     const now = Date.now();
-    for (const provider of ctx.store.pendingProviders()) {
-      if ((this.backoffUntil.get(provider) ?? 0) > now) continue;
+    const providers = ctx.store.pendingProviders().filter((p) => (this.backoffUntil.get(p) ?? 0) <= now);
+    for (const [i, provider] of providers.entries()) {
+      const slots = Math.min(ROOM_MAX_IN_FLIGHT - inFlight.size, room - started);
+      if (slots <= 0) break;
       const running = [...inFlight.values()].filter((f) => f.provider === provider).length;
-      const free = Math.min(
-        providerCap(this.caps, provider) - running,
-        ROOM_MAX_IN_FLIGHT - inFlight.size,
-        room - started,
-      );
+      const share = Math.ceil(slots / (providers.length - i));
+      const free = Math.min(providerCap(this.caps, provider) - running, share);
       if (free <= 0) continue;
       for (const call of ctx.store.ready(provider, free)) {
         ctx.store.markRunning(call.id);
