@@ -1,6 +1,6 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { client } from "../helpers/client";
+import { client, ok } from "../helpers/client";
 import {
   ended,
   evalBattles,
@@ -105,6 +105,25 @@ describe("a pairwise evaluation", () => {
     expect(j1Flip.map((j) => j.verdict)).toEqual(Array(10).fill("A>B"));
     const battles = await evalBattles(started.id);
     expectHandCount(battles, p, 5);
+
+    // The leaderboard of this evaluation alone: GOOD won 30 of its 40 battles and tied 10, FLIP won 5 of 20 and tied
+    // 10, BASE won 5 of 60 and tied 20; its wins count a tie as a win for both (seed 000's rule).
+    const board = await ok(
+      client.leaderboard.$get({
+        query: { source: "eval", evaluation: started.id, category: "coding", demo: "include" },
+      }),
+    );
+    expect(board.totalBattles).toBe(60);
+    const row = (id: string) => board.rows.find((r) => r.modelId === id)!;
+    expect([row(p.good).wins, row(p.good).battles]).toEqual([40, 40]);
+    expect([row(p.flip).wins, row(p.flip).battles]).toEqual([15, 20]);
+    expect([row(p.base).wins, row(p.base).battles]).toEqual([25, 60]);
+    expect(board.rows[0].modelId).toBe(p.good);
+    const human = await api(`/leaderboard?source=human&evaluation=${started.id}`);
+    expect(human.status).toBe(400);
+    // Its battles mix with others only under source=all.
+    const all = await ok(client.leaderboard.$get({ query: { source: "human", demo: "include" } }));
+    expect(all.rows.some((r) => r.modelId === p.good)).toBe(false);
   });
 
   it("leaves out a judge's own pairs and says how many", async () => {

@@ -35,6 +35,18 @@ const describedOdds = describeRoute({
 
 /** The view's standings exactly as GET /api/leaderboard computes them, with a refused anchor a 400. */
 async function standingsOf(env: Env, q: LeaderboardQuery) {
+  if (q.evaluation !== undefined && q.source !== "eval")
+    throw new ApiError(
+      400,
+      "invalid_request",
+      "evaluation=<id> goes with source=eval: an evaluation's battles are eval battles.",
+    );
+  if (q.evaluation !== undefined && (q.label !== undefined || q.style))
+    throw new ApiError(
+      400,
+      "invalid_request",
+      "An evaluation's view has no label filter or style control: its prompts come from its prompt set.",
+    );
   if ((q.anchor === undefined) !== (q.anchorRating === undefined))
     throw new ApiError(
       400,

@@ -87,6 +87,7 @@ export function sliceOf(q: LeaderboardQuery, withoutDemo: boolean): Slice {
     category: q.category ?? "",
     includeFlagged: q.includeFlagged,
     ...(q.label ? { label: q.label } : {}),
+    ...(q.evaluation !== undefined ? { evaluation: q.evaluation } : {}),
   };
   // Absent rather than false, so the views that keep the demo models keep their rooms' and streams' names.
   return withoutDemo ? { ...slice, withoutDemo } : slice;
@@ -213,7 +214,8 @@ async function fromFitRoom(
   // out decides from every pair: only the full read can tell.
   const demoFixed = q.demo === "include" || (q.demo === "auto" && !realProviderConfigured(env));
   // The room moves its counts on by source and category: a label's view and deduplicated counts need the full read.
-  const bySourceAndCategory = q.label === undefined && settings(env).arena.dedupPrompts === null;
+  const bySourceAndCategory =
+    q.label === undefined && q.evaluation === undefined && settings(env).arena.dedupPrompts === null;
   if (
     plan.where !== "room" ||
     q.source === "all" ||
@@ -278,7 +280,8 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
   const dedup = settings(env).arena.dedupPrompts;
   const { leftOut, read } = await demoLeftOut(env, db, q);
   const base = sliceOf(q, leftOut.length > 0);
-  const slice: Slice = dedup === null ? base : { ...base, dedup };
+  // Dedup caps repeated prompts across the arena; an evaluation's items are its own set, each asked on purpose.
+  const slice: Slice = dedup === null || q.evaluation !== undefined ? base : { ...base, dedup };
   const withHuman = slice.sources.includes("human");
   const [{ pairs, excludedFlagged, dedup: deduped }, online, shown, humanPairs, categories, labels] = await Promise.all(
     [

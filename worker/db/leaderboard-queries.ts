@@ -17,6 +17,8 @@ export interface Slice {
   label?: string;
   /** leave out the battles of heavily repeated prompts past the rule's cap (slice-battles.ts); absent: keep all */
   dedup?: DedupRule;
+  /** only this evaluation's `eval` battles, read from the battles themselves (no counter keeps them apart) */
+  evaluation?: string;
 }
 
 /** What the dedup rule left out of a slice. */
@@ -52,6 +54,8 @@ export interface SlicePairs {
  * rule removed. The counters answer a slice by source, category and label; dedup needs a join (slice-battles.ts).
  */
 export async function readPairCounts(db: Db, slice: Slice): Promise<SlicePairs> {
+  if (slice.evaluation !== undefined)
+    return { pairs: await readEvaluationPairs(db, slice, slice.evaluation), excludedFlagged: 0, dedup: null };
   const [counted, drops] = await Promise.all([
     slice.label ? readLabelPairs(db, slice, slice.label) : readPairCountsMarked(db, slice),
     slice.dedup === undefined ? null : readDedupDrops(db, slice, slice.dedup),
@@ -77,7 +81,7 @@ function pairsOf(slice: Slice) {
 
 /** Battles left out of the slice by their flags (a range of the flagged rows alone). */
 export async function readExcludedFlagged(db: Db, slice: Slice): Promise<number> {
-  if (slice.includeFlagged) return 0;
+  if (slice.includeFlagged || slice.evaluation !== undefined) return 0;
   const [row] = await db
     .select({ n: sql<number>`coalesce(sum(${p.loWins} + ${p.hiWins} + ${p.ties} + ${p.bothBad}), 0)` })
     .from(p)
@@ -264,4 +268,22 @@ export async function readCategories(db: Db): Promise<string[]> {
     SELECT category FROM k WHERE category <> '' UNION SELECT category FROM model_appearances WHERE category <> '' ORDER BY 1`),
   );
   return rows.map((r) => r.category);
+}
+
+/** One evaluation's battles per pair (its judges' battles are never flagged), in the slice's category. */
+async function readEvaluationPairs(db: Db, slice: Slice, evaluationId: string): Promise<PairTotals[]> {
+  const { results } = await db.$client
+    .prepare(
+      `SELECT min(model_a, model_b) AS lo, max(model_a, model_b) AS hi,
+        sum(CASE WHEN (winner = 'model_a' AND model_a < model_b) OR (winner = 'model_b' AND model_b < model_a) THEN 1 ELSE 0 END) AS loWins,
+        sum(CASE WHEN (winner = 'model_a' AND model_a > model_b) OR (winner = 'model_b' AND model_b > model_a) THEN 1 ELSE 0 END) AS hiWins,
+        sum(CASE WHEN winner = 'tie' THEN 1 ELSE 0 END) AS ties,
+        sum(CASE WHEN winner = 'tie (bothbad)' THEN 1 ELSE 0 END) AS bothBad
+       FROM battles WHERE evaluation_id = ?1 AND source = 'eval' AND (?2 = '' OR category = ?2)
+         AND (?3 = 0 OR (substr(model_a, 1, 5) <> 'demo:' AND substr(model_b, 1, 5) <> 'demo:'))
+       GROUP BY lo, hi ORDER BY lo, hi`,
+    )
+    .bind(evaluationId, slice.category, slice.withoutDemo ? 1 : 0)
+    .all<PairTotals>();
+  return results;
 }

@@ -30,7 +30,9 @@ const s = schema.eloSnapshots;
 export function streamOf(slice: Slice): string {
   // "/" sorts below "|" and the category is encoded, so "/nodemo" can't read as another stream's checkpoint.
   const demo = slice.withoutDemo ? "/nodemo" : "";
-  return `${[...slice.sources].sort().join("+")}|${slice.includeFlagged ? 1 : 0}|${encodeURIComponent(slice.category)}${demo}`;
+  // An evaluation's view is a stream of its own ("#" never appears encoded, as in a label's stream).
+  const evaluation = slice.evaluation === undefined ? "" : `#evaluation#${encodeURIComponent(slice.evaluation)}`;
+  return `${[...slice.sources].sort().join("+")}|${slice.includeFlagged ? 1 : 0}|${encodeURIComponent(slice.category)}${demo}${evaluation}`;
 }
 
 /**
@@ -84,7 +86,7 @@ export async function battlesAfter(
 ): Promise<BattleRow[]> {
   const out: BattleRow[] = [];
   // Labels are D1's only: a label's view reads D1's battles (slice-battles.ts says so for its counts too).
-  if (!slice.label)
+  if (!slice.label && slice.evaluation === undefined)
     for await (const page of archivedBattles(db.$client, archive, slice, rowid))
       for (const b of page)
         out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });
@@ -97,6 +99,11 @@ export async function battlesAfter(
   }
   if (!slice.includeFlagged) where.push("+flagged = 0");
   if (slice.withoutDemo) where.push("substr(model_a, 1, 5) <> 'demo:' AND substr(model_b, 1, 5) <> 'demo:'");
+  // Without the unary +, so SQLite reads the evaluation's own index rather than every battle.
+  if (slice.evaluation !== undefined) {
+    where.push("evaluation_id = ?");
+    params.push(slice.evaluation);
+  }
   if (slice.label) {
     where.push(
       "EXISTS (SELECT 1 FROM prompt_labels l WHERE l.label = ? AND l.ref = coalesce(battles.comparison_id, battles.id))",

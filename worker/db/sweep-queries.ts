@@ -1,10 +1,12 @@
-/** Runs and comparisons D1 still shows as under way well after they started: the cron sweep nudges their rooms. */
+/** Runs, comparisons and evaluations D1 still shows as under way well after they started: the cron sweep nudges their rooms. */
 import { and, gt, inArray, lt } from "drizzle-orm";
 import * as schema from "./schema";
 import type { Db } from "./queries";
 
 const RUN_UNDER_WAY = ["pending", "answering", "reviewing", "synthesizing"] as const;
 const COMPARISON_UNDER_WAY = ["pending", "answering"] as const;
+/** a paused evaluation waits for a person, not for its alarm */
+const EVALUATION_UNDER_WAY = ["queued", "running"] as const;
 
 export interface Window {
   /** started after this (ms since the epoch): the created_at index bounds the scan */
@@ -14,8 +16,11 @@ export interface Window {
   limit: number;
 }
 
-export async function unfinishedIn(db: Db, w: Window): Promise<{ runs: string[]; comparisons: string[] }> {
-  const [runs, comparisons] = await db.batch([
+export async function unfinishedIn(
+  db: Db,
+  w: Window,
+): Promise<{ runs: string[]; comparisons: string[]; evaluations: string[] }> {
+  const [runs, comparisons, evaluations] = await db.batch([
     db
       .select({ id: schema.runs.id })
       .from(schema.runs)
@@ -38,6 +43,21 @@ export async function unfinishedIn(db: Db, w: Window): Promise<{ runs: string[];
         ),
       )
       .limit(w.limit),
+    db
+      .select({ id: schema.evaluations.id })
+      .from(schema.evaluations)
+      .where(
+        and(
+          gt(schema.evaluations.createdAt, w.from),
+          lt(schema.evaluations.createdAt, w.to),
+          inArray(schema.evaluations.status, [...EVALUATION_UNDER_WAY]),
+        ),
+      )
+      .limit(w.limit),
   ]);
-  return { runs: runs.map((r) => r.id), comparisons: comparisons.map((c) => c.id) };
+  return {
+    runs: runs.map((r) => r.id),
+    comparisons: comparisons.map((c) => c.id),
+    evaluations: evaluations.map((e) => e.id),
+  };
 }

@@ -156,6 +156,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     const r = this.record;
     if (!r) return notFound();
     if (r.status !== "paused") return conflict(`The evaluation is ${r.status}; only a paused one can be resumed.`);
+    // The money set aside lasts as long again from now: a pause must not let it lapse under the work left.
+    r.holdExpiresAt = Date.now() + (r.holdExpiresAt - r.createdAt);
+    this.resizeHold();
     this.setStatus("running");
     this.startWork();
     return { ok: true, id: r.id, status: r.status };

@@ -75,10 +75,11 @@ const methodOf = (r: FitRequest): IntervalMethod => ({
 });
 
 /**
- * A view the room can move on battle by battle: one by source and category. A prompt label's counters and a
- * deduplicated view are read whole (readPairCounts) and fitted exactly each time.
+ * A view the room can move on battle by battle: one by source and category. A prompt label's counters, a
+ * deduplicated view and an evaluation's battles are read whole (readPairCounts) and fitted exactly each time.
  */
-const movable = (slice: Slice) => slice.label === undefined && slice.dedup === undefined;
+const movable = (slice: Slice) =>
+  slice.label === undefined && slice.dedup === undefined && slice.evaluation === undefined;
 
 export class FitRoom extends DurableObject<Env> {
   /** Slices of the fit in progress run so far (0 when none runs): lets a test see a fit under way. */

@@ -369,6 +369,8 @@ export const leaderboardQuery = z.object({
       error: `label must be one of ${PROMPT_LABELS.join(", ")}, or a language as ${LANGUAGE_LABEL_PREFIX}en`,
     })
     .optional(),
+  /** with source=eval: only this evaluation's battles */
+  evaluation: z.string().trim().min(1).max(200).optional(),
   minAppearances: z.coerce.number().int().min(1).max(1_000_000_000).default(1),
   order: z.enum(LEADERBOARD_ORDERS).default("bt"),
   includeFlagged: flag.default(false),
