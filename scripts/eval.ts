@@ -224,10 +224,15 @@ async function createSet(server: Server, file: string): Promise<string> {
   return made.id;
 }
 
+/** What GET /api/evaluations/:id says of the calls (worker/shared/evaluation.ts). */
+interface Calls {
+  done: number;
+  total: number;
+}
+
 interface Progress {
   status: string;
-  progress?: { answered?: number; answers?: number; judged?: number; judgments?: number };
-  spentUsd?: number;
+  progress?: { answers?: Calls; judgments?: Calls; spentUsd?: number };
 }
 
 function bar(done: number, total: number): string {
@@ -241,9 +246,11 @@ async function follow(server: Server, id: string): Promise<string> {
   for (;;) {
     const state = await server.call<Progress>("GET", `/api/evaluations/${id}`);
     const p = state.progress ?? {};
-    const done = (p.answered ?? 0) + (p.judged ?? 0);
-    const total = (p.answers ?? 0) + (p.judgments ?? 0);
-    const line = `${bar(done, total)} answers ${p.answered ?? 0}/${p.answers ?? 0}, judgments ${p.judged ?? 0}/${p.judgments ?? 0}, $${(state.spentUsd ?? 0).toFixed(4)}`;
+    const answers = p.answers ?? { done: 0, total: 0 };
+    const judgments = p.judgments ?? { done: 0, total: 0 };
+    const done = answers.done + judgments.done;
+    const total = answers.total + judgments.total;
+    const line = `${bar(done, total)} answers ${answers.done}/${answers.total}, judgments ${judgments.done}/${judgments.total}, $${(p.spentUsd ?? 0).toFixed(4)}`;
     if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
     else if (Math.floor((done / Math.max(total, 1)) * 10) !== lastShown) {
       lastShown = Math.floor((done / Math.max(total, 1)) * 10);
@@ -320,7 +327,7 @@ async function main(opts: Options): Promise<number> {
   const [baseline] = opts.baseline ? await pinVersions(server, [opts.baseline]) : [null];
   const judges = await pinVersions(server, opts.judges);
   const name = opts.name ?? `${opts.set ? basename(opts.set) : promptSetId} ${new Date().toISOString().slice(0, 16)}`;
-  const started = await server.call<{ id: string; estimate: { maxUsd?: number } }>("POST", "/api/evaluations", {
+  const started = await server.call<{ id: string; estimate: { usd: number } }>("POST", "/api/evaluations", {
     name,
     promptSetId,
     contestants,

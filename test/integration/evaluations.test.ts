@@ -121,6 +121,11 @@ describe("a pairwise evaluation", () => {
     expect(board.rows[0].modelId).toBe(p.good);
     const human = await api(`/leaderboard?source=human&evaluation=${started.id}`);
     expect(human.status).toBe(400);
+    // The report reads the same rows: judge 1 flipped on every BASE–FLIP pair, judge 2 on none.
+    const report = await ok(client.evaluations[":id"].report.$get({ param: { id: started.id } }));
+    const judge = (id: string) => report.judgeSummaries.find((x) => x.judge === id)!;
+    expect(judge(p.j1)).toMatchObject({ judgments: 20, failures: 0, pairs: 10, flips: 5 });
+    expect(judge(p.j2)).toMatchObject({ judgments: 20, failures: 0, pairs: 10, flips: 0 });
     // Its battles mix with others only under source=all.
     const all = await ok(client.leaderboard.$get({ query: { source: "human", demo: "include" } }));
     expect(all.rows.some((r) => r.modelId === p.good)).toBe(false);
