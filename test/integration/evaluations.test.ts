@@ -1,4 +1,4 @@
-import { abortAllDurableObjects } from "cloudflare:test";
+import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { client, ok } from "../helpers/client";
 import {
@@ -146,6 +146,60 @@ describe("a pairwise evaluation", () => {
     expect(done.progress.selfSkipped).toBe(4);
     expect(done.progress.judgments.total).toBe(4);
     expect(await kindCount("ev2-j1", "review")).toBe(4);
+  });
+});
+
+describe("what the calls carry", () => {
+  it("asks every sample, with a multi-turn item's earlier turns, and shows judges the reference and the rubric", async () => {
+    const p = await scriptPanel("ev9");
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO prompt_sets (id, name, items) VALUES ('set-ev9', 'turns', 1)"),
+      env.DB.prepare(
+        "INSERT INTO prompt_set_items (set_id, position, item_id, prompt, reference, turns) VALUES ('set-ev9', 0, 'chat-1', 'And in Celsius?', 'About 37 °C.', ?)",
+      ).bind(
+        JSON.stringify([
+          { role: "user", content: "What is a normal body temperature in Fahrenheit?" },
+          { role: "assistant", content: "About 98.6 °F." },
+        ]),
+      ),
+    ]);
+    const started = await startEvaluation({
+      promptSetId: "set-ev9",
+      contestants: [p.base, p.good],
+      baseline: p.base,
+      judges: [p.j1],
+      repeats: 2,
+      rubric: "Exact numbers matter most.",
+    });
+    expect(started.estimate).toMatchObject({ answerCalls: 4, judgeCalls: 4 });
+    const done = await ended(started.id);
+    expect(done.progress.judgments).toMatchObject({ done: 4, total: 4 });
+
+    const answers = (await callsFor(stub, "ev9-base")).filter((c) => c.kind === "answer");
+    expect(answers).toHaveLength(2);
+    const sent = JSON.stringify(answers[0].body);
+    expect(sent).toContain("What is a normal body temperature in Fahrenheit?");
+    expect(sent).toContain("About 98.6 °F.");
+    expect(sent).toContain("And in Celsius?");
+    const judged = (await callsFor(stub, "ev9-j1")).filter((c) => c.kind === "review");
+    expect(judged).toHaveLength(4);
+    for (const call of judged) {
+      const body = JSON.stringify(call.body);
+      expect(body).toContain("## Reference answer");
+      expect(body).toContain("About 37 °C.");
+      expect(body).toContain("Exact numbers matter most.");
+      // Answers go to the judge unnamed.
+      expect(body).not.toContain("ev9-base");
+      expect(body).not.toContain("ev9-good");
+    }
+    const rows = await rowsOf(started.id);
+    expect(rows.judgments.map((j) => j.sample).sort()).toEqual([0, 0, 1, 1]);
+    expect(rows.answers.map((a) => `${a.itemId}/${a.sample}`).sort()).toEqual([
+      "chat-1/0",
+      "chat-1/0",
+      "chat-1/1",
+      "chat-1/1",
+    ]);
   });
 });
 

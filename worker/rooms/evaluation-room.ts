@@ -78,34 +78,10 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       selfSkipped: 0,
       holdExpiresAt: init.holdExpiresAt,
     };
-    const modelOf = new Map(record.contestants.map((c) => [c.id, c.modelId]));
-    const calls: NewCall[] = [];
-    init.items.forEach((item, idx) => {
-      const planned = callsOfItem(record, item.id);
-      record.selfSkipped += planned.selfSkipped;
-      for (const a of planned.answers)
-        calls.push({
-          id: a.id,
-          kind: "answer",
-          item: idx,
-          sample: a.sample,
-          model: a.contestant,
-          provider: providerOf(modelOf.get(a.contestant)!),
-        });
-      for (const j of planned.judges)
-        calls.push({
-          id: j.id,
-          kind: "judge",
-          item: idx,
-          sample: j.sample,
-          model: j.judge,
-          provider: providerOf(j.judge),
-          first: j.first,
-          second: j.second,
-          deps: j.answers,
-        });
-    });
-    this.store.plan(init.items, calls);
+    // Every item has the same calls: the judge calls a judge leaves out are as many for each.
+    record.selfSkipped = callsOfItem(record, "").selfSkipped * init.items.length;
+    // A generator, item by item, so the calls of a large evaluation are never all in memory at once.
+    this.store.plan(init.items, plannedCalls(record, init.items));
     this.record = record;
     this.save();
     const d1 = this.env.DB;
@@ -399,6 +375,35 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       createdAt: r.createdAt,
       progress: progressOf(r, this.store, this.pace),
     };
+  }
+}
+
+/** Every call of the evaluation, item by item (evaluation/plan.ts), with the provider each is made to. */
+function* plannedCalls(record: EvaluationRecord, items: { id: string }[]): Generator<NewCall> {
+  const modelOf = new Map(record.contestants.map((c) => [c.id, c.modelId]));
+  for (const [idx, item] of items.entries()) {
+    const planned = callsOfItem(record, item.id);
+    for (const a of planned.answers)
+      yield {
+        id: a.id,
+        kind: "answer",
+        item: idx,
+        sample: a.sample,
+        model: a.contestant,
+        provider: providerOf(modelOf.get(a.contestant)!),
+      };
+    for (const j of planned.judges)
+      yield {
+        id: j.id,
+        kind: "judge",
+        item: idx,
+        sample: j.sample,
+        model: j.judge,
+        provider: providerOf(j.judge),
+        first: j.first,
+        second: j.second,
+        deps: j.answers,
+      };
   }
 }
 
