@@ -131,6 +131,32 @@ describe("a pairwise evaluation", () => {
     expect(all.rows.some((r) => r.modelId === p.good)).toBe(false);
   });
 
+  it("lists evaluations newest first, with their prompt set, contestants, status and spend", async () => {
+    const p = await scriptPanel("ev10");
+    const setId = await promptSet("set-ev10", PROMPTS.slice(0, 1));
+    const started = await startEvaluation({
+      name: "Listed one",
+      promptSetId: setId,
+      contestants: [p.base, p.good],
+      judges: [p.j2],
+    });
+    await ended(started.id);
+    const list = await ok(client.evaluations.$get({ query: { limit: "100" } }));
+    expect(list.items.find((e) => e.id === started.id)).toEqual({
+      id: started.id,
+      createdAt: expect.any(Number),
+      name: "Listed one",
+      promptSetId: setId,
+      promptSetName: `set ${setId}`,
+      method: "pairwise",
+      contestants: [p.base, p.good],
+      baseline: null,
+      status: "completed",
+      estimateUsd: 0,
+      spentUsd: 0,
+    });
+  });
+
   it("leaves out a judge's own pairs and says how many", async () => {
     const p = await scriptPanel("ev2");
     const setId = await promptSet("set-ev2", PROMPTS.slice(0, 2));
@@ -338,11 +364,13 @@ describe("resuming", () => {
     });
     await waitForHeld(stub, "ev3-held", 1, 10_000);
     // Everything but the held answer and the four judge calls reading it completes first.
-    await evaluationUntil(
+    const midway = await evaluationUntil(
       started.id,
       (e) => e.progress.answers.done === 14 && e.progress.judgments.done === 36,
       "every call but the held one's",
     );
+    // Five calls left at the pace so far: an ETA.
+    expect(midway.progress.etaMs).toBeGreaterThan(0);
     await abortAllDurableObjects();
     await releaseHold(stub, "ev3-held");
     const done = await ended(started.id);
@@ -407,7 +435,11 @@ describe("controls", () => {
       judges: [p.j2],
     });
     await waitForHeld(stub, "ev5-held", 1, 10_000);
-    await evaluationUntil(started.id, (e) => e.progress.answers.done >= 2, "the baseline's answers");
+    await evaluationUntil(
+      started.id,
+      (e) => e.progress.contestants.find((c) => c.contestant === p.base)?.answered === 2,
+      "the baseline's answers",
+    );
     const res = await client.evaluations[":id"].cancel.$post({ param: { id: started.id } });
     expect(await res.json()).toEqual({ id: started.id, status: "cancelled" });
     const done = await ended(started.id);

@@ -348,11 +348,20 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
   /** Ends the evaluation once D1 holds all of it, and settles the money set aside. */
   private async finish(status: EvaluationStatus, error: string | null) {
     const r = this.record!;
+    const before = { status: r.status, error: r.error, holdId: r.holdId };
     if (r.holdId) this.d1.push(settleHoldsWrite(this.env.DB, [r.holdId]));
-    r.holdId = null;
+    Object.assign(r, { status, error, holdId: null });
+    this.d1.push(evaluationStatusWrite(this.env.DB, r.id, status, error, this.store.spend().usd, true));
+    try {
+      await this.flushWrites();
+    } catch (err) {
+      // Still under way for the alarm's retry, which ends it again once D1 takes it.
+      Object.assign(r, before);
+      throw err;
+    }
+    this.save();
     this.pace = null;
-    this.setStatus(status, error);
-    await this.flushWrites();
+    this.emit({ type: "evaluation.status", status, error });
     this.announceProgress(true);
     await this.ctx.storage.deleteAlarm();
   }
