@@ -503,10 +503,14 @@ describe("validation", () => {
     expect(missing.status).toBe(404);
   });
 
-  it("runs on the demo models with no keys, its judges answering the five-point schema", async () => {
-    await promptSet("set-demo", ["How do tides work?", "Why is the sky blue?"]);
+  it("runs on the demo models with no keys over a prompt set made through the API, its judges answering the five-point schema", async () => {
+    const set = await ok(
+      client["prompt-sets"].$post({
+        json: { name: "Demo set", items: [{ prompt: "How do tides work?" }, { prompt: "Why is the sky blue?" }] },
+      }),
+    );
     const started = await startEvaluation({
-      promptSetId: "set-demo",
+      promptSetId: set.id,
       contestants: ["demo:concise", "demo:thorough"],
       baseline: "demo:concise",
       judges: ["demo:skeptic"],
@@ -514,7 +518,13 @@ describe("validation", () => {
     const done = await ended(started.id);
     expect(done.progress.judgments).toMatchObject({ done: 4, failed: 0 });
     const rows = await rowsOf(started.id);
+    expect(rows.answers.map((a) => a.itemId).sort()).toEqual(["item-1", "item-1", "item-2", "item-2"]);
     for (const j of rows.judgments) expect(["A>>B", "A>B", "A=B", "B>A", "B>>A"]).toContain(j.verdict);
+    // The set is used now: an edit of it would be its next version.
+    const used = await env.DB.prepare("SELECT used_at AS usedAt FROM prompt_sets WHERE id = ?")
+      .bind(set.id)
+      .first<{ usedAt: number | null }>();
+    expect(used?.usedAt).not.toBeNull();
   });
 
   it("answers 404 for an evaluation it never made", async () => {
