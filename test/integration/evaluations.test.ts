@@ -12,6 +12,7 @@ import {
 } from "../helpers/evaluations";
 import { api } from "../helpers/runs";
 import { openEventSocket } from "../helpers/sockets";
+import { sweepUnfinished } from "../../worker/rooms/sweep";
 import { evaluationEvent } from "../../worker/shared/events";
 import { callsFor, peakOpen, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
 
@@ -382,6 +383,29 @@ describe("resuming", () => {
     expect(await kindCount("ev3-j1", "review")).toBe(20);
     expect(await kindCount("ev3-j2", "review")).toBe(20);
     expectHandCount(await evalBattles(started.id), p, 5);
+  });
+});
+
+describe("the cron sweep", () => {
+  it("finds an evaluation D1 still shows running long after it started, and leaves a paused one to its person", async () => {
+    const p = await scriptPanel("ev11");
+    await scriptModel(stub, "ev11-good", [{ holdKey: "ev11-held" }, { holdKey: "ev11-held" }]);
+    const setId = await promptSet("set-ev11", PROMPTS.slice(0, 1));
+    const body = { promptSetId: setId, contestants: [p.base, p.good], judges: [p.j2] };
+    const running = await startEvaluation(body);
+    const paused = await startEvaluation(body);
+    await waitForHeld(stub, "ev11-held", 2, 10_000);
+    await client.evaluations[":id"].pause.$post({ param: { id: paused.id } });
+    const old = Date.now() - 20 * 60_000;
+    await env.DB.prepare("UPDATE evaluations SET created_at = ? WHERE id IN (?, ?)")
+      .bind(old, running.id, paused.id)
+      .run();
+    const found = await sweepUnfinished(env);
+    expect(found.evaluations).toContain(running.id);
+    expect(found.evaluations).not.toContain(paused.id);
+    await releaseHold(stub, "ev11-held");
+    expect((await ended(running.id)).status).toBe("completed");
+    await client.evaluations[":id"].cancel.$post({ param: { id: paused.id } });
   });
 });
 
