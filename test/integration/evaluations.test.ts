@@ -1,4 +1,4 @@
-import { abortAllDurableObjects, env } from "cloudflare:test";
+import { abortAllDurableObjects, env, evictDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { client, ok } from "../helpers/client";
 import {
@@ -384,6 +384,36 @@ describe("resuming", () => {
     expect(await kindCount("ev3-j2", "review")).toBe(20);
     expectHandCount(await evalBattles(started.id), p, 5);
   });
+});
+
+describe("at the issue's size", () => {
+  // The issue writes 2 × 3 × 50 × 2 as 1,200; the product is 600: 2 judges × 3 pairs with the baseline × 50 items × 2 orders.
+  it("50 items × 4 contestants, a baseline and 2 judges: 200 answer calls and 600 judge calls, none repeated across an eviction", async () => {
+    const items = Array.from({ length: 50 }, (_, i) => `Question number ${i + 1}?`);
+    const setId = await promptSet("set-big", items);
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: ["openai:big-a", "anthropic:big-b", "google:big-c", "openai:big-d"],
+      baseline: "openai:big-a",
+      judges: ["openai:big-j1", "anthropic:big-j2"],
+    });
+    expect(started.estimate).toMatchObject({ answerCalls: 200, judgeCalls: 600 });
+    await evaluationUntil(started.id, (e) => e.progress.judgments.done >= 100, "some judge calls", 60_000);
+    // A graceful eviction lets the step under way (a slice of calls) finish first: none is lost, so none is made again.
+    await evictDurableObject(env.EVALUATION_ROOM.get(env.EVALUATION_ROOM.idFromName(started.id)));
+    const resumed = await getEvaluation(started.id);
+    expect(resumed.progress.answers.done + resumed.progress.judgments.done).toBeLessThan(800);
+    const done = await ended(started.id, 60_000);
+    expect(done.progress.answers).toMatchObject({ done: 200, total: 200 });
+    expect(done.progress.judgments).toMatchObject({ done: 600, total: 600 });
+    for (const model of ["big-a", "big-b", "big-c", "big-d"]) expect(await kindCount(model, "answer")).toBe(50);
+    expect(await kindCount("big-j1", "review")).toBe(300);
+    expect(await kindCount("big-j2", "review")).toBe(300);
+    // The stub's judges answer A>>B whatever they see: three battles for whoever is shown first, in every order.
+    const battles = await evalBattles(started.id);
+    expect(battles).toHaveLength(1800);
+    expect(battles.every((b) => b.winner === "model_a")).toBe(true);
+  }, 120_000);
 });
 
 describe("the cron sweep", () => {
