@@ -3,7 +3,7 @@ import { providerCap, ROOM_MAX_IN_FLIGHT } from "../../worker/evaluation/concurr
 import { estimateItem } from "../../worker/evaluation/estimate";
 import { buildPairwiseJudgeRequest, parsePairwiseVerdict } from "../../worker/evaluation/judge-prompt";
 import { callsOfItem, judgedPairs, type PairwisePlan } from "../../worker/evaluation/plan";
-import { favouredBy, gamesOf, isFlip, type Judgment } from "../../worker/evaluation/verdicts";
+import { battlesOf, favouredBy, isFlip, type Judgment } from "../../worker/evaluation/verdicts";
 import { readPacket } from "../../worker/providers/demo";
 import { judgeFivePoint } from "../../worker/providers/demo/review";
 
@@ -11,15 +11,15 @@ const j = (first: string, second: string, verdict: Judgment["verdict"]): Judgmen
 
 describe("arena-hard-auto's count of a five-point verdict", () => {
   it("gives three battles to a strong winner, one to a plain winner, one tie for a tie", () => {
-    expect(gamesOf(j("x", "y", "A>>B"))).toEqual(Array(3).fill({ modelA: "x", modelB: "y", winner: "model_a" }));
-    expect(gamesOf(j("x", "y", "A>B"))).toEqual([{ modelA: "x", modelB: "y", winner: "model_a" }]);
-    expect(gamesOf(j("x", "y", "A=B"))).toEqual([{ modelA: "x", modelB: "y", winner: "tie" }]);
-    expect(gamesOf(j("x", "y", "B>A"))).toEqual([{ modelA: "x", modelB: "y", winner: "model_b" }]);
-    expect(gamesOf(j("x", "y", "B>>A"))).toEqual(Array(3).fill({ modelA: "x", modelB: "y", winner: "model_b" }));
+    expect(battlesOf(j("x", "y", "A>>B"))).toEqual(Array(3).fill({ modelA: "x", modelB: "y", winner: "model_a" }));
+    expect(battlesOf(j("x", "y", "A>B"))).toEqual([{ modelA: "x", modelB: "y", winner: "model_a" }]);
+    expect(battlesOf(j("x", "y", "A=B"))).toEqual([{ modelA: "x", modelB: "y", winner: "tie" }]);
+    expect(battlesOf(j("x", "y", "B>A"))).toEqual([{ modelA: "x", modelB: "y", winner: "model_b" }]);
+    expect(battlesOf(j("x", "y", "B>>A"))).toEqual(Array(3).fill({ modelA: "x", modelB: "y", winner: "model_b" }));
   });
 
   it("counts a pair's two orders as two games: y strongly better both ways is six battles for y", () => {
-    const games = [...gamesOf(j("x", "y", "B>>A")), ...gamesOf(j("y", "x", "A>>B"))];
+    const games = [...battlesOf(j("x", "y", "B>>A")), ...battlesOf(j("y", "x", "A>>B"))];
     const winners = games.map((g) => (g.winner === "model_a" ? g.modelA : g.modelB));
     expect(winners).toEqual(Array(6).fill("y"));
   });

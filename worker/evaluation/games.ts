@@ -4,8 +4,10 @@
  * ≈ one tie. A pair whose two orders lean to opposite contestants is a flip; its games still count as given.
  */
 
-export const FIVE_POINT_VERDICTS = ["A>>B", "A>B", "A=B", "B>A", "B>>A"] as const;
-export type FivePointVerdict = (typeof FIVE_POINT_VERDICTS)[number];
+import type { FivePointVerdict } from "../shared/constants";
+
+// The scale is named once, in shared/constants.ts (the request and response schemas spell it too).
+export { FIVE_POINT_VERDICTS, type FivePointVerdict } from "../shared/constants";
 
 /** The games one verdict stands for, seen from the answer shown first (A). */
 export interface Games {

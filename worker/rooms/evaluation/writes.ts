@@ -1,7 +1,7 @@
 /** A finished call's D1 rows: its answer or judgment row, and a judgment's `eval` battles (arena-hard-auto's count). */
 import { answerRowWrites, evalBattleWrites, judgmentRowWrites } from "../../db/evaluation-queries";
 import type { Write } from "../../db/statements";
-import { gamesOf } from "../../evaluation/verdicts";
+import { battlesOf } from "../../evaluation/verdicts";
 import type { CallRow, CallStore } from "./call-store";
 
 export function callWrites(d1: D1Database, evaluationId: string, store: CallStore, call: CallRow): Write[] {
@@ -27,7 +27,7 @@ export function callWrites(d1: D1Database, evaluationId: string, store: CallStor
     });
   const first = call.first!;
   const second = call.second!;
-  const games = call.verdict ? gamesOf({ first, second, verdict: call.verdict }) : [];
+  const games = call.verdict ? battlesOf({ first, second, verdict: call.verdict }) : [];
   return [
     ...judgmentRowWrites(d1, {
       evaluationId,
