@@ -6,9 +6,9 @@ import { type Context, Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import {
   evaluationAnswers,
+  evaluationExists,
   evaluationJudgments,
   listEvaluations,
-  loadEvaluation,
   promptSetSummary,
 } from "../db/evaluation-queries";
 import { loadPromptSetItems, markPromptSetUsed } from "../db/prompt-set-queries";
@@ -39,7 +39,7 @@ const callsMs = (calls: number, timeoutMs: number) => Math.ceil(calls / 6) * 2 *
 
 async function existing(c: Context<{ Bindings: Env }>): Promise<string> {
   const id = await knownId(c, "evaluation");
-  if (!(await loadEvaluation(openDb(c.env.DB), id))) throw notFound("Evaluation");
+  if (!(await evaluationExists(openDb(c.env.DB), id))) throw notFound("Evaluation");
   return id;
 }
 

@@ -11,7 +11,6 @@ import type { Db } from "./queries";
 import * as schema from "./schema";
 import { insertRows, type Write } from "./statements";
 
-export type EvaluationRow = typeof schema.evaluations.$inferSelect;
 export type EvaluationAnswerRow = typeof schema.evaluationAnswers.$inferInsert;
 export type EvaluationJudgmentRow = typeof schema.evaluationJudgments.$inferInsert;
 
@@ -65,10 +64,6 @@ export function evalBattleWrites(
   if (!battles.length) return [];
   const rows = battles.map((b) => [b.id, b.modelA, b.modelB, b.winner, b.judge, b.itemId, b.category]);
   return [d1.prepare(INSERT_EVAL_BATTLES).bind(evaluationId, now / 1000, JSON.stringify(rows))];
-}
-
-export async function loadEvaluation(db: Db, id: string): Promise<EvaluationRow | null> {
-  return (await db.select().from(schema.evaluations).where(eq(schema.evaluations.id, id)).get()) ?? null;
 }
 
 export async function evaluationExists(db: Db, id: string): Promise<boolean> {
