@@ -14,7 +14,16 @@ import { api } from "../helpers/runs";
 import { openEventSocket } from "../helpers/sockets";
 import { sweepUnfinished } from "../../worker/rooms/sweep";
 import { evaluationEvent } from "../../worker/shared/events";
-import { callsFor, peakOpen, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
+import {
+  callsFor,
+  peakOpen,
+  releaseHold,
+  ruleFor,
+  scriptModel,
+  waitForCalls,
+  waitForHeld,
+} from "../helpers/stub-client";
+import { fireAlarm, passDeadline } from "../helpers/watchdog";
 
 const stub = inject("stubUrl");
 const PROMPTS = ["First question?", "Second question?", "Third question?", "Fourth question?", "Fifth question?"];
@@ -414,6 +423,56 @@ describe("at the issue's size", () => {
     expect(battles).toHaveLength(1800);
     expect(battles.every((b) => b.winner === "model_a")).toBe(true);
   }, 120_000);
+});
+
+describe("the watchdog", () => {
+  it("resumes a slice stuck past its deadline once, asking the hung call again, then ends the evaluation failed, for a retry", async () => {
+    const p = await scriptPanel("ev12");
+    await scriptModel(stub, "ev12-good", [{ hang: true }, { hang: true }]);
+    const setId = await promptSet("set-ev12", PROMPTS.slice(0, 1));
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, p.good],
+      baseline: p.base,
+      judges: [p.j2],
+    });
+    const room = env.EVALUATION_ROOM.get(env.EVALUATION_ROOM.idFromName(started.id));
+    await waitForCalls(stub, "ev12-good", 1, 10_000);
+    await evaluationUntil(started.id, (e) => e.progress.answers.done === 1, "the baseline's answer");
+    await passDeadline(room);
+    const resuming = fireAlarm(room);
+    await waitForCalls(stub, "ev12-good", 2, 10_000);
+    await passDeadline(room);
+    const stopping = fireAlarm(room);
+    const stopped = await ended(started.id);
+    await stopping;
+    await resuming;
+    expect(stopped.status).toBe("failed");
+    expect(stopped.error).toMatch(/^Stopped by the watchdog: no progress within .* after one resume\.$/);
+    expect(stopped.progress.answers).toMatchObject({ done: 1, failed: 1 });
+    expect(stopped.progress.judgments).toMatchObject({ failed: 2 });
+
+    const retried = await client.evaluations[":id"].retry.$post({ param: { id: started.id } });
+    expect(retried.status).toBe(200);
+    const done = await ended(started.id);
+    expect(done.status).toBe("completed");
+    expect(done.progress.judgments).toMatchObject({ done: 2, failed: 0 });
+    // Once, once more by the resume, once by the retry; the baseline's answer was never asked again.
+    expect(await kindCount("ev12-good", "answer")).toBe(3);
+    expect(await kindCount("ev12-base", "answer")).toBe(1);
+  });
+
+  it("ends an evaluation whose every answer failed as failed", async () => {
+    const p = await scriptPanel("ev13");
+    await scriptModel(stub, "ev13-base", [{ status: 400 }]);
+    await scriptModel(stub, "ev13-good", [{ status: 400 }]);
+    const setId = await promptSet("set-ev13", PROMPTS.slice(0, 1));
+    const started = await startEvaluation({ promptSetId: setId, contestants: [p.base, p.good], judges: [p.j2] });
+    const done = await ended(started.id);
+    expect(done.status).toBe("failed");
+    expect(done.error).toMatch(/^Every answer failed/);
+    expect(done.progress.judgments).toMatchObject({ blocked: 2, done: 0 });
+  });
 });
 
 describe("the cron sweep", () => {

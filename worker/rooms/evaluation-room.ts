@@ -215,6 +215,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
   protected async step(generation: number) {
     const r = this.record!;
     const current = () => this.current(generation);
+    // A step starts only when no other of this instance runs: calls still marked running were a retired step's
+    // (the watchdog's resume), aborted without a result, so they are to make again.
+    this.store.requeueRunning();
     this.pace ??= { since: Date.now(), finishedAtStart: this.finishedCalls() };
     const ctx: EvaluationContext = {
       env: this.env,
@@ -238,7 +241,12 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       this.pace = null;
       return;
     }
-    if (this.store.liveCalls() === 0) return this.finish("completed", this.failureSummary());
+    if (this.store.liveCalls() === 0) {
+      const answered = this.store.counts().some((c) => c.kind === "answer" && c.status === "done");
+      if (!answered)
+        return this.finish("failed", "Every answer failed: see each failure's reason, fix it, then retry.");
+      return this.finish("completed", this.failureSummary());
+    }
     // The next slice: the alarm that ran this step returns, and this one starts the next.
     await this.ctx.storage.setAlarm(Date.now());
   }
@@ -251,10 +259,12 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     return Math.ceil(SLICE_CALLS / Math.max(1, tightest)) * 2 * r.settings.timeoutMs;
   }
 
-  /** The watchdog gave up on a slice: the calls it had under way go back to be made again, and the evaluation fails. */
+  /**
+   * The watchdog gave up on a slice: what finished stays, every call not made fails with `reason`, and the
+   * evaluation ends failed (a retry makes those calls again).
+   */
   protected async stopStuck(reason: string) {
-    this.store.requeueRunning();
-    this.store.cancelOpen();
+    this.store.failOpen(reason);
     await this.finish("failed", reason);
   }
 

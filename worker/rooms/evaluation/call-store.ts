@@ -221,6 +221,11 @@ export class CallStore {
     this.sql.exec("UPDATE eval_calls SET status = 'pending' WHERE status = 'running'");
   }
 
+  /** Fails every call not made yet with `reason` (the watchdog stopped the work); a retry makes them again. */
+  failOpen(reason: string): void {
+    this.sql.exec("UPDATE eval_calls SET status = 'failed', error = ? WHERE status IN ('pending', 'running')", reason);
+  }
+
   /** Cancels every call not made yet; what finished stays. */
   cancelOpen(): void {
     this.sql.exec("UPDATE eval_calls SET status = 'cancelled' WHERE status IN ('pending', 'running', 'blocked')");
