@@ -239,6 +239,41 @@ describe("what the calls carry", () => {
   });
 });
 
+describe("presets", () => {
+  it("a preset answers with its own system prompt and parameters, keeps its id, and is used from then on", async () => {
+    const p = await scriptPanel("ev14");
+    const preset = await ok(
+      client.presets.$post({
+        json: { name: "Terse base", modelId: p.base, systemPrompt: "Answer in one line.", temperature: 0.2 },
+      }),
+    );
+    const setId = await promptSet("set-ev14", PROMPTS.slice(0, 1));
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, preset.id],
+      baseline: p.base,
+      judges: [p.j2],
+    });
+    const done = await ended(started.id);
+    expect(done.contestants.map((c) => [c.id, c.modelId])).toEqual([
+      [p.base, p.base],
+      [preset.id, p.base],
+    ]);
+    expect(done.progress.judgments).toMatchObject({ done: 2 });
+    const calls = (await callsFor(stub, "ev14-base"))
+      .filter((c) => c.kind === "answer")
+      .map((c) => JSON.stringify(c.body));
+    expect(calls).toHaveLength(2);
+    expect(calls.filter((b) => b.includes("Answer in one line."))).toHaveLength(1);
+    const rows = await rowsOf(started.id);
+    expect(rows.answers.map((a) => a.contestant).sort()).toEqual([p.base, preset.id].sort());
+    const used = await env.DB.prepare("SELECT used_at AS usedAt FROM presets WHERE slug = ?")
+      .bind(preset.slug)
+      .first<{ usedAt: number | null }>();
+    expect(used?.usedAt).not.toBeNull();
+  });
+});
+
 describe("live progress", () => {
   it("sends a snapshot, then progress per contestant with spend, and the end", async () => {
     const p = await scriptPanel("ev7");
@@ -609,9 +644,11 @@ describe("validation", () => {
     expect((await refused({ ...body, judges: [] })).body.error.message).toMatch(/at least one judge/);
     expect((await refused({ ...body, repeats: 6 })).status).toBe(400);
     expect((await refused({ ...body, method: "council" })).body.error.code).toBe("not_yet");
-    expect((await refused({ ...body, contestants: ["preset:terse@1", "demo:concise"] })).body.error.code).toBe(
-      "preset_unavailable",
+    expect((await refused({ ...body, contestants: ["preset:nobody@1", "demo:concise"] })).body.error.code).toBe(
+      "unknown_preset",
     );
+    const presetJudge = await refused({ ...body, judges: ["preset:nobody@1"] });
+    expect(presetJudge.body.error.message).toMatch(/judge is a model id/);
     const missing = await refused({ ...body, promptSetId: "no-such-set" });
     expect(missing.status).toBe(404);
   });

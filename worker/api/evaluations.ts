@@ -19,6 +19,7 @@ import type { StartEvaluation } from "../rooms/evaluation-room";
 import { createEvaluationInput, listEvaluationsQuery, wsQuery } from "../shared/requests";
 import { evaluationDetail } from "../shared/evaluation";
 import { evaluationAccepted, evaluationList, evaluationRows, evaluationStarted } from "../shared/responses";
+import { isPresetId } from "../shared/contestant";
 import { checkModels } from "./check-models";
 import { markPresetsUsed, resolveContestants } from "./contestants";
 import { ApiError, notFound } from "./errors";
@@ -97,6 +98,13 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
     const input = c.req.valid("json");
     if (input.method === "council")
       throw new ApiError(400, "not_yet", "The council method is not available yet; use method pairwise.");
+    const presetJudges = input.judges.filter(isPresetId);
+    if (presetJudges.length)
+      throw new ApiError(
+        400,
+        "invalid_request",
+        `judges: an evaluation's judge is a model id, with the judge's own instructions; ${presetJudges.join(", ")} is a preset.`,
+      );
     const contestants = await resolveContestants(c.env, input.contestants);
     checkModels(c.env, [...contestants.map((x) => x.modelId), ...input.judges]);
     const db = openDb(c.env.DB);
