@@ -9,6 +9,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_RATE_RUNS?: string;
   QUORUM_RATE_COMPARISONS?: string;
   QUORUM_RATE_VOTES?: string;
+  /** per-client limit per minute on /v1/chat/completions calls (60) */
+  QUORUM_RATE_COMPLETIONS?: string;
   /** the most one run or comparison may ever cost, every later request on it included (US dollars); needs priced models */
   QUORUM_MAX_RUN_USD?: string;
   /** the most all work since 00:00 UTC may cost, spent and set aside together (US dollars); needs priced models */
@@ -54,6 +56,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_JUDGES?: string;
   /** appearances a leader needs before topper mode pits it against a challenger (default 20) */
   QUORUM_TOPPER_MIN_APPEARANCES?: string;
+  /** the model id `quorum:top` on /v1 answers with while no model has those appearances (default: the arena pool's first available model) */
+  QUORUM_TOPPER_FALLBACK?: string;
   /** the ranking arena pairing works toward and the leaderboard's settled notice speaks of: "all" (default) or "topN" */
   QUORUM_ARENA_FOCUS?: string;
   /** battles a model needs before it stops being new: boosted in pairing, `newModel` on its row (default 50) */

@@ -10,6 +10,8 @@ import { methodNotAllowed } from "./api/method-not-allowed";
 import { describeOpenApi, serveOpenApi } from "./api/openapi";
 import { noteLocalWrite } from "./arena/standings";
 import { scheduled } from "./scheduled";
+import { v1Api } from "./api/v1";
+import { openAiErrors } from "./api/v1-errors";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
 export { EvaluationRoom } from "./rooms/evaluation-room";
@@ -40,7 +42,18 @@ const app = new Hono<{ Bindings: Env }>()
     methodNotAllowed((): readonly RouterRoute[] => app.routes),
   )
   .use("/api/*", bodyCap)
-  .route("/api", api);
+  .route("/api", api)
+  // The OpenAI-compatible endpoint gets every protection /api has, and answers refusals in OpenAI's shape.
+  .use("/v1/*", openAiErrors)
+  .use("/v1/*", apiHeaders)
+  .use("/v1/*", access)
+  .use("/v1/*", configCheck)
+  .use(
+    "/v1/*",
+    methodNotAllowed((): readonly RouterRoute[] => app.routes),
+  )
+  .use("/v1/*", bodyCap)
+  .route("/v1", v1Api);
 // Registered on the whole app (behind the same middleware as every /api route), since it describes all of it.
 app.get("/api/openapi.json", describeOpenApi, serveOpenApi(app));
 app.onError(onError);

@@ -19,6 +19,7 @@ const VARIABLE = {
   runs: "QUORUM_RATE_RUNS",
   comparisons: "QUORUM_RATE_COMPARISONS",
   votes: "QUORUM_RATE_VOTES",
+  completions: "QUORUM_RATE_COMPLETIONS",
 } as const;
 
 function send(action: LimitedAction, client: string, perMinute: number): Promise<Response> {

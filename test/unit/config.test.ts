@@ -12,7 +12,7 @@ import {
 const DEFAULTS: Settings = {
   version: "unknown",
   secret: null,
-  rates: { runs: 30, comparisons: 60, votes: 120 },
+  rates: { runs: 30, comparisons: 60, votes: 120, completions: 60 },
   spend: { runUsd: null, dayUsd: null, evalUsd: null },
   providerConcurrency: new Map(),
   redact: false,
@@ -29,6 +29,7 @@ const DEFAULTS: Settings = {
     minVoteMs: 3000,
     importMaxLines: 10_000,
     topperMinAppearances: 20,
+    topperFallback: null,
     votesPerClient: 5,
     votesPerComparison: 20,
     judges: [],

@@ -8,7 +8,7 @@ import { resolver } from "hono-openapi";
 import type { ZodMiniType } from "zod/mini";
 import * as z from "zod/mini";
 import { comparisonDetail, leaderboardRow } from "../shared/arena";
-import { cleanBattle, errorResponse } from "../shared/responses";
+import { cleanBattle, errorResponse, openAiErrorResponse } from "../shared/responses";
 import { runDetail } from "../shared/run";
 
 /** Names of schemas that appear in many places: each becomes one `#/components/schemas/<name>`. */
@@ -18,6 +18,7 @@ schemaNames.add(runDetail, { id: "RunDetail" });
 schemaNames.add(comparisonDetail, { id: "ComparisonDetail" });
 schemaNames.add(leaderboardRow, { id: "LeaderboardRow" });
 schemaNames.add(cleanBattle, { id: "CleanBattle" });
+schemaNames.add(openAiErrorResponse, { id: "OpenAiError" });
 
 /** Responses as the client receives them (after defaults and transforms), not as a request would send them. */
 const AS_WIRE = { options: { io: "output", metadata: schemaNames } } as const;

@@ -50,6 +50,22 @@ function withoutUnansweredErrors(doc: OpenApiDocument): OpenApiDocument {
   return doc;
 }
 
+/** /v1 refuses in OpenAI's error shape (api/v1-errors.ts): its shared error responses are described so. */
+function withOpenAiErrors(doc: OpenApiDocument): OpenApiDocument {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (!path.startsWith("/v1/")) continue;
+    for (const op of Object.values(item as Record<string, { responses?: Record<string, { $ref?: string }> }>)) {
+      for (const [status, response] of Object.entries(op.responses ?? {}))
+        if (response.$ref?.startsWith("#/components/responses/"))
+          op.responses![status] = {
+            description: "Refused, in OpenAI's error shape.",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/OpenAiError" } } },
+          } as { $ref?: string };
+    }
+  }
+  return doc;
+}
+
 /** The document for `app`; the same every time for one app, so it is built once per isolate. */
 const built = new WeakMap<object, Promise<OpenApiDocument>>();
 
@@ -72,6 +88,11 @@ export function openApiDocumentOf<S extends Schema, P extends string>(
           },
           { name: "Prompt sets", description: "Named lists of prompts for evaluations: upload, edit, export." },
           { name: "Service", description: "Health, models, providers, spend and this document." },
+          {
+            name: "OpenAI-compatible",
+            description:
+              "/v1: any configured model, and quorum:top, for OpenAI's clients (docs/openai-endpoint.md). Refusals here are OpenAI's shape { error: { message, type, param, code } }.",
+          },
         ],
         components: { responses: errorResponseComponents() },
       },
@@ -87,7 +108,9 @@ export function openApiDocumentOf<S extends Schema, P extends string>(
       exclude: [WEBSOCKET_ROUTE],
       // Left on, this drops any path whose last segment has a dot, such as this document's own.
       excludeStaticFile: false,
-    }).then(withoutUnansweredErrors);
+    })
+      .then(withoutUnansweredErrors)
+      .then(withOpenAiErrors);
     built.set(app, doc);
   }
   return doc;

@@ -12,13 +12,14 @@ import { limiterFor } from "../rooms/rate-limiter";
 import { ApiError } from "./errors";
 import { baseSettings, settings } from "../shared/config";
 
-export type LimitedAction = "runs" | "comparisons" | "votes";
+export type LimitedAction = "runs" | "comparisons" | "votes" | "completions";
 
 /** Where each limit is set, for the refusal's message. */
 const VARIABLE: Record<LimitedAction, string> = {
   runs: "QUORUM_RATE_RUNS",
   comparisons: "QUORUM_RATE_COMPARISONS",
   votes: "QUORUM_RATE_VOTES",
+  completions: "QUORUM_RATE_COMPLETIONS",
 };
 
 export const LEASE_MS = 1_000;

@@ -23,6 +23,7 @@ const FEATURE_OF: Record<SpendKind, Feature> = {
   side: "arena",
   judge: "judges",
   classifier: "classifier",
+  v1: "endpoint",
 };
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

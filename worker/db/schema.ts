@@ -448,7 +448,7 @@ export const shares = sqliteTable(
 );
 
 /**
- * Spend that has no record of its own: judge calls, and (by triggers in migrations/0006) the calls of
+ * Spend that has no record of its own: judge, classifier and /v1 calls, and (by triggers in migrations/0006) the calls of
  * answers, reviews, syntheses and messages deleted after they were paid for, so deleting a run or
  * re-running its review never lowers what the day has spent.
  */
@@ -456,7 +456,7 @@ export const spendEntries = sqliteTable(
   "spend_entries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    kind: text("kind").$type<"judge" | "answer" | "review" | "synthesis" | "side" | "classifier">().notNull(),
+    kind: text("kind").$type<"judge" | "answer" | "review" | "synthesis" | "side" | "classifier" | "v1">().notNull(),
     /** the run or comparison that paid for the call (null for entries kept before it was recorded) */
     itemId: text("item_id"),
     modelId: text("model_id").notNull(),

@@ -5,8 +5,11 @@
 import type { Db } from "./queries";
 import { hiddenItemSql } from "./spend-queries";
 
-/** The kinds of paid call: a run's answers, reviews and syntheses, an arena side's reply, a judge, the classifier. */
-export type SpendKind = "answer" | "review" | "synthesis" | "side" | "judge" | "classifier";
+/**
+ * The kinds of paid call: a run's answers, reviews and syntheses, an arena side's reply, a judge, the classifier,
+ * a call to the OpenAI-compatible endpoint (`v1`).
+ */
+export type SpendKind = "answer" | "review" | "synthesis" | "side" | "judge" | "classifier" | "v1";
 
 export interface SpendHistoryRow {
   /** 00:00 UTC of the day, ms since the epoch */

@@ -191,6 +191,34 @@ export async function insertSpendEntry(db: Db, entry: typeof schema.spendEntries
   await db.insert(schema.spendEntries).values(entry);
 }
 
+/**
+ * A call that was no run's or comparison's has ended: its cost (when it used tokens) is kept and its hold settled
+ * in one batch, so the day's figures never count it twice or not at all.
+ */
+export async function settleCall(
+  db: Db,
+  holdId: string,
+  entry: typeof schema.spendEntries.$inferInsert | null,
+  now = Date.now(),
+): Promise<void> {
+  const settle = settleHoldsWrite(db.$client, [holdId], now);
+  if (!entry) return void (await settle.run());
+  const insert = db.$client
+    .prepare(
+      "INSERT INTO spend_entries (kind, item_id, model_id, tokens_in, tokens_out, cost_usd, completed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(
+      entry.kind,
+      entry.itemId ?? null,
+      entry.modelId,
+      entry.tokensIn ?? null,
+      entry.tokensOut ?? null,
+      entry.costUsd ?? null,
+      entry.completedAt,
+    );
+  await db.$client.batch([insert, settle]);
+}
+
 export interface ComparisonForEstimate {
   models: { left: string; right: string };
   params: ArenaParams;

@@ -10,7 +10,7 @@ import { type ConfigVars, settings } from "../shared/config";
 export interface CallLog {
   /** the run, comparison or evaluation id */
   run: string;
-  step: "answer" | "review" | "side" | "judge" | "synthesis" | "classifier" | "eval-answer" | "eval-judge";
+  step: "answer" | "review" | "side" | "judge" | "synthesis" | "classifier" | "eval-answer" | "eval-judge" | "v1";
   model: string;
   status: "done" | "failed";
   latencyMs: number | null;

@@ -43,6 +43,7 @@ const variables = z.object({
   QUORUM_RATE_RUNS: setting(aboveZero, 30),
   QUORUM_RATE_COMPARISONS: setting(aboveZero, 60),
   QUORUM_RATE_VOTES: setting(aboveZero, 120),
+  QUORUM_RATE_COMPLETIONS: setting(aboveZero, 60),
   QUORUM_MAX_RUN_USD: setting(dollars, null),
   QUORUM_MAX_DAY_USD: setting(dollars, null),
   QUORUM_MAX_EVAL_USD: setting(dollars, null),
@@ -60,6 +61,7 @@ const variables = z.object({
   QUORUM_MIN_VOTE_MS: setting(whole(0), 3000),
   QUORUM_IMPORT_MAX_LINES: setting(whole(1), 10_000),
   QUORUM_TOPPER_MIN_APPEARANCES: setting(whole(1), 20),
+  QUORUM_TOPPER_FALLBACK: setting(modelId, null),
   QUORUM_VOTES_PER_CLIENT: setting(whole(1), 5),
   QUORUM_VOTES_PER_COMPARISON: setting(whole(1), 20),
   QUORUM_JUDGES: setting(list, []),
@@ -84,7 +86,12 @@ function shape(v: z.infer<typeof variables>) {
     /** the signing key of ids and receipts; null: the one kept in D1 */
     secret: v.QUORUM_SECRET,
     /** per client, a minute */
-    rates: { runs: v.QUORUM_RATE_RUNS, comparisons: v.QUORUM_RATE_COMPARISONS, votes: v.QUORUM_RATE_VOTES },
+    rates: {
+      runs: v.QUORUM_RATE_RUNS,
+      comparisons: v.QUORUM_RATE_COMPARISONS,
+      votes: v.QUORUM_RATE_VOTES,
+      completions: v.QUORUM_RATE_COMPLETIONS,
+    },
     /** US dollars; null: no cap */
     spend: { runUsd: v.QUORUM_MAX_RUN_USD, dayUsd: v.QUORUM_MAX_DAY_USD, evalUsd: v.QUORUM_MAX_EVAL_USD },
     /** calls an evaluation keeps in flight per provider, as set (worker/evaluation/concurrency.ts applies the limits) */
@@ -106,6 +113,8 @@ function shape(v: z.infer<typeof variables>) {
       minVoteMs: v.QUORUM_MIN_VOTE_MS,
       importMaxLines: v.QUORUM_IMPORT_MAX_LINES,
       topperMinAppearances: v.QUORUM_TOPPER_MIN_APPEARANCES,
+      /** the model `quorum:top` falls back to while no model qualifies; null: the arena pool's first available one */
+      topperFallback: v.QUORUM_TOPPER_FALLBACK,
       votesPerClient: v.QUORUM_VOTES_PER_CLIENT,
       votesPerComparison: v.QUORUM_VOTES_PER_COMPARISON,
       judges: v.QUORUM_JUDGES,

@@ -61,8 +61,11 @@ export const LABEL_RULE_SOURCE = "rule";
 export const LABEL_IMPORT_SOURCE = "import";
 
 /** Models the leaderboard's "who beats whom" odds show when none are listed, and the most that may be listed. */
-/** What the spend page groups calls by: a run's answers and syntheses; its reviews; an arena side's replies; judges; the prompt classifier. */
-export const SPEND_FEATURES = ["runs", "evaluations", "arena", "judges", "classifier"] as const;
+/**
+ * What the spend page groups calls by: a run's answers and syntheses; its reviews; an arena side's replies; judges;
+ * the prompt classifier; calls to the OpenAI-compatible endpoint (/v1).
+ */
+export const SPEND_FEATURES = ["runs", "evaluations", "arena", "judges", "classifier", "endpoint"] as const;
 
 export const ODDS_TOP_MODELS = 10;
 export const ODDS_MAX_MODELS = 30;

@@ -577,3 +577,74 @@ export const promptSetItemsQuery = z.object({
 export const promptSetExportQuery = z.object({ format: z.enum(PROMPT_SET_FORMATS).default("jsonl") });
 
 export type PromptSetItemInput = z.infer<typeof promptSetItemInput>;
+
+// ---- the OpenAI-compatible endpoint (/v1) ----
+
+const chatPart = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+/** One message of a chat completion request: text, or content parts that are all text. */
+const chatMessage = z
+  .looseObject({
+    role: z.enum(["system", "developer", "user", "assistant", "tool", "function"]),
+    content: z.union([z.string(), z.array(chatPart), z.null()]).optional(),
+    tool_calls: z.unknown().optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.role === "tool" || m.role === "function" || m.tool_calls != null)
+      ctx.addIssue({
+        code: "custom",
+        path: ["role"],
+        message: `${m.role === "assistant" ? "assistant tool_calls" : `${m.role} messages`} aren't supported yet: Quorum's endpoint takes text conversations without tools`,
+      });
+    if (m.content == null && m.role !== "assistant")
+      ctx.addIssue({ code: "custom", path: ["content"], message: `a ${m.role} message needs content` });
+    if (Array.isArray(m.content))
+      m.content.forEach((part, k) => {
+        if (part.type !== "text" || typeof part.text !== "string")
+          ctx.addIssue({
+            code: "custom",
+            path: ["content", k],
+            message: `only text content parts ({ "type": "text", "text": "…" }) are supported; got "${String(part.type).slice(0, 40)}"`,
+          });
+      });
+  });
+
+const absentOrEmpty = (v: unknown) => v == null || (Array.isArray(v) && v.length === 0);
+const outputTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS).nullish();
+
+/**
+ * POST /v1/chat/completions, as OpenAI's clients send it. Fields this endpoint doesn't act on (top_p, user,
+ * seed…) are accepted and ignored, as OpenAI-compatible servers do; those that would change the answer's
+ * shape and can't be honoured (n > 1, tools, structured output) are refused, naming the field.
+ */
+export const chatCompletionInput = z.looseObject({
+  model: z.string().trim().min(1).max(300).superRefine(noControlCharacter("the model")),
+  messages: z.array(chatMessage).min(1).max(1000),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  n: z
+    .number()
+    .int()
+    .nullish()
+    .refine((n) => n == null || n === 1, "only n=1 is supported: each call returns one choice (call again for more)"),
+  temperature: z.number().min(0).max(MAX_TEMPERATURE).nullish(),
+  max_tokens: outputTokens,
+  max_completion_tokens: outputTokens,
+  tools: z
+    .unknown()
+    .refine(absentOrEmpty, "tools aren't supported yet: send a text conversation without tools")
+    .optional(),
+  functions: z
+    .unknown()
+    .refine(absentOrEmpty, "functions aren't supported yet: send a text conversation without them")
+    .optional(),
+  response_format: z
+    .looseObject({ type: z.string() })
+    .nullish()
+    .refine(
+      (f) => f == null || f.type === "text",
+      "only response_format { type: text } is supported: ask for JSON in the prompt instead",
+    ),
+});
+
+export type ChatCompletionInput = z.infer<typeof chatCompletionInput>;

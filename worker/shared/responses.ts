@@ -652,4 +652,62 @@ export const evaluationRows = z.object({
       completedAt: z.number(),
     }),
   ),
+// ---- the OpenAI-compatible endpoint (/v1), in OpenAI's own shapes ----
+
+/** Every refusal on /v1: OpenAI's error shape, which its clients read (`code` is Quorum's, as on /api). */
+export const openAiErrorResponse = z.object({
+  error: z.object({
+    message: z.string(),
+    /** OpenAI's kind: invalid_request_error, authentication_error, permission_error, rate_limit_error, … */
+    type: z.string(),
+    /** the request field at fault, when one is */
+    param: z.nullable(z.string()),
+    code: z.nullable(z.string()),
+  }),
+});
+
+export const openAiModelList = z.object({
+  object: z.literal("list"),
+  data: z.array(z.object({ id: z.string(), object: z.literal("model"), created: z.number(), owned_by: z.string() })),
+});
+
+const openAiUsage = z.object({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+});
+
+export const chatCompletion = z.object({
+  id: z.string(),
+  object: z.literal("chat.completion"),
+  created: z.number(),
+  /** the model that actually answered (for `quorum:top`, the leader's id) */
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number(),
+      message: z.object({ role: z.literal("assistant"), content: z.string(), refusal: z.null() }),
+      finish_reason: z.enum(["stop", "length"]),
+      logprobs: z.null(),
+    }),
+  ),
+  usage: openAiUsage,
+});
+
+/** One `data:` line of the stream; the last is `data: [DONE]`. */
+export const chatCompletionChunk = z.object({
+  id: z.string(),
+  object: z.literal("chat.completion.chunk"),
+  created: z.number(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number(),
+      delta: z.object({ role: z.optional(z.literal("assistant")), content: z.optional(z.string()) }),
+      finish_reason: z.nullable(z.enum(["stop", "length"])),
+      logprobs: z.null(),
+    }),
+  ),
+  /** with stream_options.include_usage: null on every chunk but the last, which has no choices */
+  usage: z.optional(z.nullable(openAiUsage)),
 });

@@ -13,6 +13,7 @@ const FEATURE_NAMES: Record<SpendHistory["byFeature"][number]["feature"], string
   arena: "Arena (both sides' replies)",
   judges: "Judges",
   classifier: "Prompt classifier",
+  endpoint: "OpenAI-compatible endpoint (/v1)",
 };
 
 /** What was spent over the last 30 UTC days, by day, feature, provider and model, with the caps and today's holds. */

@@ -1,0 +1,78 @@
+/**
+ * The OpenAI-compatible endpoint: GET /v1/models and POST /v1/chat/completions, so any tool that speaks OpenAI's
+ * API (its SDKs, editors, chat apps) reaches every configured model, and `quorum:top`, through Quorum. Mounted in
+ * worker/index.ts behind the same middleware as /api, with OpenAI's error shape (v1-errors.ts) in front.
+ */
+import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
+import { chatCompletionInput } from "../shared/requests";
+import { chatCompletion, chatCompletionChunk, openAiErrorResponse, openAiModelList } from "../shared/responses";
+import { jsonResponse, mediaResponse } from "./openapi-describe";
+import { clientIdOf, rateLimit } from "./rate-limit";
+import { reserveSpend, workMs } from "./spend";
+import { settings } from "../shared/config";
+import { validate } from "./validate";
+import { conversationOf, estimateCall, streamedCompletion, wholeCompletion } from "./v1-completion";
+import { listV1Models, resolveModel } from "./v1-models";
+
+/** /v1 refuses in OpenAI's shape, whatever refuses. */
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, jsonResponse(openAiErrorResponse, "Refused, in OpenAI's error shape.")]));
+
+const describedModels = describeRoute({
+  tags: ["OpenAI-compatible"],
+  summary: "Every model /v1/chat/completions takes: quorum:top and each configured provider's models",
+  responses: {
+    200: jsonResponse(openAiModelList, "The models, in OpenAI's list shape."),
+    ...errors(401, 403, 500, 503),
+  },
+});
+
+const describedCompletions = describeRoute({
+  tags: ["OpenAI-compatible"],
+  summary: "A chat completion from any configured model or quorum:top, whole or streamed (OpenAI's shapes)",
+  description:
+    "model is a model id (openai:gpt-4.1, demo:concise…), quorum:top (the human leaderboard's leader, with at least QUORUM_TOPPER_MIN_APPEARANCES appearances) or quorum:top/<category or label>. The answer's model and the x-quorum-model header name the model that answered; x-quorum-reason says why the leader was picked, x-quorum-fallback why the fallback answered. n must be 1; tools, functions and structured output are refused. Errors are OpenAI's shape { error: { message, type, param, code } }; a stream that fails after its first token ends with an error event.",
+  responses: {
+    200: mediaResponse(
+      "The completion, or with stream=true its chunks as server-sent events ending with data: [DONE].",
+      {
+        "application/json": chatCompletion,
+        "text/event-stream": chatCompletionChunk,
+      },
+    ),
+    ...errors(400, 401, 403, 404, 413, 415, 429, 500, 501, 502, 503, 504),
+  },
+});
+
+export const v1Api = new Hono<{ Bindings: Env }>()
+  .get("/models", describedModels, async (c) => c.json(await listV1Models(c.env)))
+  .post("/chat/completions", describedCompletions, validate("json", chatCompletionInput), async (c) => {
+    const input = c.req.valid("json");
+    const conversation = conversationOf(input);
+    await rateLimit(c, "completions", await clientIdOf(c));
+    const { modelId, headers } = await resolveModel(c.env, input.model);
+    const id = `chatcmpl-${crypto.randomUUID().replace(/-/g, "")}`;
+    const request = {
+      modelId,
+      ...conversation,
+      temperature: input.temperature ?? undefined,
+      maxTokens: input.max_completion_tokens ?? input.max_tokens ?? undefined,
+    };
+    const holdId = await reserveSpend(c, {
+      itemId: id,
+      what: "call",
+      estimate: estimateCall(c.env, request),
+      hidden: false,
+      blindPrices: null,
+      workMs: workMs(c.env, settings(c.env).arena.timeoutMs),
+    });
+    const call = { ...request, id, holdId };
+    const named = { ...headers, "x-quorum-model": modelId };
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    if (input.stream)
+      return streamedCompletion(c.env, call, input.stream_options?.include_usage === true, named, waitUntil);
+    const body = await wholeCompletion(c.env, call, waitUntil);
+    for (const [name, value] of Object.entries(named)) c.header(name, value);
+    return c.json(body);
+  });
