@@ -67,7 +67,7 @@ async function events(res: Response): Promise<string[]> {
 }
 
 describe("GET /v1/models", () => {
-  it("lists quorum:top and every available model in OpenAI's list shape, for the SDK as for a browser", async () => {
+  it("lists quorum:top and every available model in OpenAI's list shape", async () => {
     const page = await openai.models.list();
     const ids = page.data.map((m) => m.id);
     expect(ids[0]).toBe("quorum:top");
@@ -79,7 +79,7 @@ describe("GET /v1/models", () => {
       created: 0,
       owned_by: "quorum",
     });
-    // A browser asks with Accept: text/html and still gets JSON (the route runs before any static page).
+    // Asked for HTML, it is still JSON (test/e2e/openai-endpoint.test.ts opens it as a browser tab would, assets served).
     const res = await v1("/models", { headers: { Accept: "text/html" } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
