@@ -17,6 +17,7 @@ import { installCleanup, stopAll } from "./lib/processes";
 import { machine, markdown, table, type Row } from "./lib/report";
 import { liveLatencyBench } from "./live-latency";
 import { millionFitBench } from "./million-fit";
+import { v1FirstTokenBench } from "./v1-first-token";
 import { votesBench } from "./votes";
 import { webBundleBench } from "./web-bundle";
 import { workerBundleBench } from "./worker-bundle";
@@ -27,6 +28,7 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
   ["council-6", "council run, 6 models, concurrency 6", (ctx, name) => councilBench(ctx, name, 6, 6)],
   ["council-12", "council run, 12 models, concurrency 4", (ctx, name) => councilBench(ctx, name, 12, 4)],
   ["live-latency", "provider chunk → WebSocket client, run and comparison", liveLatencyBench],
+  ["v1-first-token", "/v1/chat/completions: first streamed token vs a direct provider call", v1FirstTokenBench],
   ["comparison-round", "prompt → both sides → vote, 16 concurrent", comparisonRoundBench],
   ["votes", "vote ingestion, 64 clients, 10,000 votes", votesBench],
   ["leaderboard", "leaderboard at 1,000,000 votes / 50 models vs seed 000's query", leaderboardBench],

@@ -89,6 +89,7 @@ export function stubVars(stubUrl: string): Record<string, string> {
     QUORUM_RATE_RUNS: "1000000",
     QUORUM_RATE_COMPARISONS: "1000000",
     QUORUM_RATE_VOTES: "1000000",
+    QUORUM_RATE_COMPLETIONS: "1000000",
     // The benches play many voters from one machine, each its own X-Client-Id.
     QUORUM_TRUST_CLIENT_ID: "true",
   };

@@ -279,6 +279,15 @@ describe("refusals, in OpenAI's error shape", () => {
     expect((await refusal(crossSite, 403)).type).toBe("permission_error");
   });
 
+  it("without APP_TOKEN, serves only this machine: refuses a listener others can reach and a name that isn't loopback", async () => {
+    const exposed = await withSettings("/models", { APP_TOKEN: "", QUORUM_LISTEN: "0.0.0.0" });
+    expect(await refusal(exposed, 403)).toMatchObject({ type: "permission_error", code: "app_token_required" });
+    const ctx = createExecutionContext();
+    const rebound = await worker.fetch(new Request("http://evil.example/v1/models"), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await refusal(rebound, 403)).message).toMatch(/serves this machine only/);
+  });
+
   it("refuses an unpriced model under a spend cap, and a call past the day's cap", async () => {
     const capped = await refusal(
       await withSettings("/chat/completions", { QUORUM_MAX_DAY_USD: "5" }, ask("openai:v1-unpriced")),

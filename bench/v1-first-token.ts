@@ -1,0 +1,81 @@
+/**
+ * The OpenAI-compatible endpoint's cost to the first token: a streamed chat completion sent to Quorum's
+ * /v1/chat/completions (a proxied model, and quorum:top, which reads the leaderboard first) against the same call
+ * sent straight to the stub, each timed from the request to the first content delta read by this process.
+ * Calls go one at a time, alternating between the three, so a noisy moment on the machine hits them alike.
+ */
+import type { BenchContext } from "./lib/context";
+import { stubCompletions } from "./lib/relay";
+import type { Row } from "./lib/report";
+import { fixed, ms, p50, p95, spread } from "./lib/stats";
+
+const CALLS = 60;
+const WARMUP = 10;
+const MODEL = "v1-first";
+const TARGET_MS = 10;
+
+/** Milliseconds from sending `body` to `url` to reading the first SSE event with non-empty delta content. */
+async function firstToken(url: string, body: object, headers: Record<string, string> = {}): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+  const decoder = new TextDecoder();
+  let buffered = "";
+  let at: number | null = null;
+  for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(part, { stream: true });
+    if (at === null && /"content":"[^"]/.test(buffered)) at = performance.now();
+  }
+  if (at === null) throw new Error(`${url} streamed no content`);
+  return at - started;
+}
+
+export async function v1FirstTokenBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
+  const [stub, server] = [await ctx.stub(), await ctx.quorum()];
+  stub.setProfile(MODEL, {
+    answer: { delayMs: 0, chunkDelayMs: 0, text: "first token then a few more words" },
+    review: {},
+  });
+  const messages = [{ role: "user", content: "Say something." }];
+  const direct = () =>
+    firstToken(
+      stubCompletions(stub.url),
+      { model: MODEL, messages, stream: true },
+      { authorization: "Bearer sk-bench-openai" },
+    );
+  const proxied = () =>
+    firstToken(`${server.url}/v1/chat/completions`, { model: `openai:${MODEL}`, messages, stream: true });
+  const topper = () => firstToken(`${server.url}/v1/chat/completions`, { model: "quorum:top", messages, stream: true });
+
+  const samples = { direct: [] as number[], proxied: [] as number[], topper: [] as number[] };
+  for (let i = 0; i < WARMUP + CALLS; i++) {
+    const [d, p, t] = [await direct(), await proxied(), await topper()];
+    if (i < WARMUP) continue;
+    samples.direct.push(d);
+    samples.proxied.push(p);
+    samples.topper.push(t);
+  }
+  const f = (x: number) => ms(x, 2);
+  const added = p50(samples.proxied) - p50(samples.direct);
+  const addedTop = p50(samples.topper) - p50(samples.direct);
+  return {
+    name,
+    benchmark: "/v1/chat/completions: request → first streamed token, over a direct provider call",
+    baseline: `the same streamed call sent straight to the stub: ${spread(samples.direct, f)}`,
+    result: `added p50: proxied model ${f(added)}, quorum:top ${f(addedTop)}`,
+    target: `p50 added ≤ ${TARGET_MS} ms`,
+    verdict: added <= TARGET_MS && addedTop <= TARGET_MS ? "met" : "MISSED",
+    details: [
+      `proxied model (openai:${MODEL}): ${spread(samples.proxied, f)}`,
+      `quorum:top (no model qualifies on a fresh server, so the leaderboard is read and the fallback answers): ${spread(samples.topper, f)}`,
+      `direct to the stub: ${spread(samples.direct, f)}`,
+      `added p95: proxied ${f(p95(samples.proxied) - p95(samples.direct))}, quorum:top ${f(p95(samples.topper) - p95(samples.direct))}`,
+      `${CALLS} calls each, one at a time, alternating, after ${WARMUP} warm-up rounds; includes wrangler dev's own proxy, the access check, the rate limit, the spend hold (one D1 write) and the SDK call; ratio of p50s (proxied / direct) ${fixed(p50(samples.proxied) / p50(samples.direct))}×`,
+    ],
+    problems: [],
+  };
+}
