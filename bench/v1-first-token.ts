@@ -51,13 +51,26 @@ export async function v1FirstTokenBench(ctx: BenchContext, name: string): Promis
     firstToken(`${server.url}/v1/chat/completions`, { model: `openai:${MODEL}`, messages, stream: true });
   const topper = () => firstToken(`${server.url}/v1/chat/completions`, { model: "quorum:top", messages, stream: true });
 
-  const samples = { direct: [] as number[], proxied: [] as number[], topper: [] as number[] };
+  // wrangler dev's own floor: a request that passes the same middleware and is refused before any work.
+  const refused = async () => {
+    const started = performance.now();
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "openai:v1-first", messages, n: 2 }),
+    });
+    await res.arrayBuffer();
+    return performance.now() - started;
+  };
+
+  const samples = { direct: [] as number[], proxied: [] as number[], topper: [] as number[], floor: [] as number[] };
   for (let i = 0; i < WARMUP + CALLS; i++) {
-    const [d, p, t] = [await direct(), await proxied(), await topper()];
+    const [d, p, t, r] = [await direct(), await proxied(), await topper(), await refused()];
     if (i < WARMUP) continue;
     samples.direct.push(d);
     samples.proxied.push(p);
     samples.topper.push(t);
+    samples.floor.push(r);
   }
   const f = (x: number) => ms(x, 2);
   const added = p50(samples.proxied) - p50(samples.direct);
@@ -73,8 +86,9 @@ export async function v1FirstTokenBench(ctx: BenchContext, name: string): Promis
       `proxied model (openai:${MODEL}): ${spread(samples.proxied, f)}`,
       `quorum:top (no model qualifies on a fresh server, so the leaderboard is read and the fallback answers): ${spread(samples.topper, f)}`,
       `direct to the stub: ${spread(samples.direct, f)}`,
+      `floor: the same POST refused by validation (n=2) after wrangler dev's proxy and every middleware, no provider call: ${spread(samples.floor, f)}`,
       `added p95: proxied ${f(p95(samples.proxied) - p95(samples.direct))}, quorum:top ${f(p95(samples.topper) - p95(samples.direct))}`,
-      `${CALLS} calls each, one at a time, alternating, after ${WARMUP} warm-up rounds; includes wrangler dev's own proxy, the access check, the rate limit, the spend hold (one D1 write) and the SDK call; ratio of p50s (proxied / direct) ${fixed(p50(samples.proxied) / p50(samples.direct))}×`,
+      `${CALLS} calls each, one at a time, alternating, after ${WARMUP} warm-up rounds; includes wrangler dev's own proxy, the access check, the rate limit and the SDK call (no spend cap is set, so no hold is written before the call; its cost is written after); ratio of p50s (proxied / direct) ${fixed(p50(samples.proxied) / p50(samples.direct))}×`,
     ],
     problems: [],
   };

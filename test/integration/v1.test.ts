@@ -313,6 +313,26 @@ describe("refusals, in OpenAI's error shape", () => {
 });
 
 describe("spend", () => {
+  it("under a spend cap, sets the call's most aside before it starts and settles it when it ends", async () => {
+    await scriptModel(stub, "priced-custom", [{ text: "Capped and paid for." }]);
+    const res = await withSettings("/chat/completions", { QUORUM_MAX_DAY_USD: "100" }, ask("openai:priced-custom"));
+    expect(res.status).toBe(200);
+    const { id } = await res.json<{ id: string }>();
+    const hold = await poll(
+      () =>
+        env.DB.prepare("SELECT usd, settled_at AS settledAt FROM spend_holds WHERE item_id = ?")
+          .bind(id)
+          .first<{ usd: number; settledAt: number | null }>(),
+      (h) => h?.settledAt != null,
+      5_000,
+      "the call's hold to settle",
+    );
+    // Up to 4096 output tokens (the allowance a capped call is sent with) at $2 per million, and the prompt at $1.
+    expect(hold!.usd).toBeGreaterThan((4096 * 2) / 1_000_000);
+    const [call] = (await callsFor(stub, "priced-custom")).slice(-1);
+    expect(call.body.max_completion_tokens).toBe(4096);
+  });
+
   it("records each call at its price under the spend page's endpoint feature, and settles its hold", async () => {
     const feature = async () =>
       (await ok(client.spend.history.$get({ query: { days: "1" } }))).byFeature.find((f) => f.feature === "endpoint");

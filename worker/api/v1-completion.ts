@@ -23,8 +23,8 @@ export interface CompletionCall {
   messages: ChatMessage[];
   temperature?: number;
   maxTokens?: number;
-  /** the money set aside for it (api/spend.ts), settled when it ends */
-  holdId: string;
+  /** the money set aside for it under a spend cap (api/spend.ts), settled when it ends; null without a cap */
+  holdId: string | null;
 }
 
 type Part = { type: string; text?: string };

@@ -59,14 +59,20 @@ export const v1Api = new Hono<{ Bindings: Env }>()
       temperature: input.temperature ?? undefined,
       maxTokens: input.max_completion_tokens ?? input.max_tokens ?? undefined,
     };
-    const holdId = await reserveSpend(c, {
-      itemId: id,
-      what: "call",
-      estimate: estimateCall(c.env, request),
-      hidden: false,
-      blindPrices: null,
-      workMs: workMs(c.env, settings(c.env).arena.timeoutMs),
-    });
+    // Under a spend cap the call sets its most aside first, as runs do; with none there is nothing to refuse, so it
+    // skips that D1 write on the way to the first token and its cost is kept when it ends.
+    const { dayUsd, runUsd } = settings(c.env).spend;
+    const holdId =
+      dayUsd === null && runUsd === null
+        ? null
+        : await reserveSpend(c, {
+            itemId: id,
+            what: "call",
+            estimate: estimateCall(c.env, request),
+            hidden: false,
+            blindPrices: null,
+            workMs: workMs(c.env, settings(c.env).arena.timeoutMs),
+          });
     const call = { ...request, id, holdId };
     const named = { ...headers, "x-quorum-model": modelId };
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);

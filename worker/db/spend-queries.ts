@@ -192,17 +192,20 @@ export async function insertSpendEntry(db: Db, entry: typeof schema.spendEntries
 }
 
 /**
- * A call that was no run's or comparison's has ended: its cost (when it used tokens) is kept and its hold settled
- * in one batch, so the day's figures never count it twice or not at all.
+ * A call that was no run's or comparison's has ended: its cost (when it answered) is kept and its hold (when it had
+ * one) settled in one batch, so the day's figures never count it twice or not at all.
  */
 export async function settleCall(
   db: Db,
-  holdId: string,
+  holdId: string | null,
   entry: typeof schema.spendEntries.$inferInsert | null,
   now = Date.now(),
 ): Promise<void> {
-  const settle = settleHoldsWrite(db.$client, [holdId], now);
-  if (!entry) return void (await settle.run());
+  const settle = holdId === null ? [] : [settleHoldsWrite(db.$client, [holdId], now)];
+  if (!entry) {
+    if (settle.length) await db.$client.batch(settle);
+    return;
+  }
   const insert = db.$client
     .prepare(
       "INSERT INTO spend_entries (kind, item_id, model_id, tokens_in, tokens_out, cost_usd, completed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -216,7 +219,7 @@ export async function settleCall(
       entry.costUsd ?? null,
       entry.completedAt,
     );
-  await db.$client.batch([insert, settle]);
+  await db.$client.batch([insert, ...settle]);
 }
 
 export interface ComparisonForEstimate {
