@@ -211,6 +211,8 @@ describe("refusals, in OpenAI's error shape", () => {
       expect(error.type).toBe("invalid_request_error");
       expect(error.param).toBe("model");
     }
+    const bare = await refusal(await SELF.fetch(`${BASE}/v1/chat/completions`, ask("gpt-4")), 400);
+    expect(bare.message).toMatch(/"gpt-4" is not a model id: use provider:model-name/);
     const council = await refusal(await SELF.fetch(`${BASE}/v1/chat/completions`, ask("quorum:council")), 501);
     expect(council.code).toBe("not_implemented");
     expect(council.message).toMatch(/not served on \/v1 yet/);

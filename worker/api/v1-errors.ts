@@ -40,7 +40,10 @@ export const openAiErrors = createMiddleware(async (c, next) => {
   await next();
   const res = c.res;
   if (res.status < 400 || !res.headers.get("content-type")?.startsWith("application/json")) return;
-  const body = (await res.clone().json()) as ApiErrorBody;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => ({}))) as ApiErrorBody;
   const code = typeof body.error?.code === "string" ? body.error.code : null;
   const message = typeof body.error?.message === "string" ? body.error.message : `HTTP ${res.status}`;
   c.res = new Response(JSON.stringify(openAiError(res.status, code, message, paramOf(body.error?.details))), {

@@ -49,6 +49,10 @@ export async function resolveModel(env: Env, model: string): Promise<Resolved> {
     );
   if (model.startsWith("quorum:"))
     throw unknownModel(`"${model}" is not one of Quorum's models: use ${QUORUM_TOP} or ${QUORUM_TOP}/<category>.`);
+  if (!model.includes(":"))
+    throw unknownModel(
+      `"${model}" is not a model id: use provider:model-name as GET /v1/models lists them (e.g. openai:gpt-4.1), or ${QUORUM_TOP}.`,
+    );
   if (model.startsWith("preset:"))
     throw unknownModel(`Presets ("${model}") are not served on /v1 yet: call the preset's model id directly.`);
   try {
