@@ -204,9 +204,52 @@ describe("POST /v1/chat/completions through the official openai SDK", () => {
   });
 });
 
+describe("presets", () => {
+  it("lists a preset's newest version and answers it with its model, system prompt and parameters", async () => {
+    const made = await ok(
+      client.presets.$post({
+        json: {
+          name: "V1 Terse",
+          modelId: "openai:v1-preset",
+          systemPrompt: "Be terse.",
+          temperature: 0.2,
+          maxTokens: 99,
+        },
+      }),
+    );
+    expect((await openai.models.list()).data.map((m) => m.id)).toContain(made.id);
+    await scriptModel(stub, "v1-preset", [{ text: "Terse." }, { text: "Warmer." }]);
+    const { data, response } = await openai.chat.completions
+      .create({
+        model: made.id,
+        messages: [
+          { role: "system", content: "In English." },
+          { role: "user", content: "Hi" },
+        ],
+      })
+      .withResponse();
+    expect(data.model).toBe("openai:v1-preset");
+    expect(response.headers.get("x-quorum-preset")).toBe(made.id);
+    expect(data.choices[0].message.content).toBe("Terse.");
+    // The call's own temperature wins over the preset's; what it leaves out, the preset sets.
+    await openai.chat.completions.create({
+      model: made.id,
+      messages: [{ role: "user", content: "Hi" }],
+      temperature: 0.9,
+    });
+    const [first, second] = await callsFor(stub, "v1-preset");
+    expect(first.body.messages[0]).toEqual({ role: "system", content: "Be terse.\n\nIn English." });
+    expect(first.body.temperature).toBe(0.2);
+    expect(first.body.max_completion_tokens).toBe(99);
+    expect(second.body.temperature).toBe(0.9);
+    // Used, so an edit now makes a new version.
+    expect((await ok(client.presets[":slug"].$get({ param: { slug: made.slug } }))).usedAt).not.toBeNull();
+  });
+});
+
 describe("refusals, in OpenAI's error shape", () => {
   it("refuses an unknown model, a preset and a quorum model it doesn't have, naming the model field", async () => {
-    for (const model of ["nope:x", "gpt-4", "preset:helper@1", "quorum:bottom"]) {
+    for (const model of ["nope:x", "gpt-4", "preset:no-such-preset@1", "quorum:bottom"]) {
       const error = await refusal(await SELF.fetch(`${BASE}/v1/chat/completions`, ask(model)), 400);
       expect(error.type).toBe("invalid_request_error");
       expect(error.param).toBe("model");

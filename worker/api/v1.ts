@@ -51,13 +51,15 @@ export const v1Api = new Hono<{ Bindings: Env }>()
     const input = c.req.valid("json");
     const conversation = conversationOf(input);
     await rateLimit(c, "completions", await clientIdOf(c));
-    const { modelId, headers } = await resolveModel(c.env, input.model);
+    const { modelId, params, headers } = await resolveModel(c.env, input.model);
     const id = `chatcmpl-${crypto.randomUUID().replace(/-/g, "")}`;
+    const system = [params.systemPrompt, conversation.system].filter((s) => s !== undefined).join("\n\n");
     const request = {
       modelId,
-      ...conversation,
-      temperature: input.temperature ?? undefined,
-      maxTokens: input.max_completion_tokens ?? input.max_tokens ?? undefined,
+      messages: conversation.messages,
+      system: system || undefined,
+      temperature: input.temperature ?? params.temperature ?? undefined,
+      maxTokens: input.max_completion_tokens ?? input.max_tokens ?? params.maxTokens ?? undefined,
     };
     // Under a spend cap the call sets its most aside first, as runs do; with none there is nothing to refuse, so it
     // skips that D1 write on the way to the first token and its cost is kept when it ends.
