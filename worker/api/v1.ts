@@ -21,7 +21,7 @@ const errors = (...statuses: number[]) =>
 
 const describedModels = describeRoute({
   tags: ["OpenAI-compatible"],
-  summary: "Every model /v1/chat/completions takes: quorum:top and each configured provider's models",
+  summary: "Every model /v1/chat/completions takes: quorum:top, each live preset and each configured provider's models",
   responses: {
     200: jsonResponse(openAiModelList, "The models, in OpenAI's list shape."),
     ...errors(401, 403, 500, 503),
@@ -32,7 +32,7 @@ const describedCompletions = describeRoute({
   tags: ["OpenAI-compatible"],
   summary: "A chat completion from any configured model or quorum:top, whole or streamed (OpenAI's shapes)",
   description:
-    "model is a model id (openai:gpt-4.1, demo:concise…), quorum:top (the human leaderboard's leader, with at least QUORUM_TOPPER_MIN_APPEARANCES appearances) or quorum:top/<category or label>. The answer's model and the x-quorum-model header name the model that answered; x-quorum-reason says why the leader was picked, x-quorum-fallback why the fallback answered. n must be 1; tools, functions and structured output are refused. Errors are OpenAI's shape { error: { message, type, param, code } }; a stream that fails after its first token ends with an error event.",
+    "model is a model id (openai:gpt-4.1, demo:concise…), a preset (preset:<slug>@<version>: its model, system prompt and parameters; x-quorum-preset names it), quorum:top (the human leaderboard's leader, with at least QUORUM_TOPPER_MIN_APPEARANCES appearances) or quorum:top/<category or label>. The answer's model and the x-quorum-model header name the model that answered; x-quorum-reason says why the leader was picked, x-quorum-fallback why the fallback answered. n must be 1; tools, functions and structured output are refused. Errors are OpenAI's shape { error: { message, type, param, code } }; a stream that fails after its first token ends with an error event.",
   responses: {
     200: mediaResponse(
       "The completion, or with stream=true its chunks as server-sent events ending with data: [DONE].",
