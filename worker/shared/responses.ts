@@ -652,6 +652,8 @@ export const evaluationRows = z.object({
       completedAt: z.number(),
     }),
   ),
+});
+
 // ---- the OpenAI-compatible endpoint (/v1), in OpenAI's own shapes ----
 
 /** Every refusal on /v1: OpenAI's error shape, which its clients read (`code` is Quorum's, as on /api). */
