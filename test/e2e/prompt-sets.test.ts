@@ -16,7 +16,8 @@ describeInBrowser("the Prompt sets page, in a real browser", () => {
   test("ten pasted lines make a set listed with 10 items, shown in order and exported as JSON Lines", async () => {
     const page = await open();
     await page.goto(server.url);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Prompt sets" }).click();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Evaluations" }).click();
+    await page.getByRole("main").getByRole("link", { name: "Prompt sets" }).click();
     await page.getByRole("heading", { name: "Prompt sets", level: 1 }).waitFor({ timeout: 10_000 });
 
     await page.getByLabel("Name", { exact: true }).fill("Ten squares");

@@ -26,7 +26,7 @@ export function App() {
             <Link href="/history">History</Link>
             <Link href="/arena">Arena</Link>
             <Link href="/leaderboard">Leaderboard</Link>
-            <Link href="/prompt-sets">Prompt sets</Link>
+            <Link href="/evaluations">Evaluations</Link>
             <Link href="/providers">Providers</Link>
           </nav>
           <SpendLine />

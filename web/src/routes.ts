@@ -15,6 +15,8 @@ const ProvidersPage = lazy(() => import("./pages/providers"));
 const SharedPage = lazy(() => import("./pages/shared"));
 const SpendPage = lazy(() => import("./pages/spend"));
 const EvaluationPage = lazy(() => import("./pages/evaluation"));
+const EvaluationsPage = lazy(() => import("./pages/evaluations"));
+const EvaluationNewPage = lazy(() => import("./pages/evaluation-new"));
 const EvaluationComparePage = lazy(() => import("./pages/evaluation-compare"));
 const PromptSetsPage = lazy(() => import("./pages/prompt-sets"));
 const PresetsPage = lazy(() => import("./pages/presets"));
@@ -27,6 +29,8 @@ const routes: [RegExp, Match["page"]][] = [
   [/^\/leaderboard\/?$/, LeaderboardPage],
   [/^\/providers\/?$/, ProvidersPage],
   [/^\/spend\/?$/, SpendPage],
+  [/^\/evaluations\/?$/, EvaluationsPage],
+  [/^\/evaluations\/new\/?$/, EvaluationNewPage],
   [/^\/evaluations\/compare\/?$/, EvaluationComparePage],
   [/^\/evaluations\/(?<id>[^/]+)\/?$/, EvaluationPage],
   [/^\/prompt-sets\/?$/, PromptSetsPage],

@@ -13,6 +13,7 @@ import { presetsApi } from "./presets";
 import { providersApi } from "./providers";
 import { runsApi } from "./runs";
 import { comparisonSharesApi, runSharesApi, sharedApi, sharesApi } from "./shares";
+import { evaluationEstimateApi } from "./evaluation-estimate";
 import { evaluationReportApi } from "./evaluation-report";
 import { spendApi } from "./spend";
 import { votesApi } from "./votes";
@@ -37,6 +38,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/prompt-sets", promptSetsApi)
   // The report's routes first: its /compare would otherwise read as an evaluation's id.
   .route("/evaluations", evaluationReportApi)
+  .route("/evaluations", evaluationEstimateApi)
   .route("/evaluations", evaluationsApi);
 
 api.onError(onError);

@@ -28,6 +28,9 @@ export type Standings = InferResponseType<typeof api.leaderboard.$get, 200>;
 export type LeaderboardQuery = NonNullable<InferRequestType<typeof api.leaderboard.$get>["query"]>;
 export type SpendHistory = InferResponseType<typeof api.spend.history.$get, 200>;
 export type JudgeStats = InferResponseType<typeof api.judges.$get, 200>["judges"][number];
+export type EvaluationListItem = InferResponseType<typeof api.evaluations.$get, 200>["items"][number];
+export type EvaluationEstimate = InferResponseType<typeof api.evaluations.estimate.$post, 200>;
+export type CreateEvaluationBody = InferRequestType<typeof api.evaluations.$post>["json"];
 export type EvaluationReport = InferResponseType<(typeof api.evaluations)[":id"]["report"]["$get"], 200>;
 export type EvaluationMatrix = InferResponseType<(typeof api.evaluations)[":id"]["matrix"]["$get"], 200>;
 export type EvaluationComparison = InferResponseType<typeof api.evaluations.compare.$get, 200>;
@@ -88,6 +91,11 @@ const sinceQuery = (since?: number) => (since === undefined ? {} : { since: Stri
 /** Address of a run's live event socket, resuming after `since` when given. */
 export function liveUrl(id: string, since?: number): string {
   return socketUrl(api.runs[":id"].ws.$url({ param: { id }, query: sinceQuery(since) }));
+}
+
+/** Address of an evaluation's live event socket, resuming after `since` when given. */
+export function evaluationLiveUrl(id: string, since?: number): string {
+  return socketUrl(api.evaluations[":id"].ws.$url({ param: { id }, query: sinceQuery(since) }));
 }
 
 /** Address of an arena comparison's live event socket, resuming after `since` when given. */

@@ -5,15 +5,17 @@ import { CostChart } from "../components/evaluation/cost-chart";
 import { EvaluationJudges } from "../components/evaluation/judges";
 import { EvaluationLeaderboard, SeparationNote } from "../components/evaluation/leaderboard";
 import { EvaluationMatrixView } from "../components/evaluation/matrix";
+import { EvaluationProgress } from "../components/evaluation/progress";
 import { api, call } from "../lib/api";
+import { createLiveEvaluation, EVALUATION_FINAL } from "./evaluation.data";
 
 const REFRESH_MS = 3000;
-const FINAL = new Set(["completed", "cancelled", "failed"]);
 const pct = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(0)}%`);
 
 /** One evaluation: the outcome first, then the leaderboard, cost, judges and the items; refreshed while it runs. */
 export default function EvaluationPage(props: { params: Record<string, string> }) {
   const id = () => props.params.id ?? "";
+  const live = createLiveEvaluation(props.params.id ?? "");
   const [version, setVersion] = createSignal(0);
   const [report] = createResource(
     () => ({ id: id(), version: version() }),
@@ -26,9 +28,15 @@ export default function EvaluationPage(props: { params: Record<string, string> }
     },
   );
   const data = () => report.latest?.data ?? null;
+  // The report is read again while the evaluation runs, and once more when it ends.
   createEffect(() => {
-    const status = data()?.status;
-    if (!status || FINAL.has(status)) return;
+    const status = live.detail?.status ?? data()?.status;
+    if (!status) return;
+    if (EVALUATION_FINAL.has(status)) {
+      if (data() && data()?.status !== status) setVersion((v) => v + 1);
+      return;
+    }
+    if (status === "paused") return;
     const timer = setTimeout(() => setVersion((v) => v + 1), REFRESH_MS);
     onCleanup(() => clearTimeout(timer));
   });
@@ -39,16 +47,20 @@ export default function EvaluationPage(props: { params: Record<string, string> }
 
   return (
     <>
-      <Alert message={report()?.error ?? null} />
+      <Alert message={report()?.error ?? live.loadError()} />
       <Show when={data()}>
         {(r) => (
           <>
             <h1>{r().name}</h1>
             <p class="muted">
-              Status: <span data-testid="evaluation-status">{r().status}</span> · {r().totals.items} items ·{" "}
-              {r().rows.length} contestants · {r().judges.length} judge{r().judges.length === 1 ? "" : "s"} · answers $
-              {r().totals.answerCostUsd.toFixed(4)}, judges ${r().totals.judgeCostUsd.toFixed(4)}
+              Status: <span data-testid="evaluation-status">{live.detail?.status ?? r().status}</span> ·{" "}
+              {r().totals.items} items · {r().rows.length} contestants · {r().judges.length} judge
+              {r().judges.length === 1 ? "" : "s"} · answers ${r().totals.answerCostUsd.toFixed(4)}, judges $
+              {r().totals.judgeCostUsd.toFixed(4)}
             </p>
+            <Show when={live.detail && !EVALUATION_FINAL.has(live.detail.status) ? live.detail : null}>
+              {(d) => <EvaluationProgress detail={d()} />}
+            </Show>
             <SeparationNote report={r()} />
             <EvaluationLeaderboard report={r()} />
             <p class="muted small">

@@ -7,18 +7,19 @@ const PAD = { left: 56, right: 16, top: 16, bottom: 40 };
 
 /**
  * Rating against cost: one dot per priced contestant, the frontier (best rating for the money) joined by a line.
- * Cost runs on a log scale when the contestants' costs span more than ten times. A table carries the same figures.
+ * Cost runs on a log scale when the contestants' costs span more than ten times. The leaderboard carries the same figures.
  */
 export function CostChart(props: { report: EvaluationReport }) {
-  const points = () => props.report.rows.filter((r) => r.costUsd !== null && r.costUsd > 0 && r.bt !== null);
+  const points = () => props.report.rows.filter((r) => r.costUsd !== null && r.bt !== null);
   const scale = () => {
     const pts = points();
     const costs = pts.map((p) => p.costUsd as number);
     const ratings = pts.flatMap((p) => [p.ciLower ?? p.bt, p.ciUpper ?? p.bt]).filter((x): x is number => x !== null);
     const [cMin, cMax] = [Math.min(...costs), Math.max(...costs)];
-    const log = cMax / cMin > 10;
+    const log = cMin > 0 && cMax / cMin > 10;
     const tx = (c: number) => (log ? Math.log10(c) : c);
-    const [x0, x1] = cMin === cMax ? [tx(cMin) * 0.9, tx(cMax) * 1.1 || 1] : [tx(cMin), tx(cMax)];
+    // One cost for all (the demo models are free): the dots stand in the middle.
+    const [x0, x1] = cMin === cMax ? [tx(cMin) - 1, tx(cMax) + 1] : [tx(cMin), tx(cMax)];
     const [rMin, rMax] = [Math.min(...ratings), Math.max(...ratings)];
     const [y0, y1] = rMin === rMax ? [rMin - 50, rMax + 50] : [rMin, rMax];
     const innerW = WIDTH - PAD.left - PAD.right;

@@ -1,0 +1,110 @@
+/**
+ * An evaluation as a new user runs one, on the demo models with no keys: two presets on one demo model, ten pasted
+ * prompts, a baseline and a judge; the estimate, live progress, then the report (intervals, items, cost chart);
+ * a changed preset evaluated again and compared with the first. Desktop and phone widths.
+ */
+import { expect, test } from "vitest";
+import { screenshot } from "../helpers/e2e-browser";
+import { fitsWidth, unlabelledControls } from "../helpers/e2e-page";
+import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
+
+const TEN = Array.from({ length: 10 }, (_, k) => `How should a team of ${k + 3} pick a vector database?`);
+
+describeInBrowser("an evaluation, in a real browser", () => {
+  const { server, open } = browserSuite({ build: [/evaluation-new-\S+\.js\s+[\d.]+ KB gzip\s+\(lazy route/] });
+
+  async function preset(name: string, systemPrompt: string): Promise<string> {
+    const res = await fetch(`${server.url}/api/presets`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name, modelId: "demo:concise", systemPrompt }),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  }
+
+  test("pasted prompts and two presets on one demo model: estimate, live progress, report, items, and before/after", async () => {
+    const terse = await preset("Terse", "Be terse: answer in one sentence.");
+    const thorough = await preset("Thorough", "Be thorough: use headings, numbered steps and caveats.");
+    const page = await open();
+    await page.goto(server.url);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Evaluations" }).click();
+    await page.getByRole("link", { name: "New evaluation" }).click();
+    await page.getByRole("heading", { name: "New evaluation", level: 1 }).waitFor({ timeout: 10_000 });
+
+    await page.getByLabel("Name", { exact: true }).fill("Terse or thorough");
+    await page.getByLabel("Prompt set").selectOption({ label: "Paste new prompts…" });
+    await page.getByLabel("Prompts, one per line").fill(TEN.join("\n"));
+    await page.getByLabel(/^Contestants/).fill(`${terse}, ${thorough}`);
+    await page.getByLabel("Baseline").selectOption(thorough);
+    await page.getByLabel(/^Judges/).fill("demo:skeptic");
+    await page.getByRole("button", { name: "Estimate" }).click();
+    const estimate = page.getByTestId("evaluation-estimate");
+    await estimate.waitFor({ timeout: 10_000 });
+    // 10 prompts × 2 contestants answers; 1 judge × 1 pair × 2 orders × 10 prompts.
+    expect(await estimate.innerText()).toMatch(/20 answer calls and 20 judge calls/);
+
+    await page.getByRole("button", { name: "Start" }).click();
+    await page.getByRole("heading", { name: "Terse or thorough", level: 1 }).waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="evaluation-status"]:text("completed")').waitFor({ timeout: 60_000 });
+    const leaderboard = page.getByTestId("evaluation-leaderboard");
+    await leaderboard.locator(`tr[data-contestant="${terse}"]`).waitFor({ timeout: 10_000 });
+    expect(await leaderboard.locator("tbody tr").count()).toBe(2);
+    // The win rate against the baseline, with its interval.
+    expect(await leaderboard.locator(`tr[data-contestant="${terse}"] [data-testid="win-rate"]`).innerText()).toMatch(
+      /^\d+\.\d% \d+\.\d% – \d+\.\d%$/,
+    );
+    expect(await page.getByTestId("separation").innerText()).not.toBe("");
+    expect(await page.locator(".cost-chart svg circle").count()).toBe(2);
+    const matrix = page.getByTestId("evaluation-matrix");
+    await matrix.locator("tbody tr").nth(9).waitFor({ timeout: 10_000 });
+    expect(await matrix.locator("tbody tr").count()).toBe(10);
+    await matrix.locator("tbody tr").first().getByRole("button").click();
+    const item = page.getByTestId("item-detail");
+    await item.locator(".verdicts li").nth(1).waitFor({ timeout: 10_000 });
+    expect(await item.locator(".answers-side-by-side article").count()).toBe(2);
+    await screenshot(page, "evaluation-report");
+    const first = new URL(page.url()).pathname.split("/").pop() ?? "";
+
+    // The terse preset changes: it was used, so its edit is version 2; the same evaluation again, then compare.
+    const edited = await fetch(`${server.url}/api/presets/terse`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ systemPrompt: "Be terse, but add one caveat." }),
+    });
+    const terse2 = ((await edited.json()) as { id: string }).id;
+    expect(terse2).toBe("preset:terse@2");
+    const setId = ((await (await fetch(`${server.url}/api/evaluations/${first}`)).json()) as { promptSetId: string })
+      .promptSetId;
+    const again = await fetch(`${server.url}/api/evaluations`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        name: "Terse v2",
+        promptSetId: setId,
+        contestants: [terse2, thorough],
+        baseline: thorough,
+        judges: ["demo:skeptic"],
+      }),
+    });
+    expect(again.status).toBe(201);
+    const second = ((await again.json()) as { id: string }).id;
+    await page.goto(`${server.url}/evaluations/${second}`);
+    await page.locator('[data-testid="evaluation-status"]:text("completed")').waitFor({ timeout: 60_000 });
+    await page.goto(`${server.url}/evaluations/compare?a=${first}&b=${second}`);
+    const changes = page.getByTestId("compare-contestants");
+    await changes.locator("tbody tr").first().waitFor({ timeout: 10_000 });
+    expect(await changes.locator("tbody tr").first().innerText()).toContain(`${terse} → ${terse2}`);
+  });
+
+  test("on a 390 px phone the new-evaluation form and the list fit, and every control has a name", async () => {
+    const page = await open({ viewport: { width: 390, height: 844 }, touch: true });
+    await page.goto(`${server.url}/evaluations/new`);
+    await page.getByRole("heading", { name: "New evaluation", level: 1 }).waitFor({ timeout: 10_000 });
+    expect(await fitsWidth(page)).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await page.goto(`${server.url}/evaluations`);
+    await page.getByRole("heading", { name: "Evaluations", level: 1 }).waitFor({ timeout: 10_000 });
+    expect(await fitsWidth(page)).toBe(true);
+  });
+});

@@ -1,0 +1,216 @@
+import { createResource, createSignal, For, Show } from "solid-js";
+import { Alert } from "../components/alert";
+import { ModelCombobox } from "../components/model-combobox";
+import { api, call, type EvaluationEstimate } from "../lib/api";
+import { createModelOptions } from "../lib/model-options";
+import { promptCount, promptsOfLines } from "../lib/prompt-lines";
+import { navigate } from "../lib/router";
+
+const NEW_SET = "__new__";
+const ids = (value: string) =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * A new pairwise evaluation: a prompt set (picked, or pasted here), the contestants (models and presets), a
+ * baseline, the judges and repeats; the estimate before Start.
+ */
+export default function EvaluationNewPage() {
+  const options = createModelOptions(() => true);
+  const [sets] = createResource(async () => {
+    try {
+      return (await call(api["prompt-sets"].$get({ query: { limit: "100" } }))).items;
+    } catch {
+      return [];
+    }
+  });
+  const [name, setName] = createSignal("");
+  const [setId, setSetId] = createSignal<string>("");
+  const [pasted, setPasted] = createSignal("");
+  const [contestants, setContestants] = createSignal("");
+  const [baseline, setBaseline] = createSignal("");
+  const [judges, setJudges] = createSignal("");
+  const [repeats, setRepeats] = createSignal("1");
+  const [rubric, setRubric] = createSignal("");
+  const [estimate, setEstimate] = createSignal<EvaluationEstimate | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+  const [busy, setBusy] = createSignal(false);
+
+  const chosenSet = () => setId() || (sets()?.[0]?.id ?? NEW_SET);
+  const pastedPrompts = () => promptsOfLines(pasted());
+
+  /** The chosen set's id, creating the pasted one first. */
+  const promptSetId = async (): Promise<string> => {
+    if (chosenSet() !== NEW_SET) return chosenSet();
+    if (pastedPrompts().length === 0) throw new Error("Paste at least one prompt, one per line, or pick a prompt set.");
+    const made = await call(
+      api["prompt-sets"].$post({
+        json: { name: name().trim() || "Pasted prompts", items: pastedPrompts().map((prompt) => ({ prompt })) },
+      }),
+    );
+    setSetId(made.id);
+    return made.id;
+  };
+
+  const body = (id: string) => ({
+    ...(name().trim() ? { name: name().trim() } : {}),
+    promptSetId: id,
+    contestants: ids(contestants()),
+    method: "pairwise" as const,
+    judges: ids(judges()),
+    ...(baseline() && ids(contestants()).includes(baseline()) ? { baseline: baseline() } : {}),
+    repeats: Number(repeats()) || 1,
+    ...(rubric().trim() ? { rubric: rubric().trim() } : {}),
+  });
+
+  const run = async (what: "estimate" | "start") => {
+    setBusy(true);
+    setError(null);
+    try {
+      const json = body(await promptSetId());
+      if (what === "estimate") setEstimate(await call(api.evaluations.estimate.$post({ json })));
+      else {
+        const started = await call(api.evaluations.$post({ json }));
+        navigate(`/evaluations/${encodeURIComponent(started.id)}`);
+      }
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <h1>New evaluation</h1>
+      <p class="muted">
+        Every contestant answers every prompt; each judge compares each contestant's answer with the baseline's (or
+        every pair, without one) in both orders, on a five-point scale.
+      </p>
+      <form
+        class="evaluation-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run("start");
+        }}
+      >
+        <div class="field">
+          <label for="evaluation-name">Name</label>
+          <input
+            id="evaluation-name"
+            type="text"
+            maxLength={200}
+            placeholder="optional"
+            value={name()}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="evaluation-set">Prompt set</label>
+          <select id="evaluation-set" value={chosenSet()} onChange={(e) => setSetId(e.currentTarget.value)}>
+            <For each={sets() ?? []}>
+              {(s) => (
+                <option value={s.id}>
+                  {s.name} (v{s.version}, {promptCount(s.items)})
+                </option>
+              )}
+            </For>
+            <option value={NEW_SET}>Paste new prompts…</option>
+          </select>
+        </div>
+        <Show when={chosenSet() === NEW_SET}>
+          <div class="field">
+            <label for="evaluation-prompts">Prompts, one per line</label>
+            <textarea
+              id="evaluation-prompts"
+              rows="8"
+              value={pasted()}
+              onInput={(e) => setPasted(e.currentTarget.value)}
+              aria-describedby="evaluation-prompts-count"
+            />
+            <p id="evaluation-prompts-count" class="muted small">
+              {promptCount(pastedPrompts().length)}; saved as a prompt set when you estimate or start.
+            </p>
+          </div>
+        </Show>
+        <div class="field">
+          <label for="evaluation-contestants">Contestants (models or presets, comma-separated)</label>
+          <ModelCombobox
+            id="evaluation-contestants"
+            multiple
+            options={options()}
+            value={contestants()}
+            onValue={setContestants}
+            placeholder="demo:concise, preset:terse@1"
+          />
+          <p class="muted small">
+            <a href="/presets">Make a preset</a> to compare system prompts on one model.
+          </p>
+        </div>
+        <div class="field">
+          <label for="evaluation-baseline">Baseline</label>
+          <select id="evaluation-baseline" value={baseline()} onChange={(e) => setBaseline(e.currentTarget.value)}>
+            <option value="">None: judge every pair (up to 6 contestants)</option>
+            <For each={ids(contestants())}>{(c) => <option value={c}>{c}</option>}</For>
+          </select>
+        </div>
+        <div class="field">
+          <label for="evaluation-judges">Judges (comma-separated)</label>
+          <ModelCombobox
+            id="evaluation-judges"
+            multiple
+            options={options()}
+            value={judges()}
+            onValue={setJudges}
+            placeholder="demo:skeptic"
+          />
+        </div>
+        <div class="field">
+          <label for="evaluation-repeats">Answers per prompt</label>
+          <input
+            id="evaluation-repeats"
+            type="number"
+            min="1"
+            max="5"
+            value={repeats()}
+            onInput={(e) => setRepeats(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="evaluation-rubric">What the judges should weigh most</label>
+          <textarea
+            id="evaluation-rubric"
+            rows="2"
+            placeholder="optional, e.g. correctness first, then brevity"
+            value={rubric()}
+            onInput={(e) => setRubric(e.currentTarget.value)}
+          />
+        </div>
+        <Show when={estimate()}>
+          {(e) => (
+            <p class="outcome-strip" data-testid="evaluation-estimate" role="status">
+              At most <strong>${e().usd.toFixed(4)}</strong>: {e().answerCalls} answer calls and {e().judgeCalls} judge
+              calls
+              <Show when={e().selfSkipped > 0}>
+                {" "}
+                ({e().selfSkipped} left out: a judge never judges its own answers)
+              </Show>
+              .<Show when={e().unpriced.length > 0}> No price known for {e().unpriced.join(", ")}.</Show>
+            </p>
+          )}
+        </Show>
+        <Alert message={error()} />
+        <p class="actions">
+          <button type="button" class="secondary" disabled={busy()} onClick={() => void run("estimate")}>
+            Estimate
+          </button>{" "}
+          <button type="submit" class="primary" disabled={busy()}>
+            Start
+          </button>
+        </p>
+      </form>
+    </>
+  );
+}

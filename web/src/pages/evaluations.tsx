@@ -1,0 +1,78 @@
+import { createResource, For, Show } from "solid-js";
+import { Alert } from "../components/alert";
+import { TableFrame } from "../components/table-frame";
+import { api, call } from "../lib/api";
+
+/** Every evaluation, newest first: its set, contestants, status and cost. */
+export default function EvaluationsPage() {
+  const [list] = createResource(async () => {
+    try {
+      return { data: await call(api.evaluations.$get({ query: {} })), error: null };
+    } catch (err) {
+      return { data: null, error: err instanceof Error ? err.message : String(err) };
+    }
+  });
+  return (
+    <>
+      <h1>Evaluations</h1>
+      <p class="muted">
+        Which model — or which prompt — is best for your own prompts: every contestant answers every prompt of a set,
+        judges compare the answers in both orders, and the report gives win rates with 95% intervals and the cost.
+      </p>
+      <p>
+        <a class="button" href="/evaluations/new">
+          New evaluation
+        </a>{" "}
+        <a href="/prompt-sets">Prompt sets</a> · <a href="/presets">Presets</a>
+      </p>
+      <Alert message={list()?.error ?? null} />
+      <Show when={list()?.data}>
+        {(l) => (
+          <Show
+            when={l().items.length > 0}
+            fallback={<p class="muted">No evaluation yet. Start one from a prompt set: New evaluation.</p>}
+          >
+            <p id="evaluations-title" class="table-title">
+              Newest first
+            </p>
+            <TableFrame labelledBy="evaluations-title">
+              <table data-testid="evaluations">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Prompt set</th>
+                    <th scope="col">Contestants</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Cost</th>
+                    <th scope="col">Started</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  <For each={l().items}>
+                    {(e) => (
+                      <tr>
+                        <th scope="row">
+                          <a href={`/evaluations/${encodeURIComponent(e.id)}`}>{e.name}</a>
+                        </th>
+                        <td>{e.promptSetName ?? e.promptSetId}</td>
+                        <td>
+                          {e.contestants.join(", ")}
+                          <Show when={e.baseline}>
+                            <div class="muted small">baseline {e.baseline}</div>
+                          </Show>
+                        </td>
+                        <td>{e.status}</td>
+                        <td>${e.spentUsd.toFixed(4)}</td>
+                        <td>{new Date(e.createdAt).toLocaleString()}</td>
+                      </tr>
+                    )}
+                  </For>
+                </tbody>
+              </table>
+            </TableFrame>
+          </Show>
+        )}
+      </Show>
+    </>
+  );
+}
