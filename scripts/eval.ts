@@ -230,9 +230,15 @@ interface Calls {
   total: number;
 }
 
+interface Calls {
+  done: number;
+  failed: number;
+  total: number;
+}
+
 interface Progress {
   status: string;
-  progress?: { answers?: Calls; judgments?: Calls; spentUsd?: number };
+  progress: { answers: Calls; judgments: Calls; spentUsd: number; etaMs: number | null };
 }
 
 function bar(done: number, total: number): string {
