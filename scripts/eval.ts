@@ -227,11 +227,6 @@ async function createSet(server: Server, file: string): Promise<string> {
 /** What GET /api/evaluations/:id says of the calls (worker/shared/evaluation.ts). */
 interface Calls {
   done: number;
-  total: number;
-}
-
-interface Calls {
-  done: number;
   failed: number;
   total: number;
 }
@@ -251,12 +246,12 @@ async function follow(server: Server, id: string): Promise<string> {
   let lastShown = -1;
   for (;;) {
     const state = await server.call<Progress>("GET", `/api/evaluations/${id}`);
-    const p = state.progress ?? {};
-    const answers = p.answers ?? { done: 0, total: 0 };
-    const judgments = p.judgments ?? { done: 0, total: 0 };
+    const { answers, judgments, spentUsd, etaMs } = state.progress;
     const done = answers.done + judgments.done;
     const total = answers.total + judgments.total;
-    const line = `${bar(done, total)} answers ${answers.done}/${answers.total}, judgments ${judgments.done}/${judgments.total}, $${(p.spentUsd ?? 0).toFixed(4)}`;
+    const failed = answers.failed + judgments.failed;
+    const eta = etaMs === null ? "" : `, ~${Math.ceil(etaMs / 1000)} s left`;
+    const line = `${bar(done, total)} answers ${answers.done}/${answers.total}, judgments ${judgments.done}/${judgments.total}${failed ? `, ${failed} failed` : ""}, $${spentUsd.toFixed(4)}${eta}`;
     if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
     else if (Math.floor((done / Math.max(total, 1)) * 10) !== lastShown) {
       lastShown = Math.floor((done / Math.max(total, 1)) * 10);

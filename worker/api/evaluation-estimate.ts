@@ -8,13 +8,10 @@ import { describeRoute } from "hono-openapi";
 import { promptSetSummary } from "../db/evaluation-queries";
 import { loadPromptSetItems } from "../db/prompt-set-queries";
 import { openDb } from "../db/queries";
-import { estimateEvaluation } from "../evaluation/estimate";
-import { callsOfItem } from "../evaluation/plan";
 import { createEvaluationInput } from "../shared/requests";
 import { evaluationEstimate } from "../shared/responses";
-import { checkModels } from "./check-models";
-import { resolveContestants } from "./contestants";
-import { ApiError, notFound } from "./errors";
+import { notFound } from "./errors";
+import { checkedContestants, estimateOf } from "./evaluation-plan";
 import { errorResponses, jsonResponse } from "./openapi-describe";
 import { validate } from "./validate";
 
@@ -33,29 +30,10 @@ export const evaluationEstimateApi = new Hono<{ Bindings: Env }>().post(
   validate("json", createEvaluationInput),
   async (c) => {
     const input = c.req.valid("json");
-    const contestants = await resolveContestants(c.env, input.contestants);
-    checkModels(c.env, [...contestants.map((x) => x.modelId), ...input.judges]);
+    const contestants = await checkedContestants(c.env, input);
     const db = openDb(c.env.DB);
     if (!(await promptSetSummary(db, input.promptSetId))) throw notFound("Prompt set");
-    const items = await loadPromptSetItems(db, input.promptSetId);
-    if (!items.length) throw new ApiError(400, "empty_prompt_set", "The prompt set has no items to evaluate.");
-    const plan = { contestants, baseline: input.baseline ?? null, judges: input.judges, repeats: input.repeats };
-    const estimate = estimateEvaluation(
-      c.env,
-      {
-        ...plan,
-        params: Object.fromEntries(contestants.map((x) => [x.id, x.params])),
-        maxTokens: input.settings.maxTokens ?? null,
-      },
-      items,
-    );
-    const perItem = callsOfItem(plan, "count");
-    return c.json({
-      usd: estimate.usd,
-      unpriced: estimate.unpriced,
-      answerCalls: perItem.answers.length * items.length,
-      judgeCalls: perItem.judges.length * items.length,
-      selfSkipped: perItem.selfSkipped * items.length,
-    });
+    const { estimate, counts } = estimateOf(c.env, input, contestants, await loadPromptSetItems(db, input.promptSetId));
+    return c.json({ usd: estimate.usd, unpriced: estimate.unpriced, ...counts });
   },
 );

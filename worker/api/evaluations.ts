@@ -13,17 +13,14 @@ import {
 } from "../db/evaluation-queries";
 import { loadPromptSetItems, markPromptSetUsed } from "../db/prompt-set-queries";
 import { openDb } from "../db/queries";
-import { estimateEvaluation } from "../evaluation/estimate";
-import { callsOfItem } from "../evaluation/plan";
 import type { StartEvaluation } from "../rooms/evaluation-room";
 import { createEvaluationInput, listEvaluationsQuery, wsQuery } from "../shared/requests";
 import { evaluationDetail } from "../shared/evaluation";
 import { evaluationAccepted, evaluationList, evaluationRows, evaluationStarted } from "../shared/responses";
-import { isPresetId } from "../shared/contestant";
-import { checkModels } from "./check-models";
-import { markPresetsUsed, resolveContestants } from "./contestants";
-import { ApiError, notFound } from "./errors";
+import { markPresetsUsed } from "./contestants";
+import { notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
+import { checkedContestants, estimateOf } from "./evaluation-plan";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
@@ -96,17 +93,7 @@ const described = {
 export const evaluationsApi = new Hono<{ Bindings: Env }>()
   .post("/", described.create, validate("json", createEvaluationInput), async (c) => {
     const input = c.req.valid("json");
-    if (input.method === "council")
-      throw new ApiError(400, "not_yet", "The council method is not available yet; use method pairwise.");
-    const presetJudges = input.judges.filter(isPresetId);
-    if (presetJudges.length)
-      throw new ApiError(
-        400,
-        "invalid_request",
-        `judges: an evaluation's judge is a model id, with the judge's own instructions; ${presetJudges.join(", ")} is a preset.`,
-      );
-    const contestants = await resolveContestants(c.env, input.contestants);
-    checkModels(c.env, [...contestants.map((x) => x.modelId), ...input.judges]);
+    const contestants = await checkedContestants(c.env, input);
     const db = openDb(c.env.DB);
     await rateLimit(c, "runs", await clientIdOf(c));
     const set = await promptSetSummary(db, input.promptSetId);
@@ -114,28 +101,7 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
     // Used from now on, before its items are read: an edit under way can't change what this evaluation reads.
     await markPromptSetUsed(db, input.promptSetId);
     const items = await loadPromptSetItems(db, input.promptSetId);
-    if (!items.length) throw new ApiError(400, "empty_prompt_set", "The prompt set has no items to evaluate.");
-    const plan = {
-      contestants,
-      baseline: input.baseline ?? null,
-      judges: input.judges,
-      repeats: input.repeats,
-    };
-    const estimate = estimateEvaluation(
-      c.env,
-      {
-        ...plan,
-        params: Object.fromEntries(contestants.map((x) => [x.id, x.params])),
-        maxTokens: input.settings.maxTokens ?? null,
-      },
-      items,
-    );
-    const perItem = callsOfItem(plan, "count");
-    const counts = {
-      answerCalls: perItem.answers.length * items.length,
-      judgeCalls: perItem.judges.length * items.length,
-      selfSkipped: perItem.selfSkipped * items.length,
-    };
+    const { estimate, counts } = estimateOf(c.env, input, contestants, items);
     const id = await newItemId(c.env, "evaluation");
     const work = workMs(c.env, callsMs(counts.answerCalls + counts.judgeCalls, input.settings.timeoutMs));
     const holdId = await reserveSpend(c, {

@@ -1,0 +1,51 @@
+/**
+ * What POST /api/evaluations and its dry run (/estimate) both check and figure before anything is spent: the
+ * method, judges that are models, the contestants resolved (a preset to its model and parameters), every model
+ * configured; then, from the prompt set's items, the most it could cost and its calls.
+ */
+import type { PromptSetItem } from "../shared/prompt-set";
+import { estimateEvaluation } from "../evaluation/estimate";
+import { callsOfItem } from "../evaluation/plan";
+import { isPresetId } from "../shared/contestant";
+import type { CreateEvaluationInput } from "../shared/requests";
+import { checkModels } from "./check-models";
+import { type Contestant, resolveContestants } from "./contestants";
+import { ApiError } from "./errors";
+
+/** Refuses what no evaluation can run; the contestants, resolved. */
+export async function checkedContestants(env: Env, input: CreateEvaluationInput): Promise<Contestant[]> {
+  if (input.method === "council")
+    throw new ApiError(400, "not_yet", "The council method is not available yet; use method pairwise.");
+  const presetJudges = input.judges.filter(isPresetId);
+  if (presetJudges.length)
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `judges: an evaluation's judge is a model id, with the judge's own instructions; ${presetJudges.join(", ")} is a preset.`,
+    );
+  const contestants = await resolveContestants(env, input.contestants);
+  checkModels(env, [...contestants.map((x) => x.modelId), ...input.judges]);
+  return contestants;
+}
+
+/** The most the evaluation could cost (per item too, for the hold given back item by item) and its calls. */
+export function estimateOf(env: Env, input: CreateEvaluationInput, contestants: Contestant[], items: PromptSetItem[]) {
+  if (!items.length) throw new ApiError(400, "empty_prompt_set", "The prompt set has no items to evaluate.");
+  const plan = { contestants, baseline: input.baseline ?? null, judges: input.judges, repeats: input.repeats };
+  const estimate = estimateEvaluation(
+    env,
+    {
+      ...plan,
+      params: Object.fromEntries(contestants.map((x) => [x.id, x.params])),
+      maxTokens: input.settings.maxTokens ?? null,
+    },
+    items,
+  );
+  const perItem = callsOfItem(plan, "count");
+  const counts = {
+    answerCalls: perItem.answers.length * items.length,
+    judgeCalls: perItem.judges.length * items.length,
+    selfSkipped: perItem.selfSkipped * items.length,
+  };
+  return { estimate, counts };
+}
