@@ -183,6 +183,26 @@ describe("a pairwise evaluation", () => {
     expect(done.progress.judgments.total).toBe(4);
     expect(await kindCount("ev2-j1", "review")).toBe(4);
   });
+
+  it("estimates before it starts: the same figures as the start, with nothing started, set aside or marked used", async () => {
+    const p = await scriptPanel("ev-est");
+    const setId = await promptSet("set-ev-est", PROMPTS.slice(0, 3));
+    const plan = { promptSetId: setId, contestants: [p.base, p.good, p.j1], baseline: p.base, judges: [p.j1] };
+    const holds = () => env.DB.prepare("SELECT count(*) AS n FROM spend_holds").first<{ n: number }>();
+    const holdsBefore = await holds();
+    const estimate = await ok(client.evaluations.estimate.$post({ json: plan }));
+    expect(await holds()).toEqual(holdsBefore);
+    expect(estimate).toMatchObject({ answerCalls: 9, judgeCalls: 6, selfSkipped: 6 });
+    const set = await env.DB.prepare("SELECT used_at FROM prompt_sets WHERE id = ?")
+      .bind(setId)
+      .first<{ used_at: number | null }>();
+    expect(set?.used_at).toBeNull();
+    expect(await kindCount("ev-est-base", "answer")).toBe(0);
+    const started = await startEvaluation(plan);
+    expect(started.estimate).toEqual(estimate);
+    const refused = await client.evaluations.estimate.$post({ json: { ...plan, promptSetId: "no-such-set" } });
+    expect(refused.status).toBe(404);
+  });
 });
 
 describe("what the calls carry", () => {
