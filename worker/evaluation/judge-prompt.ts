@@ -6,6 +6,7 @@
  */
 import { fenceFor } from "../council/prompts";
 import { FIVE_POINT_VERDICTS, type FivePointVerdict } from "../shared/constants";
+import { parseJsonObject } from "../shared/json-output";
 
 export interface PairwiseJudgeInput {
   prompt: string;
@@ -85,25 +86,14 @@ export function buildPairwiseJudgeRequest(input: PairwiseJudgeInput): {
   return { system: SYSTEM, prompt, schema: verdictJsonSchema() };
 }
 
-/** Strips a Markdown code fence some models put around JSON even when told not to. */
-function unfence(raw: string): string {
-  const m = /^\s*```[a-zA-Z]*\s*\n([\s\S]*?)\n\s*```\s*$/.exec(raw);
-  return m ? m[1] : raw;
-}
-
 const isVerdict = (v: unknown): v is FivePointVerdict =>
   typeof v === "string" && (FIVE_POINT_VERDICTS as readonly string[]).includes(v);
 
 /** A judge's output, checked: a five-point verdict and its reasons. */
 export function parsePairwiseVerdict(raw: string): { ok: true; value: PairwiseVerdict } | { ok: false; error: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(unfence(raw));
-  } catch {
-    return { ok: false, error: "the judge's output is not JSON" };
-  }
-  if (typeof data !== "object" || data === null) return { ok: false, error: "the judge's output is not a JSON object" };
-  const { verdict, reasons } = data as Record<string, unknown>;
+  const data = parseJsonObject(raw, "the judge's output");
+  if (!data.ok) return data;
+  const { verdict, reasons } = data.value;
   if (!isVerdict(verdict)) return { ok: false, error: `verdict must be one of ${FIVE_POINT_VERDICTS.join(", ")}` };
   if (typeof reasons !== "string") return { ok: false, error: "reasons must be a string" };
   return { ok: true, value: { verdict, reasons: reasons.slice(0, MAX_REASONS) } };

@@ -1,25 +1,15 @@
 /** A judge's output, checked: the winner is A, B or tie, both scores are numbers 0–10, the reasons a short string. */
 import type { JudgeOrder } from "../shared/arena";
+import { parseJsonObject } from "../shared/json-output";
 
 const MAX_REASONS = 2000;
-
-/** Strips a Markdown code fence some models put around JSON even when told not to. */
-function unfence(raw: string): string {
-  const m = /^\s*```[a-zA-Z]*\s*\n([\s\S]*?)\n\s*```\s*$/.exec(raw);
-  return m ? m[1] : raw;
-}
 
 export function parseJudgeOutput(
   raw: string,
 ): { ok: true; value: Omit<JudgeOrder, "raw"> } | { ok: false; error: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(unfence(raw));
-  } catch {
-    return { ok: false, error: "the judge's output is not JSON" };
-  }
-  if (typeof data !== "object" || data === null) return { ok: false, error: "the judge's output is not a JSON object" };
-  const { winner, scores, reasons } = data as Record<string, unknown>;
+  const data = parseJsonObject(raw, "the judge's output");
+  if (!data.ok) return data;
+  const { winner, scores, reasons } = data.value;
   if (winner !== "A" && winner !== "B" && winner !== "tie")
     return { ok: false, error: 'winner must be "A", "B" or "tie"' };
   const s = (scores ?? {}) as Record<string, unknown>;

@@ -6,6 +6,7 @@
  * seven hard-prompt criteria the prompt meets (6 or more make it a hard prompt, as the Arena's).
  */
 import { PROMPT_CHARS } from "./rules";
+import { parseJsonObject } from "../shared/json-output";
 
 export const HARD_PROMPT_CRITERIA = [
   "specificity",
@@ -56,20 +57,11 @@ export function classifierPrompt(userText: string): string {
 
 export type ClassifierParse = { ok: true; value: string[] } | { ok: false; error: string };
 
-/** Strips a Markdown code fence models sometimes wrap JSON in. */
-const unfenced = (raw: string) => raw.replace(/^\s*```(?:json)?\s*|\s*```\s*$/g, "");
-
 /** The classifier's answer as the labels it earns, or what is wrong with it. */
 export function parseClassifierOutput(raw: string): ClassifierParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(unfenced(raw));
-  } catch {
-    return { ok: false, error: "the answer is not JSON" };
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { ok: false, error: "the answer is not a JSON object" };
-  const o = value as Record<string, unknown>;
+  const parsed = parseJsonObject(raw, "the answer");
+  if (!parsed.ok) return parsed;
+  const o = parsed.value;
   for (const key of ["coding", "math", "creative_writing"])
     if (typeof o[key] !== "boolean") return { ok: false, error: `"${key}" must be true or false` };
   const score = o.instruction_following;
