@@ -1,10 +1,10 @@
-import { createSignal, Show } from "solid-js";
 import { ExportLinks } from "./export-links";
 import { PickBox } from "./pick-box";
 import type { RunListItem } from "../lib/api";
 import { Link } from "../lib/router";
 import { describeCost } from "../../../worker/shared/run";
 import { COST_HIDDEN, formatTime, formatTotalCost, RUN_STATUS_TEXT, shortModelName } from "../lib/format";
+import { ConfirmDelete } from "./confirm-delete";
 
 /** One council run in History: its question, status, winner, models and cost, and what can be done with it. */
 export function HistoryRun(props: {
@@ -14,7 +14,6 @@ export function HistoryRun(props: {
   onPick: (picked: boolean) => void;
 }) {
   const run = props.run;
-  const [confirming, setConfirming] = createSignal(false);
   return (
     <li class="card history-item" data-run-id={run.id}>
       <div class="history-main">
@@ -48,33 +47,7 @@ export function HistoryRun(props: {
           Open
         </Link>
         <ExportLinks runId={run.id} small />
-        <Show
-          when={confirming()}
-          fallback={
-            <button type="button" class="small danger" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          }
-        >
-          <span class="confirm">
-            Delete for good?{" "}
-            <button
-              type="button"
-              class="small danger"
-              onClick={() => void props.onDelete(run).finally(() => setConfirming(false))}
-            >
-              Yes, delete
-            </button>{" "}
-            <button
-              type="button"
-              class="small"
-              ref={(el) => queueMicrotask(() => el.focus())}
-              onClick={() => setConfirming(false)}
-            >
-              Keep
-            </button>
-          </span>
-        </Show>
+        <ConfirmDelete onDelete={() => props.onDelete(run)} />
       </div>
     </li>
   );

@@ -9,6 +9,7 @@ import { promptCount } from "../lib/prompt-lines";
 import { Link } from "../lib/router";
 import type { PromptSetFormat } from "../../../worker/shared/constants";
 import { TableFrame } from "../components/table-frame";
+import { ConfirmDelete } from "../components/confirm-delete";
 
 const PAGE_SIZE = 50;
 
@@ -17,7 +18,6 @@ const exportHref = (id: string, format: PromptSetFormat) =>
 
 /** One set's row: what it is, and what can be done with it. */
 function SetRow(props: { set: PromptSetSummary; onView: (edit: boolean) => void; onDelete: () => Promise<void> }) {
-  const [confirming, setConfirming] = createSignal(false);
   const s = () => props.set;
   return (
     <tr data-set-id={s().id} data-name={s().name}>
@@ -45,33 +45,7 @@ function SetRow(props: { set: PromptSetSummary; onView: (edit: boolean) => void;
             CSV
           </DownloadLink>
           <Show when={s().usedAt === null} fallback={<span class="muted small">kept: an evaluation used it</span>}>
-            <Show
-              when={confirming()}
-              fallback={
-                <button type="button" class="small danger" onClick={() => setConfirming(true)}>
-                  Delete
-                </button>
-              }
-            >
-              <span class="confirm">
-                Delete for good?{" "}
-                <button
-                  type="button"
-                  class="small danger"
-                  onClick={() => void props.onDelete().finally(() => setConfirming(false))}
-                >
-                  Yes, delete
-                </button>{" "}
-                <button
-                  type="button"
-                  class="small"
-                  ref={(el) => queueMicrotask(() => el.focus())}
-                  onClick={() => setConfirming(false)}
-                >
-                  Keep
-                </button>
-              </span>
-            </Show>
+            <ConfirmDelete onDelete={() => props.onDelete()} />
           </Show>
         </div>
       </td>
