@@ -70,6 +70,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_SECRET?: string;
   /** rated models one leaderboard fit may take (default 5000); a larger view shows no ratings and says why */
   QUORUM_MAX_FIT_MODELS?: string;
+  /** battles a leaderboard read replays into online Elo and TrueSkill itself (default 20000); past them the read says computing and a room replays them */
+  QUORUM_INLINE_REPLAY_BATTLES?: string;
   /** the model id that labels arena and imported prompts with the Arena's categories, e.g. openai:gpt-4o-mini (unset: rule labels only) */
   QUORUM_CLASSIFIER?: string;
   /** off (default), arena (cap prompts past the 99.9th percentile of repeats, as the Arena) or the battles one prompt keeps at most */

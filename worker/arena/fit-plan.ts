@@ -65,3 +65,11 @@ export function fitRoomName(request: Omit<FitRequest, "version">): string {
   const method = ci === "bootstrap" && !reweight ? {} : { ci, reweight };
   return JSON.stringify({ slice, rounds: ci === "bootstrap" ? rounds : 0, anchor: anchorModel, ...method });
 }
+
+/**
+ * The room that replays a slice's online Elo and TrueSkill when a read finds too many battles to replay itself
+ * (rooms/fit-room.ts `replayOnline`): one per slice, whatever the intervals asked, apart from the fit rooms.
+ */
+export function replayRoomName(slice: Slice): string {
+  return JSON.stringify({ replay: slice });
+}

@@ -6,8 +6,10 @@ import {
   type BattleRow,
   dropOtherStreams,
   labelStreamOf,
+  lastBattleRowid,
   newestSnapshot,
   type NewRatingSnapshot,
+  type RatingSnapshot,
   saveSnapshots,
   streamOf,
 } from "../db/rating-snapshots";
@@ -15,6 +17,9 @@ import type { Slice } from "../db/leaderboard-queries";
 import type { Db } from "../db/queries";
 import type { OnlineRating } from "../db/schema";
 import { updateElo } from "../rating/elo";
+import type { OnlineStatus } from "../shared/arena";
+import { settings } from "../shared/config";
+import { replayRoomName } from "./fit-plan";
 import { updateTrueSkill, type TrueSkillRating } from "../rating/trueskill";
 
 export interface OnlineRatings {
@@ -25,6 +30,18 @@ export interface OnlineRatings {
 /** Past every this many battle rowids a replay leaves a checkpoint, so a withdrawal replays at most about this many battles. */
 export const CHECKPOINT_ROWIDS = 10_000;
 
+/** Battles a replay in a room applies between two pauses: a few µs each, so a slice stays a few ms. */
+export const REPLAY_SLICE = 2_000;
+
+/** How a replay hands a shared thread back: awaited every REPLAY_SLICE battles. */
+export type Pause = () => Promise<void>;
+
+/** The stream a slice's online ratings are kept under (a label's changes with its label passes). */
+async function streamKeyOf(db: Db, slice: Slice): Promise<{ stream: string; family: string | null }> {
+  if (!slice.label) return { stream: streamOf(slice), family: null };
+  return labelStreamOf(db, slice, slice.label);
+}
+
 /**
  * Online Elo and TrueSkill over the slice's battles in (tstamp, insertion) order. The newest stored snapshot of
  * the stream still valid is the starting point: its newest state, or a checkpoint left every CHECKPOINT_ROWIDS
@@ -33,12 +50,89 @@ export const CHECKPOINT_ROWIDS = 10_000;
  * the withdrawn battle. A battle newer in rowid but older in time than the snapshot (an import out of order)
  * means the order changed under it: the whole stream is replayed.
  */
-export async function readOnlineRatings(db: Db, archive: R2Bucket | undefined, slice: Slice): Promise<OnlineRatings> {
-  const label = slice.label ? await labelStreamOf(db, slice, slice.label) : null;
-  const stream = label ? label.stream : streamOf(slice);
-  let snap = await newestSnapshot(db, stream);
+export async function readOnlineRatings(
+  db: Db,
+  archive: R2Bucket | undefined,
+  slice: Slice,
+  pause?: Pause,
+): Promise<OnlineRatings> {
+  const key = await streamKeyOf(db, slice);
+  const snap = await newestSnapshot(db, key.stream);
+  const ratings = await replayFrom(db, archive, slice, key, snap, { wholeWithin: true, pause });
+  return ratings ?? fromStored({});
+}
+
+/** Online ratings as a read that may replay only so much finds them. */
+export interface OnlineRead {
+  ratings: OnlineRatings;
+  /** at most this many battles are still to replay; 0: the ratings count every battle of the view */
+  behind: number;
+  /** while behind, whether the ratings are a snapshot's (some battles old) rather than none */
+  fromSnapshot: boolean;
+}
+
+/**
+ * readOnlineRatings when at most `maxBattles` battles are left to replay; else, reading no battle, the newest
+ * snapshot's ratings (or none) and a bound on what is left, for a room to replay (rooms/fit-room.ts). The bound
+ * is the rowids past the snapshot, and never more than the view's battles by its counters (`viewBattles`), so
+ * a view with few battles is never sent away, whatever the rest of the log holds.
+ */
+export async function readOnlineRatingsWithin(
+  db: Db,
+  archive: R2Bucket | undefined,
+  slice: Slice,
+  limit: { maxBattles: number; viewBattles: number },
+): Promise<OnlineRead> {
+  const key = await streamKeyOf(db, slice);
+  const [snap, lastRowid] = await Promise.all([newestSnapshot(db, key.stream), lastBattleRowid(db)]);
+  const stored = () => fromStored(snap?.ratings ?? {});
+  const behind = Math.max(0, Math.min(lastRowid - (snap?.uptoRowid ?? 0), limit.viewBattles));
+  if (behind === 0) return { ratings: stored(), behind: 0, fromSnapshot: false };
+  if (behind > limit.maxBattles) return { ratings: stored(), behind, fromSnapshot: snap !== null };
+  const wholeWithin = limit.viewBattles <= limit.maxBattles;
+  const ratings = await replayFrom(db, archive, slice, key, snap, { wholeWithin });
+  // Null: the order changed under the snapshot, and the whole view is too many battles to replay here.
+  return ratings
+    ? { ratings, behind: 0, fromSnapshot: false }
+    : { ratings: stored(), behind: limit.viewBattles, fromSnapshot: true };
+}
+
+/**
+ * A leaderboard view's online ratings and where they stand: replayed here when few battles are new, else (a fresh
+ * import) the newest snapshot's, while the slice's replay room replays the rest for the next read.
+ */
+export async function onlineRatingsOfView(
+  env: Env,
+  db: Db,
+  slice: Slice,
+  viewBattles: number,
+): Promise<{ ratings: OnlineRatings; status: OnlineStatus }> {
+  // Dedup shapes the fit's counts, never the online ratings' stream: one room per stream.
+  const { dedup: _, ...replayed } = slice;
+  const maxBattles = settings(env).arena.inlineReplayBattles;
+  const read = await readOnlineRatingsWithin(db, env.ARCHIVE, replayed, { maxBattles, viewBattles });
+  if (read.behind === 0) return { ratings: read.ratings, status: { status: "ready" } };
+  await env.FIT_ROOM.get(env.FIT_ROOM.idFromName(replayRoomName(replayed))).replayOnline(replayed);
+  return { ratings: read.ratings, status: { status: "computing", battles: read.behind, stale: read.fromSnapshot } };
+}
+
+/**
+ * The replay from `snap`, saving its snapshots; null when the battle order changed under `snap` and a whole
+ * replay isn't `wholeWithin` what the caller may replay.
+ */
+async function replayFrom(
+  db: Db,
+  archive: R2Bucket | undefined,
+  slice: Slice,
+  key: { stream: string; family: string | null },
+  from: RatingSnapshot | null,
+  options: { wholeWithin: boolean; pause?: Pause },
+): Promise<OnlineRatings | null> {
+  const { stream } = key;
+  let snap = from;
   let fresh = await battlesAfter(db, archive, slice, snap?.uptoRowid ?? 0);
   if (snap && fresh.some((b) => b.tstamp < snap!.lastTstamp)) {
+    if (!options.wholeWithin) return null;
     snap = null;
     fresh = await battlesAfter(db, archive, slice, 0);
   }
@@ -68,12 +162,13 @@ export async function readOnlineRatings(db: Db, archive: R2Bucket | undefined, s
         ratings: toStored(ratings),
       });
     }
+    if (options.pause && i % REPLAY_SLICE === REPLAY_SLICE - 1) await options.pause();
   }
   const last = sorted.at(-1)!;
   rows.push({ stream, epoch: 0, uptoRowid: upto, lastTstamp: last.tstamp, ratings: toStored(ratings) });
   await saveSnapshots(db, rows);
   // A label's stream before its latest label pass is never read again.
-  if (label && !snap) await dropOtherStreams(db, label.family, stream);
+  if (key.family && !snap) await dropOtherStreams(db, key.family, stream);
   return ratings;
 }
 

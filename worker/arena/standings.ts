@@ -14,11 +14,13 @@ import {
 import { type LabelCount, labelCounts } from "../db/label-queries";
 import { readLabelledAppearances } from "../db/slice-battles";
 import { releaseUncounted } from "../db/counting-queries";
-import { readOnlineRatings } from "./online-ratings";
+import { readModelTallies } from "../db/model-tallies";
+import { onlineRatingsOfView } from "./online-ratings";
 import type { Db } from "../db/queries";
-import type { BattleSource, FitStatus, LeaderboardRow } from "../shared/arena";
+import type { BattleSource, FitStatus, LeaderboardRow, OnlineStatus } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
-import { fitPlan, fitRoomName, type IntervalMethod } from "./fit-plan";
+import type { ModelTally } from "../db/model-tallies";
+import { type FitPlan, fitPlan, fitRoomName, type IntervalMethod } from "./fit-plan";
 import {
   buildLeaderboard,
   countsOf,
@@ -26,6 +28,7 @@ import {
   ORDER,
   rateModels,
   type ModelRating,
+  type ViewCounts,
 } from "./leaderboard";
 import { settings } from "../shared/config";
 import { settledRanking, type Settled } from "./settled";
@@ -74,6 +77,8 @@ export interface Standings {
   /** what QUORUM_DEDUP_PROMPTS left out of the view; null when it is off */
   dedup: DedupSummary | null;
   fit: FitStatus;
+  /** online Elo and TrueSkill: ready, or replayed by a room while the rows show an older snapshot's or none */
+  online: OnlineStatus;
   /** what of the ranking in focus (QUORUM_ARENA_FOCUS) won't change with 95% confidence; null while it may */
   settled: Settled | null;
   /** the `demo` asked for, and how many demo models the view leaves out */
@@ -182,12 +187,15 @@ export async function computeStandings(
     return hit.value;
   }
   const roomRead = hit ? await fromFitRoom(env, db, q, version, hit.value.standings) : null;
-  // The same data, its fit still computing or as it was: the rows stand as they were.
-  if (typeof roomRead === "string" && hit?.version === version) return hit.value;
+  // The same data, its fit still computing or as it was: the rows stand as they were, unless their online
+  // ratings were still being replayed (the replay may be done by now).
+  if (typeof roomRead === "string" && hit?.version === version && hit.value.standings.online.status === "ready")
+    return hit.value;
   const value = roomRead && typeof roomRead !== "string" ? roomRead : await computeFresh(env, db, q, version);
   cache.delete(key);
-  const { fit } = value.standings;
-  const final = fit.status === "refused" || (fit.status === "ready" && fit.mode === "exact");
+  const { fit, online } = value.standings;
+  const final =
+    (fit.status === "refused" || (fit.status === "ready" && fit.mode === "exact")) && online.status === "ready";
   cache.set(key, { version, value, checkedAt: now, writes, final });
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return value;
@@ -239,7 +247,7 @@ async function fromFitRoom(
   const { counts } = answer;
   const models = [...counts.tallies.values()].filter((t) => t.battles > 0).length;
   const [online, appearances, categories, excludedFlagged] = await Promise.all([
-    readOnlineRatings(db, env.ARCHIVE, slice),
+    onlineRatingsOfView(env, db, slice, counts.totalBattles),
     slice.sources.includes("human") ? readAppearances(db, slice.category) : null,
     readCategories(db),
     readExcludedFlagged(db, slice),
@@ -249,7 +257,7 @@ async function fromFitRoom(
     counts,
     ratings: roomRatings(answer.ratings, last.anchor),
     comparisons: appearances ? { appearances, humanBattles } : null,
-    online,
+    online: online.ratings,
     minAppearances: q.minAppearances,
     order: q.order,
     newModelBattles: settings(env).arena.newModelBattles,
@@ -261,6 +269,7 @@ async function fromFitRoom(
     excludedFlagged,
     categories,
     fit: { status: "ready", mode: answer.mode, models, rounds: plan.rounds, notice: plan.notice },
+    online: online.status,
     settled: settledRanking(rows, settings(env).arena.focus),
   };
   return { standings, differenceVariance: null };
@@ -276,57 +285,138 @@ function roomRatings(list: ModelRating[], anchor: { rating: number } | null): Ma
 }
 
 async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed> {
-  const archive = env.ARCHIVE;
+  return (await fromCounters(env, db, q, version)) ?? (await fromPairs(env, db, q, version));
+}
+
+/**
+ * A large view by source and category, read without its pairs: its counts per model summed in D1, its fit asked
+ * of its room (which reads the pairs itself, off the request) and its online ratings replayed here only when few
+ * battles are new (else by a room too). So even the first read of a freshly imported view answers at once, with
+ * its counts and "computing". Null for a view whose fit runs on the request (its pairs are few: fromPairs reads
+ * them), and for the views the per-model sums can't answer: a label's, a deduplicated one, one that may leave its
+ * demo models out (which depends on every pair).
+ */
+async function fromCounters(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed | null> {
+  const demoFixed = q.demo === "include" || (q.demo === "auto" && !realProviderConfigured(env));
+  if (q.label !== undefined || settings(env).arena.dedupPrompts !== null || !demoFixed) return null;
+  const slice = sliceOf(q, false);
+  const [tallies, humanTallies] = await Promise.all([
+    readModelTallies(db, slice),
+    // The human battles already counted in appearances.
+    q.source === "all" ? readModelTallies(db, { ...slice, sources: ["human"] }) : null,
+  ]);
+  const method = { ci: q.ci, rounds: q.rounds, reweight: q.reweight };
+  const plan = fitPlan(tallies.length, method.ci === "bootstrap" ? method.rounds : 0, settings(env).arena.maxFitModels);
+  if (plan.where === "inline") return null;
+  const counts = countsOfTallies(tallies);
+  const anchor = anchorOf(q, counts.tallies);
+  const [fitted, online, appearances, excludedFlagged, categories, labels] = await Promise.all([
+    fitAway(env, plan, { models: tallies.length, slice, method, anchor, version }),
+    onlineRatingsOfView(env, db, slice, counts.totalBattles),
+    slice.sources.includes("human") ? readAppearances(db, slice.category) : null,
+    readExcludedFlagged(db, slice),
+    readCategories(db),
+    labelCounts(db),
+  ]);
+  const humanBattles = new Map((humanTallies ?? tallies).map((t) => [t.modelId, t.battles]));
+  const { rows, totalBattles } = buildLeaderboard({
+    counts,
+    ratings: fitted.ratings,
+    comparisons: appearances ? { appearances, humanBattles } : null,
+    online: online.ratings,
+    minAppearances: q.minAppearances,
+    order: q.order,
+    newModelBattles: settings(env).arena.newModelBattles,
+  });
+  const parts = { rows, totalBattles, anchor, excludedFlagged, categories, labels, dedup: null, excludedModels: 0 };
+  return {
+    standings: standingsOf(env, q, { ...parts, fit: fitted.fit, online: online.status }),
+    differenceVariance: null,
+  };
+}
+
+/** A view's counts from its models' sums: each battle is in two of them. */
+function countsOfTallies(tallies: ModelTally[]): ViewCounts {
+  let sides = 0;
+  for (const t of tallies) sides += t.battles;
+  return {
+    tallies: new Map(tallies.map((t) => [t.modelId, { wins: t.wins, battles: t.battles, ties: t.ties }])),
+    totalBattles: sides / 2,
+  };
+}
+
+/** The anchor a query names, used only when that model has battles in the view; the response says which was. */
+function anchorOf(q: LeaderboardQuery, rated: { has(modelId: string): boolean }) {
+  return q.anchor !== undefined && q.anchorRating !== undefined && rated.has(q.anchor)
+    ? { modelId: q.anchor, rating: q.anchorRating }
+    : null;
+}
+
+/** The view as read from its pair counts: every view whose fit runs on the request, and those fromCounters can't read. */
+async function fromPairs(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed> {
   const dedup = settings(env).arena.dedupPrompts;
   const { leftOut, read } = await demoLeftOut(env, db, q);
   const base = sliceOf(q, leftOut.length > 0);
   // Dedup caps repeated prompts across the arena; an evaluation's items are its own set, each asked on purpose.
   const slice: Slice = dedup === null || q.evaluation !== undefined ? base : { ...base, dedup };
   const withHuman = slice.sources.includes("human");
-  const [{ pairs, excludedFlagged, dedup: deduped }, online, shown, humanPairs, categories, labels] = await Promise.all(
-    [
-      // The read that decided is the view's own when it left nothing out and nothing is deduplicated.
-      read && !leftOut.length && dedup === null ? read : readPairCounts(db, slice),
-      readOnlineRatings(db, archive, slice),
-      withHuman
-        ? slice.label
-          ? readLabelledAppearances(db, slice.label, slice.category)
-          : readAppearances(db, slice.category)
-        : null,
-      // The human battles already counted in appearances, dedup or not.
-      q.source === "all" ? readPairCounts(db, { ...base, sources: ["human"] }) : null,
-      readCategories(db),
-      labelCounts(db),
-    ],
-  );
+  const [{ pairs, excludedFlagged, dedup: deduped }, shown, humanPairs, categories, labels] = await Promise.all([
+    // The read that decided is the view's own when it left nothing out and nothing is deduplicated.
+    read && !leftOut.length && dedup === null ? read : readPairCounts(db, slice),
+    withHuman
+      ? slice.label
+        ? readLabelledAppearances(db, slice.label, slice.category)
+        : readAppearances(db, slice.category)
+      : null,
+    // The human battles already counted in appearances, dedup or not.
+    q.source === "all" ? readPairCounts(db, { ...base, sources: ["human"] }) : null,
+    readCategories(db),
+    labelCounts(db),
+  ]);
   const appearances = shown && slice.withoutDemo ? withoutDemoModels(shown) : shown;
-  const rated = new Set(pairs.flatMap((p) => [p.lo, p.hi]));
-  // An anchor is used only when that model has battles here; the response says which one was.
-  const anchor =
-    q.anchor !== undefined && q.anchorRating !== undefined && rated.has(q.anchor)
-      ? { modelId: q.anchor, rating: q.anchorRating }
-      : null;
-  const { ratings, fit, differenceVariance } = await fitRatings(env, {
-    pairs,
-    models: rated.size,
-    slice,
-    method: { ci: q.ci, rounds: q.rounds, reweight: q.reweight },
-    anchor,
-    version,
-  });
+  const counts = countsOf(pairs);
+  const anchor = anchorOf(q, counts.tallies);
+  const [{ ratings, fit, differenceVariance }, online] = await Promise.all([
+    fitRatings(env, {
+      pairs,
+      models: counts.tallies.size,
+      slice,
+      method: { ci: q.ci, rounds: q.rounds, reweight: q.reweight },
+      anchor,
+      version,
+    }),
+    onlineRatingsOfView(env, db, slice, counts.totalBattles),
+  ]);
   const { rows, totalBattles } = buildLeaderboard({
-    counts: countsOf(pairs),
+    counts,
     ratings,
     comparisons: appearances
       ? { appearances, humanBattles: battlesPerModel(humanPairs ? humanPairs.pairs : pairs) }
       : null,
-    online,
+    online: online.ratings,
     minAppearances: q.minAppearances,
     order: q.order,
     newModelBattles: settings(env).arena.newModelBattles,
   });
-  const standings = {
-    rows,
+  const parts = { rows, totalBattles, anchor, excludedFlagged, categories, labels, dedup: deduped };
+  return {
+    standings: standingsOf(env, q, { ...parts, fit, online: online.status, excludedModels: leftOut.length }),
+    differenceVariance,
+  };
+}
+
+/** The standings of a freshly read view, from what the read found. */
+function standingsOf(
+  env: Env,
+  q: LeaderboardQuery,
+  read: Pick<
+    Standings,
+    "rows" | "totalBattles" | "anchor" | "excludedFlagged" | "categories" | "labels" | "dedup" | "fit" | "online"
+  > & { excludedModels: number },
+): Standings {
+  const { excludedModels, ...found } = read;
+  return {
+    ...found,
     source: q.source,
     category: q.category ?? null,
     label: q.label ?? null,
@@ -336,17 +426,9 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
     ci: q.ci,
     rounds: q.rounds,
     reweight: q.reweight,
-    anchor,
-    totalBattles,
-    excludedFlagged,
-    categories,
-    labels,
-    dedup: deduped,
-    fit,
-    settled: settledRanking(rows, settings(env).arena.focus),
-    demo: { asked: q.demo, excludedModels: leftOut.length },
+    settled: settledRanking(read.rows, settings(env).arena.focus),
+    demo: { asked: q.demo, excludedModels },
   };
-  return { standings, differenceVariance };
 }
 
 function withoutDemoModels(appearances: Map<string, number>): Map<string, number> {
@@ -354,7 +436,6 @@ function withoutDemoModels(appearances: Map<string, number>): Map<string, number
 }
 
 interface FitInput {
-  pairs: PairTotals[];
   models: number;
   slice: Slice;
   method: IntervalMethod;
@@ -362,33 +443,35 @@ interface FitInput {
   version: string;
 }
 
-/** Ratings by model for the view: fitted here when small, by the view's FitRoom when large, none past the ceiling. */
-async function fitRatings(
-  env: Env,
-  input: FitInput,
-): Promise<{
+interface Fitted {
   ratings: Map<string, ModelRating> | null;
   fit: FitStatus;
   differenceVariance: DifferenceVariance | null;
-}> {
+}
+
+/** Ratings by model for the view: fitted here when small, by the view's FitRoom when large, none past the ceiling. */
+async function fitRatings(env: Env, input: FitInput & { pairs: PairTotals[] }): Promise<Fitted> {
   const { models, method, anchor } = input;
-  const maxModels = settings(env).arena.maxFitModels;
   // The sandwich costs about what one more fit does, not a round per interval.
   const rounds = method.ci === "bootstrap" ? method.rounds : 0;
-  const plan = fitPlan(models, rounds, maxModels);
-  if (plan.where === "inline") {
-    const { byModel, differenceVariance } = rateModels(input.pairs, method, anchor);
-    return {
-      ratings: byModel,
-      differenceVariance,
-      fit: { status: "ready", mode: "exact", models, rounds, notice: null },
-    };
-  }
+  const plan = fitPlan(models, rounds, settings(env).arena.maxFitModels);
+  if (plan.where !== "inline") return fitAway(env, plan, input);
+  const { byModel, differenceVariance } = rateModels(input.pairs, method, anchor);
+  return {
+    ratings: byModel,
+    differenceVariance,
+    fit: { status: "ready", mode: "exact", models, rounds, notice: null },
+  };
+}
+
+/** The ratings of a view too large to fit on the request: its FitRoom's, or none past the ceiling. */
+async function fitAway(env: Env, plan: Exclude<FitPlan, { where: "inline" }>, input: FitInput): Promise<Fitted> {
+  const { models, method, anchor } = input;
   if (plan.where === "refused")
     return {
       ratings: null,
       differenceVariance: null,
-      fit: { status: "refused", models, maxModels, notice: plan.notice },
+      fit: { status: "refused", models, maxModels: settings(env).arena.maxFitModels, notice: plan.notice },
     };
   const request = {
     slice: input.slice,

@@ -70,6 +70,16 @@ export async function newestSnapshot(db: Db, stream: string): Promise<RatingSnap
   return snap;
 }
 
+/** The newest battle's rowid, archived or not (0 with none): no battle a replay has yet to apply has a larger one. */
+export async function lastBattleRowid(db: Db): Promise<number> {
+  const row = await db.$client
+    .prepare(
+      "SELECT max(coalesce((SELECT max(rowid) FROM battles), 0), coalesce((SELECT max(to_rowid) FROM battle_archive), 0)) AS rowid",
+    )
+    .first<{ rowid: number }>();
+  return row?.rowid ?? 0;
+}
+
 export async function saveSnapshots(db: Db, rows: NewRatingSnapshot[]): Promise<void> {
   const writes = rows.map((row) => db.insert(s).values(row).onConflictDoUpdate({ target: s.stream, set: row }));
   if (writes.length) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);

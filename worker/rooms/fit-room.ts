@@ -9,6 +9,10 @@
  * battles' counts, a refit from the last ratings with the exact fit's Hessian factor) and answers
  * `incremental`, with the counts, so the leaderboard reads no pair counts at all; the exact refit then follows
  * from the alarm. A room that was evicted has no basis, so its first new version waits for one.
+ *
+ * A room named by a slice alone (arena/fit-plan.ts replayRoomName) replays that slice's online Elo and TrueSkill
+ * instead, when a leaderboard read finds more battles to replay than it may (a freshly imported view): from its
+ * alarm, in slices, leaving the snapshots (db/rating-snapshots.ts) the next read starts from.
  */
 import { DurableObject } from "cloudflare:workers";
 import {
@@ -30,6 +34,7 @@ import {
   type ViewCounts,
 } from "../arena/leaderboard";
 import { addBattles, refitSliced } from "../arena/fit-update";
+import { readOnlineRatings } from "../arena/online-ratings";
 import { type Sliced, Slicer } from "../rating/work-slices";
 import type { FitMode } from "../shared/arena";
 
@@ -104,7 +109,19 @@ export class FitRoom extends DurableObject<Env> {
     return { status: "computing", stale: last ? this.load(last) : null };
   }
 
+  /** Asks the alarm to replay the slice's online ratings (a room of replayRoomName's); the read then says computing. */
+  async replayOnline(slice: Slice): Promise<void> {
+    this.ctx.storage.kv.put("replay", slice);
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+  }
+
   async alarm(): Promise<void> {
+    const replay = this.ctx.storage.kv.get<Slice>("replay");
+    if (replay) {
+      // Whatever came since the read that asked is replayed too: the snapshots then cover the newest battle.
+      await readOnlineRatings(openDb(this.env.DB), this.env.ARCHIVE, replay, () => scheduler.wait(0));
+      this.ctx.storage.kv.delete("replay");
+    }
     const wanted = this.ctx.storage.kv.get<FitRequest>("wanted");
     const last = this.ctx.storage.kv.get<Stored>("result");
     if (!wanted || (last?.version === wanted.version && (last.mode ?? "exact") === "exact")) return;

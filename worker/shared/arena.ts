@@ -195,6 +195,11 @@ export type FitStatus =
   | { status: "ready"; mode: FitMode; models: number; rounds: number; notice: string | null }
   | { status: "computing"; models: number; rounds: number; stale: boolean; notice: string | null }
   | { status: "refused"; models: number; maxModels: number; notice: string };
+/**
+ * Where a view's online Elo and TrueSkill stand: `computing` while a room replays more battles than a read may
+ * (a fresh import), the rows carrying an older snapshot's ratings (`stale`) or none; `battles` bounds what is left.
+ */
+export type OnlineStatus = { status: "ready" } | { status: "computing"; battles: number; stale: boolean };
 export type JudgeWinner = z.infer<typeof judgeWinner>;
 export type SideVerdict = z.infer<typeof sideVerdict>;
 export type JudgeOrder = z.infer<typeof judgeOrder>;

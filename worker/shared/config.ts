@@ -69,6 +69,7 @@ const variables = z.object({
   QUORUM_VOTE_WINDOW_MS: setting(whole(0), 3_600_000),
   QUORUM_ARCHIVE_AFTER_HOURS: setting(whole(0), 0),
   QUORUM_MAX_FIT_MODELS: setting(whole(2), 5000),
+  QUORUM_INLINE_REPLAY_BATTLES: setting(whole(0), 20_000),
   QUORUM_ARENA_FOCUS: setting(focus, WHOLE_ORDER),
   QUORUM_NEW_MODEL_BATTLES: setting(whole(0), 50),
   QUORUM_CLASSIFIER: setting(modelId, null),
@@ -123,6 +124,8 @@ function shape(v: z.infer<typeof variables>) {
       /** 0: never */
       archiveAfterHours: v.QUORUM_ARCHIVE_AFTER_HOURS,
       maxFitModels: v.QUORUM_MAX_FIT_MODELS,
+      /** battles a leaderboard read replays into online Elo and TrueSkill itself; past them a room replays the rest */
+      inlineReplayBattles: v.QUORUM_INLINE_REPLAY_BATTLES,
       /** the ranking pairing works toward and the leaderboard's settled notice speaks of */
       focus: v.QUORUM_ARENA_FOCUS,
       /** a model with fewer battles than this is new: boosted in pairing, `newModel` on its row */

@@ -305,6 +305,15 @@ export const leaderboardResponse = z.object({
   dedup: z.nullable(z.object({ cap: z.number(), removed: z.number() })),
   fit: fitStatus,
   /**
+   * online Elo and TrueSkill: `ready`, or `computing` while a background room replays the view's battles (a
+   * freshly imported view has more than QUORUM_INLINE_REPLAY_BATTLES to replay); until then the rows carry an
+   * older snapshot's ratings (`stale`) or none, and `battles` bounds what is left to replay
+   */
+  online: z.union([
+    z.object({ status: z.literal("ready") }),
+    z.object({ status: z.literal("computing"), battles: z.number(), stale: z.boolean() }),
+  ]),
+  /**
    * the ranking in focus (as QUORUM_ARENA_FOCUS sets it, `all` for the whole order or `topN` for the first N)
    * once no 95% interval overlaps another where it matters: those models, best first; null while it may change
    */

@@ -139,14 +139,15 @@ export default function LeaderboardPage() {
   );
 
   const standings = () => data.latest?.standings ?? null;
-  // Large fits and style control are fitted in the background (an incremental fit's exact refit too): ask
-  // again, a bounded number of times, until ready.
+  // Large fits, style control and a fresh view's online ratings are computed in the background (an incremental
+  // fit's exact refit too): ask again, a bounded number of times, until ready.
   let backgroundChecks = 0;
   createEffect(() => {
     const s = standings();
     const pending =
       s?.style?.status === "computing" ||
       s?.fit.status === "computing" ||
+      s?.online.status === "computing" ||
       (s?.fit.status === "ready" && s.fit.mode === "incremental");
     if (!pending || backgroundChecks >= 40) return;
     backgroundChecks++;
@@ -339,7 +340,7 @@ export default function LeaderboardPage() {
                 </Show>
               </p>
               <DemoNote demo={s().demo} onInclude={(include) => setFilters("includeDemo", include)} />
-              <FitNotice fit={s().fit} />
+              <FitNotice fit={s().fit} online={s().online} />
               <SettledNotice standings={s()} />
               <Show
                 when={s().rows.length}
