@@ -1,8 +1,9 @@
 /**
  * A leaderboard at the Arena's scale and past it: 1,000 models and 1,000,000 imported battles, sandwich
- * intervals (the default), on one `wrangler dev`. Times the first read (and the exact fit behind it, with
- * /api/health read meanwhile), warm reads, and reads right after a new battle (one imported line, the import
- * source's vote) — which must show it — with /api/health during the exact refit each one asks for.
+ * intervals (the default), on one `wrangler dev`. Times the cold first read of the freshly imported view (which
+ * answers "computing" with its counts), the rooms' exact fit and online replay behind it with /api/health read
+ * meanwhile, warm reads, and reads right after a new battle (one imported line, the import source's vote) — which
+ * must show it — with /api/health during the exact refit each one asks for.
  */
 import { rm } from "node:fs/promises";
 import { getJson } from "./lib/client";
@@ -24,6 +25,7 @@ interface Board {
   rows: { modelId: string; bt: number | null; ciLower: number | null; battles: number }[];
   totalBattles: number;
   fit: { status: string; mode?: string; models: number };
+  online: { status: string };
 }
 
 const board = (url: string) => timed(() => getJson<Board>(`${url}/api/leaderboard?${QUERY}`));
@@ -39,7 +41,8 @@ async function healthUntil(url: string, done: (b: Board) => boolean): Promise<{ 
   }
 }
 
-const exact = (b: Board) => b.fit.status === "ready" && b.fit.mode === "exact";
+/** The full standings: the exact fit, and online ratings over every battle. */
+const exact = (b: Board) => b.fit.status === "ready" && b.fit.mode === "exact" && b.online.status === "ready";
 
 export async function millionFitBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
   const snap = await ctx.snapshot();
@@ -56,7 +59,7 @@ export async function millionFitBench(ctx: BenchContext, name: string): Promise<
   const idle: number[] = [];
   for (let k = 0; k < 50; k++) idle.push(await health(url));
 
-  console.log("  first read, then the exact fit with /api/health read meanwhile…");
+  console.log("  cold first read, then the exact fit and online replay with /api/health read meanwhile…");
   const first = await board(url);
   const firstFit = await healthUntil(url, exact);
   const warm: number[] = [];
@@ -96,20 +99,21 @@ export async function millionFitBench(ctx: BenchContext, name: string): Promise<
   if (first.value.fit.status === "refused") problems.push("the 1,000-model view was refused");
   const during = [...firstFit.healthMs, ...refitHealth];
   const fast = p95(during) <= 50;
-  const quick = p95(afterVote) < 1000 && p50(warm) < 1000;
+  const quick = first.ms < 1000 && p95(afterVote) < 1000 && p50(warm) < 1000;
+  const firstAnswer = `fit ${first.value.fit.status}, online ${first.value.online.status}`;
   return {
     name,
     benchmark:
       "leaderboard at 1,000 models and 1,000,000 battles, sandwich intervals: reads, a read after each new battle, /api/health meanwhile",
-    baseline: `first read of the view (nothing fitted, Elo replayed over every battle): ${ms(first.ms)}, answered ${first.value.fit.status}`,
-    result: `read right after a new battle p50 ${ms(p50(afterVote))}, p95 ${ms(p95(afterVote))} (${modes.filter((m) => m === "ready/incremental").length} of ${VOTES} incremental); warm p50 ${ms(p50(warm))}; exact fit ${fixed(firstFit.ms / 1000, 1)} s first, refits p50 ${fixed(p50(refitMs) / 1000, 2)} s; /api/health during fits p50 ${ms(p50(during), 1)}, p95 ${ms(p95(during), 1)}`,
+    baseline: `the work a cold read no longer waits for: the exact fit and the online replay over every battle, done in rooms ${fixed(firstFit.ms / 1000, 1)} s after it`,
+    result: `cold first read ${ms(first.ms)} (${firstAnswer}); read right after a new battle p50 ${ms(p50(afterVote))}, p95 ${ms(p95(afterVote))} (${modes.filter((m) => m === "ready/incremental").length} of ${VOTES} incremental); warm p50 ${ms(p50(warm))}; exact fit ${fixed(firstFit.ms / 1000, 1)} s first, refits p50 ${fixed(p50(refitMs) / 1000, 2)} s; /api/health during fits p50 ${ms(p50(during), 1)}, p95 ${ms(p95(during), 1)}`,
     target:
-      "a read with sandwich intervals under a second, showing a new battle at once (incremental until the exact refit); /api/health fast meanwhile (here: p95 ≤ 50 ms)",
+      "a read with sandwich intervals under a second, the cold first one too, showing a new battle at once (incremental until the exact refit); /api/health fast meanwhile (here: p95 ≤ 50 ms)",
     verdict: fast && quick && !problems.length ? "met" : "MISSED",
     details: [
       `imported ${thousands(lines.length)} battles among ${thousands(MODELS)} models in ${fixed(imported.ms / 1000, 1)} s (a ring so every model is rated, then random pairs; 10,000-line import requests); ${thousands(first.value.fit.models)} rated models`,
       `/api/health idle: p50 ${ms(p50(idle), 1)}, p95 ${ms(p95(idle), 1)} (${idle.length} reads)`,
-      `first read: ${ms(first.ms)} (fit ${first.value.fit.status}); exact fit ready ${fixed(firstFit.ms / 1000, 2)} s later; /api/health meanwhile p50 ${ms(p50(firstFit.healthMs), 1)}, p95 ${ms(p95(firstFit.healthMs), 1)}, max ${ms(Math.max(...firstFit.healthMs), 1)} (${firstFit.healthMs.length} reads)`,
+      `cold first read: ${ms(first.ms)} (${firstAnswer}, ${thousands(first.value.totalBattles)} battles counted); full standings (exact fit, online ratings replayed) ${fixed(firstFit.ms / 1000, 2)} s later; /api/health meanwhile p50 ${ms(p50(firstFit.healthMs), 1)}, p95 ${ms(p95(firstFit.healthMs), 1)}, max ${ms(Math.max(...firstFit.healthMs), 1)} (${firstFit.healthMs.length} reads)`,
       `warm reads (cached in the isolate): p50 ${ms(p50(warm))}, p95 ${ms(p95(warm))}`,
       `reads right after a new battle: ${afterVote.map((x) => fixed(x, 0)).join(", ")} ms; fit ${[...new Set(modes)].join(", ")}`,
       `exact refit after each: ${refitMs.map((x) => fixed(x / 1000, 2)).join(", ")} s; /api/health meanwhile p50 ${ms(p50(refitHealth), 1)}, p95 ${ms(p95(refitHealth), 1)}, max ${ms(Math.max(...refitHealth), 1)} (${refitHealth.length} reads)`,

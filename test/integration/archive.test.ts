@@ -91,6 +91,7 @@ describe("the battle archive", () => {
         "comparison_archive",
         "battles",
         "pair_counts",
+        "model_counts",
         "elo_snapshots",
         "battle_epochs",
         "judge_verdicts",

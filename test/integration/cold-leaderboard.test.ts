@@ -156,3 +156,46 @@ describe("the first read of a freshly imported large view", () => {
     expect(first.rows.every((r) => r.elo !== null)).toBe(true);
   });
 });
+
+describe("the per-model counters", () => {
+  /** Per source, category, flag and model: model_counts' row against the sums of its pairs in pair_counts. */
+  const mismatches = async () =>
+    (await env.DB.prepare(
+      `WITH sums AS (
+          SELECT source, category, flagged, model, sum(wins) AS wins, sum(battles) AS battles, sum(ties) AS ties FROM (
+            SELECT source, category, flagged, model_lo AS model, lo_wins + ties AS wins, lo_wins + hi_wins + ties + both_bad AS battles, ties FROM pair_counts
+            UNION ALL
+            SELECT source, category, flagged, model_hi, hi_wins + ties, lo_wins + hi_wins + ties + both_bad, ties FROM pair_counts
+          ) GROUP BY source, category, flagged, model
+        )
+        SELECT count(*) AS n FROM sums s LEFT JOIN model_counts m
+          ON m.source = s.source AND m.category = s.category AND m.flagged = s.flagged AND m.model_id = s.model
+        WHERE m.wins IS NOT s.wins OR m.battles IS NOT s.battles OR m.ties IS NOT s.ties`,
+    ).first<{ n: number }>())!.n;
+
+  it("hold each model's sums of its pairs, through imports and deletions", async () => {
+    const lines = ringBattles({
+      models: 5,
+      extra: 40,
+      category: "sums",
+      random: mulberry32(29),
+      winProbability: () => 0.5,
+      tieRate: 0.3,
+    });
+    await importLines(lines, "sums");
+    await env.DB.prepare(
+      "INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp, flagged) VALUES ('sums-flagged', 'import', 'sums-0', 'sums-1', 'tie (bothbad)', 'sums', 1, 1)",
+    ).run();
+    expect(await mismatches()).toBe(0);
+    await env.DB.prepare(
+      "DELETE FROM battles WHERE rowid IN (SELECT rowid FROM battles WHERE category = 'sums' LIMIT 7)",
+    ).run();
+    expect(await mismatches()).toBe(0);
+    const [row] = (
+      await env.DB.prepare(
+        "SELECT sum(battles) AS sides FROM model_counts WHERE source = 'import' AND category = 'sums' AND flagged = 0",
+      ).all<{ sides: number }>()
+    ).results;
+    expect(row.sides).toBe(2 * (lines.length - 7));
+  });
+});

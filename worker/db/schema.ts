@@ -379,6 +379,25 @@ export const pairCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.source, t.category, t.flagged, t.modelLo, t.modelHi] })],
 );
 
+/**
+ * Outcome counts per model, in the same slices as `pair_counts` (source, category, flagged), kept in step with
+ * `battles` by triggers (migrations/0018): each model's sums of its pairs, so a large view's rows are read from a
+ * thousand rows, not its pairs. `wins` count a tie for both and both-bad for neither (seed 000); `ties` are `tie`s.
+ */
+export const modelCounts = sqliteTable(
+  "model_counts",
+  {
+    source: text("source").$type<BattleSource>().notNull(),
+    category: text("category").notNull(),
+    flagged: integer("flagged", { mode: "boolean" }).notNull(),
+    modelId: text("model_id").notNull(),
+    wins: integer("wins").notNull().default(0),
+    battles: integer("battles").notNull().default(0),
+    ties: integer("ties").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.category, t.flagged, t.modelId] })],
+);
+
 /** Comparisons each model took part in (seed 000's appearances), per category ('' = every category); kept by triggers. */
 export const modelAppearances = sqliteTable(
   "model_appearances",
