@@ -222,11 +222,18 @@ describe("online Elo checkpoints", () => {
           ).all<Battle>()
         ).results,
       );
+    /** The view once its online ratings are replayed: a room replays more than QUORUM_INLINE_REPLAY_BATTLES. */
+    const replayed = async () => {
+      for (let k = 0; k < 400; k++) {
+        const board = await leaderboard({ source: "import", rounds: "0" });
+        if (board.online.status === "ready") return board;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error("the online ratings were not replayed after 400 reads");
+    };
     const check = async () => {
       const want = await expected();
-      const rows = (await leaderboard({ source: "import", rounds: "0" })).rows.filter((r) =>
-        r.modelId.startsWith("ckpt-"),
-      );
+      const rows = (await replayed()).rows.filter((r) => r.modelId.startsWith("ckpt-"));
       expect(rows).toHaveLength(3);
       for (const row of rows) expect(row.elo!).toBeCloseTo(want[row.modelId], 6);
     };
