@@ -1,6 +1,7 @@
 /**
- * A leaderboard over many imported models in a real browser: the page says the ratings are being fitted in
- * the background, asks again, and shows them once the fit is done.
+ * A leaderboard over many imported models in a real browser: the page says the ratings are being fitted (and
+ * online Elo replayed: more battles than a read may replay, QUORUM_INLINE_REPLAY_BATTLES) in the background, asks
+ * again, and shows them once done.
  */
 import { expect, test } from "vitest";
 import { mulberry32 } from "../helpers/arena-reference";
@@ -15,9 +16,9 @@ function battles(models: number, extra: number): string {
 }
 
 describeInBrowser("A large leaderboard in a real browser", () => {
-  const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off" } });
+  const { server, open } = browserSuite({ vars: { QUORUM_LOG: "off", QUORUM_INLINE_REPLAY_BATTLES: "1000" } });
 
-  test("says the ratings of 400 models are being fitted in the background, then shows them", async () => {
+  test("says the ratings of 400 models are being fitted and Elo replayed in the background, then shows them", async () => {
     const res = await fetch(`${server.url}/api/battles/import?importId=many`, {
       method: "POST",
       body: battles(400, 6000),
@@ -31,15 +32,20 @@ describeInBrowser("A large leaderboard in a real browser", () => {
     expect(await computing.innerText()).toContain(
       "Bradley–Terry ratings over 400 models are being fitted in the background",
     );
+    const replaying = page.getByTestId("online-computing");
+    await replaying.waitFor({ timeout: 30_000 });
+    expect(await replaying.innerText()).toContain("Online Elo and TrueSkill are being replayed");
     await computing.waitFor({ state: "detached", timeout: 60_000 });
+    await replaying.waitFor({ state: "detached", timeout: 60_000 });
     const api = (await (await fetch(`${server.url}/api/leaderboard?source=import&category=many`)).json()) as {
-      rows: { modelId: string; bt: number }[];
+      rows: { modelId: string; bt: number; elo: number }[];
       fit: { status: string };
+      online: { status: string };
     };
-    expect(api.fit.status).toBe("ready");
+    expect([api.fit.status, api.online.status]).toEqual(["ready", "ready"]);
     const top = api.rows[0];
-    await expect
-      .poll(() => page.locator("tr", { hasText: top.modelId }).first().innerText())
-      .toContain(String(Math.round(top.bt)));
+    const row = () => page.locator("tr", { hasText: top.modelId }).first().innerText();
+    await expect.poll(row).toContain(String(Math.round(top.bt)));
+    await expect.poll(row).toContain(String(Math.round(top.elo)));
   });
 });
