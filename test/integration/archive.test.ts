@@ -162,6 +162,25 @@ describe("the battle archive", () => {
     expect(await exported()).toEqual(lines);
   });
 
+  it("keeps archived battles in a prompt label's online Elo, as in its counts", async () => {
+    // Every third battle's prompt is in English, by the log's own field: labelled lang:en at import.
+    const battles = simulateBattles({ ar: 1200, bo: 1100, ce: 1000 }, 12_000, 12).map((b, k) =>
+      k % 3 === 0 ? { ...b, language: "English" } : b,
+    );
+    for (let i = 0; i < battles.length; i += 10_000)
+      await importLines(battles.slice(i, i + 10_000), `?importId=lang&offset=${i}`);
+    const english = battles.filter((_, k) => k % 3 === 0);
+    expect(await archiveBattles(env.DB, env.ARCHIVE, HOURS)).toMatchObject({ segments: 1, battles: SEGMENT_BATTLES });
+    // No snapshot left: the label's Elo is replayed from scratch, its archived battles read from R2.
+    await env.DB.prepare("DELETE FROM elo_snapshots").run();
+    const board = await leaderboard({ source: "import", label: "lang:en", rounds: "0" });
+    expect(board.online).toEqual({ status: "ready" });
+    expect(board.totalBattles).toBe(english.length);
+    const want = referenceElo(english);
+    expect(board.rows.map((r) => r.modelId).sort()).toEqual(["ar", "bo", "ce"]);
+    for (const row of board.rows) expect(row.elo!).toBeCloseTo(want[row.modelId], 6);
+  });
+
   it("inserts nothing twice when an archived chunk is sent again, and keeps rowids rising past the archive", async () => {
     const battles = simulateBattles({ x: 1000, y: 1000 }, 10_001, 3);
     await importLines(battles.slice(0, 10_000), "?importId=again&offset=0");

@@ -413,9 +413,32 @@ const inSlice = (b: ArchivedBattle, slice: Slice) =>
   (slice.category === "" || b.category === slice.category) &&
   !(slice.withoutDemo && (isDemoModel(b.model_a) || isDemoModel(b.model_b)));
 
+/** Battles whose labels one query looks up (their refs go as one JSON array). */
+const LABEL_LOOKUP = 2_000;
+
+/**
+ * Of `battles`, those whose prompt carries the label: labels stay in D1 (prompt_labels), keyed as the live
+ * battles' are, by the comparison of a vote or judge battle, else by the battle itself.
+ */
+async function withLabel(d1: D1Database, label: string, battles: ArchivedBattle[]): Promise<ArchivedBattle[]> {
+  const refOf = (b: ArchivedBattle) => b.comparison_id ?? b.id;
+  const kept: ArchivedBattle[] = [];
+  const lookup = d1.prepare(
+    "SELECT ref FROM prompt_labels WHERE label = ? AND ref IN (SELECT value FROM json_each(?))",
+  );
+  for (let from = 0; from < battles.length; from += LABEL_LOOKUP) {
+    const part = battles.slice(from, from + LABEL_LOOKUP);
+    const { results } = await lookup.bind(label, JSON.stringify(part.map(refOf))).all<{ ref: string }>();
+    const labelled = new Set(results.map((r) => r.ref));
+    for (const b of part) if (labelled.has(refOf(b))) kept.push(b);
+  }
+  return kept;
+}
+
 /**
  * The slice's archived battles with rowids after `after`, a segment at a time in rowid order; D1 holds every
- * battle after the last segment. With nothing archived this is one small D1 query and no R2 read.
+ * battle after the last segment. With nothing archived this is one small D1 query and no R2 read. A label's
+ * slice keeps the battles whose prompt has the label, as its counters do.
  */
 export async function* archivedBattles(
   d1: D1Database,
@@ -427,8 +450,10 @@ export async function* archivedBattles(
     .prepare("SELECT key FROM battle_archive WHERE to_rowid > ? ORDER BY to_rowid")
     .bind(after)
     .all<{ key: string }>();
-  for (const { key } of results)
-    yield (await readListedObject<ArchivedBattle>(bucket, key, "battle archive")).filter(
+  for (const { key } of results) {
+    const page = (await readListedObject<ArchivedBattle>(bucket, key, "battle archive")).filter(
       (b) => b.rowid > after && inSlice(b, slice),
     );
+    yield slice.label ? await withLabel(d1, slice.label, page) : page;
+  }
 }

@@ -95,8 +95,8 @@ export async function battlesAfter(
   rowid: number,
 ): Promise<BattleRow[]> {
   const out: BattleRow[] = [];
-  // Labels are D1's only: a label's view reads D1's battles (slice-battles.ts says so for its counts too).
-  if (!slice.label && slice.evaluation === undefined)
+  // An evaluation's battles are read from D1 alone, as its counts are.
+  if (slice.evaluation === undefined)
     for await (const page of archivedBattles(db.$client, archive, slice, rowid))
       for (const b of page)
         out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });

@@ -32,15 +32,13 @@ export async function* sliceBattles(
   archive: R2Bucket | undefined,
   slice: Slice,
 ): AsyncGenerator<FeaturedBattle[]> {
-  // Labels are D1's only, as in the plain leaderboard's label views (slice-battles.ts).
-  if (!slice.label)
-    for await (const page of archivedBattles(db.$client, archive, slice, 0))
-      yield page.map((b) => ({
-        modelA: b.model_a,
-        modelB: b.model_b,
-        winner: b.winner,
-        convMetadata: b.conv_metadata,
-      }));
+  for await (const page of archivedBattles(db.$client, archive, slice, 0))
+    yield page.map((b) => ({
+      modelA: b.model_a,
+      modelB: b.model_b,
+      winner: b.winner,
+      convMetadata: b.conv_metadata,
+    }));
   const list = sql.join(
     slice.sources.map((s) => sql`${s}`),
     sql`, `,
