@@ -14,12 +14,11 @@ import {
 import { type LabelCount, labelCounts } from "../db/label-queries";
 import { readLabelledAppearances } from "../db/slice-battles";
 import { releaseUncounted } from "../db/counting-queries";
-import { readModelTallies } from "../db/model-tallies";
+import { type ModelTally, readModelTallies } from "../db/model-tallies";
 import { onlineRatingsOfView } from "./online-ratings";
 import type { Db } from "../db/queries";
 import type { BattleSource, FitStatus, LeaderboardRow, OnlineStatus } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
-import type { ModelTally } from "../db/model-tallies";
 import { type FitPlan, fitPlan, fitRoomName, type IntervalMethod } from "./fit-plan";
 import {
   buildLeaderboard,
@@ -289,7 +288,7 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
 }
 
 /**
- * A large view by source and category, read without its pairs: its counts per model summed in D1, its fit asked
+ * A large view by source and category, read without its pairs: its counts from the per-model counters, its fit asked
  * of its room (which reads the pairs itself, off the request) and its online ratings replayed here only when few
  * battles are new (else by a room too). So even the first read of a freshly imported view answers at once, with
  * its counts and "computing". Null for a view whose fit runs on the request (its pairs are few: fromPairs reads
