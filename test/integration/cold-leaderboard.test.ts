@@ -21,8 +21,9 @@ import { api } from "../helpers/runs";
 
 const MODELS = 30;
 const coldEnv = { ...env, QUORUM_INLINE_REPLAY_BATTLES: "100" };
-const query = leaderboardQuery.parse({ source: "import", category: "cold" });
-const read = async () => (await computeStandings(coldEnv, openDb(env.DB), query)).standings;
+const readView = async (category: string) =>
+  (await computeStandings(coldEnv, openDb(env.DB), leaderboardQuery.parse({ source: "import", category }))).standings;
+const read = () => readView("cold");
 
 async function importLines(lines: RingBattle[], importId: string): Promise<void> {
   const res = await api(`/battles/import?importId=${importId}`, {
@@ -68,14 +69,21 @@ function exactly(lines: RingBattle[]) {
 }
 
 /** Reads the view until its fit is exact and its online ratings replayed, a bounded number of times. */
-async function whenComputed(tries = 400): Promise<Standings> {
+async function whenComputed(category = "cold", tries = 400): Promise<Standings> {
   for (let k = 0; k < tries; k++) {
-    const board = await read();
+    const board = await readView(category);
     if (board.fit.status === "ready" && board.fit.mode === "exact" && board.online.status === "ready") return board;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`the view was not computed after ${tries} reads`);
 }
+
+/** `lines` in the order online ratings take them: by time, then as imported. */
+const inTimeOrder = (lines: RingBattle[]) =>
+  lines
+    .map((l, k) => ({ l, k }))
+    .sort((x, y) => x.l.tstamp - y.l.tstamp || x.k - y.k)
+    .map((x) => x.l);
 
 function expectExact(board: Standings, lines: RingBattle[]) {
   const want = exactly(lines);
@@ -138,6 +146,27 @@ describe("the first read of a freshly imported large view", () => {
     expect(next.online).toEqual({ status: "computing", battles: more.length, stale: true });
     for (const row of next.rows) expect(row.elo).toBe(computed.rows.find((r) => r.modelId === row.modelId)!.elo);
     expectExact(await whenComputed(), [...lines, ...more]);
+  });
+
+  it("hands a whole replay to the room when a few battles older than its snapshot would reorder a large view", async () => {
+    const lines = ringBattles({
+      models: MODELS,
+      extra: 90,
+      category: "order",
+      random: mulberry32(30),
+      winProbability: (a, b) => 1 / (1 + Math.exp((b - a) / 10)),
+    });
+    await importLines(lines, "order");
+    const computed = await whenComputed("order");
+    expectExact(computed, lines);
+
+    // Few battles, but older than every replayed one: the whole view must be replayed in time order.
+    const older = lines.slice(0, 10).map((l, k) => ({ ...l, tstamp: 1_600_000_000 + k }));
+    await importLines(older, "order-older");
+    const next = await readView("order");
+    expect(next.online).toEqual({ status: "computing", battles: lines.length + older.length, stale: true });
+    const all = inTimeOrder([...lines, ...older]);
+    expectExact(await whenComputed("order"), all);
   });
 
   it("replays a view's few new battles on the read itself, and says its online ratings are ready", async () => {
