@@ -95,11 +95,25 @@ export async function battlesAfter(
   rowid: number,
 ): Promise<BattleRow[]> {
   const out: BattleRow[] = [];
+  // A view's million battles name a few thousand models: one string per name, not two per battle, stays in memory.
+  const names = new Map<string, string>();
+  const named = (name: string) => {
+    const known = names.get(name);
+    if (known !== undefined) return known;
+    names.set(name, name);
+    return name;
+  };
   // An evaluation's battles are read from D1 alone, as its counts are.
   if (slice.evaluation === undefined)
     for await (const page of archivedBattles(db.$client, archive, slice, rowid))
       for (const b of page)
-        out.push({ rowid: b.rowid, modelA: b.model_a, modelB: b.model_b, winner: b.winner, tstamp: b.tstamp });
+        out.push({
+          rowid: b.rowid,
+          modelA: named(b.model_a),
+          modelB: named(b.model_b),
+          winner: b.winner,
+          tstamp: b.tstamp,
+        });
   // The unary + keeps SQLite on the rowid range scan instead of the source index plus a sort.
   const where = [`+source IN (${slice.sources.map(() => "?").join(", ")})`];
   const params: unknown[] = [...slice.sources];
@@ -126,7 +140,8 @@ export async function battlesAfter(
   );
   for (let after = rowid; ; ) {
     const rows = await page.bind(after, ...params).raw<[number, string, string, Winner, number]>();
-    for (const [id, modelA, modelB, winner, tstamp] of rows) out.push({ rowid: id, modelA, modelB, winner, tstamp });
+    for (const [id, modelA, modelB, winner, tstamp] of rows)
+      out.push({ rowid: id, modelA: named(modelA), modelB: named(modelB), winner, tstamp });
     if (rows.length < PAGE) return out;
     after = rows[rows.length - 1][0];
   }
