@@ -97,9 +97,15 @@ export async function readOnlineRatingsWithin(
     : { ratings: stored(), behind: limit.viewBattles, fromSnapshot: true };
 }
 
+/** Dedup shapes the fit's counts, never the online ratings' stream: one stream, and one replay room, for both. */
+function replayedSlice(slice: Slice): Slice {
+  const { dedup: _, ...replayed } = slice;
+  return replayed;
+}
+
 /**
  * A leaderboard view's online ratings and where they stand: replayed here when few battles are new, else (a fresh
- * import) the newest snapshot's, while the slice's replay room replays the rest for the next read.
+ * import) the newest snapshot's, `computing` until replayInRoom's room has replayed the rest.
  */
 export async function onlineRatingsOfView(
   env: Env,
@@ -107,13 +113,20 @@ export async function onlineRatingsOfView(
   slice: Slice,
   viewBattles: number,
 ): Promise<{ ratings: OnlineRatings; status: OnlineStatus }> {
-  // Dedup shapes the fit's counts, never the online ratings' stream: one room per stream.
-  const { dedup: _, ...replayed } = slice;
   const maxBattles = settings(env).arena.inlineReplayBattles;
-  const read = await readOnlineRatingsWithin(db, env.ARCHIVE, replayed, { maxBattles, viewBattles });
+  const read = await readOnlineRatingsWithin(db, env.ARCHIVE, replayedSlice(slice), { maxBattles, viewBattles });
   if (read.behind === 0) return { ratings: read.ratings, status: { status: "ready" } };
-  await env.FIT_ROOM.get(env.FIT_ROOM.idFromName(replayRoomName(replayed))).replayOnline(replayed);
   return { ratings: read.ratings, status: { status: "computing", battles: read.behind, stale: read.fromSnapshot } };
+}
+
+/**
+ * Asks the slice's replay room to replay its online ratings, when onlineRatingsOfView said `computing`. A read
+ * asks after its own D1 reads: the room starts reading every battle at once, and D1 would serve that first.
+ */
+export async function replayInRoom(env: Env, slice: Slice, status: OnlineStatus): Promise<void> {
+  if (status.status === "ready") return;
+  const replayed = replayedSlice(slice);
+  await env.FIT_ROOM.get(env.FIT_ROOM.idFromName(replayRoomName(replayed))).replayOnline(replayed);
 }
 
 /**

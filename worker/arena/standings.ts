@@ -15,7 +15,7 @@ import { type LabelCount, labelCounts } from "../db/label-queries";
 import { readLabelledAppearances } from "../db/slice-battles";
 import { releaseUncounted } from "../db/counting-queries";
 import { type ModelTally, readModelTallies } from "../db/model-tallies";
-import { onlineRatingsOfView } from "./online-ratings";
+import { onlineRatingsOfView, replayInRoom } from "./online-ratings";
 import type { Db } from "../db/queries";
 import type { BattleSource, FitStatus, LeaderboardRow, OnlineStatus } from "../shared/arena";
 import type { LeaderboardQuery } from "../shared/requests";
@@ -97,20 +97,30 @@ export function sliceOf(q: LeaderboardQuery, withoutDemo: boolean): Slice {
   return withoutDemo ? { ...slice, withoutDemo } : slice;
 }
 
+/** Whether the view keeps its demo models whatever it holds (else demoModelsLeftOut decides from its models). */
+const keepsDemo = (env: Env, q: LeaderboardQuery) =>
+  q.demo === "include" || (q.demo === "auto" && !realProviderConfigured(env));
+
 /**
- * The demo models the view leaves out. With `auto`, only once a real provider is configured and only from a view
- * that mixes them with real models: a view of demo models alone (nothing else has been played yet) keeps them.
+ * Of the view's rated models, the demo models it leaves out. With `auto`, only once a real provider is configured
+ * and only from a view that mixes them with real models: a view of demo models alone (nothing else has been played
+ * yet) keeps them.
  */
+function demoModelsLeftOut(env: Env, q: LeaderboardQuery, models: Set<string>): string[] {
+  if (keepsDemo(env, q)) return [];
+  const demo = [...models].filter(isDemoModel);
+  return q.demo === "exclude" || demo.length < models.size ? demo : [];
+}
+
+/** The demo models the view leaves out, and the view's pairs when they had to be read to tell. */
 async function demoLeftOut(
   env: Env,
   db: Db,
   q: LeaderboardQuery,
 ): Promise<{ leftOut: string[]; read: Awaited<ReturnType<typeof readPairCounts>> | null }> {
-  if (q.demo === "include" || (q.demo === "auto" && !realProviderConfigured(env))) return { leftOut: [], read: null };
+  if (keepsDemo(env, q)) return { leftOut: [], read: null };
   const read = await readPairCounts(db, sliceOf(q, false));
-  const models = new Set(read.pairs.flatMap((p) => [p.lo, p.hi]));
-  const demo = [...models].filter(isDemoModel);
-  return { leftOut: q.demo === "exclude" || demo.length < models.size ? demo : [], read };
+  return { leftOut: demoModelsLeftOut(env, q, new Set(read.pairs.flatMap((p) => [p.lo, p.hi]))), read };
 }
 
 /**
@@ -251,6 +261,7 @@ async function fromFitRoom(
     readCategories(db),
     readExcludedFlagged(db, slice),
   ]);
+  await replayInRoom(env, slice, online.status);
   const humanBattles = new Map([...counts.tallies].map(([m, t]) => [m, t.battles]));
   const { rows, totalBattles } = buildLeaderboard({
     counts,
@@ -292,31 +303,33 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
  * of its room (which reads the pairs itself, off the request) and its online ratings replayed here only when few
  * battles are new (else by a room too). So even the first read of a freshly imported view answers at once, with
  * its counts and "computing". Null for a view whose fit runs on the request (its pairs are few: fromPairs reads
- * them), and for the views the per-model sums can't answer: a label's, a deduplicated one, one that may leave its
- * demo models out (which depends on every pair).
+ * them), and for the views the per-model sums can't answer: a label's, a deduplicated one, one that leaves its
+ * demo models out (their battles are in the other models' sums).
  */
 async function fromCounters(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed | null> {
-  const demoFixed = q.demo === "include" || (q.demo === "auto" && !realProviderConfigured(env));
-  if (q.label !== undefined || settings(env).arena.dedupPrompts !== null || !demoFixed) return null;
+  if (q.label !== undefined || settings(env).arena.dedupPrompts !== null) return null;
   const slice = sliceOf(q, false);
   const [tallies, humanTallies] = await Promise.all([
     readModelTallies(db, slice),
     // The human battles already counted in appearances.
     q.source === "all" ? readModelTallies(db, { ...slice, sources: ["human"] }) : null,
   ]);
+  if (demoModelsLeftOut(env, q, new Set(tallies.map((t) => t.modelId))).length) return null;
   const method = { ci: q.ci, rounds: q.rounds, reweight: q.reweight };
   const plan = fitPlan(tallies.length, method.ci === "bootstrap" ? method.rounds : 0, settings(env).arena.maxFitModels);
   if (plan.where === "inline") return null;
   const counts = countsOfTallies(tallies);
   const anchor = anchorOf(q, counts.tallies);
-  const [fitted, online, appearances, excludedFlagged, categories, labels] = await Promise.all([
-    fitAway(env, plan, { models: tallies.length, slice, method, anchor, version }),
+  const [online, appearances, excludedFlagged, categories, labels] = await Promise.all([
     onlineRatingsOfView(env, db, slice, counts.totalBattles),
     slice.sources.includes("human") ? readAppearances(db, slice.category) : null,
     readExcludedFlagged(db, slice),
     readCategories(db),
     labelCounts(db),
   ]);
+  // The rooms are asked last: each starts reading every pair or every battle at once, and D1 would serve that first.
+  const fitted = await fitAway(env, plan, { models: tallies.length, slice, method, anchor, version });
+  await replayInRoom(env, slice, online.status);
   const humanBattles = new Map((humanTallies ?? tallies).map((t) => [t.modelId, t.battles]));
   const { rows, totalBattles } = buildLeaderboard({
     counts,
@@ -375,17 +388,17 @@ async function fromPairs(env: Env, db: Db, q: LeaderboardQuery, version: string)
   const appearances = shown && slice.withoutDemo ? withoutDemoModels(shown) : shown;
   const counts = countsOf(pairs);
   const anchor = anchorOf(q, counts.tallies);
-  const [{ ratings, fit, differenceVariance }, online] = await Promise.all([
-    fitRatings(env, {
-      pairs,
-      models: counts.tallies.size,
-      slice,
-      method: { ci: q.ci, rounds: q.rounds, reweight: q.reweight },
-      anchor,
-      version,
-    }),
-    onlineRatingsOfView(env, db, slice, counts.totalBattles),
-  ]);
+  const online = await onlineRatingsOfView(env, db, slice, counts.totalBattles);
+  // The rooms are asked last: each starts reading every pair or every battle at once, and D1 would serve that first.
+  const { ratings, fit, differenceVariance } = await fitRatings(env, {
+    pairs,
+    models: counts.tallies.size,
+    slice,
+    method: { ci: q.ci, rounds: q.rounds, reweight: q.reweight },
+    anchor,
+    version,
+  });
+  await replayInRoom(env, slice, online.status);
   const { rows, totalBattles } = buildLeaderboard({
     counts,
     ratings,

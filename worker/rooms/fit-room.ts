@@ -65,6 +65,12 @@ const RATINGS_PER_PART = 1_000;
  */
 export const REFIT_AFTER_UPDATE_MS = 2_000;
 
+/**
+ * A fit or a replay a read asks for starts this long after: the read that asked answers first. The work's first
+ * step, reading every pair or a page of battles, is one piece the thread can't be handed back in the middle of.
+ */
+export const START_AFTER_MS = 500;
+
 /** Battles one update takes at most: past this the exact refit is as quick, and the old Hessian too far off. */
 export const UPDATE_MAX_BATTLES = 10_000;
 
@@ -104,7 +110,7 @@ export class FitRoom extends DurableObject<Env> {
       const updated = await this.serial(() => this.update(request));
       if (updated) return updated;
     }
-    await this.want(request);
+    await this.want(request, START_AFTER_MS);
     const last = this.ctx.storage.kv.get<Stored>("result");
     return { status: "computing", stale: last ? this.load(last) : null };
   }
@@ -112,7 +118,7 @@ export class FitRoom extends DurableObject<Env> {
   /** Asks the alarm to replay the slice's online ratings (a room of replayRoomName's); the read then says computing. */
   async replayOnline(slice: Slice): Promise<void> {
     this.ctx.storage.kv.put("replay", slice);
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + START_AFTER_MS);
   }
 
   async alarm(): Promise<void> {
