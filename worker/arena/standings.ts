@@ -303,11 +303,11 @@ async function computeFresh(env: Env, db: Db, q: LeaderboardQuery, version: stri
  * of its room (which reads the pairs itself, off the request) and its online ratings replayed here only when few
  * battles are new (else by a room too). So even the first read of a freshly imported view answers at once, with
  * its counts and "computing". Null for a view whose fit runs on the request (its pairs are few: fromPairs reads
- * them), and for the views the per-model sums can't answer: a label's, a deduplicated one, one that leaves its
- * demo models out (their battles are in the other models' sums).
+ * them), and for the views the per-model sums can't answer: a label's, an evaluation's, a deduplicated one, one
+ * that leaves its demo models out (their battles are in the other models' sums).
  */
 async function fromCounters(env: Env, db: Db, q: LeaderboardQuery, version: string): Promise<Computed | null> {
-  if (q.label !== undefined || settings(env).arena.dedupPrompts !== null) return null;
+  if (q.label !== undefined || q.evaluation !== undefined || settings(env).arena.dedupPrompts !== null) return null;
   const slice = sliceOf(q, false);
   const [tallies, humanTallies] = await Promise.all([
     readModelTallies(db, slice),

@@ -18,11 +18,12 @@ export interface ModelTally {
 
 /**
  * The slice's counts per model with at least one battle, as countsOf makes them from readPairCounts' pairs. The
- * counters keep no label, no dedup and no "without the demo models' battles": such slices are read as pairs.
+ * counters keep no label, no evaluation, no dedup and no "without the demo models' battles": such slices are read
+ * as pairs.
  */
 export async function readModelTallies(
   db: Db,
-  slice: Omit<Slice, "label" | "dedup" | "withoutDemo">,
+  slice: Omit<Slice, "label" | "dedup" | "withoutDemo" | "evaluation">,
 ): Promise<ModelTally[]> {
   const flagged = slice.includeFlagged ? "" : " AND flagged = 0";
   const { results } = await db.$client
