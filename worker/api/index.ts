@@ -15,6 +15,7 @@ import { runsApi } from "./runs";
 import { comparisonSharesApi, runSharesApi, sharedApi, sharesApi } from "./shares";
 import { evaluationEstimateApi } from "./evaluation-estimate";
 import { evaluationReportApi } from "./evaluation-report";
+import { evaluationRevisionsApi } from "./evaluation-revisions";
 import { spendApi } from "./spend";
 import { votesApi } from "./votes";
 
@@ -38,6 +39,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/prompt-sets", promptSetsApi)
   // The report's routes first: its /compare would otherwise read as an evaluation's id.
   .route("/evaluations", evaluationReportApi)
+  .route("/evaluations", evaluationRevisionsApi)
   .route("/evaluations", evaluationEstimateApi)
   .route("/evaluations", evaluationsApi);
 

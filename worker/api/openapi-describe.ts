@@ -52,6 +52,7 @@ export const ERROR_RESPONSES = {
   422: ["UnprocessableContent", "Nothing in the body could be used; details say why."],
   429: ["TooManyRequests", "A rate limit or the day's spend cap; Retry-After says when to try again."],
   500: ["InternalError", "Something failed on the server."],
+  502: ["BadGateway", "The model's provider failed, or its output was unusable twice."],
   503: ["ServiceUnavailable", "The server's storage (or its configuration) can't serve the request now."],
 } as const;
 

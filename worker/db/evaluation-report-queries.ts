@@ -3,7 +3,7 @@
  * counts of its text, so the report never holds the texts) and every judgment; and, for one item, the texts and
  * the judges' reasons side by side.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { styleCountsOf, type StyleCounts } from "../rating/style-features";
 import type { Db } from "./queries";
 import { evaluationAnswers, evaluationJudgments, evaluations, presets, promptSetItems } from "./schema";
@@ -86,4 +86,49 @@ export async function presetNames(
     .where(inArray(presets.slug, [...new Set(refs.map((r) => r.slug))]))
     .all();
   return new Map(rows.map((r) => [`preset:${r.slug}@${r.version}`, { name: r.name, modelId: r.modelId }]));
+}
+
+/**
+ * What a revision of `contestant` reads: the judged games it played, and the prompts and first-sample answers of
+ * the items they were on (a revision picks the worst few of them).
+ */
+export async function loadContestantGames(
+  db: Db,
+  evaluation: EvaluationRow,
+  contestant: string,
+): Promise<{ judgments: JudgmentRow[]; items: Map<string, string>; answers: Map<string, string> }> {
+  const judgments = await db
+    .select()
+    .from(evaluationJudgments)
+    .where(
+      and(
+        eq(evaluationJudgments.evaluationId, evaluation.id),
+        eq(evaluationJudgments.status, "complete"),
+        or(eq(evaluationJudgments.first, contestant), eq(evaluationJudgments.second, contestant)),
+      ),
+    )
+    .all();
+  const itemIds = [...new Set(judgments.map((j) => j.itemId))];
+  if (itemIds.length === 0) return { judgments, items: new Map(), answers: new Map() };
+  const [items, answers] = await Promise.all([
+    db
+      .select({ itemId: promptSetItems.itemId, prompt: promptSetItems.prompt })
+      .from(promptSetItems)
+      .where(eq(promptSetItems.setId, evaluation.promptSetId))
+      .all(),
+    db
+      .select({
+        itemId: evaluationAnswers.itemId,
+        contestant: evaluationAnswers.contestant,
+        text: evaluationAnswers.text,
+      })
+      .from(evaluationAnswers)
+      .where(and(eq(evaluationAnswers.evaluationId, evaluation.id), eq(evaluationAnswers.sample, 0)))
+      .all(),
+  ]);
+  return {
+    judgments,
+    items: new Map(items.map((i) => [i.itemId, i.prompt])),
+    answers: new Map(answers.map((a) => [`${a.itemId}\n${a.contestant}`, a.text])),
+  };
 }

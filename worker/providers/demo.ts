@@ -14,6 +14,7 @@ import { DEMO_MODELS, styleOf } from "./demo/models";
 import { readPacket, schemaLabels } from "./demo/packet";
 import { classifyPrompt } from "./demo/classify";
 import { judge, judgeFivePoint, judgePair } from "./demo/review";
+import { draftRevision } from "./demo/revision";
 import { rubricOfRequest } from "./demo/rubric";
 import { chairBriefQuestion, writeSynthesis } from "./demo/synthesis";
 import { ProviderError, type GenerateRequest, type Generation, type Provider, type ReviewOutput } from "./types";
@@ -34,18 +35,20 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
       const style = styleOf(req.model);
       await pause(cfg.delayMs, req.signal);
       const packet = readPacket(req.prompt);
-      const verdict = hasProperty(req.schema, "criteria")
-        ? classifyPrompt(req.prompt)
-        : hasProperty(req.schema, "winner")
-          ? judgePair(style, packet)
-          : hasProperty(req.schema, "verdict")
-            ? judgeFivePoint(style, packet)
-            : judge(
-                style,
-                packet,
-                schemaLabels(req.schema) ?? packet.answers.map((a) => a.label),
-                rubricOfRequest(req.schema, req.system),
-              );
+      const verdict = hasProperty(req.schema, "revisedPrompt")
+        ? draftRevision(req.prompt)
+        : hasProperty(req.schema, "criteria")
+          ? classifyPrompt(req.prompt)
+          : hasProperty(req.schema, "winner")
+            ? judgePair(style, packet)
+            : hasProperty(req.schema, "verdict")
+              ? judgeFivePoint(style, packet)
+              : judge(
+                  style,
+                  packet,
+                  schemaLabels(req.schema) ?? packet.answers.map((a) => a.label),
+                  rubricOfRequest(req.schema, req.system),
+                );
       const raw = JSON.stringify(verdict);
       return { raw, tokensIn: estimateTokens(req.system + req.prompt), tokensOut: estimateTokens(raw) };
     },
@@ -56,8 +59,8 @@ const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 /**
  * Which structured call this is, by what its schema asks for: an arena judge's `winner` between A and B, an
- * evaluation judge's five-point `verdict`, the prompt classifier's hard-prompt `criteria`, or else a council
- * review's ranking.
+ * evaluation judge's five-point `verdict`, the prompt classifier's hard-prompt `criteria`, a drafted
+ * `revisedPrompt` of a system prompt, or else a council review's ranking.
  */
 function hasProperty(schema: Record<string, unknown>, name: string): boolean {
   const properties = schema.properties;

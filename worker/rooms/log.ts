@@ -10,7 +10,17 @@ import { type ConfigVars, settings } from "../shared/config";
 export interface CallLog {
   /** the run, comparison or evaluation id */
   run: string;
-  step: "answer" | "review" | "side" | "judge" | "synthesis" | "classifier" | "eval-answer" | "eval-judge" | "v1";
+  step:
+    | "answer"
+    | "review"
+    | "side"
+    | "judge"
+    | "synthesis"
+    | "classifier"
+    | "eval-answer"
+    | "eval-judge"
+    | "revision"
+    | "v1";
   model: string;
   status: "done" | "failed";
   latencyMs: number | null;

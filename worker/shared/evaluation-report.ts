@@ -167,3 +167,22 @@ export const evaluationCompareResponse = z.object({
     z.object({ itemId: z.string(), contestant: z.string(), scoreBefore: num, scoreAfter: num, change: z.number() }),
   ),
 });
+
+/** A drafted revision of a preset's system prompt: nothing is saved until the preset is edited with it. */
+export const evaluationRevisionResponse = z.object({
+  contestant: z.string(),
+  model: z.string(),
+  currentPrompt: z.string(),
+  revisedPrompt: z.string(),
+  rationale: z.string(),
+  lostItems: z.array(
+    z.object({
+      itemId: z.string(),
+      prompt: z.string(),
+      score: z.number(),
+      winner: z.string(),
+      reasons: z.array(z.string()),
+    }),
+  ),
+  costUsd: num,
+});

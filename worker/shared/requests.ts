@@ -449,6 +449,11 @@ export const evaluationCompareQuery = z.object({
   a: z.string().min(1).max(200),
   b: z.string().min(1).max(200),
 });
+/** Suggest a revision of a preset contestant's system prompt: `model` drafts it from the items the preset lost. */
+export const evaluationRevisionInput = z.object({
+  contestant: z.string().trim().min(1).max(200),
+  model: modelId,
+});
 // ---- prompt sets ----
 
 const chars = (n: number) => n.toLocaleString("en");
