@@ -52,6 +52,12 @@ describe("suggest a revision", () => {
     expect(saved).toMatchObject({ id: `preset:${preset.slug}@2`, version: 2, saved: "new_version" });
     expect(saved.systemPrompt).toBe(draft.revisedPrompt);
 
+    expect(draft.plan).toEqual({
+      ...plan,
+      repeats: 1,
+      rubric: null,
+      settings: { timeoutMs: 120_000, maxTokens: null, temperature: null },
+    });
     const again = await startEvaluation({ ...plan, contestants: [saved.id, "demo:skeptic"] });
     expect((await ended(again.id)).status).toBe("completed");
     const compared = await ok(client.evaluations.compare.$get({ query: { a: started.id, b: again.id } }));

@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { ASSUMED_MAX_TOKENS, priceCalls, tokensOf } from "../council/estimate";
-import { loadContestantGames, loadEvaluation } from "../db/evaluation-report-queries";
+import { type EvaluationRow, loadContestantGames, loadEvaluation } from "../db/evaluation-report-queries";
 import { presetsByRef } from "../db/preset-queries";
 import { openDb } from "../db/queries";
 import { settleCall } from "../db/spend-queries";
@@ -25,11 +25,31 @@ import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
 import { reserveSpend, workMs } from "./spend";
 import { validate } from "./validate";
 
+const numberOr = (v: unknown) => (typeof v === "number" ? v : null);
+
+/** What the evaluation was started with (its row keeps the rubric and settings as given). */
+function planOf(evaluation: EvaluationRow) {
+  const s = evaluation.settings;
+  return {
+    promptSetId: evaluation.promptSetId,
+    contestants: evaluation.contestants,
+    baseline: evaluation.baseline,
+    judges: evaluation.judges,
+    repeats: evaluation.repeats,
+    rubric: typeof s.rubric === "string" ? s.rubric : null,
+    settings: {
+      timeoutMs: numberOr(s.timeoutMs),
+      maxTokens: numberOr(s.maxTokens),
+      temperature: numberOr(s.temperature),
+    },
+  };
+}
+
 const described = describeRoute({
   tags: ["Evaluations"],
   summary: "Suggest a revision of a preset's system prompt from the items it lost in a finished evaluation",
   description:
-    "`model` reads the worst items the preset lost (at most five, each text cut short): its answer, the answer that beat it and the judges' reasons, and drafts a revised system prompt with a short rationale. Nothing is saved: save the draft with PATCH /api/presets/:slug (a used version gets version n+1). 409 unless the evaluation is completed and the contestant is a preset in it; 400 when it lost no item.",
+    "`model` reads the worst items the preset lost (at most five, each text cut short): its answer, the answer that beat it and the judges' reasons, and drafts a revised system prompt with a short rationale. `plan` is the evaluation as started, to run again with the saved revision in the preset's place. Nothing is saved: save the draft with PATCH /api/presets/:slug (a used version gets version n+1). 409 unless the evaluation is completed and the contestant is a preset in it; 400 when it lost no item.",
   parameters: [pathParam("id", "The evaluation's id.")],
   responses: {
     200: jsonResponse(evaluationRevisionResponse, "The draft, with the items it was drafted from."),
@@ -127,6 +147,7 @@ export const evaluationRevisionsApi = new Hono<{ Bindings: Env }>().post(
       rationale: out.value.rationale,
       lostItems: lost.map(({ itemId, prompt, score, winner, reasons }) => ({ itemId, prompt, score, winner, reasons })),
       costUsd,
+      plan: planOf(evaluation),
     });
   },
 );

@@ -185,4 +185,14 @@ export const evaluationRevisionResponse = z.object({
     }),
   ),
   costUsd: num,
+  /** the evaluation's plan as it was started, for running it again with the revision in the preset's place */
+  plan: z.object({
+    promptSetId: z.string(),
+    contestants: z.array(z.string()),
+    baseline: z.nullable(z.string()),
+    judges: z.array(z.string()),
+    repeats: z.number(),
+    rubric: z.nullable(z.string()),
+    settings: z.object({ timeoutMs: num, maxTokens: num, temperature: num }),
+  }),
 });

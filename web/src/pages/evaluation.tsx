@@ -6,6 +6,8 @@ import { EvaluationJudges } from "../components/evaluation/judges";
 import { EvaluationLeaderboard, SeparationNote } from "../components/evaluation/leaderboard";
 import { EvaluationMatrixView } from "../components/evaluation/matrix";
 import { EvaluationProgress } from "../components/evaluation/progress";
+import { RevisionPanel } from "../components/evaluation/revision-panel";
+import { Link } from "../lib/router";
 import { api, call } from "../lib/api";
 import { createLiveEvaluation, EVALUATION_FINAL } from "./evaluation.data";
 
@@ -42,6 +44,9 @@ export default function EvaluationPage(props: { params: Record<string, string> }
   });
   const names = () =>
     new Map<string, string>((data()?.rows ?? []).map((r) => [r.contestant, r.displayName] as [string, string]));
+  // Set when this evaluation reran an earlier one with a revised preset: the way back to compare them.
+  const previous = new URLSearchParams(location.search).get("previous");
+  const presetRows = () => (data()?.rows ?? []).filter((row) => row.contestant.startsWith("preset:"));
   const exportHref = (format: "json" | "csv" | "md" | "battles") =>
     `/api/evaluations/${encodeURIComponent(id())}/export?format=${format}`;
 
@@ -58,6 +63,18 @@ export default function EvaluationPage(props: { params: Record<string, string> }
               {r().judges.length === 1 ? "" : "s"} · answers ${r().totals.answerCostUsd.toFixed(4)}, judges $
               {r().totals.judgeCostUsd.toFixed(4)}
             </p>
+            <Show when={previous}>
+              {(p) => (
+                <p>
+                  <Link
+                    class="button secondary"
+                    href={`/evaluations/compare?a=${encodeURIComponent(p())}&b=${encodeURIComponent(id())}`}
+                  >
+                    Compare with the previous evaluation
+                  </Link>
+                </p>
+              )}
+            </Show>
             <Show when={live.detail && !EVALUATION_FINAL.has(live.detail.status) ? live.detail : null}>
               {(d) => <EvaluationProgress detail={d()} />}
             </Show>
@@ -102,6 +119,25 @@ export default function EvaluationPage(props: { params: Record<string, string> }
                   </ul>
                 </section>
               )}
+            </Show>
+            <Show when={(live.detail?.status ?? r().status) === "completed" && presetRows().length > 0}>
+              <section aria-labelledby="revise-title">
+                <h2 id="revise-title">Improve a preset</h2>
+                <p class="muted small">
+                  A model reads the items a preset lost (its answers, the winners' and the judges' reasons) and drafts a
+                  revised system prompt; save it as the preset's next version, then evaluate it the same way.
+                </p>
+                <For each={presetRows()}>
+                  {(row) => (
+                    <RevisionPanel
+                      evaluationId={id()}
+                      contestant={row.contestant}
+                      name={row.displayName}
+                      model={r().judges[0] ?? ""}
+                    />
+                  )}
+                </For>
+              </section>
             </Show>
             <EvaluationMatrixView id={id()} names={names()} version={version()} />
             <section aria-labelledby="export-title">
