@@ -97,6 +97,56 @@ describeInBrowser("an evaluation, in a real browser", () => {
     expect(await changes.locator("tbody tr").first().innerText()).toContain(`${terse} → ${terse2}`);
   });
 
+  test("Suggest a revision: the diff and rationale, saved as version 2, evaluated again, compared with the first", async () => {
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as { id: string };
+    };
+    const plain = (
+      await post("/api/presets", { name: "Plain", modelId: "demo:concise", systemPrompt: "Answer plainly." })
+    ).id;
+    const set = await post("/api/prompt-sets", {
+      name: "Revision prompts",
+      items: TEN.slice(0, 3).map((prompt) => ({ prompt })),
+    });
+    const first = (
+      await post("/api/evaluations", {
+        name: "Plain before",
+        promptSetId: set.id,
+        contestants: [plain, "demo:skeptic"],
+        baseline: "demo:skeptic",
+        judges: ["demo:thorough"],
+      })
+    ).id;
+    const page = await open();
+    await page.goto(`${server.url}/evaluations/${first}`);
+    await page.locator('[data-testid="evaluation-status"]:text("completed")').waitFor({ timeout: 60_000 });
+    const panel = page.getByTestId("revision-panel");
+    expect(await panel.getByLabel("Drafting model").inputValue()).toBe("demo:thorough");
+    await panel.getByRole("button", { name: "Suggest a revision" }).click();
+    await panel.getByTestId("revision-rationale").waitFor({ timeout: 10_000 });
+    expect(await panel.getByTestId("revision-current").innerText()).toBe("Answer plainly.");
+    expect(await panel.locator('[data-testid="revision-revised"] mark').allInnerTexts()).toEqual([
+      "Use numbered steps.",
+    ]);
+    await panel.getByRole("button", { name: "Save as version 2" }).click();
+    await panel.getByText("Saved as preset:plain@2").waitFor({ timeout: 10_000 });
+    await panel.getByRole("button", { name: "Evaluate the revision" }).click();
+    await page.waitForURL(/\/evaluations\/[^/?]+\?previous=/, { timeout: 10_000 });
+    const second = new URL(page.url()).pathname.split("/").pop() ?? "";
+    expect(second).not.toBe(first);
+    await page.locator('[data-testid="evaluation-status"]:text("completed")').waitFor({ timeout: 60_000 });
+    await page.getByRole("link", { name: "Compare with the previous evaluation" }).click();
+    const changes = page.getByTestId("compare-contestants");
+    await changes.locator("tbody tr").first().waitFor({ timeout: 10_000 });
+    expect(await changes.innerText()).toContain(`${plain} → preset:plain@2`);
+  });
+
   test("on a 390 px phone the new-evaluation form and the list fit, and every control has a name", async () => {
     const page = await open({ viewport: { width: 390, height: 844 }, touch: true });
     await page.goto(`${server.url}/evaluations/new`);

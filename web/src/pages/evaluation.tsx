@@ -16,8 +16,17 @@ const pct = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(0)}
 
 /** One evaluation: the outcome first, then the leaderboard, cost, judges and the items; refreshed while it runs. */
 export default function EvaluationPage(props: { params: Record<string, string> }) {
-  const id = () => props.params.id ?? "";
-  const live = createLiveEvaluation(props.params.id ?? "");
+  // Another evaluation's page (a revision's rerun opens from this one) starts over with its own feed and report.
+  return (
+    <Show when={props.params.id} keyed>
+      {(id) => <EvaluationView id={id} />}
+    </Show>
+  );
+}
+
+function EvaluationView(props: { id: string }) {
+  const id = () => props.id;
+  const live = createLiveEvaluation(props.id);
   const [version, setVersion] = createSignal(0);
   const [report] = createResource(
     () => ({ id: id(), version: version() }),
