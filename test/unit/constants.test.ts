@@ -12,7 +12,7 @@ describe("the constants the page shares with the Worker (worker/shared/constants
   it("are what the Worker's request schemas accept", () => {
     for (const source of LEADERBOARD_SOURCES) expect(leaderboardQuery.parse({ source }).source).toBe(source);
     for (const order of LEADERBOARD_ORDERS) expect(leaderboardQuery.parse({ order }).order).toBe(order);
-    expect(leaderboardQuery.safeParse({ source: "eval" }).success).toBe(false);
+    expect(leaderboardQuery.safeParse({ source: "nonsense" }).success).toBe(false);
     const judges = (n: number) => Array.from({ length: n }, (_, i) => `openai:judge-${i}`);
     expect(judgeInput.safeParse({ judges: judges(MAX_JUDGES) }).success).toBe(true);
     expect(judgeInput.safeParse({ judges: judges(MAX_JUDGES + 1) }).error?.issues[0].message).toBe(
