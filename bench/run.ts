@@ -8,6 +8,7 @@ import { btBench } from "./bt";
 import { comparisonRoundBench } from "./comparison-round";
 import { councilBench } from "./council";
 import { d1RateBench } from "./d1-rate";
+import { evaluationBench } from "./evaluation";
 import { importBench } from "./import";
 import { largeFitBench } from "./large-fit";
 import { leaderboardBench } from "./leaderboard";
@@ -29,6 +30,7 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
   ["council-12", "council run, 12 models, concurrency 4", (ctx, name) => councilBench(ctx, name, 12, 4)],
   ["live-latency", "provider chunk → WebSocket client, run and comparison", liveLatencyBench],
   ["v1-first-token", "/v1/chat/completions: first streamed token vs a direct provider call", v1FirstTokenBench],
+  ["evaluation", "1,000-item evaluation against per-provider caps, room memory", evaluationBench],
   ["comparison-round", "prompt → both sides → vote, 16 concurrent", comparisonRoundBench],
   ["votes", "vote ingestion, 64 clients, 10,000 votes", votesBench],
   ["leaderboard", "leaderboard at 1,000,000 votes / 50 models vs seed 000's query", leaderboardBench],
@@ -48,12 +50,14 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
 
 function usage(): never {
   console.error(
-    `Usage: npm run bench [-- NAME…]\n\nBenchmarks (a prefix such as "council" picks several):\n${BENCHMARKS.map(([n, w]) => `  ${n.padEnd(18)} ${w}`).join("\n")}`,
+    `Usage: npm run bench [-- NAME…] [--items N (evaluation)]\n\nBenchmarks (a prefix such as "council" picks several):\n${BENCHMARKS.map(([n, w]) => `  ${n.padEnd(18)} ${w}`).join("\n")}`,
   );
   process.exit(2);
 }
 
-const args = process.argv.slice(2);
+/** Options a bench reads itself (`--items 50`), each with its value: not benchmark names. */
+const OPTIONS = new Set(["--items"]);
+const args = process.argv.slice(2).filter((a, i, all) => !OPTIONS.has(a) && !OPTIONS.has(all[i - 1]));
 if (args.includes("--help") || args.includes("-h")) usage();
 const chosen = args.length
   ? BENCHMARKS.filter(([name]) => args.some((a) => name === a || name.startsWith(`${a}-`)))

@@ -1,0 +1,184 @@
+/**
+ * An evaluation's throughput against its providers' caps: every call takes L at the stub, so with each provider
+ * held to its cap (QUORUM_PROVIDER_CONCURRENCY) an evaluation can't finish before its busiest provider has made
+ * all its calls in waves of its cap: ideal = max over providers of ⌈calls ÷ cap⌉ × L. The room's memory (the
+ * workerd process's RSS) is sampled through the run and should stay flat however many items there are.
+ */
+import { rm } from "node:fs/promises";
+import { getJson, postJson } from "./lib/client";
+import { type BenchContext, stubVars } from "./lib/context";
+import { memorySampler } from "./lib/processes";
+import type { Row } from "./lib/report";
+import { fixed, ms, p50, sleep, spread, thousands } from "./lib/stats";
+import type { BenchStub, Profile } from "./lib/stub";
+import { migrate, type Server, startWrangler, tempDir } from "./lib/wrangler";
+
+const L_MS = 200;
+const DEFAULT_ITEMS = 1000;
+/** Balanced so both caps bind: openai makes 2 calls an item (2 ÷ 2), anthropic 5 (5 ÷ 4). */
+const CAPS = { openai: 2, anthropic: 4 } as const;
+const BASELINE = "openai:eval-bench-base";
+const CONTESTANTS = [BASELINE, "openai:eval-bench-a", "anthropic:eval-bench-b"];
+const JUDGE = "anthropic:eval-bench-judge";
+const WARMUP_ITEMS = 6;
+/** Throughput ≥ 90% of the ideal's, i.e. wall time ≤ ideal ÷ 0.9. */
+const TARGET_SHARE = 0.9;
+/** Flat: the RSS grows by less than this share of the start's between the middle and the end. */
+const FLAT_SHARE = 0.1;
+
+const profile: Profile = {
+  answer: { delayMs: L_MS, chunkDelayMs: 0, text: "An answer of a few words." },
+  review: { delayMs: L_MS, review: { reasons: "A is clearer.", verdict: "A>B" } },
+};
+
+const providerOf = (model: string) => model.slice(0, model.indexOf(":"));
+
+/** The calls each provider makes for one item: every contestant answers, the judge compares each with the baseline both ways. */
+function callsPerItem(): Map<string, number> {
+  const calls = new Map<string, number>();
+  const add = (provider: string, n: number) => calls.set(provider, (calls.get(provider) ?? 0) + n);
+  for (const c of CONTESTANTS) add(providerOf(c), 1);
+  add(providerOf(JUDGE), 2 * (CONTESTANTS.length - 1));
+  return calls;
+}
+
+function itemsFromArgs(): number {
+  const i = process.argv.indexOf("--items");
+  if (i < 0) return DEFAULT_ITEMS;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--items wants a whole number of items, got ${process.argv[i + 1]}`);
+  return n;
+}
+
+interface Detail {
+  status: string;
+  error: string | null;
+  progress: { answers: { done: number; failed: number }; judgments: { done: number; failed: number } };
+}
+
+async function createSet(url: string, name: string, items: number): Promise<string> {
+  const created = await postJson<{ id: string }>(`${url}/api/prompt-sets`, {
+    name,
+    items: Array.from({ length: items }, (_, i) => ({ id: `q${i + 1}`, prompt: `Question ${i + 1}: why is it so?` })),
+  });
+  if (created.status !== 201)
+    throw new Error(`POST /api/prompt-sets answered ${created.status}: ${JSON.stringify(created.body)}`);
+  return created.body.id;
+}
+
+/** Starts an evaluation of `setId` and polls it until it ends; its wall time runs from the POST to the poll that saw it end. */
+async function evaluate(url: string, setId: string, onStarted: () => void = () => {}) {
+  const t0 = performance.now();
+  const created = await postJson<{ id: string }>(`${url}/api/evaluations`, {
+    promptSetId: setId,
+    contestants: CONTESTANTS,
+    baseline: BASELINE,
+    judges: [JUDGE],
+    settings: { timeoutMs: 60_000 },
+  });
+  if (created.status !== 201)
+    throw new Error(`POST /api/evaluations answered ${created.status}: ${JSON.stringify(created.body)}`);
+  onStarted();
+  for (;;) {
+    const detail = await getJson<Detail>(`${url}/api/evaluations/${created.body.id}`);
+    if (["completed", "failed", "cancelled"].includes(detail.status)) {
+      const wallMs = performance.now() - t0;
+      if (detail.status !== "completed" || detail.error)
+        throw new Error(`the evaluation ended ${detail.status}: ${detail.error ?? ""}`);
+      return { wallMs, detail };
+    }
+    await sleep(250);
+  }
+}
+
+export async function evaluationBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
+  const items = itemsFromArgs();
+  const [stub, snap] = [await ctx.stub(), await ctx.snapshot()];
+  const server = await evaluationServer(ctx, stub, snap.config);
+  for (const model of [...CONTESTANTS, JUDGE]) stub.setProfile(model.slice(model.indexOf(":") + 1), profile);
+
+  await evaluate(server.url, await createSet(server.url, "bench warm-up", WARMUP_ITEMS));
+  const setId = await createSet(server.url, `bench ${items} items`, items);
+
+  const perItem = callsPerItem();
+  const before = new Map([...CONTESTANTS, JUDGE].map((m) => [m, stub.calls(m.slice(m.indexOf(":") + 1))]));
+  const watch = stub.watch();
+  let memory: ReturnType<typeof memorySampler> | null = null;
+  let run: Awaited<ReturnType<typeof evaluate>>;
+  try {
+    run = await evaluate(server.url, setId, () => {
+      memory = memorySampler(server.pid, 500);
+    });
+  } finally {
+    watch.stop();
+  }
+  const mem = (memory as ReturnType<typeof memorySampler> | null)?.stop();
+  if (!mem) throw new Error("the memory sampler never started");
+
+  const made = [...CONTESTANTS, JUDGE].map((m) => stub.calls(m.slice(m.indexOf(":") + 1)) - (before.get(m) ?? 0));
+  const madeTotal = made.reduce((s, n) => s + n, 0);
+  const planned = [...perItem.values()].reduce((s, n) => s + n, 0) * items;
+  const waves = [...perItem].map(([provider, n]) => {
+    const cap = CAPS[provider as keyof typeof CAPS];
+    return { provider, calls: n * items, cap, ms: Math.ceil((n * items) / cap) * L_MS };
+  });
+  const ideal = Math.max(...waves.map((w) => w.ms));
+  const ratio = run.wallMs / ideal;
+  const share = ideal / run.wallMs;
+
+  const rss = [0, 0.5, 1].map((f) => mem.rssAt(f, "workerd"));
+  const [start, middle, end] = rss;
+  const flat = end - middle < FLAT_SHARE * start;
+  const atStub = watch.calls.filter((c) => c.kind !== "models").map((c) => c.ended - c.arrived);
+  const problems: string[] = [];
+  if (madeTotal !== planned) problems.push(`the stub saw ${madeTotal} calls, the plan has ${planned}`);
+  const { answers, judgments } = run.detail.progress;
+  if (answers.failed + judgments.failed > 0)
+    problems.push(`${answers.failed} answer(s) and ${judgments.failed} judgment(s) failed`);
+
+  return {
+    name,
+    benchmark: `evaluation, ${thousands(items)} items × ${CONTESTANTS.length} contestants (one the baseline) + 1 judge, caps ${Object.entries(
+      CAPS,
+    )
+      .map(([p, c]) => `${p}=${c}`)
+      .join(",")}, L = ${L_MS} ms per call`,
+    baseline: `ideal = max over providers of ⌈calls ÷ cap⌉ × L = ${waves
+      .map((w) => `${w.provider} ⌈${thousands(w.calls)} ÷ ${w.cap}⌉ × ${L_MS} ms = ${fixed(w.ms / 1000, 1)} s`)
+      .join(" · ")} → ${fixed(ideal / 1000, 1)} s`,
+    result: `${fixed(share * 100, 1)}% of the ideal's throughput (wall ${fixed(run.wallMs / 1000, 1)} s = ${fixed(ratio, 3)}× ideal), ${fixed(madeTotal / (run.wallMs / 1000), 1)} calls/s; workerd RSS ${rss.map((x) => `${fixed(x, 0)}`).join(" → ")} MiB (start → middle → end): ${flat ? "flat" : "NOT flat"}`,
+    target: `≥ ${TARGET_SHARE * 100}% of the ideal's throughput (DESIGN: ≤ 1.1 × ideal); memory flat (end − middle < ${FLAT_SHARE * 100}% of start)`,
+    verdict: share >= TARGET_SHARE && flat ? "met" : "MISSED",
+    details: [
+      `calls made: ${thousands(madeTotal)} (planned ${thousands(planned)}): ${[...CONTESTANTS, JUDGE].map((m, i) => `${m} ${thousands(made[i])}`).join(" · ")}`,
+      `throughput: ${fixed(madeTotal / (run.wallMs / 1000), 1)} calls/s against the ideal's ${fixed(planned / (ideal / 1000), 1)} calls/s`,
+      `one call at the stub (request in → response out): ${spread(atStub, (x) => ms(x))}; p50 over L: ${ms(p50(atStub) - L_MS, 1)}`,
+      `overhead over ideal: ${fixed((run.wallMs - ideal) / 1000, 1)} s; wall time from POST /api/evaluations sent to the poll (every 250 ms) that saw it completed`,
+      `workerd RSS (MiB) at start / middle / end of the run: ${rss.map((x) => fixed(x, 1)).join(" / ")}; end − middle = ${fixed(end - middle, 1)} MiB (${fixed(((end - middle) / start) * 100, 1)}% of start); peak per process: ${Object.entries(
+        mem.peakMiB,
+      )
+        .map(([n, v]) => `${n} ${fixed(v, 0)}`)
+        .join(" · ")}`,
+      `a warm-up evaluation of ${WARMUP_ITEMS} items ran first; its own Quorum (QUORUM_PROVIDER_CONCURRENCY set), fresh state`,
+    ],
+    problems,
+  };
+}
+
+/** Quorum as the context starts it, with the bench's provider caps: a server of its own, stopped at the end. */
+async function evaluationServer(ctx: BenchContext, stub: BenchStub, config: string): Promise<Server> {
+  const persistTo = await tempDir("evaluation");
+  ctx.onClose(() => rm(persistTo, { recursive: true, force: true }));
+  await migrate(persistTo, config);
+  const caps = Object.entries(CAPS)
+    .map(([p, c]) => `${p}=${c}`)
+    .join(",");
+  const server = await startWrangler({
+    config,
+    persistTo,
+    vars: { ...stubVars(stub.url), QUORUM_PROVIDER_CONCURRENCY: caps },
+  });
+  ctx.onClose(() => server.stop());
+  return server;
+}
