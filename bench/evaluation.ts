@@ -2,11 +2,14 @@
  * An evaluation's throughput against its providers' caps: every call takes L at the stub, so with each provider
  * held to its cap (QUORUM_PROVIDER_CONCURRENCY) an evaluation can't finish before its busiest provider has made
  * all its calls in waves of its cap: ideal = max over providers of ⌈calls ÷ cap⌉ × L. The room's memory (the
- * workerd process's RSS) is sampled through the run and should stay flat however many items there are.
+ * isolate's JavaScript heap in use) is read as it starts, half-way and at the end, and should
+ * stay flat however many items there are. workerd's RSS is sampled too, but under `wrangler dev` it grows with
+ * every request whatever the request does (bench/HISTORY.md, Soak), so it is shown, not judged.
  */
 import { rm } from "node:fs/promises";
 import { getJson, postJson } from "./lib/client";
 import { type BenchContext, stubVars } from "./lib/context";
+import { connectInspector, heapUsedMiB } from "./lib/inspector";
 import { memorySampler } from "./lib/processes";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, sleep, spread, thousands } from "./lib/stats";
@@ -23,7 +26,7 @@ const JUDGE = "anthropic:eval-bench-judge";
 const WARMUP_ITEMS = 6;
 /** Throughput ≥ 90% of the ideal's, i.e. wall time ≤ ideal ÷ 0.9. */
 const TARGET_SHARE = 0.9;
-/** Flat: the RSS grows by less than this share of the start's between the middle and the end. */
+/** Flat: the JS heap grows by less than this share of the start's between the middle and the end. */
 const FLAT_SHARE = 0.1;
 
 const profile: Profile = {
@@ -51,10 +54,16 @@ function itemsFromArgs(): number {
   return n;
 }
 
+interface CallCounts {
+  done: number;
+  failed: number;
+  total: number;
+}
+
 interface Detail {
   status: string;
   error: string | null;
-  progress: { answers: { done: number; failed: number }; judgments: { done: number; failed: number } };
+  progress: { answers: CallCounts; judgments: CallCounts };
 }
 
 async function createSet(url: string, name: string, items: number): Promise<string> {
@@ -67,8 +76,11 @@ async function createSet(url: string, name: string, items: number): Promise<stri
   return created.body.id;
 }
 
-/** Starts an evaluation of `setId` and polls it until it ends; its wall time runs from the POST to the poll that saw it end. */
-async function evaluate(url: string, setId: string, onStarted: () => void = () => {}) {
+/**
+ * Starts an evaluation of `setId` and polls it until it ends, telling `onPoll` the share of its calls finished;
+ * its wall time runs from the POST to the poll that saw it end.
+ */
+async function evaluate(url: string, setId: string, onPoll: (finished: number) => Promise<void> = async () => {}) {
   const t0 = performance.now();
   const created = await postJson<{ id: string }>(`${url}/api/evaluations`, {
     promptSetId: setId,
@@ -79,9 +91,11 @@ async function evaluate(url: string, setId: string, onStarted: () => void = () =
   });
   if (created.status !== 201)
     throw new Error(`POST /api/evaluations answered ${created.status}: ${JSON.stringify(created.body)}`);
-  onStarted();
   for (;;) {
     const detail = await getJson<Detail>(`${url}/api/evaluations/${created.body.id}`);
+    const { answers, judgments } = detail.progress;
+    const finished = answers.done + answers.failed + judgments.done + judgments.failed;
+    await onPoll(finished / (answers.total + judgments.total));
     if (["completed", "failed", "cancelled"].includes(detail.status)) {
       const wallMs = performance.now() - t0;
       if (detail.status !== "completed" || detail.error)
@@ -104,14 +118,22 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
   const perItem = callsPerItem();
   const before = new Map([...CONTESTANTS, JUDGE].map((m) => [m, stub.calls(m.slice(m.indexOf(":") + 1))]));
   const watch = stub.watch();
+  const inspector = await connectInspector(server.inspectorPort);
   let memory: ReturnType<typeof memorySampler> | null = null;
+  /** the isolate's JS heap when the evaluation had started, was half done, and ended */
+  const heap: (number | null)[] = [];
   let run: Awaited<ReturnType<typeof evaluate>>;
   try {
-    run = await evaluate(server.url, setId, () => {
-      memory = memorySampler(server.pid, 500);
+    run = await evaluate(server.url, setId, async (finished) => {
+      if (!memory) {
+        memory = memorySampler(server.pid, 500);
+        heap.push(await heapUsedMiB(inspector));
+      } else if (heap.length === 1 && finished >= 0.5) heap.push(await heapUsedMiB(inspector));
     });
+    heap.push(await heapUsedMiB(inspector));
   } finally {
     watch.stop();
+    inspector.close();
   }
   const mem = (memory as ReturnType<typeof memorySampler> | null)?.stop();
   if (!mem) throw new Error("the memory sampler never started");
@@ -129,7 +151,9 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
 
   const rss = [0, 0.5, 1].map((f) => mem.rssAt(f, "workerd"));
   const [start, middle, end] = rss;
-  const flat = end - middle < FLAT_SHARE * start;
+  const [heapStart, heapMiddle, heapEnd] = heap;
+  const flat =
+    heapStart !== null && heapMiddle !== null && heapEnd !== null && heapEnd - heapMiddle < FLAT_SHARE * heapStart;
   const atStub = watch.calls.filter((c) => c.kind !== "models").map((c) => c.ended - c.arrived);
   const problems: string[] = [];
   if (madeTotal !== planned) problems.push(`the stub saw ${madeTotal} calls, the plan has ${planned}`);
@@ -147,15 +171,16 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
     baseline: `ideal = max over providers of ⌈calls ÷ cap⌉ × L = ${waves
       .map((w) => `${w.provider} ⌈${thousands(w.calls)} ÷ ${w.cap}⌉ × ${L_MS} ms = ${fixed(w.ms / 1000, 1)} s`)
       .join(" · ")} → ${fixed(ideal / 1000, 1)} s`,
-    result: `${fixed(share * 100, 1)}% of the ideal's throughput (wall ${fixed(run.wallMs / 1000, 1)} s = ${fixed(ratio, 3)}× ideal), ${fixed(madeTotal / (run.wallMs / 1000), 1)} calls/s; workerd RSS ${rss.map((x) => `${fixed(x, 0)}`).join(" → ")} MiB (start → middle → end): ${flat ? "flat" : "NOT flat"}`,
-    target: `≥ ${TARGET_SHARE * 100}% of the ideal's throughput (DESIGN: ≤ 1.1 × ideal); memory flat (end − middle < ${FLAT_SHARE * 100}% of start)`,
+    result: `${fixed(share * 100, 1)}% of the ideal's throughput (wall ${fixed(run.wallMs / 1000, 1)} s = ${fixed(ratio, 3)}× ideal), ${fixed(madeTotal / (run.wallMs / 1000), 1)} calls/s; the isolate's JS heap ${heap.map((x) => (x === null ? "?" : fixed(x, 1))).join(" → ")} MiB (start → half-way → end): ${flat ? "flat" : "NOT flat"}`,
+    target: `≥ ${TARGET_SHARE * 100}% of the ideal's throughput (DESIGN: ≤ 1.1 × ideal); JS heap flat (end − half-way < ${FLAT_SHARE * 100}% of start)`,
     verdict: share >= TARGET_SHARE && flat ? "met" : "MISSED",
     details: [
       `calls made: ${thousands(madeTotal)} (planned ${thousands(planned)}): ${[...CONTESTANTS, JUDGE].map((m, i) => `${m} ${thousands(made[i])}`).join(" · ")}`,
       `throughput: ${fixed(madeTotal / (run.wallMs / 1000), 1)} calls/s against the ideal's ${fixed(planned / (ideal / 1000), 1)} calls/s`,
       `one call at the stub (request in → response out): ${spread(atStub, (x) => ms(x))}; p50 over L: ${ms(p50(atStub) - L_MS, 1)}`,
       `overhead over ideal: ${fixed((run.wallMs - ideal) / 1000, 1)} s; wall time from POST /api/evaluations sent to the poll (every 250 ms) that saw it completed`,
-      `workerd RSS (MiB) at start / middle / end of the run: ${rss.map((x) => fixed(x, 1)).join(" / ")}; end − middle = ${fixed(end - middle, 1)} MiB (${fixed(((end - middle) / start) * 100, 1)}% of start); peak per process: ${Object.entries(
+      `the isolate's JS heap in use (devtools Runtime.getHeapUsage; ? = no answer), MiB, at start / half the calls finished / end: ${heap.map((x) => (x === null ? "?" : fixed(x, 1))).join(" / ")}`,
+      `workerd RSS (MiB; grows with every request under wrangler dev) at start / middle / end of the run: ${rss.map((x) => fixed(x, 1)).join(" / ")}; end − middle = ${fixed(end - middle, 1)} MiB (${fixed(((end - middle) / start) * 100, 1)}% of start); peak per process: ${Object.entries(
         mem.peakMiB,
       )
         .map(([n, v]) => `${n} ${fixed(v, 0)}`)

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
-import { getJson } from "./client";
+import { connectInspector, type InspectorSession } from "./inspector";
 
 interface CallFrame {
   functionName: string;
@@ -74,39 +74,13 @@ export async function profileWorker<T>(
   work: () => Promise<T>,
   sourceMap?: string,
 ): Promise<{ value: T; summary: ProfileSummary | null; error?: string }> {
-  let ws: WebSocket;
+  let session: InspectorSession;
   try {
-    const targets = await getJson<{ webSocketDebuggerUrl: string }[]>(`http://127.0.0.1:${inspectorPort}/json`);
-    // wrangler's inspector proxy wants a local Origin (Node's WebSocket takes headers as an extension)
-    ws = new WebSocket(targets[0].webSocketDebuggerUrl, {
-      headers: { Origin: "http://localhost" },
-    } as unknown as string[]);
-    await new Promise<void>((resolve, reject) => {
-      ws.addEventListener("open", () => resolve(), { once: true });
-      ws.addEventListener("error", () => reject(new Error("inspector socket failed")), { once: true });
-    });
+    session = await connectInspector(inspectorPort);
   } catch (err) {
     return { value: await work(), summary: null, error: String(err) };
   }
-  let next = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  ws.addEventListener("message", (m) => {
-    const msg = JSON.parse(String(m.data)) as { id?: number; result?: unknown; error?: unknown };
-    const p = msg.id === undefined ? undefined : pending.get(msg.id);
-    if (!p) return;
-    pending.delete(msg.id!);
-    if (msg.error) p.reject(new Error(JSON.stringify(msg.error)));
-    else p.resolve(msg.result);
-  });
-  const send = <R>(method: string, params: object = {}) =>
-    new Promise<R>((resolve, reject) => {
-      const id = ++next;
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      ws.send(JSON.stringify({ id, method, params }));
-      setTimeout(() => {
-        if (pending.delete(id)) reject(new Error(`${method} timed out`));
-      }, 60_000);
-    });
+  const send = session.send;
   try {
     await send("Profiler.enable");
     await send("Profiler.setSamplingInterval", { interval: SAMPLE_US });
@@ -117,7 +91,7 @@ export async function profileWorker<T>(
   } catch (err) {
     return { value: await work(), summary: null, error: String(err) };
   } finally {
-    ws.close();
+    session.close();
   }
 }
 
