@@ -13,7 +13,7 @@ import { connectInspector, heapUsedMiB } from "./lib/inspector";
 import { memorySampler } from "./lib/processes";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, sleep, spread, thousands } from "./lib/stats";
-import type { BenchStub, Profile } from "./lib/stub";
+import type { BenchStub, Profile, WatchedCall } from "./lib/stub";
 import { migrate, type Server, startWrangler, tempDir } from "./lib/wrangler";
 
 const L_MS = 200;
@@ -154,7 +154,9 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
   const [heapStart, heapMiddle, heapEnd] = heap;
   const flat =
     heapStart !== null && heapMiddle !== null && heapEnd !== null && heapEnd - heapMiddle < FLAT_SHARE * heapStart;
-  const atStub = watch.calls.filter((c) => c.kind !== "models").map((c) => c.ended - c.arrived);
+  const providerCalls = watch.calls.filter((c) => c.kind !== "models");
+  const atStub = providerCalls.map((c) => c.ended - c.arrived);
+  const idle = idleSpells(providerCalls);
   const problems: string[] = [];
   if (madeTotal !== planned) problems.push(`the stub saw ${madeTotal} calls, the plan has ${planned}`);
   const { answers, judgments } = run.detail.progress;
@@ -178,6 +180,7 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
       `calls made: ${thousands(madeTotal)} (planned ${thousands(planned)}): ${[...CONTESTANTS, JUDGE].map((m, i) => `${m} ${thousands(made[i])}`).join(" · ")}`,
       `throughput: ${fixed(madeTotal / (run.wallMs / 1000), 1)} calls/s against the ideal's ${fixed(planned / (ideal / 1000), 1)} calls/s`,
       `one call at the stub (request in → response out): ${spread(atStub, (x) => ms(x))}; p50 over L: ${ms(p50(atStub) - L_MS, 1)}`,
+      `calls in flight at the stub, on average from the first call's arrival to the last's end: ${fixed(idle.meanInFlight, 2)} of ${Object.values(CAPS).reduce((a, b) => a + b, 0)}; ${idle.spells} spell(s) with none in flight, ${fixed(idle.idleMs / 1000, 1)} s in all (longest ${ms(idle.longestMs)})`,
       `overhead over ideal: ${fixed((run.wallMs - ideal) / 1000, 1)} s; wall time from POST /api/evaluations sent to the poll (every 250 ms) that saw it completed`,
       `the isolate's JS heap in use (devtools Runtime.getHeapUsage; ? = no answer), MiB, at start / half the calls finished / end: ${heap.map((x) => (x === null ? "?" : fixed(x, 1))).join(" / ")}`,
       `workerd RSS (MiB; grows with every request under wrangler dev) at start / middle / end of the run: ${rss.map((x) => fixed(x, 1)).join(" / ")}; end − middle = ${fixed(end - middle, 1)} MiB (${fixed(((end - middle) / start) * 100, 1)}% of start); peak per process: ${Object.entries(
@@ -189,6 +192,37 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
     ],
     problems,
   };
+}
+
+/**
+ * From the stub's side: how many calls were in flight on average, and the spells when none was (the room between
+ * calls: a step ending and the next alarm's starting).
+ */
+function idleSpells(calls: WatchedCall[]) {
+  const edges = calls.flatMap((c) => [
+    { at: c.arrived, d: 1 },
+    { at: c.ended, d: -1 },
+  ]);
+  edges.sort((a, b) => a.at - b.at || b.d - a.d);
+  let inFlight = 0;
+  let busyArea = 0;
+  let idleMs = 0;
+  let longestMs = 0;
+  let spells = 0;
+  let last = edges[0]?.at ?? 0;
+  for (const e of edges) {
+    const span = e.at - last;
+    busyArea += inFlight * span;
+    if (inFlight === 0 && span > 0) {
+      spells++;
+      idleMs += span;
+      longestMs = Math.max(longestMs, span);
+    }
+    inFlight += e.d;
+    last = e.at;
+  }
+  const total = (edges.at(-1)?.at ?? 0) - (edges[0]?.at ?? 0);
+  return { meanInFlight: total > 0 ? busyArea / total : 0, idleMs, longestMs, spells };
 }
 
 /** Quorum as the context starts it, with the bench's provider caps: a server of its own, stopped at the end. */
