@@ -3,7 +3,7 @@ import type { SetStoreFunction } from "solid-js/store";
 import { createModelOptions } from "../lib/model-options";
 import type { ArenaFieldErrors, ArenaOptions } from "../pages/arena.data";
 import { ModelCombobox } from "./model-combobox";
-import { MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
+import { GenerationFields } from "./generation-fields";
 
 interface Props {
   options: ArenaOptions;
@@ -79,34 +79,12 @@ export function ArenaOptionsPanel(props: Props) {
             onInput={(e) => props.set("category", e.currentTarget.value)}
           />
         </div>
-        <div class="field">
-          <label for="arena-temp">Temperature</label>
-          <input
-            id="arena-temp"
-            type="number"
-            inputmode="decimal"
-            min="0"
-            max={MAX_TEMPERATURE}
-            step="0.1"
-            placeholder="default"
-            value={props.options.temperature}
-            onInput={(e) => props.set("temperature", e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="arena-max">Max tokens</label>
-          <input
-            id="arena-max"
-            type="number"
-            inputmode="numeric"
-            min="1"
-            max={MAX_OUTPUT_TOKENS}
-            step="1"
-            placeholder="default"
-            value={props.options.maxTokens}
-            onInput={(e) => props.set("maxTokens", e.currentTarget.value)}
-          />
-        </div>
+        <GenerationFields
+          id="arena"
+          temperature={props.options.temperature}
+          maxTokens={props.options.maxTokens}
+          set={props.set}
+        />
         <div class="field wide">
           <label for="arena-system">System prompt</label>
           <textarea

@@ -1,7 +1,7 @@
 import { Show } from "solid-js";
 import { Link } from "../lib/router";
 import type { Pick } from "../pages/setup.data";
-import { MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
+import { GenerationFields } from "./generation-fields";
 
 interface Props {
   pick: Pick;
@@ -40,34 +40,13 @@ export function ModelParams(props: Props) {
             Advanced settings<span class="sr-only"> for {props.name}</span>
           </summary>
           <div class="grid-fields">
-            <div class="field">
-              <label for={`${base()}-temp`}>Temperature{forName()}</label>
-              <input
-                id={`${base()}-temp`}
-                type="number"
-                inputmode="decimal"
-                min="0"
-                max={MAX_TEMPERATURE}
-                step="0.1"
-                placeholder="default"
-                value={props.pick.temperature}
-                onInput={(e) => props.update("temperature", e.currentTarget.value)}
-              />
-            </div>
-            <div class="field">
-              <label for={`${base()}-max`}>Max tokens{forName()}</label>
-              <input
-                id={`${base()}-max`}
-                type="number"
-                inputmode="numeric"
-                min="1"
-                max={MAX_OUTPUT_TOKENS}
-                step="1"
-                placeholder="default"
-                value={props.pick.maxTokens}
-                onInput={(e) => props.update("maxTokens", e.currentTarget.value)}
-              />
-            </div>
+            <GenerationFields
+              id={base()}
+              temperature={props.pick.temperature}
+              maxTokens={props.pick.maxTokens}
+              set={props.update}
+              labelSuffix={forName()}
+            />
             <div class="field wide">
               <label for={`${base()}-sys`}>System prompt{forName()}</label>
               <textarea

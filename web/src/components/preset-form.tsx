@@ -3,6 +3,7 @@ import type { ModelOption } from "../lib/model-match";
 import { MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
 import { numberField } from "../pages/setup.data";
 import { ModelCombobox } from "./model-combobox";
+import { GenerationFields } from "./generation-fields";
 
 /** The fields of a preset as typed: strings until sent, so a half-typed number is never lost. */
 export interface PresetDraft {
@@ -88,34 +89,7 @@ export function PresetForm(props: Props) {
             onValue={(v) => set("modelId", v)}
           />
         </div>
-        <div class="field">
-          <label for={f("temperature")}>Temperature</label>
-          <input
-            id={f("temperature")}
-            type="number"
-            inputmode="decimal"
-            min="0"
-            max={MAX_TEMPERATURE}
-            step="0.1"
-            placeholder="default"
-            value={draft().temperature}
-            onInput={(e) => set("temperature", e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for={f("max")}>Max tokens</label>
-          <input
-            id={f("max")}
-            type="number"
-            inputmode="numeric"
-            min="1"
-            max={MAX_OUTPUT_TOKENS}
-            step="1"
-            placeholder="default"
-            value={draft().maxTokens}
-            onInput={(e) => set("maxTokens", e.currentTarget.value)}
-          />
-        </div>
+        <GenerationFields id={f("gen")} temperature={draft().temperature} maxTokens={draft().maxTokens} set={set} />
         <div class="field wide">
           <label for={f("system")}>System prompt</label>
           <textarea
