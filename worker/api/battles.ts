@@ -121,7 +121,8 @@ const SOURCES: Record<LeaderboardSource, BattleSource[]> = {
   judge: ["judge"],
   import: ["import"],
   eval: ["eval"],
-  all: ["human", "judge", "import", "eval"],
+  goal: ["goal"],
+  all: ["human", "judge", "import", "eval", "goal"],
 };
 
 /** A stored battle as Arena's tools read it, its winner spelled as asked; `source` says where it came from. */

@@ -3,6 +3,7 @@ import { onError } from "./errors";
 import { battlesApi } from "./battles";
 import { comparisonsApi } from "./comparisons";
 import { evaluationsApi } from "./evaluations";
+import { goalBattlesApi } from "./goal-battles";
 import { examplesApi } from "./examples";
 import { healthApi } from "./health";
 import { judgesApi } from "./judges";
@@ -41,6 +42,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/evaluations", evaluationReportApi)
   .route("/evaluations", evaluationRevisionsApi)
   .route("/evaluations", evaluationEstimateApi)
-  .route("/evaluations", evaluationsApi);
+  .route("/evaluations", evaluationsApi)
+  .route("/goal-battles", goalBattlesApi);
 
 api.onError(onError);

@@ -7,13 +7,19 @@
 import type { Context } from "hono";
 import { comparisonExists } from "../db/arena-queries";
 import { evaluationExists } from "../db/evaluation-queries";
+import { goalBattleExists } from "../db/goal-battle-queries";
 import { openDb, runStatusOf } from "../db/queries";
 import { notFound } from "./errors";
 import { sign, TAG_HEX_LENGTH, verify } from "./signing";
 
-export type ItemKind = "run" | "comparison" | "evaluation";
+export type ItemKind = "run" | "comparison" | "evaluation" | "goal-battle";
 
-const WHAT: Record<ItemKind, string> = { run: "Run", comparison: "Comparison", evaluation: "Evaluation" };
+const WHAT: Record<ItemKind, string> = {
+  run: "Run",
+  comparison: "Comparison",
+  evaluation: "Evaluation",
+  "goal-battle": "Goal battle",
+};
 const TAGGED = new RegExp(
   `^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([0-9a-f]{${TAG_HEX_LENGTH}})$`,
 );
@@ -32,12 +38,13 @@ export async function isKnownId(env: Env, kind: ItemKind, id: string): Promise<b
   if (tagged && (await verify(env, kind, tagged[1], tagged[2]))) return true;
   const db = openDb(env.DB);
   if (kind === "evaluation") return evaluationExists(db, id);
+  if (kind === "goal-battle") return goalBattleExists(db, id);
   return kind === "run" ? (await runStatusOf(db, id)) !== null : comparisonExists(db, id);
 }
 
 /** The route's `:id`, once known to be one the server made for `kind`; else the kind's 404. */
-export async function knownId(c: Context<{ Bindings: Env }>, kind: ItemKind): Promise<string> {
-  const id = c.req.param("id") ?? "";
+export async function knownId(c: Context<{ Bindings: Env }>, kind: ItemKind, param = "id"): Promise<string> {
+  const id = c.req.param(param) ?? "";
   if (!(await isKnownId(c.env, kind, id))) throw notFound(WHAT[kind]);
   return id;
 }

@@ -24,6 +24,7 @@ const FEATURE_OF: Record<SpendKind, Feature> = {
   judge: "judges",
   classifier: "classifier",
   v1: "endpoint",
+  goal: "goal",
 };
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -28,7 +28,7 @@ const usd = (n: number) => `$${n.toFixed(n >= 1 ? 2 : 4)}`;
 export interface SpendRequest {
   /** the run, comparison or evaluation the work belongs to */
   itemId: string;
-  what: "run" | "comparison" | "evaluation" | "call";
+  what: "run" | "comparison" | "evaluation" | "goal battle" | "call";
   estimate: RunEstimate;
   /** blind work not yet revealed: set aside at `blindPrices`, shown at that amount until the reveal */
   hidden: boolean;

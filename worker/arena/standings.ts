@@ -40,7 +40,8 @@ export const SOURCES: Record<LeaderboardQuery["source"], BattleSource[]> = {
   judge: ["judge"],
   import: ["import"],
   eval: ["eval"],
-  all: ["human", "judge", "import", "eval"],
+  goal: ["goal"],
+  all: ["human", "judge", "import", "eval", "goal"],
 };
 
 function battlesPerModel(pairs: PairTotals[]): Map<string, number> {

@@ -24,6 +24,16 @@ import type {
   Scores,
 } from "../shared/run";
 
+import type {
+  GoalBattleState,
+  GoalEndedReason,
+  GoalJudgeMode,
+  GoalSide,
+  GoalUserMode,
+  GoalWinner,
+} from "../shared/constants";
+import type { GoalCheck } from "../shared/goal-battle";
+
 const now = sql`(unixepoch('subsec') * 1000)`;
 
 /** A model's online ratings in one stream: Elo, and TrueSkill's mean and deviation. */
@@ -475,7 +485,9 @@ export const spendEntries = sqliteTable(
   "spend_entries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    kind: text("kind").$type<"judge" | "answer" | "review" | "synthesis" | "side" | "classifier" | "v1">().notNull(),
+    kind: text("kind")
+      .$type<"judge" | "answer" | "review" | "synthesis" | "side" | "classifier" | "v1" | "goal">()
+      .notNull(),
     /** the run or comparison that paid for the call (null for entries kept before it was recorded) */
     itemId: text("item_id"),
     modelId: text("model_id").notNull(),
@@ -665,4 +677,76 @@ export const evaluationJudgments = sqliteTable(
     primaryKey({ columns: [t.evaluationId, t.itemId, t.sample, t.judge, t.first, t.second] }),
     index("evaluation_judgments_completed_at").on(t.completedAt),
   ],
+);
+
+/** One side's running totals in a goal battle, as its D1 row keeps them (the room keeps the live ones). */
+export interface GoalSideTotals {
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number;
+  turns: number;
+  costUsd: number | null;
+  goalReachedAt: number | null;
+  failed: boolean;
+}
+
+/**
+ * A goal battle (docs/goal-battles.md): two contestants, one goal, a simulated user, turns until the goal, the limit,
+ * a failure or a stop. The room keeps the live state; this row is what lists, the leaderboard's battle and exports
+ * read. `contestant_a`/`_b` are stored from the start and shown only once the battle is over (blind).
+ */
+export const goalBattles = sqliteTable(
+  "goal_battles",
+  {
+    id: text("id").primaryKey(),
+    createdAt: integer("created_at").notNull().default(now),
+    state: text("state").$type<GoalBattleState>().notNull(),
+    goal: text("goal").notNull(),
+    systemPrompt: text("system_prompt").notNull().default(""),
+    judgeMode: text("judge_mode").$type<GoalJudgeMode>().notNull(),
+    userMode: text("user_mode").$type<GoalUserMode>().notNull(),
+    userModelId: text("user_model_id"),
+    persona: text("persona"),
+    category: text("category"),
+    maxTurns: integer("max_turns").notNull(),
+    currentTurn: integer("current_turn").notNull().default(0),
+    contestantA: text("contestant_a").notNull(),
+    contestantB: text("contestant_b").notNull(),
+    displayNameA: text("display_name_a").notNull(),
+    displayNameB: text("display_name_b").notNull(),
+    sides: text("sides", { mode: "json" }).$type<{ A: GoalSideTotals; B: GoalSideTotals }>().notNull(),
+    endedReason: text("ended_reason").$type<GoalEndedReason>(),
+    winner: text("winner").$type<GoalWinner>(),
+    rationale: text("rationale"),
+    voteChoice: text("vote_choice").$type<VoteChoice>(),
+    startedAt: integer("started_at"),
+    endedAt: integer("ended_at"),
+    /** the request's checks and limits: marker, judge, script, timeouts, temperature, max tokens */
+    settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("goal_battles_created_at").on(t.createdAt, t.id)],
+);
+
+/**
+ * One message of a goal battle's transcript: per side and turn, the user's message (what that side was asked) and
+ * the side's reply with the goal check made on it.
+ */
+export const goalBattleMessages = sqliteTable(
+  "goal_battle_messages",
+  {
+    battleId: text("battle_id")
+      .notNull()
+      .references(() => goalBattles.id, { onDelete: "cascade" }),
+    turn: integer("turn").notNull(),
+    side: text("side").$type<GoalSide>().notNull(),
+    role: text("role").$type<"user" | "assistant">().notNull(),
+    content: text("content").notNull(),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    latencyMs: integer("latency_ms"),
+    goalCheck: text("goal_check", { mode: "json" }).$type<GoalCheck>(),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.battleId, t.side, t.turn, t.role] })],
 );

@@ -31,7 +31,8 @@ const JUDGE_SYSTEM_PROMPT = [
   'Return only the JSON object, with no prose and no code fences around it, shaped like this: {"winner":"A","scores":{"A":8,"B":5},"reasons":"…"}',
 ].join("\n");
 
-function judgeJsonSchema(): Record<string, unknown> {
+/** The verdict's JSON Schema: a winner (A, B or tie), scores 0–10 for each, and short reasons. */
+export function judgeJsonSchema(): Record<string, unknown> {
   const score = { type: "number", description: "0 (worst) to 10 (best)" };
   return {
     type: "object",
@@ -45,7 +46,7 @@ function judgeJsonSchema(): Record<string, unknown> {
   };
 }
 
-const fenced = (text: string) => {
+export const fenced = (text: string) => {
   const fence = fenceFor(text);
   return `${fence}\n${text}\n${fence}`;
 };

@@ -8,6 +8,7 @@
  */
 import { DEMO_NOTICE, writeAnswer } from "./demo/answers";
 import { followInstructions } from "./demo/follow-instructions";
+import { demoGoalCheck, goalSideBrief, goalSideReply, isSimulatedUser, simulatedUserMessage } from "./demo/goal";
 import { readInstructions } from "./demo/instructions";
 import { streamChunks } from "./demo/chunks";
 import { DEMO_MODELS, styleOf } from "./demo/models";
@@ -35,20 +36,22 @@ export function createDemoProvider(cfg: { delayMs: number }): Provider {
       const style = styleOf(req.model);
       await pause(cfg.delayMs, req.signal);
       const packet = readPacket(req.prompt);
-      const verdict = hasProperty(req.schema, "revisedPrompt")
-        ? draftRevision(req.prompt)
-        : hasProperty(req.schema, "criteria")
-          ? classifyPrompt(req.prompt)
-          : hasProperty(req.schema, "winner")
-            ? judgePair(style, packet)
-            : hasProperty(req.schema, "verdict")
-              ? judgeFivePoint(style, packet)
-              : judge(
-                  style,
-                  packet,
-                  schemaLabels(req.schema) ?? packet.answers.map((a) => a.label),
-                  rubricOfRequest(req.schema, req.system),
-                );
+      const verdict = hasProperty(req.schema, "reached")
+        ? demoGoalCheck(req.prompt)
+        : hasProperty(req.schema, "revisedPrompt")
+          ? draftRevision(req.prompt)
+          : hasProperty(req.schema, "criteria")
+            ? classifyPrompt(req.prompt)
+            : hasProperty(req.schema, "winner")
+              ? judgePair(style, packet)
+              : hasProperty(req.schema, "verdict")
+                ? judgeFivePoint(style, packet)
+                : judge(
+                    style,
+                    packet,
+                    schemaLabels(req.schema) ?? packet.answers.map((a) => a.label),
+                    rubricOfRequest(req.schema, req.system),
+                  );
       const raw = JSON.stringify(verdict);
       return { raw, tokensIn: estimateTokens(req.system + req.prompt), tokensOut: estimateTokens(raw) };
     },
@@ -59,7 +62,7 @@ const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 /**
  * Which structured call this is, by what its schema asks for: an arena judge's `winner` between A and B, an
- * evaluation judge's five-point `verdict`, the prompt classifier's hard-prompt `criteria`, a drafted
+ * evaluation judge's five-point `verdict`, a goal battle's check (`reached`), the prompt classifier's hard-prompt `criteria`, a drafted
  * `revisedPrompt` of a system prompt, or else a council review's ranking.
  */
 function hasProperty(schema: Record<string, unknown>, name: string): boolean {
@@ -71,11 +74,16 @@ async function generate(req: GenerateRequest, onDelta: (text: string) => void, d
   const style = styleOf(req.model);
   const question = [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const briefed = chairBriefQuestion(question);
-  // A chair's brief is a task of Quorum's own, not a question: the synthesis follows no persona's form.
+  const goal = goalSideBrief(req.system);
+  // A chair's brief, a goal battle's user and sides are tasks of Quorum's own: they follow no persona's form.
   const answer =
-    briefed === null
-      ? followInstructions(writeAnswer(style, question), readInstructions(req.system), DEMO_NOTICE)
-      : writeSynthesis(briefed);
+    briefed !== null
+      ? writeSynthesis(briefed)
+      : isSimulatedUser(req.system)
+        ? simulatedUserMessage(req.system ?? "", req.messages)
+        : goal
+          ? goalSideReply(style, goal, req.messages)
+          : followInstructions(writeAnswer(style, question), readInstructions(req.system), DEMO_NOTICE);
   const chunks = streamChunks(answer);
   const limit = req.maxTokens && req.maxTokens > 0 ? Math.floor(req.maxTokens) : Infinity;
   const sent = chunks.slice(0, limit);

@@ -8,7 +8,7 @@
 import { type ConfigVars, settings } from "../shared/config";
 
 export interface CallLog {
-  /** the run, comparison or evaluation id */
+  /** the run, comparison, evaluation or goal battle id */
   run: string;
   step:
     | "answer"
@@ -20,7 +20,11 @@ export interface CallLog {
     | "eval-answer"
     | "eval-judge"
     | "revision"
-    | "v1";
+    | "v1"
+    | "goal-side"
+    | "goal-user"
+    | "goal-check"
+    | "goal-judge";
   model: string;
   status: "done" | "failed";
   latencyMs: number | null;

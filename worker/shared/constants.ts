@@ -11,8 +11,11 @@ export const COMPARISON_MODES = ["manual", "sampled", "topper"] as const;
 export const SIDE_STATUSES = ["pending", "streaming", "done", "failed"] as const;
 /** Why a vote is kept but left out of statistics and ratings by default. */
 export const VOTE_FLAGS = ["too_fast", "duplicate", "identity_leak", "revealed"] as const;
-/** Where a battle came from; `eval` battles carry their evaluation's id and mix with the rest only under `all`. */
-export const BATTLE_SOURCES = ["human", "judge", "import", "eval"] as const;
+/**
+ * Where a battle came from; `eval` battles carry their evaluation's id, `goal` battles their goal battle's (as
+ * `question_id`), and neither mixes with the rest except under `all`.
+ */
+export const BATTLE_SOURCES = ["human", "judge", "import", "eval", "goal"] as const;
 /** What the leaderboard and the battle export read: one source of battles, or all of them together. */
 export const LEADERBOARD_SOURCES = [...BATTLE_SOURCES, "all"] as const;
 export const LEADERBOARD_ORDERS = ["bt", "elo", "trueskill", "winRate"] as const;
@@ -63,9 +66,9 @@ export const LABEL_IMPORT_SOURCE = "import";
 /** Models the leaderboard's "who beats whom" odds show when none are listed, and the most that may be listed. */
 /**
  * What the spend page groups calls by: a run's answers and syntheses; its reviews; an arena side's replies; judges;
- * the prompt classifier; calls to the OpenAI-compatible endpoint (/v1).
+ * the prompt classifier; calls to the OpenAI-compatible endpoint (/v1); goal battles (sides, simulated user, checks, judge).
  */
-export const SPEND_FEATURES = ["runs", "evaluations", "arena", "judges", "classifier", "endpoint"] as const;
+export const SPEND_FEATURES = ["runs", "evaluations", "arena", "judges", "classifier", "endpoint", "goal"] as const;
 
 export const ODDS_TOP_MODELS = 10;
 export const ODDS_MAX_MODELS = 30;
@@ -144,3 +147,29 @@ export const PROMPT_SET_FORMATS = ["jsonl", "csv"] as const;
 /** The fields of an uploaded item: a JSON line's keys, a CSV's columns (only `prompt` is required). */
 export const PROMPT_SET_FIELDS = ["id", "prompt", "category", "reference", "turns"] as const;
 export type PromptSetFormat = (typeof PROMPT_SET_FORMATS)[number];
+
+/**
+ * Goal battles: two contestants pursue one goal over turns (a turn is one user message and both sides' replies),
+ * driven by a simulated user, until a side reaches the goal, the turn limit, a failure or a stop.
+ */
+export const GOAL_BATTLE_STATES = ["queued", "running", "done", "error", "stopped"] as const;
+export const GOAL_ENDED_REASONS = ["goal", "limit", "error", "manual", "timeout"] as const;
+export const GOAL_WINNERS = ["A", "B", "tie", "none"] as const;
+export const GOAL_SIDES = ["A", "B"] as const;
+/** goal: the goal rule, then the judge; llm: the judge alone; human: a person votes once the battle has ended */
+export const GOAL_JUDGE_MODES = ["goal", "llm", "human"] as const;
+export const GOAL_USER_MODES = ["model", "script"] as const;
+export const GOAL_CHECK_BY = ["marker", "judge"] as const;
+export const DEFAULT_GOAL_TURNS = 25;
+/** The most turns one battle may take: each is up to three calls per side, so a limit keeps one battle's spend bounded. */
+export const MAX_GOAL_TURNS = 50;
+export const MAX_GOAL_CHARS = 4_000;
+export const MAX_GOAL_PERSONA_CHARS = 4_000;
+export const MAX_GOAL_MARKER_CHARS = 100;
+export const DEFAULT_GOAL_MARKER = "GOAL_REACHED";
+export type GoalBattleState = (typeof GOAL_BATTLE_STATES)[number];
+export type GoalEndedReason = (typeof GOAL_ENDED_REASONS)[number];
+export type GoalWinner = (typeof GOAL_WINNERS)[number];
+export type GoalSide = (typeof GOAL_SIDES)[number];
+export type GoalJudgeMode = (typeof GOAL_JUDGE_MODES)[number];
+export type GoalUserMode = (typeof GOAL_USER_MODES)[number];

@@ -722,3 +722,13 @@ export const chatCompletionChunk = z.object({
   /** with stream_options.include_usage: null on every chunk but the last, which has no choices */
   usage: z.optional(z.nullable(openAiUsage)),
 });
+
+// Goal battles: their shapes live beside their events (goal-battle.ts), shared with the page.
+export {
+  goalBattle,
+  goalBattleList,
+  goalBattleStarted,
+  goalBattleSummary,
+  goalMessage,
+  goalMessageList,
+} from "./goal-battle";

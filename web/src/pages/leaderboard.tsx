@@ -35,6 +35,7 @@ const SOURCE_LABEL: Record<Source, string> = {
   judge: "Judges",
   import: "Imported",
   eval: "Evaluations",
+  goal: "Goal battles",
   all: "All",
 };
 const SOURCES = LEADERBOARD_SOURCES.map((value) => ({ value, label: SOURCE_LABEL[value] }));
@@ -43,6 +44,7 @@ const FROM_TEXT: Record<Source, string> = {
   judge: "judges",
   import: "imported battles",
   eval: "evaluations' judges",
+  goal: "goal battles",
   all: "all sources",
 };
 const EXPORT_TEXT: Record<Source, string> = {
@@ -50,6 +52,7 @@ const EXPORT_TEXT: Record<Source, string> = {
   judge: "judge battles",
   import: "imported battles",
   eval: "evaluation battles",
+  goal: "goal battles",
   all: "all battles",
 };
 const ORDER_TEXT: Record<Order, string> = {

@@ -14,6 +14,7 @@ const FEATURE_NAMES: Record<SpendHistory["byFeature"][number]["feature"], string
   judges: "Judges",
   classifier: "Prompt classifier",
   endpoint: "OpenAI-compatible endpoint (/v1)",
+  goal: "Goal battles (sides, simulated user, checks, judge)",
 };
 
 /** What was spent over the last 30 UTC days, by day, feature, provider and model, with the caps and today's holds. */

@@ -1,0 +1,60 @@
+/**
+ * The outcome judge of a goal battle the goal rule left undecided: the judge model compares both sides' whole
+ * conversations, asked twice with the sides swapped (as arena judges are); orders that disagree are a tie.
+ */
+import { buildGoalOutcomeRequest } from "../../judges/goal-prompt";
+import { parseJudgeOutput } from "../../judges/parse";
+import { combineOrders } from "../../judges/verdict";
+import { costOf } from "../../providers/pricing";
+import type { GoalWinner } from "../../shared/constants";
+import { logCall } from "../log";
+import { askStructured } from "../structured-call";
+import type { GoalBattleContext } from "./context";
+import { transcriptOf } from "./turn";
+
+export type JudgedOutcome = { ok: true; winner: GoalWinner; rationale: string } | { ok: false; error: string };
+
+export async function judgeOutcome(ctx: GoalBattleContext): Promise<JudgedOutcome | null> {
+  const r = ctx.record;
+  const judge = r.judgeModelId;
+  if (!judge) return { ok: true, winner: "tie", rationale: "No judge was named to decide it, so it is a tie." };
+  const after = r.currentTurn + 1;
+  const [a, b] = [transcriptOf(ctx, "A", after), transcriptOf(ctx, "B", after)];
+  const ask = async (first: typeof a, second: typeof a) => {
+    const started = Date.now();
+    const out = await ctx.gate.run(judge, () =>
+      askStructured(
+        ctx.rules(),
+        { modelId: judge, ...buildGoalOutcomeRequest(r.goal, first, second), temperature: 0 },
+        parseJudgeOutput,
+      ),
+    );
+    const { tokensIn, tokensOut } = out.usage;
+    if (tokensIn !== null || tokensOut !== null)
+      ctx.paid({ modelId: judge, tokensIn, tokensOut, costUsd: costOf(ctx.env, judge, tokensIn ?? 0, tokensOut ?? 0) });
+    logCall(ctx.env, {
+      run: r.id,
+      step: "goal-judge",
+      model: judge,
+      status: out.ok ? "done" : "failed",
+      latencyMs: Date.now() - started,
+      attempts: 1,
+      error: out.ok ? undefined : out.error,
+    });
+    return out;
+  };
+  const [first, second] = await Promise.all([ask(a, b), ask(b, a)]);
+  if (!ctx.current()) return null;
+  if (!first.ok || !second.ok) {
+    const failed = !first.ok ? first : second;
+    return { ok: false, error: failed.ok ? "failed" : failed.error };
+  }
+  const { verdict, flipped } = combineOrders(first.value.winner, second.value.winner);
+  const winner: GoalWinner = verdict === "left" ? "A" : verdict === "right" ? "B" : "tie";
+  const rationale = flipped
+    ? `The judge's verdict changed when the sides swapped places, so it is a tie. With A first: ${first.value.reasons}`
+    : winner === "tie"
+      ? `The judge called it a tie in both orders: ${first.value.reasons}`
+      : `The judge preferred side ${winner} in both orders: ${first.value.reasons}`;
+  return { ok: true, winner, rationale };
+}
