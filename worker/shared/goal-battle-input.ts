@@ -69,7 +69,7 @@ export const createGoalBattleInput = z
       }),
     goalCheck: z
       .object({
-        /** a side reaches the goal by writing this */
+        /** a side reaches the goal by writing this (GOAL_REACHED when neither this nor a judge is given) */
         marker: z.string().trim().min(1).max(MAX_GOAL_MARKER_CHARS).optional(),
         /** asked after each turn whether each side reached the goal; also the judge of the outcome */
         judgeModelId: modelId.optional(),
@@ -95,12 +95,6 @@ export const createGoalBattleInput = z
         code: "custom",
         path: ["contestants"],
         message: "give either two contestants or a pool, not both",
-      });
-    if (!v.goalCheck.marker && !v.goalCheck.judgeModelId)
-      ctx.addIssue({
-        code: "custom",
-        path: ["goalCheck"],
-        message: "say how the goal is checked: a marker the sides write, a judgeModelId, or both",
       });
     if (v.judgeMode === "llm" && !v.goalCheck.judgeModelId)
       ctx.addIssue({

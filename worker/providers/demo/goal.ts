@@ -54,7 +54,8 @@ export function simulatedUserMessage(system: string, messages: ChatMessage[]): s
   // The user model reads the side's replies as "user" turns: one per reply so far.
   const turn = messages.filter((m) => m.role === "assistant").length + 1;
   const seed = hash(`${goal}|${turn}`);
-  if (turn === 1) return `${persona ? "Hello — " : "Hi. "}I need to ${goal.replace(/\.$/, "")}. Where do we start?`;
+  const wanted = goal.charAt(0).toLowerCase() + goal.slice(1).replace(/\.$/, "");
+  if (turn === 1) return `${persona ? "Hello — " : "Hi. "}I need to ${wanted}. Where do we start?`;
   return pick(seed, [
     "Thanks. What is the next step?",
     "Can you be more specific about that part?",
