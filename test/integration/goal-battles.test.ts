@@ -5,7 +5,8 @@ import { goalBattleEvent } from "../../worker/shared/goal-battle";
 import { client, ok } from "../helpers/client";
 import { api } from "../helpers/runs";
 import { openEventSocket } from "../helpers/sockets";
-import { callsFor, poll, ruleFor, waitForHeld } from "../helpers/stub-client";
+import { callsFor, poll, ruleFor, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
+import { fireAlarm, passDeadline } from "../helpers/watchdog";
 
 const stub = inject("stubUrl");
 
@@ -317,6 +318,41 @@ describe("failures, stops and blindness", () => {
     ]);
     const twice = await client["goal-battles"][":jobId"].votes.$post({ param: { jobId }, json: { choice: "left" } });
     expect(twice.status).toBe(409);
+  });
+});
+
+describe("a goal battle resumed", () => {
+  it("by the watchdog mid-turn asks only the side that had not replied again, and goes on to the end", async () => {
+    await ruleFor(stub, "gb9-a", "", { text: "a reply" });
+    await scriptModel(stub, "gb9-b", [{ text: "b one" }, { hang: true }]);
+    await ruleFor(stub, "gb9-b", "", { text: "b later" });
+    const jobId = await launch({
+      contestants: ["openai:gb9-a", "anthropic:gb9-b"],
+      goal: "Keep talking",
+      user: { mode: "script", script: SCRIPT.slice(0, 3) },
+      turnTimeoutMs: 60_000,
+      judgeMode: "goal",
+    });
+    const room = env.GOAL_BATTLE_ROOM.get(env.GOAL_BATTLE_ROOM.idFromName(jobId));
+    await waitForCalls(stub, "gb9-b", 2, 10_000);
+    await waitForCalls(stub, "gb9-a", 2, 10_000);
+    await poll(
+      () => messagesOf(jobId),
+      (ms) => ms.some((m) => m.turn === 2 && m.role === "assistant" && m.goalCheck !== null),
+      10_000,
+      "side gb9-a's reply on turn 2, checked",
+    );
+    await passDeadline(room);
+    const resuming = fireAlarm(room);
+    const b = await ended(jobId);
+    await resuming;
+    expect(b).toMatchObject({ state: "done", endedReason: "limit", winner: "tie", currentTurn: 3 });
+    expect(b.rationale).toContain("No judge was named");
+    // One call per turn for the side that replied; the hung call on turn 2 asked once more.
+    expect(await callsFor(stub, "gb9-a")).toHaveLength(3);
+    expect(await callsFor(stub, "gb9-b")).toHaveLength(4);
+    const replies = (await messagesOf(jobId)).filter((m) => m.role === "assistant" && m.turn === 2);
+    expect(replies.map((m) => m.content).sort()).toEqual(["a reply", "b later"]);
   });
 });
 
