@@ -51,7 +51,7 @@ export default defineConfig({
                   QUORUM_LEADERBOARD_STALE_MS: "0",
                   // Nothing in the tests is 720 hours old unless a test makes it so (test/integration/archive.test.ts).
                   QUORUM_ARCHIVE_AFTER_HOURS: "720",
-                  QUORUM_PRICES: "openai-compatible:local-qwen=0:0,openai:priced-custom=1:2",
+                  QUORUM_PRICES: "openai-compatible:local-qwen=0:0,openai:priced-custom=1:2,openai:gb-priced=1:2",
                 },
               },
             };

@@ -5,7 +5,7 @@ import { goalBattleEvent } from "../../worker/shared/goal-battle";
 import { client, ok } from "../helpers/client";
 import { api } from "../helpers/runs";
 import { openEventSocket } from "../helpers/sockets";
-import { callsFor, poll, ruleFor, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
+import { callsFor, poll, releaseHold, ruleFor, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
 import { fireAlarm, passDeadline } from "../helpers/watchdog";
 
 const stub = inject("stubUrl");
@@ -318,6 +318,52 @@ describe("failures, stops and blindness", () => {
     ]);
     const twice = await client["goal-battles"][":jobId"].votes.$post({ param: { jobId }, json: { choice: "left" } });
     expect(twice.status).toBe(409);
+  });
+});
+
+describe("a goal battle's spend", () => {
+  it("is set aside blind, kept per call as the goal feature, and shown once the battle is over", async () => {
+    await ruleFor(stub, "gb-priced", "", { text: "Done. GOAL_REACHED", tokensIn: 1000, tokensOut: 500 });
+    await ruleFor(stub, "gb10-b", "", { holdKey: "gb10", text: "Still going." });
+    // Drawn from a pool of two: both take part, on sides drawn at random.
+    const jobId = await launch({
+      pool: ["openai:gb-priced", "anthropic:gb10-b"],
+      goal: "Finish",
+      user: { mode: "script", script: ["Hi"] },
+      judgeMode: "goal",
+    });
+    await waitForHeld(stub, "gb10", 1);
+    const holds = () =>
+      env.DB.prepare(
+        "SELECT usd, hidden, settled_at AS settled, revealed_at AS revealed FROM spend_holds WHERE item_id = ?",
+      )
+        .bind(jobId)
+        .all<{ usd: number; hidden: number; settled: number | null; revealed: number | null }>();
+    const held = (await holds()).results;
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ hidden: 1, settled: null, revealed: null });
+    expect(held[0].usd).toBeGreaterThan(0);
+    const history = () => ok(client.spend.history.$get({ query: {} }));
+    // The priced side's reply is in D1 already, but no figure shows it while the battle is blind.
+    await poll(
+      () =>
+        env.DB.prepare("SELECT count(*) AS n FROM spend_entries WHERE item_id = ?").bind(jobId).first<{ n: number }>(),
+      (row) => (row?.n ?? 0) >= 1,
+      10_000,
+      "the priced side's spend entry",
+    );
+    expect((await history()).byModel.some((m) => m.modelId === "openai:gb-priced")).toBe(false);
+    await releaseHold(stub, "gb10");
+    const b = await ended(jobId);
+    const priced = sideOf(b, "openai:gb-priced");
+    expect(b).toMatchObject({ endedReason: "goal", winner: priced });
+    // 1,000 tokens in at $1 and 500 out at $2 per million.
+    expect(b.sides[priced].costUsd).toBeCloseTo(0.002, 9);
+    expect((await holds()).results[0].settled).not.toBeNull();
+    expect((await holds()).results[0].revealed).not.toBeNull();
+    const after = await history();
+    expect(after.byModel.find((m) => m.modelId === "openai:gb-priced")?.usd).toBeCloseTo(0.002, 9);
+    expect(after.byFeature.find((f) => f.feature === "goal")?.usd).toBeGreaterThanOrEqual(0.002);
   });
 });
 
