@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import type { InferRequestType, InferResponseType } from "hono/client";
 import { describe, expect, inject, it } from "vitest";
+import { sweepUnfinished } from "../../worker/rooms/sweep";
 import { goalBattleEvent } from "../../worker/shared/goal-battle";
 import { client, ok } from "../helpers/client";
 import { api } from "../helpers/runs";
@@ -399,6 +400,24 @@ describe("a goal battle resumed", () => {
     expect(await callsFor(stub, "gb9-b")).toHaveLength(4);
     const replies = (await messagesOf(jobId)).filter((m) => m.role === "assistant" && m.turn === 2);
     expect(replies.map((m) => m.content).sort()).toEqual(["a reply", "b later"]);
+  });
+});
+
+describe("the cron sweep", () => {
+  it("nudges a goal battle D1 still shows running long after it started", async () => {
+    await ruleFor(stub, "gb11-a", "", { holdKey: "gb11" });
+    await ruleFor(stub, "gb11-b", "", { holdKey: "gb11" });
+    const jobId = await launch({
+      contestants: ["openai:gb11-a", "anthropic:gb11-b"],
+      goal: "Wait",
+      user: { mode: "script", script: ["Hi"] },
+      judgeMode: "goal",
+    });
+    await waitForHeld(stub, "gb11", 2);
+    await env.DB.prepare("UPDATE goal_battles SET created_at = created_at - 11 * 60000 WHERE id = ?").bind(jobId).run();
+    expect((await sweepUnfinished(env)).goalBattles).toContain(jobId);
+    await ok(client["goal-battles"][":jobId"].stop.$post({ param: { jobId } }));
+    expect((await sweepUnfinished(env)).goalBattles).not.toContain(jobId);
   });
 });
 

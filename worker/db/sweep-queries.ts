@@ -1,4 +1,4 @@
-/** Runs, comparisons and evaluations D1 still shows as under way well after they started: the cron sweep nudges their rooms. */
+/** Runs, comparisons, evaluations and goal battles D1 still shows as under way well after they started: the cron sweep nudges their rooms. */
 import { and, gt, inArray, lt } from "drizzle-orm";
 import * as schema from "./schema";
 import type { Db } from "./queries";
@@ -7,6 +7,7 @@ const RUN_UNDER_WAY = ["pending", "answering", "reviewing", "synthesizing"] as c
 const COMPARISON_UNDER_WAY = ["pending", "answering"] as const;
 /** a paused evaluation waits for a person, not for its alarm */
 const EVALUATION_UNDER_WAY = ["queued", "running"] as const;
+const GOAL_BATTLE_UNDER_WAY = ["queued", "running"] as const;
 
 export interface Window {
   /** started after this (ms since the epoch): the created_at index bounds the scan */
@@ -19,8 +20,8 @@ export interface Window {
 export async function unfinishedIn(
   db: Db,
   w: Window,
-): Promise<{ runs: string[]; comparisons: string[]; evaluations: string[] }> {
-  const [runs, comparisons, evaluations] = await db.batch([
+): Promise<{ runs: string[]; comparisons: string[]; evaluations: string[]; goalBattles: string[] }> {
+  const [runs, comparisons, evaluations, goalBattles] = await db.batch([
     db
       .select({ id: schema.runs.id })
       .from(schema.runs)
@@ -54,10 +55,22 @@ export async function unfinishedIn(
         ),
       )
       .limit(w.limit),
+    db
+      .select({ id: schema.goalBattles.id })
+      .from(schema.goalBattles)
+      .where(
+        and(
+          gt(schema.goalBattles.createdAt, w.from),
+          lt(schema.goalBattles.createdAt, w.to),
+          inArray(schema.goalBattles.state, [...GOAL_BATTLE_UNDER_WAY]),
+        ),
+      )
+      .limit(w.limit),
   ]);
   return {
     runs: runs.map((r) => r.id),
     comparisons: comparisons.map((c) => c.id),
     evaluations: evaluations.map((e) => e.id),
+    goalBattles: goalBattles.map((g) => g.id),
   };
 }
