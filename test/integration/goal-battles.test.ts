@@ -185,6 +185,34 @@ describe("a model-driven goal battle", () => {
   });
 });
 
+describe("a preset as a contestant", () => {
+  it("calls its model with its own system prompt before the battle's framing, and is named by its id once over", async () => {
+    const preset = await ok(
+      client.presets.$post({
+        json: { name: "gb12 agent", modelId: "openai:gb12-base", systemPrompt: "Be a careful agent." },
+      }),
+    );
+    await ruleFor(stub, "gb12-base", "", { text: "Done. GOAL_REACHED" });
+    await ruleFor(stub, "gb12-other", "", { text: "Hmm." });
+    const jobId = await launch({
+      contestants: [preset.id, "anthropic:gb12-other"],
+      systemPrompt: "You help with errands.",
+      goal: "Buy milk",
+      user: { mode: "script", script: ["Hi"] },
+      judgeMode: "goal",
+    });
+    const b = await ended(jobId);
+    expect(b).toMatchObject({ endedReason: "goal", winner: sideOf(b, preset.id) });
+    expect(b.sides[sideOf(b, preset.id)].displayName).not.toBeNull();
+    const [call] = await callsFor(stub, "gb12-base");
+    const messages = call.body.messages as unknown as { role: string; content: string }[];
+    const system = messages.find((m) => m.role === "system")?.content ?? "";
+    expect(system.startsWith("Be a careful agent.\n\nYou help with errands.\n\nThe user's goal: Buy milk")).toBe(true);
+    expect(await goalBattles(jobId)).toEqual([expect.objectContaining({ winner: expect.any(String) })]);
+    expect([...Object.values((await goalBattles(jobId))[0])]).toContain(preset.id);
+  });
+});
+
 describe("goal battles side by side", () => {
   it("five launched at once keep to their own models, transcripts and outcomes", async () => {
     const tags = [0, 1, 2, 3, 4].map((i) => `gb3${i}`);

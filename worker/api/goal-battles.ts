@@ -25,7 +25,7 @@ import {
   listGoalBattlesQuery,
 } from "../shared/goal-battle-input";
 import { wsQuery } from "../shared/requests";
-import { claimContestants } from "./contestants";
+import { claimContestants, pricedAs } from "./contestants";
 import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
@@ -116,10 +116,9 @@ export const goalBattlesApi = new Hono<{ Bindings: Env }>()
     const script = input.user.mode === "script" ? input.user.script! : null;
     const maxTurns = script ? Math.min(input.maxTurns, script.length) : input.maxTurns;
     const marker = input.goalCheck.marker ?? (input.goalCheck.judgeModelId ? null : DEFAULT_GOAL_MARKER);
-    const blind = poolPrices(
-      c.env,
-      contestants.map((x) => x.modelId),
-    );
+    // Drawn from a pool, both sides are priced as the pool's dearest, so the amount set aside says nothing of the draw.
+    const called = input.pool ? await pricedAs(c.env, input.pool) : null;
+    const blind = poolPrices(c.env, called ? input.pool!.map(called) : contestants.map((x) => x.modelId));
     const estimate = goalBattleEstimate(c.env, {
       models: [contestants[0].modelId, contestants[1].modelId],
       blind: blind.price,
