@@ -260,7 +260,7 @@ describe("failures, stops and blindness", () => {
       contestants: ["openai:gb4-slow", "anthropic:gb4-fast"],
       goal: "Answer quickly",
       user: { mode: "script", script: SCRIPT },
-      turnTimeoutMs: 300,
+      turnTimeoutMs: 1_500,
       judgeMode: "goal",
     });
     const b = await ended(jobId);
@@ -281,7 +281,7 @@ describe("failures, stops and blindness", () => {
         contestants: ["openai:gb4-slow", "openai:gb4-slow2"],
         goal: "Answer quickly",
         user: { mode: "script", script: SCRIPT },
-        turnTimeoutMs: 300,
+        turnTimeoutMs: 1_500,
         judgeMode: "goal",
       }),
     );
@@ -465,6 +465,12 @@ describe("bad goal battle requests", () => {
     ["an llm judge without a judge", { ...valid, judgeMode: "llm" }, 400, "invalid_request"],
     ["an unknown preset", { ...valid, contestants: ["preset:nope@1", "openai:x"] }, 400, "unknown_preset"],
     ["an unknown field", { ...valid, extra: 1 }, 400, "invalid_request"],
+    [
+      "a judge that is a contestant",
+      { ...valid, goalCheck: { judgeModelId: "openai:gb7-a" } },
+      400,
+      "judge_is_contestant",
+    ],
   ];
   for (const [what, body, status, code] of cases)
     it(`refuses ${what} with a clear ${status}`, async () => {

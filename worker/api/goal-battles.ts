@@ -113,6 +113,14 @@ export const goalBattlesApi = new Hono<{ Bindings: Env }>()
     checkModels(c.env, extra);
     await rateLimit(c, "runs", await clientIdOf(c));
     const contestants = await claimContestants(c.env, ids);
+    const judge = input.goalCheck.judgeModelId;
+    // A model doesn't judge its own conversation (as arena judges don't), a preset's model included.
+    if (judge && [...(input.pool ?? ids), ...contestants.map((x) => x.modelId)].includes(judge))
+      throw new ApiError(
+        400,
+        "judge_is_contestant",
+        `The judge ${judge} is one of the contestants (or the model a preset calls), and a model doesn't judge its own conversation: pick another judgeModelId.`,
+      );
     const script = input.user.mode === "script" ? input.user.script! : null;
     const maxTurns = script ? Math.min(input.maxTurns, script.length) : input.maxTurns;
     const marker = input.goalCheck.marker ?? (input.goalCheck.judgeModelId ? null : DEFAULT_GOAL_MARKER);
