@@ -318,6 +318,14 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
       endedAt: r.endedAt ?? Date.now(),
     });
     const writes: Write[] = [...goalBattleWrites(this.env.DB, battleRow(r))];
+    // Names are out: failed replies get their own wording back.
+    const failed = o.voting ? [] : allMessages(this.ctx.storage.kv).filter((m) => m.error !== null);
+    writes.push(
+      ...goalMessageWrites(
+        this.env.DB,
+        failed.map((m) => messageRow(r, m)),
+      ),
+    );
     if (r.holdId) writes.push(settleHoldsWrite(this.env.DB, [r.holdId]));
     if (!o.voting) writes.push(revealHoldsWrite(this.env.DB, r.id));
     if (o.rated)

@@ -180,7 +180,7 @@ export function battleRow(r: GoalBattleRecord): GoalBattleRow {
   };
 }
 
-/** A message's D1 row; its failure always in general words (the room keeps the provider's own). */
+/** A message's D1 row; until names are shown, its failure in general words (the provider's own may name the model). */
 export function messageRow(r: GoalBattleRecord, m: StoredMessage): GoalMessageRow {
   return {
     battleId: r.id,
@@ -192,7 +192,7 @@ export function messageRow(r: GoalBattleRecord, m: StoredMessage): GoalMessageRo
     tokensOut: m.tokensOut,
     latencyMs: m.latencyMs,
     goalCheck: m.goalCheck as GoalCheck | null,
-    error: m.error === null ? null : hiddenError(m.errorKind, r.turnTimeoutMs),
+    error: m.error === null || isRevealed(r) ? m.error : hiddenError(m.errorKind, r.turnTimeoutMs),
     createdAt: m.createdAt,
   };
 }
