@@ -1,32 +1,27 @@
 /** /api/runs: validate, then hand the run to its RunRoom. */
 import { type Context, Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import { estimateAnswerRetry, estimateEvaluation, estimateRunCost, type RunEstimate } from "../council/estimate";
+import { estimateAnswerRetry, estimateEvaluation, type RunEstimate } from "../council/estimate";
 import { exportJson, exportMarkdown } from "../council/export";
 import { deleteRun, listRuns, loadRunRecord, openDb, runStatusOf } from "../db/queries";
 import { displayName } from "../providers/registry";
 import { isBlind, isTerminal, toRunDetail } from "../rooms/record";
 import type { RunResult } from "../rooms/run-room";
 import { settings } from "../shared/config";
-import { isPresetId } from "../shared/contestant";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import { runAccepted, runDeleted, runExport, runList, runMarkdown, runStarted } from "../shared/responses";
-import type { RunDetail, RunSettings } from "../shared/run";
+import type { RunDetail } from "../shared/run";
 import { runDetail as runDetailSchema } from "../shared/run";
-import { claimContestants, pricedAs, resolveContestants, targetsOf } from "./contestants";
-import { ApiError, notFound } from "./errors";
-import { knownId, newItemId } from "./item-ids";
+import { pricedAs } from "./contestants";
+import { notFound } from "./errors";
+import { knownId } from "./item-ids";
 import { errorResponses, jsonResponse, mediaResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
-import { clientIdOf, rateLimit } from "./rate-limit";
-import { redactMode, redactRun } from "./redaction";
 import { unwrap } from "./room-result";
 import { connectRoom, requireUpgrade } from "./sockets";
 import { reserveSpend, withHold, workMs } from "./spend";
+import { runCallsMs, runRoom, startRun } from "./start-run";
 import { validate } from "./validate";
-
-/** The room of run `id`: only for an id the server made (item-ids.ts), since addressing a room creates it. */
-const room = (env: Env, id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
 
 /** The run as clients may see it: live from its room while it runs, from D1 once it has ended. */
 export async function runDetail(env: Env, id: string): Promise<RunDetail> {
@@ -34,7 +29,7 @@ export async function runDetail(env: Env, id: string): Promise<RunDetail> {
   const status = await runStatusOf(db, id);
   if (!status) throw notFound("Run");
   if (!isTerminal(status)) {
-    const live = await room(env, id).detail();
+    const live = await runRoom(env, id).detail();
     if (live) return live;
   }
   const record = await loadRunRecord(db, id);
@@ -47,12 +42,6 @@ async function existingRun(c: Context<{ Bindings: Env }>): Promise<string> {
   const id = await knownId(c, "run");
   if (!(await runStatusOf(openDb(c.env.DB), id))) throw notFound("Run");
   return id;
-}
-
-/** The longest a run's calls may take: its answers, then its reviews (each maybe asked twice), then its synthesis. */
-function runCallsMs(settings: RunSettings, models: number): number {
-  const waves = (calls: number) => Math.max(1, Math.ceil(calls / Math.max(1, settings.concurrency)));
-  return (waves(models) + 2 * waves(settings.reviewers?.length ?? models) + 1) * settings.timeoutMs;
 }
 
 /**
@@ -158,58 +147,8 @@ const described = {
 
 export const runsApi = new Hono<{ Bindings: Env }>()
   .post("/", described.create, validate("json", createRunInput), async (c) => {
-    const redacted = redactMode(c.env) ? await redactRun(c.req.valid("json")) : null;
-    const input = redacted?.input ?? c.req.valid("json");
-    const chair = input.settings.synthesis?.modelId;
-    const ids = [...input.models.map((m) => m.id), ...(chair ? [chair] : []), ...(input.settings.reviewers ?? [])];
-    await resolveContestants(c.env, ids);
-    const withParams = input.models.find((m) => isPresetId(m.id) && m.params);
-    if (withParams)
-      throw new ApiError(
-        400,
-        "invalid_request",
-        `models: "${withParams.id}" is a preset, which brings its own system prompt and parameters; leave its params out, or edit the preset.`,
-      );
-    await rateLimit(c, "runs", await clientIdOf(c));
-    const contestants = await claimContestants(c.env, ids);
-    const models = input.models.map((m, i) => (isPresetId(m.id) ? { id: m.id, params: contestants[i].params } : m));
-    const called = (id: string) => contestants.find((x) => x.id === id)?.modelId ?? id;
-    const id = await newItemId(c.env, "run");
-    // A blind run's total, over labels whose tokens are shown, would say which model wrote which: it shows at the run's end.
-    const holdId = await reserveSpend(c, {
-      itemId: id,
-      what: "run",
-      // Priced as the models the presets call.
-      estimate: estimateRunCost(c.env, {
-        ...input,
-        models: models.map((m) => ({ ...m, id: called(m.id) })),
-        settings: {
-          ...input.settings,
-          ...(chair ? { synthesis: { modelId: called(chair) } } : {}),
-          ...(input.settings.reviewers ? { reviewers: input.settings.reviewers.map(called) } : {}),
-        },
-      }),
-      hidden: input.settings.blind,
-      blindPrices: null,
-      workMs: workMs(c.env, runCallsMs(input.settings, input.models.length)),
-    });
-    const settings = redacted ? { ...input.settings, redactions: redacted.redactions } : input.settings;
-    const started = unwrap(
-      await withHold(
-        c.env,
-        holdId,
-        async (holdId) =>
-          await room(c.env, id).start({
-            id,
-            question: input.question,
-            models,
-            settings,
-            holdId,
-            targets: targetsOf(contestants),
-          }),
-      ),
-    );
-    return c.json(redacted ? { ...started, redactions: redacted.redactions } : started, 201);
+    const { contestants: _contestants, ...started } = await startRun(c, c.req.valid("json"));
+    return c.json(started, 201);
   })
   .get("/", described.list, validate("query", listRunsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
@@ -241,13 +180,13 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   .get("/:id", described.get, async (c) => c.json(await runDetail(c.env, await knownId(c, "run"))))
   .delete("/:id", described.delete, async (c) => {
     const id = await existingRun(c);
-    await room(c.env, id).destroy();
+    await runRoom(c.env, id).destroy();
     await deleteRun(openDb(c.env.DB), id);
     return c.json({ deleted: true as const });
   })
   .post("/:id/cancel", described.cancel, async (c) => {
     const id = await existingRun(c);
-    return c.json(unwrap(await room(c.env, id).cancel()));
+    return c.json(unwrap(await runRoom(c.env, id).cancel()));
   })
   .post("/:id/evaluate", described.evaluate, async (c) => {
     const id = await knownId(c, "run");
@@ -256,7 +195,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
         c,
         id,
         (run) => estimateEvaluation(c.env, run),
-        (holdId) => room(c.env, id).evaluate(holdId),
+        (holdId) => runRoom(c.env, id).evaluate(holdId),
       ),
       202,
     );
@@ -269,7 +208,7 @@ export const runsApi = new Hono<{ Bindings: Env }>()
         c,
         id,
         (run, called) => estimateAnswerRetry(c.env, run, modelIds?.map(called)),
-        (holdId) => room(c.env, id).retryAnswers(modelIds, holdId),
+        (holdId) => runRoom(c.env, id).retryAnswers(modelIds, holdId),
       ),
       202,
     );
@@ -286,5 +225,5 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   })
   .get("/:id/ws", validate("query", wsQuery), async (c) => {
     requireUpgrade(c);
-    return connectRoom(room(c.env, await existingRun(c)), c.req.raw, () => notFound("Run"));
+    return connectRoom(runRoom(c.env, await existingRun(c)), c.req.raw, () => notFound("Run"));
   });
