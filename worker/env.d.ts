@@ -54,6 +54,8 @@ interface QuorumVars extends ProviderVars {
   QUORUM_VOTES_PER_COMPARISON?: string;
   /** comma-separated judge model ids asked about every comparison once it has a vote */
   QUORUM_JUDGES?: string;
+  /** comma-separated model or preset ids `quorum:council` on /v1 convenes (default: the demo models when no real provider is configured) */
+  QUORUM_COUNCIL_MODELS?: string;
   /** appearances a leader needs before topper mode pits it against a challenger (default 20) */
   QUORUM_TOPPER_MIN_APPEARANCES?: string;
   /** the model id `quorum:top` on /v1 answers with while no model has those appearances (default: the arena pool's first available model) */

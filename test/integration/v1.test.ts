@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import worker from "../../worker/index";
 import { castVote, createComparison, leaderboard, settled } from "../helpers/arena";
 import { client, ok } from "../helpers/client";
+import { getRun } from "../helpers/runs";
 import { BASE } from "../helpers/sockets";
 import { callsFor, poll, scriptModel } from "../helpers/stub-client";
 
@@ -70,7 +71,7 @@ describe("GET /v1/models", () => {
   it("lists quorum:top and every available model in OpenAI's list shape", async () => {
     const page = await openai.models.list();
     const ids = page.data.map((m) => m.id);
-    expect(ids[0]).toBe("quorum:top");
+    expect(ids.slice(0, 2)).toEqual(["quorum:top", "quorum:council"]);
     expect(ids).toContain("demo:concise");
     expect(ids).toContain("openai:gpt-4.1");
     expect(page.data.find((m) => m.id === "quorum:top")).toEqual({
@@ -256,9 +257,6 @@ describe("refusals, in OpenAI's error shape", () => {
     }
     const bare = await refusal(await SELF.fetch(`${BASE}/v1/chat/completions`, ask("gpt-4")), 400);
     expect(bare.message).toMatch(/"gpt-4" is not a model id: use provider:model-name/);
-    const council = await refusal(await SELF.fetch(`${BASE}/v1/chat/completions`, ask("quorum:council")), 501);
-    expect(council.code).toBe("not_implemented");
-    expect(council.message).toMatch(/not served on \/v1 yet/);
   });
 
   it("refuses n other than 1, tools, non-text parts, tool messages and a conversation without a user", async () => {
@@ -445,5 +443,181 @@ describe("quorum:top", () => {
       ask("quorum:top/poetry"),
     );
     expect(view.headers.get("x-quorum-fallback")).toMatch(/poetry view/);
+  });
+});
+
+/** A council call: OpenAI's SDKs pass fields they don't know (`models`, `synthesis`) through in the body. */
+type CouncilCall = OpenAI.ChatCompletionCreateParamsNonStreaming & { models?: string[]; synthesis?: string };
+const DEMO_COUNCIL = ["demo:concise", "demo:thorough", "demo:skeptic"];
+const council = (content: string, extra: { models?: string[]; synthesis?: string } = {}): CouncilCall => ({
+  model: "quorum:council",
+  messages: [{ role: "user", content }],
+  models: DEMO_COUNCIL,
+  ...extra,
+});
+
+/** The run a council call names in x-quorum-run, ended, with the answer its ranking put first. */
+async function councilRun(response: Response) {
+  const id = response.headers.get("x-quorum-run");
+  expect(id).toBeTruthy();
+  const detail = await getRun(id!);
+  const first = detail.aggregation!.finalRanking[0];
+  return { detail, winner: detail.answers.find((a) => a.id === first.answerId)! };
+}
+
+describe("quorum:council", () => {
+  it("answers with the winner of a council run it starts, linked in x-quorum-run and kept in History", async () => {
+    const { data, response } = await openai.chat.completions
+      .create(council("What makes a council of models useful?"))
+      .withResponse();
+    const { detail, winner } = await councilRun(response);
+    expect(detail.run.status).toBe("done");
+    expect(detail.run.question).toBe("What makes a council of models useful?");
+    expect(detail.run.models.map((m) => m.id)).toEqual(DEMO_COUNCIL);
+    expect(detail.aggregation!.voteBreakdown.reviewers.length).toBe(3);
+    expect(data.choices[0].message.content).toBe(winner.text);
+    expect(data.choices[0].finish_reason).toBe("stop");
+    expect(data.model).toBe(winner.modelId);
+    expect(response.headers.get("x-quorum-model")).toBe(winner.modelId);
+    expect(response.headers.get("x-quorum-reason")).toMatch(/^#1 of 3 in the council run \(\d+ Borda points/);
+    // The usage is the whole run's: three answers and three reviews.
+    expect(data.usage).toEqual({
+      prompt_tokens: detail.totals.tokensIn,
+      completion_tokens: detail.totals.tokensOut,
+      total_tokens: detail.totals.tokensIn + detail.totals.tokensOut,
+    });
+    expect(data.usage!.completion_tokens).toBeGreaterThan(winner.tokensOut!);
+    const history = await ok(client.runs.$get({ query: {} }));
+    expect(history.items.find((r) => r.id === detail.run.id)?.winner?.modelId).toBe(winner.modelId);
+  });
+
+  it("streams keep-alive comments while the council runs, then the winner's answer in chunks both parsers read", async () => {
+    const res = await v1("/chat/completions", {
+      json: { ...council("Stream the council's answer."), stream: true, stream_options: { include_usage: true } },
+    });
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const runId = res.headers.get("x-quorum-run")!;
+    const blocks = (await res.text()).split("\n\n").filter((b) => b.trim() !== "");
+    const comments = blocks.filter((b) => b.startsWith(": "));
+    const data = blocks.filter((b) => b.startsWith("data: ")).map((b) => b.slice("data: ".length));
+    expect(comments.length + data.length).toBe(blocks.length);
+    expect(comments[0]).toBe(`: quorum council run ${runId} started`);
+    // Then the run's statuses as the council moves on (how many it passes before the socket opens varies).
+    expect(comments.slice(1).length).toBeGreaterThan(0);
+    for (const c of comments.slice(1))
+      expect(c).toMatch(new RegExp(`^: council run ${runId} (answering|reviewing|done)$`));
+    // Every comment comes before the answer: nothing is known until the run ends.
+    expect(blocks.findLastIndex((b) => b.startsWith(": "))).toBeLessThan(
+      blocks.findIndex((b) => b.startsWith("data: ")),
+    );
+    expect(data.at(-1)).toBe("[DONE]");
+    const chunks = data.slice(0, -1).map((d) => JSON.parse(d) as OpenAI.ChatCompletionChunk);
+    const { detail, winner } = await councilRun(res);
+    expect(chunks.map((c) => c.model)).toEqual(chunks.map(() => winner.modelId));
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe(winner.text);
+    expect(chunks.at(-1)!.usage).toEqual({
+      prompt_tokens: detail.totals.tokensIn,
+      completion_tokens: detail.totals.tokensOut,
+      total_tokens: detail.totals.tokensIn + detail.totals.tokensOut,
+    });
+
+    // The official SDK reads the same stream, comments and all.
+    const { data: stream, response } = await openai.chat.completions
+      .create({ ...council("Stream it to the SDK."), stream: true })
+      .withResponse();
+    let text = "";
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(text).toBe((await councilRun(response)).winner.text);
+    expect(finish).toBe("stop");
+  });
+
+  it("answers with the synthesis when synthesis names the model that writes it", async () => {
+    const { data, response } = await openai.chat.completions
+      .create(council("Give me one answer from all of you.", { synthesis: "demo:thorough" }))
+      .withResponse();
+    const { detail } = await councilRun(response);
+    expect(detail.synthesis?.status).toBe("done");
+    expect(detail.run.settings.synthesis).toEqual({ modelId: "demo:thorough" });
+    expect(data.choices[0].message.content).toBe(detail.synthesis!.text);
+    expect(data.model).toBe("demo:thorough");
+    expect(response.headers.get("x-quorum-model")).toBe("demo:thorough");
+    expect(response.headers.get("x-quorum-reason")).toBe("wrote the synthesis of the council's 3 ranked answers");
+  });
+
+  it("convenes QUORUM_COUNCIL_MODELS when the call names no models, and asks for them when none are set", async () => {
+    const call = { ...council("Who sits on the council?"), models: undefined };
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call) };
+    const res = await withSettings("/chat/completions", { QUORUM_COUNCIL_MODELS: "demo:skeptic,demo:concise" }, init);
+    expect(res.status).toBe(200);
+    const { detail } = await councilRun(res);
+    expect(detail.run.models.map((m) => m.id)).toEqual(["demo:skeptic", "demo:concise"]);
+    // Real providers are configured here, so the setup page would pick nothing: the call must say who sits.
+    const unset = await refusal(await v1("/chat/completions", { json: call }), 400);
+    expect(unset).toMatchObject({ param: "models", code: "council_models_required" });
+    expect(unset.message).toMatch(/set QUORUM_COUNCIL_MODELS/);
+  });
+
+  it("refuses bad models and synthesis in OpenAI's error shape, naming the field, before any run starts", async () => {
+    const before = (await ok(client.runs.$get({ query: { limit: "100" } }))).items.length;
+    const cases: [unknown, string, RegExp][] = [
+      [council("Hi", { models: ["demo:concise", "gpt-4"] }), "models.1", /model id looks like provider:model-name/],
+      [council("Hi", { models: [] }), "models", /at least one model/],
+      [council("Hi", { models: ["demo:concise", "demo:concise"] }), "models", /only once/],
+      [council("Hi", { models: ["nope:x"] }), "models", /unknown provider "nope"/],
+      [council("Hi", { models: ["preset:no-such@1"] }), "models", /no preset "preset:no-such@1"/],
+      [council("Hi", { synthesis: "nope:x" }), "synthesis", /unknown provider "nope"/],
+      [{ ...council("Hi"), model: "demo:concise" }, "models", /goes only with model "quorum:council"/],
+      [
+        { model: "demo:concise", messages: [{ role: "user", content: "Hi" }], synthesis: "demo:concise" },
+        "synthesis",
+        /only with/,
+      ],
+    ];
+    for (const [json, param, message] of cases) {
+      const error = await refusal(await v1("/chat/completions", { json }), 400);
+      expect(error).toMatchObject({ type: "invalid_request_error", param });
+      expect(error.message).toMatch(message);
+    }
+    expect((await ok(client.runs.$get({ query: { limit: "100" } }))).items.length).toBe(before);
+  });
+
+  it("turns a council run that fails, and one past the spend cap, into OpenAI's errors with the run linked", async () => {
+    await scriptModel(stub, "v1-council-down", [{ status: 400 }]);
+    const failed = await refusal(
+      await v1("/chat/completions", { json: council("Anyone?", { models: ["openai:v1-council-down"] }) }),
+      502,
+    );
+    expect(failed).toMatchObject({ type: "upstream_error", code: "council_failed" });
+    const runId = /GET \/api\/runs\/(\S+),/.exec(failed.message)![1];
+    expect((await getRun(runId)).run.status).toBe("failed");
+
+    await scriptModel(stub, "v1-council-down", [{ status: 400 }]);
+    const stream = await openai.chat.completions.create({
+      ...council("Anyone, streamed?", { models: ["openai:v1-council-down"] }),
+      stream: true,
+    });
+    const midway = await (async () => {
+      for await (const _chunk of stream);
+    })().catch((e: unknown) => e);
+    expect(midway).toBeInstanceOf(OpenAI.APIError);
+    expect((midway as Error).message).toMatch(/The council run failed/);
+
+    const capped = await refusal(
+      await withSettings(
+        "/chat/completions",
+        { QUORUM_MAX_DAY_USD: "0.000001" },
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(council("Too dear", { models: ["openai:priced-custom"] })),
+        },
+      ),
+      429,
+    );
+    expect(capped).toMatchObject({ code: "day_cap", type: "insufficient_quota" });
   });
 });

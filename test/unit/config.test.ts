@@ -22,6 +22,7 @@ const DEFAULTS: Settings = {
   logCalls: true,
   demoDelayMs: 25,
   prices: new Map(),
+  councilModels: [],
   arena: {
     models: [],
     maxTurns: 10,
@@ -91,6 +92,12 @@ const VALID: [variable: string, raw: string, read: (s: Settings) => unknown, exp
   ["QUORUM_VOTES_PER_CLIENT", "2", (s) => s.arena.votesPerClient, 2],
   ["QUORUM_VOTES_PER_COMPARISON", "1000000", (s) => s.arena.votesPerComparison, 1_000_000],
   ["QUORUM_JUDGES", "openai:j1,anthropic:j2", (s) => s.arena.judges, ["openai:j1", "anthropic:j2"]],
+  [
+    "QUORUM_COUNCIL_MODELS",
+    " demo:concise, preset:terse@2,demo:concise ",
+    (s) => s.councilModels,
+    ["demo:concise", "preset:terse@2"],
+  ],
   ["QUORUM_LEADERBOARD_STALE_MS", "0", (s) => s.arena.leaderboardStaleMs, 0],
   ["QUORUM_VOTE_WINDOW_MS", "60000", (s) => s.arena.voteWindowMs, 60_000],
   ["QUORUM_ARCHIVE_AFTER_HOURS", "720", (s) => s.arena.archiveAfterHours, 720],
@@ -137,6 +144,7 @@ const INVALID: [variable: string, raw: string, says: string][] = [
   ["QUORUM_MAX_FIT_MODELS", "1", 'is "1", not a whole number, 2 or more'],
   ["QUORUM_ARENA_FOCUS", "top0", 'is "top0", not all or topN (top3, top10…)'],
   ["QUORUM_ARENA_FOCUS", "best", 'is "best", not all or topN (top3, top10…)'],
+  ["QUORUM_COUNCIL_MODELS", "demo:concise,gpt-4", 'holds "gpt-4", not a model id like demo:concise'],
   ["QUORUM_NEW_MODEL_BATTLES", "fifty", 'is "fifty", not a whole number, 0 or more'],
   ["QUORUM_CLASSIFIER", "gpt-4o-mini", 'is "gpt-4o-mini", not a model id like demo:concise or openai:gpt-4o-mini'],
   ["QUORUM_DEDUP_PROMPTS", "0", 'is "0", not off, arena or a whole number of battles, 1 or more'],

@@ -2,12 +2,13 @@
  * Which model answers a /v1 call, and what GET /v1/models lists: every available model id of the configured
  * providers, proxied as they are, each live preset's newest version (`preset:<slug>@<version>`: its model with its
  * system prompt and parameters), and Quorum's own virtual models (provider `quorum`): `quorum:top` (the human
- * leaderboard's leader) and `quorum:top/<category or label>`.
+ * leaderboard's leader), `quorum:top/<category or label>` and `quorum:council` (a council run, v1-council.ts).
  */
 import { TopperError, chooseTopper } from "../arena/topper";
 import { latestPresets } from "../db/preset-queries";
 import { openDb } from "../db/queries";
 import { listModelGroups, parseModelId, unavailableReason } from "../providers/registry";
+import { QUORUM_COUNCIL } from "../shared/constants";
 import { isPresetId, presetId } from "../shared/contestant";
 import type { ModelParams } from "../shared/run";
 import { checkModels } from "./check-models";
@@ -15,7 +16,6 @@ import { claimContestants } from "./contestants";
 import { ApiError } from "./errors";
 
 export const QUORUM_TOP = "quorum:top";
-const QUORUM_COUNCIL = "quorum:council";
 
 /** The model a call goes to, and the headers that say how it was chosen. */
 export interface Resolved {
@@ -58,15 +58,10 @@ export async function resolveModel(env: Env, model: string): Promise<Resolved> {
       throw err;
     }
   }
-  if (model === QUORUM_COUNCIL)
-    throw new ApiError(
-      501,
-      "not_implemented",
-      "quorum:council is not served on /v1 yet. Start a council run on /api/runs (or in the page), or call quorum:top.",
-      { param: "model" },
-    );
   if (model.startsWith("quorum:"))
-    throw unknownModel(`"${model}" is not one of Quorum's models: use ${QUORUM_TOP} or ${QUORUM_TOP}/<category>.`);
+    throw unknownModel(
+      `"${model}" is not one of Quorum's models: use ${QUORUM_TOP}, ${QUORUM_TOP}/<category> or ${QUORUM_COUNCIL}.`,
+    );
   if (!model.includes(":"))
     throw unknownModel(
       `"${model}" is not a model id: use provider:model-name as GET /v1/models lists them (e.g. openai:gpt-4.1), or ${QUORUM_TOP}.`,
@@ -83,7 +78,7 @@ export async function resolveModel(env: Env, model: string): Promise<Resolved> {
 /** GET /v1/models: Quorum's own models first, then every model of each configured provider. */
 export async function listV1Models(env: Env) {
   const groups = await listModelGroups(env);
-  const own = [QUORUM_TOP].map((id) => ({ id, owned_by: "quorum" }));
+  const own = [QUORUM_TOP, QUORUM_COUNCIL].map((id) => ({ id, owned_by: "quorum" }));
   const callable = (id: string) => {
     const parsed = parseModelId(id);
     return parsed !== null && unavailableReason(parsed.provider, env) === null;

@@ -1,6 +1,6 @@
 /**
  * The OpenAI-compatible endpoint: GET /v1/models and POST /v1/chat/completions, so any tool that speaks OpenAI's
- * API (its SDKs, editors, chat apps) reaches every configured model, and `quorum:top`, through Quorum. Mounted in
+ * API (its SDKs, editors, chat apps) reaches every configured model, `quorum:top` and `quorum:council`, through Quorum. Mounted in
  * worker/index.ts behind the same middleware as /api, with OpenAI's error shape (v1-errors.ts) in front.
  */
 import { Hono } from "hono";
@@ -11,8 +11,10 @@ import { jsonResponse, mediaResponse } from "./openapi-describe";
 import { clientIdOf, rateLimit } from "./rate-limit";
 import { reserveSpend, workMs } from "./spend";
 import { settings } from "../shared/config";
+import { QUORUM_COUNCIL } from "../shared/constants";
 import { validate } from "./validate";
 import { conversationOf, estimateCall, streamedCompletion, wholeCompletion } from "./v1-completion";
+import { councilCompletion } from "./v1-council";
 import { listV1Models, resolveModel } from "./v1-models";
 
 /** /v1 refuses in OpenAI's shape, whatever refuses. */
@@ -21,7 +23,8 @@ const errors = (...statuses: number[]) =>
 
 const describedModels = describeRoute({
   tags: ["OpenAI-compatible"],
-  summary: "Every model /v1/chat/completions takes: quorum:top, each live preset and each configured provider's models",
+  summary:
+    "Every model /v1/chat/completions takes: quorum:top, quorum:council, each live preset and each configured provider's models",
   responses: {
     200: jsonResponse(openAiModelList, "The models, in OpenAI's list shape."),
     ...errors(401, 403, 500, 503),
@@ -30,9 +33,10 @@ const describedModels = describeRoute({
 
 const describedCompletions = describeRoute({
   tags: ["OpenAI-compatible"],
-  summary: "A chat completion from any configured model or quorum:top, whole or streamed (OpenAI's shapes)",
+  summary:
+    "A chat completion from any configured model, quorum:top or quorum:council, whole or streamed (OpenAI's shapes)",
   description:
-    "model is a model id (openai:gpt-4.1, demo:concise…), a preset (preset:<slug>@<version>: its model, system prompt and parameters; x-quorum-preset names it), quorum:top (the human leaderboard's leader, with at least QUORUM_TOPPER_MIN_APPEARANCES appearances) or quorum:top/<category or label>. The answer's model and the x-quorum-model header name the model that answered; x-quorum-reason says why the leader was picked, x-quorum-fallback why the fallback answered. n must be 1; tools, functions and structured output are refused. Errors are OpenAI's shape { error: { message, type, param, code } }; a stream that fails after its first token ends with an error event.",
+    "model is a model id (openai:gpt-4.1, demo:concise…), a preset (preset:<slug>@<version>: its model, system prompt and parameters; x-quorum-preset names it), quorum:top (the human leaderboard's leader, with at least QUORUM_TOPPER_MIN_APPEARANCES appearances) or quorum:top/<category or label>, or quorum:council (a council run among QUORUM_COUNCIL_MODELS or the body's models; the answer is the winner's, or the synthesis when synthesis names its writer; x-quorum-run names the run, which is in History; streamed, SSE comments keep the connection alive until the run ends). The answer's model and the x-quorum-model header name the model that answered; x-quorum-reason says why the leader was picked, x-quorum-fallback why the fallback answered. n must be 1; tools, functions and structured output are refused. Errors are OpenAI's shape { error: { message, type, param, code } }; a stream that fails after its first token ends with an error event.",
   responses: {
     200: mediaResponse(
       "The completion, or with stream=true its chunks as server-sent events ending with data: [DONE].",
@@ -51,6 +55,7 @@ export const v1Api = new Hono<{ Bindings: Env }>()
     const input = c.req.valid("json");
     const conversation = conversationOf(input);
     await rateLimit(c, "completions", await clientIdOf(c));
+    if (input.model === QUORUM_COUNCIL) return councilCompletion(c, input, conversation);
     const { modelId, params, headers } = await resolveModel(c.env, input.model);
     const id = `chatcmpl-${crypto.randomUUID().replace(/-/g, "")}`;
     const system = [params.systemPrompt, conversation.system].filter((s) => s !== undefined).join("\n\n");

@@ -17,6 +17,7 @@ import {
   focus,
   list,
   modelId,
+  modelIds,
   onOff,
   type Price,
   prices,
@@ -65,6 +66,7 @@ const variables = z.object({
   QUORUM_VOTES_PER_CLIENT: setting(whole(1), 5),
   QUORUM_VOTES_PER_COMPARISON: setting(whole(1), 20),
   QUORUM_JUDGES: setting(list, []),
+  QUORUM_COUNCIL_MODELS: setting(modelIds, []),
   QUORUM_LEADERBOARD_STALE_MS: setting(whole(0), 1000),
   QUORUM_VOTE_WINDOW_MS: setting(whole(0), 3_600_000),
   QUORUM_ARCHIVE_AFTER_HOURS: setting(whole(0), 0),
@@ -106,6 +108,8 @@ function shape(v: z.infer<typeof variables>) {
     demoDelayMs: v.QUORUM_DEMO_DELAY_MS,
     /** prices that override the catalog's, by model id */
     prices: v.QUORUM_PRICES,
+    /** the contestants `quorum:council` on /v1 convenes, each once; empty: the setup page's default choice */
+    councilModels: [...new Set(v.QUORUM_COUNCIL_MODELS)],
     arena: {
       /** each once: a model named twice could otherwise be drawn against itself */
       models: [...new Set(v.QUORUM_ARENA_MODELS)],

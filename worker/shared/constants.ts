@@ -173,3 +173,5 @@ export type GoalWinner = (typeof GOAL_WINNERS)[number];
 export type GoalSide = (typeof GOAL_SIDES)[number];
 export type GoalJudgeMode = (typeof GOAL_JUDGE_MODES)[number];
 export type GoalUserMode = (typeof GOAL_USER_MODES)[number];
+/** The /v1 model that convenes a council run and answers with its winner (or its synthesis). */
+export const QUORUM_COUNCIL = "quorum:council";

@@ -34,6 +34,7 @@ import {
   ODDS_MAX_MODELS,
   PROMPT_LABELS,
   PROMPT_SET_FORMATS,
+  QUORUM_COUNCIL,
   REVIEWER_WEIGHTS,
   RUBRIC_KEY_PATTERN,
   SELF_REVIEW_MODES,
@@ -622,34 +623,54 @@ const outputTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS).nullish();
  * seed…) are accepted and ignored, as OpenAI-compatible servers do; those that would change the answer's
  * shape and can't be honoured (n > 1, tools, structured output) are refused, naming the field.
  */
-export const chatCompletionInput = z.looseObject({
-  model: z.string().trim().min(1).max(300).superRefine(noControlCharacter("the model")),
-  messages: z.array(chatMessage).min(1).max(1000),
-  stream: z.boolean().nullish(),
-  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
-  n: z
-    .number()
-    .int()
-    .nullish()
-    .refine((n) => n == null || n === 1, "only n=1 is supported: each call returns one choice (call again for more)"),
-  temperature: z.number().min(0).max(MAX_TEMPERATURE).nullish(),
-  max_tokens: outputTokens,
-  max_completion_tokens: outputTokens,
-  tools: z
-    .unknown()
-    .refine(absentOrEmpty, "tools aren't supported yet: send a text conversation without tools")
-    .optional(),
-  functions: z
-    .unknown()
-    .refine(absentOrEmpty, "functions aren't supported yet: send a text conversation without them")
-    .optional(),
-  response_format: z
-    .looseObject({ type: z.string() })
-    .nullish()
-    .refine(
-      (f) => f == null || f.type === "text",
-      "only response_format { type: text } is supported: ask for JSON in the prompt instead",
-    ),
-});
+export const chatCompletionInput = z
+  .looseObject({
+    model: z.string().trim().min(1).max(300).superRefine(noControlCharacter("the model")),
+    messages: z.array(chatMessage).min(1).max(1000),
+    stream: z.boolean().nullish(),
+    stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+    n: z
+      .number()
+      .int()
+      .nullish()
+      .refine((n) => n == null || n === 1, "only n=1 is supported: each call returns one choice (call again for more)"),
+    temperature: z.number().min(0).max(MAX_TEMPERATURE).nullish(),
+    max_tokens: outputTokens,
+    max_completion_tokens: outputTokens,
+    tools: z
+      .unknown()
+      .refine(absentOrEmpty, "tools aren't supported yet: send a text conversation without tools")
+      .optional(),
+    functions: z
+      .unknown()
+      .refine(absentOrEmpty, "functions aren't supported yet: send a text conversation without them")
+      .optional(),
+    response_format: z
+      .looseObject({ type: z.string() })
+      .nullish()
+      .refine(
+        (f) => f == null || f.type === "text",
+        "only response_format { type: text } is supported: ask for JSON in the prompt instead",
+      ),
+    /** quorum:council only (OpenAI's SDKs send it as extra_body): the council's members instead of QUORUM_COUNCIL_MODELS */
+    models: z
+      .array(modelId)
+      .min(1, "name at least one model for the council, or leave models out")
+      .max(MAX_RUN_MODELS, `at most ${MAX_RUN_MODELS} models sit on one council`)
+      .refine((ids) => new Set(ids).size === ids.length, { message: "each model may sit on the council only once" })
+      .optional(),
+    /** quorum:council only: the model that writes one answer from the ranked ones, returned instead of the winner's */
+    synthesis: modelId.nullish(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.model === QUORUM_COUNCIL) return;
+    for (const field of ["models", "synthesis"] as const)
+      if (input[field] != null)
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `${field} goes only with model "${QUORUM_COUNCIL}" (it names the council's ${field === "models" ? "members" : "chair"}); leave it out for "${input.model}"`,
+        });
+  });
 
 export type ChatCompletionInput = z.infer<typeof chatCompletionInput>;

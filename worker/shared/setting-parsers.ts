@@ -148,3 +148,14 @@ export const concurrencyCaps = text.transform((s, ctx) => {
   }
   return found;
 });
+
+/** Model or preset ids, comma-separated; each must look like `provider:name`. */
+export const modelIds = list.transform((ids, ctx) => {
+  const bad = ids.find((id) => id.indexOf(":") <= 0 || id.endsWith(":"));
+  if (bad === undefined) return ids;
+  ctx.addIssue({
+    code: "custom",
+    message: `holds ${shown(bad)}, not a model id like demo:concise or openai:gpt-4o-mini`,
+  });
+  return z.NEVER;
+});
