@@ -548,6 +548,27 @@ describe("quorum:council", () => {
     expect(response.headers.get("x-quorum-reason")).toBe("wrote the synthesis of the council's 3 ranked answers");
   });
 
+  it("puts a longer conversation to the council as its transcript, with the system messages as its system prompt", async () => {
+    const { response } = await openai.chat.completions
+      .create({
+        ...council("unused"),
+        messages: [
+          { role: "system", content: "Be brief." },
+          { role: "user", content: "Name a prime." },
+          { role: "assistant", content: "7." },
+          { role: "user", content: "Another one?" },
+        ],
+        temperature: 0.4,
+        max_tokens: 300,
+      })
+      .withResponse();
+    const { detail } = await councilRun(response);
+    expect(detail.run.question).toBe(
+      "The conversation so far:\n\nUser: Name a prime.\n\nAssistant: 7.\n\nAnswer the user's latest message:\n\nAnother one?",
+    );
+    expect(detail.run.settings).toMatchObject({ systemPrompt: "Be brief.", temperature: 0.4, maxTokens: 300 });
+  });
+
   it("convenes QUORUM_COUNCIL_MODELS when the call names no models, and asks for them when none are set", async () => {
     const call = { ...council("Who sits on the council?"), models: undefined };
     const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call) };
