@@ -27,6 +27,7 @@ export function App() {
             <Link href="/arena">Arena</Link>
             <Link href="/leaderboard">Leaderboard</Link>
             <Link href="/evaluations">Evaluations</Link>
+            <Link href="/goal-battles">Battles</Link>
             <Link href="/providers">Providers</Link>
           </nav>
           <SpendLine />

@@ -20,6 +20,8 @@ const EvaluationNewPage = lazy(() => import("./pages/evaluation-new"));
 const EvaluationComparePage = lazy(() => import("./pages/evaluation-compare"));
 const PromptSetsPage = lazy(() => import("./pages/prompt-sets"));
 const PresetsPage = lazy(() => import("./pages/presets"));
+const GoalBattlesPage = lazy(() => import("./pages/goal-battles"));
+const GoalBattlePage = lazy(() => import("./pages/goal-battle"));
 
 const routes: [RegExp, Match["page"]][] = [
   [/^\/$/, SetupPage],
@@ -35,6 +37,8 @@ const routes: [RegExp, Match["page"]][] = [
   [/^\/evaluations\/(?<id>[^/]+)\/?$/, EvaluationPage],
   [/^\/prompt-sets\/?$/, PromptSetsPage],
   [/^\/presets\/?$/, PresetsPage],
+  [/^\/goal-battles\/?$/, GoalBattlesPage],
+  [/^\/goal-battles\/(?<id>[^/]+)\/?$/, GoalBattlePage],
   [/^\/shared\/(?<token>[A-Za-z0-9_-]+)\/?$/, SharedPage],
 ];
 
