@@ -86,10 +86,13 @@ describe("the goal battle launch form's request", () => {
       user: { mode: "model", modelId: "demo:skeptic", persona: "An impatient diner" },
       goalCheck: { marker: "GOAL_REACHED" },
       maxTurns: 25,
-      turnTimeoutMs: 60_000,
-      temperature: 0.7,
-      maxTokens: 1024,
+      turnTimeoutMs: 120_000,
       judgeMode: "goal",
+    });
+    // Temperature and max tokens are the models' own unless given.
+    expect(buildLaunch(filled({ temperature: "0.2", maxTokens: "512" })).body).toMatchObject({
+      temperature: 0.2,
+      maxTokens: 512,
     });
   });
 
@@ -114,19 +117,21 @@ describe("the goal battle launch form's request", () => {
 
   it("names each field that can't be sent, and sends nothing then", () => {
     const { body, count, errors } = buildLaunch(
-      filled({ second: "demo:concise", goal: " ", marker: "", count: "11", temperature: "3", userModel: "" }),
+      filled({ second: "demo:concise", goal: " ", count: "11", temperature: "3", maxTurns: "51", userModel: "" }),
     );
     expect(body).toBeNull();
     expect(count).toBe(0);
     expect(errors).toEqual({
       second: "The two contestants must differ.",
       goal: "Say what both sides must achieve.",
-      marker: "Give a goal marker, a judge model, or both.",
       count: "A whole number from 1 to 10.",
+      maxTurns: "A whole number from 1 to 50.",
       temperature: "A number from 0 to 2.",
       userModel: "Name the model that plays the user.",
     });
-    expect(buildLaunch(filled({ judgeMode: "llm" })).errors).toEqual({ judgeModel: "Judge only needs a judge model." });
+    expect(buildLaunch(filled({ judgeMode: "llm" })).errors).toEqual({
+      judgeModel: "Judging alone needs a judge model.",
+    });
   });
 
   it("puts the server's validation issues beside their fields and the rest under the form", () => {
@@ -139,7 +144,7 @@ describe("the goal battle launch form's request", () => {
         { path: "somethingNew", message: "Odd." },
       ],
     });
-    expect(launchRefusal(err, "model")).toEqual({
+    expect(launchRefusal(err, filled())).toEqual({
       fields: {
         second: "Unknown model demo:nope.",
         script: "Too long.",
@@ -149,17 +154,26 @@ describe("the goal battle launch form's request", () => {
       general: "somethingNew: Odd.",
     });
     // A bare "user" is the script's field when a script plays the user.
-    expect(launchRefusal(refusal("x", { issues: [{ path: "user", message: "Required." }] }), "script").fields).toEqual({
+    expect(
+      launchRefusal(refusal("x", { issues: [{ path: "user", message: "Required." }] }), filled({ userMode: "script" }))
+        .fields,
+    ).toEqual({
       script: "Required.",
     });
   });
 
-  it("says a refusal without issues (a spend cap, a rate limit) once, under the form", () => {
-    expect(launchRefusal(refusal("The day's spend cap is reached."), "model")).toEqual({
+  it("puts a refused model beside the field holding it, and any other refusal once under the form", () => {
+    const unconfigured =
+      'OpenAI is not configured (no key), so "openai:gpt-4o" can\'t run. Add it to .dev.vars or pick another model.';
+    expect(launchRefusal(refusal(unconfigured), filled({ judgeModel: "openai:gpt-4o" }))).toEqual({
+      fields: { judgeModel: unconfigured },
+      general: null,
+    });
+    expect(launchRefusal(refusal("The day's spend cap is reached."), filled())).toEqual({
       fields: {},
       general: "The day's spend cap is reached.",
     });
-    expect(launchRefusal(new Error("offline"), "model")).toEqual({ fields: {}, general: "offline" });
+    expect(launchRefusal(new Error("offline"), filled())).toEqual({ fields: {}, general: "offline" });
   });
 });
 

@@ -1,50 +1,31 @@
 /** The goal battles API as the page calls it: launch, list, read, stop, vote, and the messages and socket of one. */
-import type { ClientResponse } from "hono/client";
-import { authHeaders } from "./access";
-import { call } from "./api";
+import { api, call } from "./api";
 import type { GoalBattleBody } from "./goal-battle-form";
-import type { GoalBattle, GoalBattleSummary, GoalMessage, GoalSide, GoalVoteChoice } from "./goal-battle-types";
+import type { GoalMessage, GoalSide, GoalVoteChoice } from "./goal-battle-types";
 
-const BASE = "/api/goal-battles";
+const battles = api["goal-battles"];
+const param = (jobId: string) => ({ param: { jobId } });
 
-/** A JSON request through `call`, so a refusal is the same ApiError every page shows. */
-function request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { ...authHeaders() };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = fetch(`${location.origin}${BASE}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }) as unknown as Promise<ClientResponse<T, 200, "json">>;
-  return call(res) as Promise<T>;
-}
-
-const one = (jobId: string) => `/${encodeURIComponent(jobId)}`;
-
-export const launchGoalBattle = (body: GoalBattleBody) => request<{ jobId: string }>("POST", "", body);
+export const launchGoalBattle = (json: GoalBattleBody) => call(battles.$post({ json }));
 
 export const listGoalBattles = (cursor?: string | null) =>
-  request<{ battles: GoalBattleSummary[]; nextCursor: string | null }>(
-    "GET",
-    `?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-  );
+  call(battles.$get({ query: cursor ? { limit: "20", cursor } : { limit: "20" } }));
 
-export const getGoalBattle = (jobId: string) => request<GoalBattle>("GET", one(jobId));
+export const getGoalBattle = (jobId: string) => call(battles[":jobId"].$get(param(jobId)));
 
-export const stopGoalBattle = (jobId: string) => request<GoalBattle>("POST", `${one(jobId)}/stop`);
+export const stopGoalBattle = (jobId: string) => call(battles[":jobId"].stop.$post(param(jobId)));
 
 export const voteGoalBattle = (jobId: string, choice: GoalVoteChoice) =>
-  request<GoalBattle>("POST", `${one(jobId)}/votes`, { choice });
+  call(battles[":jobId"].votes.$post({ ...param(jobId), json: { choice } }));
 
 /** Every message of one side, page by page. */
 export async function sideMessages(jobId: string, side: GoalSide): Promise<GoalMessage[]> {
   const all: GoalMessage[] = [];
   let cursor: string | null = null;
   do {
-    const page: { messages: GoalMessage[]; nextCursor: string | null } = await request(
-      "GET",
-      `${one(jobId)}/messages?side=${side}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-    );
+    const query: { side: GoalSide; limit: string; cursor?: string } = { side, limit: "200" };
+    if (cursor) query.cursor = cursor;
+    const page = await call(battles[":jobId"].messages.$get({ ...param(jobId), query }));
     all.push(...page.messages);
     cursor = page.nextCursor;
   } while (cursor);
@@ -53,8 +34,10 @@ export async function sideMessages(jobId: string, side: GoalSide): Promise<GoalM
 
 /** Address of a goal battle's live event socket, resuming after `since` when given. */
 export function goalBattleLiveUrl(jobId: string, since?: number): string {
-  const url = new URL(`${BASE}${one(jobId)}/ws`, location.origin);
+  const url = battles[":jobId"].ws.$url({
+    ...param(jobId),
+    query: since === undefined ? {} : { since: String(since) },
+  });
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  if (since !== undefined) url.searchParams.set("since", String(since));
   return url.toString();
 }

@@ -2,7 +2,16 @@
  * The goal battle launch form: its values (strings until sent), the request body they make, and each refusal put
  * next to the field it is about — the form's own checks and the server's 400s alike.
  */
-import { MAX_OUTPUT_TOKENS, MAX_TEMPERATURE } from "../../../worker/shared/constants";
+import type { z } from "zod";
+import {
+  DEFAULT_GOAL_MARKER,
+  DEFAULT_GOAL_TURNS,
+  MAX_GOAL_TURNS,
+  MAX_OUTPUT_TOKENS,
+  MAX_TEMPERATURE,
+  MAX_TIMEOUT_MS,
+} from "../../../worker/shared/constants";
+import type { createGoalBattleInput } from "../../../worker/shared/goal-battle-input";
 import type { GoalJudgeMode } from "./goal-battle-types";
 import { promptsOfLines } from "./prompt-lines";
 
@@ -48,31 +57,19 @@ export const LAUNCH_DEFAULTS: LaunchValues = {
   userModel: "",
   persona: "",
   script: "",
-  marker: "GOAL_REACHED",
+  marker: DEFAULT_GOAL_MARKER,
   judgeModel: "",
-  maxTurns: "25",
-  turnTimeoutSeconds: "60",
-  temperature: "0.7",
-  maxTokens: "1024",
+  maxTurns: String(DEFAULT_GOAL_TURNS),
+  turnTimeoutSeconds: "120",
+  temperature: "",
+  maxTokens: "",
   category: "",
   judgeMode: "goal",
   count: "1",
 };
 
-export interface GoalBattleBody {
-  contestants?: [string, string];
-  pool?: string[];
-  systemPrompt: string;
-  goal: string;
-  user: { mode: "model"; modelId: string; persona?: string } | { mode: "script"; script: string[] };
-  goalCheck: { marker?: string; judgeModelId?: string };
-  maxTurns: number;
-  turnTimeoutMs: number;
-  temperature: number;
-  maxTokens: number;
-  category?: string;
-  judgeMode: GoalJudgeMode;
-}
+/** The request body, as the Worker's schema takes it. */
+export type GoalBattleBody = z.input<typeof createGoalBattleInput>;
 
 const ids = (raw: string) =>
   raw
@@ -80,68 +77,65 @@ const ids = (raw: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** A number within bounds, or the reason it isn't one. */
-function numberOf(raw: string, min: number, max: number, integer: boolean): number | string {
-  const n = Number(raw.trim());
-  if (raw.trim() === "" || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
-    return `${integer ? "A whole number" : "A number"} from ${min} to ${max}.`;
+/** A number within bounds, or the reason it isn't one; blank is `undefined` where the field may be left out. */
+function numberOf(raw: string, min: number, max: number, integer: boolean, optional: boolean) {
+  const text = raw.trim();
+  if (text === "" && optional) return undefined;
+  const n = Number(text);
+  if (text === "" || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
+    return new Error(`${integer ? "A whole number" : "A number"} from ${min} to ${max}.`);
   return n;
 }
 
 /** The body to send and how many times, or the fields that are wrong (the body is null then). */
 export function buildLaunch(v: LaunchValues): { body: GoalBattleBody | null; count: number; errors: LaunchErrors } {
   const errors: LaunchErrors = {};
-  const num = (field: LaunchField, min: number, max: number, integer: boolean) => {
-    const n = numberOf(v[field], min, max, integer);
-    if (typeof n === "string") errors[field] = n;
-    return typeof n === "number" ? n : 0;
+  const num = (field: LaunchField, min: number, max: number, integer: boolean, optional = false) => {
+    const n = numberOf(v[field], min, max, integer, optional);
+    if (n instanceof Error) errors[field] = n.message;
+    return typeof n === "number" ? n : undefined;
   };
-  const count = num("count", 1, MAX_LAUNCH, true);
-  const maxTurns = num("maxTurns", 1, 100, true);
-  const timeout = num("turnTimeoutSeconds", 1, 900, false);
-  const temperature = num("temperature", 0, MAX_TEMPERATURE, false);
-  const maxTokens = num("maxTokens", 1, MAX_OUTPUT_TOKENS, true);
+  const count = num("count", 1, MAX_LAUNCH, true) ?? 0;
+  const maxTurns = num("maxTurns", 1, MAX_GOAL_TURNS, true);
+  const timeout = num("turnTimeoutSeconds", 1, MAX_TIMEOUT_MS / 1000, false);
+  const temperature = num("temperature", 0, MAX_TEMPERATURE, false, true);
+  const maxTokens = num("maxTokens", 1, MAX_OUTPUT_TOKENS, true, true);
 
-  const body: Partial<GoalBattleBody> = { systemPrompt: v.systemPrompt, goal: v.goal.trim() };
-  if (!body.goal) errors.goal = "Say what both sides must achieve.";
+  const goal = v.goal.trim();
+  if (!goal) errors.goal = "Say what both sides must achieve.";
+  const [a, b] = [v.first.trim(), v.second.trim()];
+  const pool = ids(v.pool);
   if (v.draw === "pair") {
-    const [a, b] = [v.first.trim(), v.second.trim()];
     if (!a) errors.first = "Name a model or preset.";
     if (!b) errors.second = "Name a model or preset.";
     else if (a === b) errors.second = "The two contestants must differ.";
-    body.contestants = [a, b];
-  } else {
-    body.pool = ids(v.pool);
-    if (body.pool.length < 2) errors.pool = "Name at least two models or presets to draw from.";
-  }
-  if (v.userMode === "model") {
-    if (!v.userModel.trim()) errors.userModel = "Name the model that plays the user.";
-    body.user = {
-      mode: "model",
-      modelId: v.userModel.trim(),
-      ...(v.persona.trim() ? { persona: v.persona.trim() } : {}),
-    };
-  } else {
-    const script = promptsOfLines(v.script);
-    if (!script.length) errors.script = "Write at least one user message, one per line.";
-    body.user = { mode: "script", script };
-  }
-  body.goalCheck = {
-    ...(v.marker.trim() ? { marker: v.marker.trim() } : {}),
-    ...(v.judgeModel.trim() ? { judgeModelId: v.judgeModel.trim() } : {}),
-  };
-  if (!v.marker.trim() && !v.judgeModel.trim()) errors.marker = "Give a goal marker, a judge model, or both.";
-  if (v.judgeMode === "llm" && !v.judgeModel.trim()) errors.judgeModel = "Judge only needs a judge model.";
-  Object.assign(body, {
+  } else if (pool.length < 2) errors.pool = "Name at least two models or presets to draw from.";
+  const script = promptsOfLines(v.script);
+  if (v.userMode === "model" && !v.userModel.trim()) errors.userModel = "Name the model that plays the user.";
+  if (v.userMode === "script" && !script.length) errors.script = "Write at least one user message, one per line.";
+  if (v.judgeMode === "llm" && !v.judgeModel.trim()) errors.judgeModel = "Judging alone needs a judge model.";
+  if (Object.keys(errors).length) return { body: null, count: 0, errors };
+
+  const body: GoalBattleBody = {
+    ...(v.draw === "pair" ? { contestants: [a, b] } : { pool }),
+    systemPrompt: v.systemPrompt,
+    goal,
+    user:
+      v.userMode === "model"
+        ? { mode: "model", modelId: v.userModel.trim(), ...(v.persona.trim() ? { persona: v.persona.trim() } : {}) }
+        : { mode: "script", script },
+    goalCheck: {
+      ...(v.marker.trim() ? { marker: v.marker.trim() } : {}),
+      ...(v.judgeModel.trim() ? { judgeModelId: v.judgeModel.trim() } : {}),
+    },
     maxTurns,
-    turnTimeoutMs: Math.round(timeout * 1000),
-    temperature,
-    maxTokens,
-    judgeMode: v.judgeMode,
+    turnTimeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
+    ...(temperature === undefined ? {} : { temperature }),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
     ...(v.category.trim() ? { category: v.category.trim() } : {}),
-  });
-  const ok = Object.keys(errors).length === 0;
-  return { body: ok ? (body as GoalBattleBody) : null, count: ok ? count : 0, errors };
+    judgeMode: v.judgeMode,
+  };
+  return { body, count, errors };
 }
 
 /** Request paths (zod's, dot-joined) and the field each belongs to; the longest prefix wins. */
@@ -189,14 +183,25 @@ function issuesOf(details: unknown): Issue[] {
   );
 }
 
+/** The fields that hold model or preset ids, for a refusal that names one (`Model "x:y" …`). */
+const MODEL_FIELDS = ["first", "second", "pool", "userModel", "judgeModel"] as const;
+
+/** The model fields holding the id a refusal's message quotes: the server names the id it refused, not the field. */
+function fieldsNaming(message: string, v: LaunchValues): LaunchField[] {
+  const shown = (f: (typeof MODEL_FIELDS)[number]) =>
+    f === "pool"
+      ? v.draw === "pool"
+      : f === "first" || f === "second"
+        ? v.draw === "pair"
+        : f !== "userModel" || v.userMode === "model";
+  return MODEL_FIELDS.filter((f) => shown(f) && ids(v[f]).some((id) => message.includes(`"${id}"`)));
+}
+
 /**
- * A refused launch, split into messages beside the fields the server named (its issues' paths) and the rest,
- * said once under the form.
+ * A refused launch, split into messages beside the fields it is about (the validation issues' paths, or the model
+ * fields holding an id it names) and the rest, said once under the form.
  */
-export function launchRefusal(
-  err: unknown,
-  userMode: LaunchValues["userMode"],
-): { fields: LaunchErrors; general: string | null } {
+export function launchRefusal(err: unknown, v: LaunchValues): { fields: LaunchErrors; general: string | null } {
   // The API's refusals carry a code (lib/api.ts's ApiError); checked by shape, so this module needs no client.
   if (!(err instanceof Error) || typeof (err as Partial<Refusal>).code !== "string")
     return { fields: {}, general: err instanceof Error ? err.message : String(err) };
@@ -204,10 +209,12 @@ export function launchRefusal(
   let general: string | null = null;
   const issues = issuesOf((err as Refusal).details);
   for (const issue of issues) {
-    const field = fieldOfPath(issue.path, userMode);
+    const field = fieldOfPath(issue.path, v.userMode);
     if (field) fields[field] ??= issue.message;
     else general ??= issue.path ? `${issue.path}: ${issue.message}` : issue.message;
   }
-  if (!issues.length) general = err.message;
-  return { fields, general };
+  if (issues.length) return { fields, general };
+  const named = fieldsNaming(err.message, v);
+  for (const field of named) fields[field] = err.message;
+  return { fields, general: named.length ? null : err.message };
 }

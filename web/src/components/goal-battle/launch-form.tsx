@@ -79,7 +79,7 @@ export function GoalLaunchForm(props: { onLaunched: (jobId: string) => void }) {
       }
       setProgress(`Launched ${launched} battle${launched === 1 ? "" : "s"}.`);
     } catch (err) {
-      const refusal = launchRefusal(err, v.userMode);
+      const refusal = launchRefusal(err, v);
       setErrors(refusal.fields);
       const done = launched ? `Launched ${launched} of ${built.count}; the next was refused. ` : "";
       setGeneral(refusal.general ? `${done}${refusal.general}` : done ? `${done}See the fields marked above.` : null);
