@@ -1,6 +1,7 @@
 /**
  * axe-core (the engine behind Lighthouse's accessibility audit) on every page, light and dark, desktop and a
- * 390 px phone: no WCAG 2 A or AA violation. A finished demo run and a voted demo comparison are audited too.
+ * 390 px phone: no WCAG 2 A or AA violation. A finished demo run, a voted demo comparison and a goal battle waiting
+ * for its vote are audited too.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -18,6 +19,7 @@ const PAGES = [
   "/leaderboard",
   "/evaluations",
   "/evaluations/new",
+  "/goal-battles",
   "/prompt-sets",
   "/presets",
   "/providers",
@@ -65,7 +67,7 @@ describeInBrowser("axe on every page", () => {
       expect(found).toEqual({});
     });
 
-  test("finds no violation on a finished demo run and a voted demo comparison", async () => {
+  test("finds no violation on a finished demo run, a voted demo comparison and a goal battle", async () => {
     const page = await open();
     const post = async (path: string, body: unknown) => {
       const res = await fetch(`${server.url}${path}`, {
@@ -93,6 +95,16 @@ describeInBrowser("axe on every page", () => {
     expect(await violations(page)).toEqual([]);
     await page.getByRole("button", { name: "Tie" }).click();
     await page.getByTestId("arena-outcome").waitFor({ timeout: 30_000 });
+    expect(await violations(page)).toEqual([]);
+
+    const battle = (await post("/api/goal-battles", {
+      contestants: ["demo:concise", "demo:thorough"],
+      goal: "Help the user choose a vector database",
+      user: { mode: "script", script: ["Which vector database should I use?", "For 50M embeddings."] },
+      judgeMode: "human",
+    })) as unknown as { jobId: string };
+    await settled(page, `${server.url}/goal-battles/${battle.jobId}`);
+    await page.getByRole("group", { name: "Your verdict" }).waitFor({ timeout: 30_000 });
     expect(await violations(page)).toEqual([]);
   });
 });
