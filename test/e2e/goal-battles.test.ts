@@ -66,7 +66,8 @@ describeInBrowser("goal battles, in a real browser", () => {
 
     // Live: the elapsed time ticks on while the battle runs; nothing names a side.
     const first = cards.first();
-    expect(await first.getByTestId("goal-turn").innerText()).toBe("1/25");
+    // The script's two messages make two turns at most.
+    expect(await first.getByTestId("goal-turn").innerText()).toBe("1/2");
     const elapsed = await first.getByTestId("goal-elapsed").innerText();
     await first.locator('[data-testid="goal-elapsed"]', { hasNotText: elapsed }).waitFor({ timeout: 10_000 });
     for (let k = 0; k < 3; k++) expect(await cards.nth(k).innerText()).not.toMatch(/goal-agent|concise/i);

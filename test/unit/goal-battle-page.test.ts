@@ -178,8 +178,11 @@ describe("the goal battle launch form's request", () => {
 });
 
 describe("a goal battle's card and page", () => {
-  it("shows the turn, and an elapsed time that ticks on from the server's figure only while it runs", () => {
-    expect(turnText(battle())).toBe("3/25");
+  it("shows the turn being played, and an elapsed time that ticks on from the server's figure only while it runs", () => {
+    // The server counts the turns finished: a running battle is playing the next one.
+    expect(turnText(battle())).toBe("4/25");
+    expect(turnText(battle({ state: "done", currentTurn: 3 }))).toBe("3/25");
+    expect(turnText(battle({ currentTurn: 25 }))).toBe("25/25");
     expect(formatElapsed(65_000)).toBe("1:05");
     expect(formatElapsed(3_729_000)).toBe("1:02:09");
     expect(elapsedAt(battle(), 1_000, 4_500)).toBe(68_500);

@@ -12,8 +12,11 @@ export const GOAL_STATE_TEXT: Record<GoalBattleState, string> = {
 /** A battle that will not change any more (but a vote on it still may). */
 export const isOver = (state: GoalBattleState) => state === "done" || state === "error" || state === "stopped";
 
-/** "3/25": the turn being played, or the last one played once it is over. */
-export const turnText = (b: Pick<GoalBattleSummary, "currentTurn" | "maxTurns">) => `${b.currentTurn}/${b.maxTurns}`;
+/** "3/25": the turn being played while it runs (the server counts the turns finished), the last one played after. */
+export function turnText(b: Pick<GoalBattleSummary, "state" | "currentTurn" | "maxTurns">): string {
+  const turn = b.state === "running" ? Math.min(b.currentTurn + 1, b.maxTurns) : b.currentTurn;
+  return `${turn}/${b.maxTurns}`;
+}
 
 /** "1:05" or "1:02:09". */
 export function formatElapsed(ms: number): string {
