@@ -238,9 +238,9 @@ export function GoalLaunchForm(props: { onLaunched: (jobId: string) => void }) {
             aria-describedby={described("judgeMode")}
             onChange={(e) => set("judgeMode", e.currentTarget.value as LaunchValues["judgeMode"])}
           >
-            <option value="goal">The goal rule, then the judge</option>
-            <option value="llm">The judge only</option>
-            <option value="human">My vote, after the end</option>
+            <option value="goal">Goal rule, then judge</option>
+            <option value="llm">Judge only</option>
+            <option value="human">My vote</option>
           </select>
           {error("judgeMode")}
         </div>
