@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildLaunch, LAUNCH_DEFAULTS, type LaunchValues, launchRefusal } from "../../web/src/lib/goal-battle-form";
 import type { GoalBattleSummary, GoalMessage } from "../../web/src/lib/goal-battle-types";
 import {
+  awaitsVote,
   canReveal,
   elapsedAt,
   endedText,
@@ -208,6 +209,10 @@ describe("a goal battle's card and page", () => {
     expect(endedText(done.endedReason)).toBe("Ended because the goal was reached.");
     expect(winnerText(battle({ state: "done", judgeMode: "human" }), false)).toBe("Waiting for your vote");
     expect(winnerText(battle({ state: "error", endedReason: "error", winner: "none" }), false)).toBe("No contest");
+    // A person decides only a battle that ended on the goal or the limit.
+    expect(awaitsVote(battle({ state: "done", judgeMode: "human" }))).toBe(true);
+    expect(awaitsVote(battle({ state: "stopped", judgeMode: "human" }))).toBe(false);
+    expect(awaitsVote(battle({ state: "done", judgeMode: "goal" }))).toBe(false);
   });
 
   it("groups each side's messages by turn, a message fetched and also announced counted once", () => {

@@ -59,9 +59,16 @@ export function winnerText(b: GoalBattleSummary, revealed: boolean, winner: Goal
   if (winner === "A" || winner === "B") return `${sideName(b, winner, revealed)} won`;
   if (winner === "tie") return "A tie";
   if (winner === "none") return "No contest";
-  if (b.judgeMode === "human" && isOver(b.state)) return b.vote ? "Voted" : "Waiting for your vote";
+  if (awaitsVote(b)) return b.vote ? "Voted" : "Waiting for your vote";
   return isOver(b.state) ? "No winner" : "Not decided yet";
 }
+
+/**
+ * A person decides this battle: it ended on the goal or the limit, with a vote to give (or given). A stopped battle,
+ * or one a failure decided, takes no vote.
+ */
+export const awaitsVote = (b: Pick<GoalBattleSummary, "judgeMode" | "state">) =>
+  b.judgeMode === "human" && b.state === "done";
 
 /** The names can be shown: the battle is over and the server has told them. */
 export const canReveal = (b: GoalBattleSummary) =>

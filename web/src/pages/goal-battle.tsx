@@ -7,6 +7,7 @@ import { createActions } from "../lib/actions";
 import { stopGoalBattle, voteGoalBattle } from "../lib/goal-battle-api";
 import type { GoalSide } from "../lib/goal-battle-types";
 import {
+  awaitsVote,
   canReveal,
   elapsedAt,
   formatElapsed,
@@ -98,7 +99,7 @@ function GoalBattleView(props: { jobId: string }) {
               <GoalOutcome battle={b()} revealed={revealed()} />
             </Show>
             <Alert message={error()} />
-            <Show when={b().judgeMode === "human" && isOver(b().state)}>
+            <Show when={awaitsVote(b())}>
               <GoalHumanVote vote={b().vote} busy={busy() !== null} onVote={vote} />
             </Show>
             <Alert message={transcript.error()} />

@@ -3,6 +3,7 @@ import { createActions } from "../../lib/actions";
 import { stopGoalBattle } from "../../lib/goal-battle-api";
 import type { GoalBattleSummary } from "../../lib/goal-battle-types";
 import {
+  awaitsVote,
   canReveal,
   elapsedAt,
   endedText,
@@ -121,7 +122,7 @@ export function GoalBattleCard(props: Props) {
                     when={canReveal(b())}
                     fallback={
                       <span class="muted small">
-                        <Show when={b().judgeMode === "human" && !b().vote} fallback="Names not known.">
+                        <Show when={awaitsVote(b()) && !b().vote} fallback="Names not known.">
                           Names stay hidden until your vote: open the battle to vote.
                         </Show>
                       </span>
