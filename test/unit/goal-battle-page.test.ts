@@ -170,6 +170,13 @@ describe("the goal battle launch form's request", () => {
       fields: { judgeModel: unconfigured },
       general: null,
     });
+    const ownJudge = Object.assign(refusal("The judge demo:concise is one of the contestants."), {
+      code: "judge_is_contestant",
+    });
+    expect(launchRefusal(ownJudge, filled({ judgeModel: "demo:concise" }))).toEqual({
+      fields: { judgeModel: "The judge demo:concise is one of the contestants." },
+      general: null,
+    });
     expect(launchRefusal(refusal("The day's spend cap is reached."), filled())).toEqual({
       fields: {},
       general: "The day's spend cap is reached.",

@@ -183,6 +183,9 @@ function issuesOf(details: unknown): Issue[] {
   );
 }
 
+/** Refusals whose code says which field they are about. */
+const FIELD_OF_CODE: Partial<Record<string, LaunchField>> = { judge_is_contestant: "judgeModel" };
+
 /** The fields that hold model or preset ids, for a refusal that names one (`Model "x:y" …`). */
 const MODEL_FIELDS = ["first", "second", "pool", "userModel", "judgeModel"] as const;
 
@@ -214,6 +217,8 @@ export function launchRefusal(err: unknown, v: LaunchValues): { fields: LaunchEr
     else general ??= issue.path ? `${issue.path}: ${issue.message}` : issue.message;
   }
   if (issues.length) return { fields, general };
+  const byCode = FIELD_OF_CODE[(err as Refusal).code];
+  if (byCode) return { fields: { [byCode]: err.message }, general: null };
   const named = fieldsNaming(err.message, v);
   for (const field of named) fields[field] = err.message;
   return { fields, general: named.length ? null : err.message };
