@@ -7,7 +7,8 @@
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { screenshot } from "../helpers/e2e-browser";
-import { fitsWidth, unlabelledControls } from "../helpers/e2e-page";
+import { goalBattleEvent, type GoalBattleEvent } from "../../worker/shared/goal-battle";
+import { fitsWidth, recordSockets, unlabelledControls } from "../helpers/e2e-page";
 import { browserSuite, describeInBrowser } from "../helpers/e2e-suite";
 import { releaseHold, ruleFor, waitForHeld } from "../helpers/stub-client";
 
@@ -38,6 +39,7 @@ describeInBrowser("goal battles, in a real browser", () => {
       text: "Booked: a table for two at eight. GOAL_REACHED",
     });
     const page = await open();
+    const sockets = recordSockets<GoalBattleEvent>(page, goalBattleEvent);
     await openBattles(page, server.url);
 
     // A field the form checks itself, then one the server refuses: each message beside its field.
@@ -123,6 +125,22 @@ describeInBrowser("goal battles, in a real browser", () => {
     await page.getByRole("heading", { name: GOAL, level: 1 }).waitFor({ timeout: 10_000 });
     await sides.nth(1).locator('[data-testid="goal-reply"]').first().waitFor({ timeout: 10_000 });
     expect(await page.getByTestId("goal-state").innerText()).toBe("Done");
+
+    // Every frame the page received is an event of the goal battle union; none named a side while it ran.
+    expect(sockets.invalid).toEqual([]);
+    const events = sockets.events();
+    expect(events.some((e) => e.type === "message.added")).toBe(true);
+    const running = events.flatMap((e) =>
+      e.type === "snapshot" ? [e.state] : e.type === "battle.updated" ? [e.battle] : [],
+    );
+    expect(running.filter((b) => b.state === "running").length).toBeGreaterThan(0);
+    for (const b of running.filter((b) => b.state === "running"))
+      expect([b.sides.A.contestant, b.sides.B.contestant, b.sides.A.displayName, b.sides.B.displayName]).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
   });
 
   test("a human-judged battle: the vote from its page, then the names; a phone fits it, every control labelled", async () => {
@@ -153,7 +171,8 @@ describeInBrowser("goal battles, in a real browser", () => {
     await vote.getByRole("button", { name: "A is better" }).click();
     await page.getByTestId("goal-vote").waitFor({ timeout: 10_000 });
     expect(await page.getByTestId("goal-vote").innerText()).toBe("You voted: A is better.");
-    expect(await page.getByTestId("goal-winner").innerText()).toMatch(/ \(A\) won$/);
+    // The names follow with the vote's answer (an update may come first, while the room is still recording it).
+    await page.locator('[data-testid="goal-winner"]', { hasText: / \(A\) won$/ }).waitFor({ timeout: 10_000 });
     expect(await page.getByRole("tab").allInnerTexts()).not.toContain("Side A");
 
     await page.goto(`${server.url}/goal-battles`);
