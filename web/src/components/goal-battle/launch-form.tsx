@@ -11,6 +11,12 @@ import {
   MAX_LAUNCH,
 } from "../../lib/goal-battle-form";
 import { createModelOptions } from "../../lib/model-options";
+import {
+  MAX_GOAL_TURNS,
+  MAX_OUTPUT_TOKENS,
+  MAX_TEMPERATURE,
+  MAX_TIMEOUT_MS,
+} from "../../../../worker/shared/constants";
 import { Alert } from "../alert";
 import { ModelCombobox } from "../model-combobox";
 
@@ -221,10 +227,10 @@ export function GoalLaunchForm(props: { onLaunched: (jobId: string) => void }) {
       <fieldset>
         <legend>Limits</legend>
         <div class="grid-fields">
-          {number("maxTurns", "Max turns", 1, 100, "1")}
-          {number("turnTimeoutSeconds", "Turn timeout (seconds)", 1, 900, "any")}
-          {number("temperature", "Temperature", 0, 2, "any")}
-          {number("maxTokens", "Max tokens per reply", 1, 200000, "1")}
+          {number("maxTurns", "Max turns", 1, MAX_GOAL_TURNS, "1")}
+          {number("turnTimeoutSeconds", "Turn timeout (seconds)", 1, MAX_TIMEOUT_MS / 1000, "any")}
+          {number("temperature", "Temperature", 0, MAX_TEMPERATURE, "any")}
+          {number("maxTokens", "Max tokens per reply", 1, MAX_OUTPUT_TOKENS, "1")}
         </div>
       </fieldset>
       <div class="grid-fields">
