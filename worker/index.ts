@@ -15,6 +15,7 @@ import { openAiErrors } from "./api/v1-errors";
 
 export { ComparisonRoom } from "./rooms/comparison-room";
 export { EvaluationRoom } from "./rooms/evaluation-room";
+export { ThreadRoom } from "./rooms/thread-room";
 export { FitRoom } from "./rooms/fit-room";
 export { GoalBattleRoom } from "./rooms/goal-battle-room";
 export { RateLimiter } from "./rooms/rate-limiter";

@@ -89,4 +89,16 @@ export type ResponseSchemasMatchRoutes = [
   Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["upload"]["$put"], 200>, typeof r.promptSetEdited>>,
   Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["upload"]["$put"], 201>, typeof r.promptSetEdited>>,
   Expect<Check<InferResponseType<Api["prompt-sets"][":id"]["$delete"], 200>, typeof r.promptSetDeleted>>,
+  Expect<Check<InferResponseType<Api["threads"]["$post"], 201>, typeof r.threadResponse>>,
+  Expect<Check<InferResponseType<Api["threads"]["$get"], 200>, typeof r.threadList>>,
+  Expect<Check<InferResponseType<Api["threads"][":id"]["$get"], 200>, typeof r.threadDetailResponse>>,
+  Expect<Check<InferResponseType<Api["threads"][":id"]["$patch"], 200>, typeof r.threadResponse>>,
+  Expect<Check<InferResponseType<Api["threads"][":id"]["$delete"], 200>, typeof r.threadDeleted>>,
+  Expect<Check<InferResponseType<Api["threads"][":id"]["messages"]["$post"], 202>, typeof r.threadMessageAccepted>>,
+  Expect<
+    Check<
+      InferResponseType<Api["threads"][":id"]["messages"][":messageId"]["continue"]["$post"], 200>,
+      typeof r.threadMessageResponse
+    >
+  >,
 ];

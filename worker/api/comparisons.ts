@@ -1,8 +1,7 @@
 /** /api/comparisons: validate, then hand the comparison to its ComparisonRoom. */
 import { type Context, Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import { type ChosenPair, choosePair, NoPairError } from "../arena/choose-pair";
-import { estimateComparison, estimateJudges, estimateRetry, estimateTurn, poolPrices } from "../arena/estimate";
+import { estimateJudges, estimateRetry, estimateTurn, poolPrices } from "../arena/estimate";
 import { comparisonHistory } from "../arena/history";
 import type { Price, RunEstimate } from "../council/estimate";
 import { votesAndVerdictsOf } from "../db/arena-queries";
@@ -11,7 +10,6 @@ import { blindPricesOf, type ComparisonForEstimate, comparisonForEstimate } from
 import { displayName } from "../providers/registry";
 import { comparisonDetail as comparisonDetailSchema } from "../shared/arena";
 import { settings } from "../shared/config";
-import { isPresetId } from "../shared/contestant";
 import {
   comparisonMessageInput,
   createComparisonInput,
@@ -28,24 +26,22 @@ import {
   messageAccepted,
   voteRecorded,
 } from "../shared/responses";
+import { comparisonCallsMs, startComparison } from "./comparison-start";
+import { comparisonRoom } from "./comparison-room";
 import { claimContestants, pricedAs, targetsOf } from "./contestants";
 import { ApiError, notFound } from "./errors";
-import { knownId, newItemId } from "./item-ids";
+import { knownId } from "./item-ids";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
 import { voteReceipt } from "./receipts";
-import { redactComparison, redactMessage, redactMode } from "./redaction";
+import { redactMessage, redactMode } from "./redaction";
 import { unwrap } from "./room-result";
 import { connectRoom, requireUpgrade } from "./sockets";
-import { reserveSpend, utcDay, withHold, workMs } from "./spend";
+import { reserveSpend, withHold, workMs } from "./spend";
 import { validate } from "./validate";
 
-/** The room of comparison `id`: only for an id the server made (item-ids.ts), since addressing a room creates it. */
-export const comparisonRoom = (env: Env, id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
-
-/** The longest a comparison's calls may take: both sides at once, then judges (two orders, each maybe asked twice). */
-const comparisonCallsMs = (timeoutMs: number) => 5 * timeoutMs;
+export { comparisonRoom } from "./comparison-room";
 
 /**
  * Sets aside the most this request on a comparison could cost (QUORUM_MAX_RUN_USD counts everything the
@@ -77,15 +73,6 @@ async function withSpend<R extends { ok: boolean }>(
     workMs: workMs(c.env, comparisonCallsMs(settings(c.env).arena.timeoutMs)),
   });
   return withHold(c.env, holdId, act);
-}
-
-/**
- * A blind comparison's work is set aside at the highest prices of the models its pair could have been:
- * the two asked for (the client knows them, just not their sides), or the pool a sampled pair came from.
- * With a cap set, every model of that pool must have a price, whichever two were drawn.
- */
-function blindPricing(env: Env, blind: boolean, candidates: string[]): { price: Price; unpriced: string[] } | null {
-  return blind ? poolPrices(env, candidates) : null;
 }
 
 /**
@@ -158,76 +145,9 @@ const described = {
 };
 
 export const comparisonsApi = new Hono<{ Bindings: Env }>()
-  .post("/", described.create, validate("json", createComparisonInput), async (c) => {
-    const redacted = redactMode(c.env) ? await redactComparison(c.req.valid("json")) : null;
-    const input = redacted?.input ?? c.req.valid("json");
-    await rateLimit(c, "comparisons", await clientIdOf(c));
-    const { arena } = settings(c.env);
-    // QUORUM_JUDGES' model ids are checked when asked (one may be unconfigured today); its presets resolve here.
-    const named = [...(input.models ?? []), ...(input.judges ?? arena.judges.filter(isPresetId))];
-    const contestants = await claimContestants(c.env, named);
-    let chosen: ChosenPair;
-    try {
-      chosen = await choosePair(c.env, openDb(c.env.DB), input, arena.topperMinAppearances);
-    } catch (err) {
-      if (err instanceof NoPairError) throw new ApiError(409, "no_models", err.message);
-      throw err;
-    }
-    const autoJudges = input.judges ?? arena.judges;
-    const called = (id: string) => contestants.find((x) => x.id === id)?.modelId ?? id;
-    // Priced as the models the presets call.
-    const blind = blindPricing(c.env, input.blind, chosen.candidates.map(called));
-    const estimate = estimateComparison(c.env, {
-      models: { left: called(chosen.models.left), right: called(chosen.models.right) },
-      prompt: input.prompt,
-      params: input.params ?? {},
-      judges: autoJudges.map(called),
-      blind: blind?.price ?? null,
-    });
-    const id = await newItemId(c.env, "comparison");
-    const holdId = await reserveSpend(c, {
-      itemId: id,
-      what: "comparison",
-      estimate: blind ? { ...estimate, unpriced: [...new Set([...blind.unpriced, ...estimate.unpriced])] } : estimate,
-      hidden: input.blind,
-      blindPrices: blind?.price ?? null,
-      // Automatic judges are asked after the vote, whenever it comes: their part stays set aside until then, today at least.
-      workMs: Math.max(
-        workMs(c.env, comparisonCallsMs(arena.timeoutMs)),
-        autoJudges.length ? utcDay().resetsAt - Date.now() : 0,
-      ),
-    });
-    const outcome = await withHold(
-      c.env,
-      holdId,
-      async (holdId) =>
-        await comparisonRoom(c.env, id).start({
-          id,
-          prompt: input.prompt,
-          models: chosen.models,
-          category: input.category ?? null,
-          blind: input.blind,
-          mode: chosen.mode,
-          modeNote: chosen.modeNote,
-          params: redacted ? { ...input.params, redactions: redacted.redactions } : (input.params ?? {}),
-          maxTurns: arena.maxTurns,
-          timeoutMs: arena.timeoutMs,
-          autoJudges,
-          holdId,
-          targets: targetsOf(contestants),
-        }),
-    );
-    const started = unwrap(outcome);
-    return c.json(
-      {
-        ...started,
-        mode: chosen.mode,
-        modeNote: chosen.modeNote,
-        ...(redacted ? { redactions: redacted.redactions } : {}),
-      },
-      201,
-    );
-  })
+  .post("/", described.create, validate("json", createComparisonInput), async (c) =>
+    c.json(await startComparison(c, c.req.valid("json")), 201),
+  )
   .get("/", described.list, validate("query", listComparisonsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
     const { rows, nextCursor } = await comparisonHistory(

@@ -18,6 +18,7 @@ import { evaluationEstimateApi } from "./evaluation-estimate";
 import { evaluationReportApi } from "./evaluation-report";
 import { evaluationRevisionsApi } from "./evaluation-revisions";
 import { spendApi } from "./spend";
+import { threadsApi } from "./threads";
 import { votesApi } from "./votes";
 
 export const api = new Hono<{ Bindings: Env }>()
@@ -38,6 +39,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/judges", judgesApi)
   .route("/spend", spendApi)
   .route("/prompt-sets", promptSetsApi)
+  .route("/threads", threadsApi)
   // The report's routes first: its /compare would otherwise read as an evaluation's id.
   .route("/evaluations", evaluationReportApi)
   .route("/evaluations", evaluationRevisionsApi)

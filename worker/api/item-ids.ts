@@ -9,16 +9,18 @@ import { comparisonExists } from "../db/arena-queries";
 import { evaluationExists } from "../db/evaluation-queries";
 import { goalBattleExists } from "../db/goal-battle-queries";
 import { openDb, runStatusOf } from "../db/queries";
+import { threadExists } from "../db/thread-queries";
 import { notFound } from "./errors";
 import { sign, TAG_HEX_LENGTH, verify } from "./signing";
 
-export type ItemKind = "run" | "comparison" | "evaluation" | "goal-battle";
+export type ItemKind = "run" | "comparison" | "evaluation" | "goal-battle" | "thread";
 
 const WHAT: Record<ItemKind, string> = {
   run: "Run",
   comparison: "Comparison",
   evaluation: "Evaluation",
   "goal-battle": "Goal battle",
+  thread: "Thread",
 };
 const TAGGED = new RegExp(
   `^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([0-9a-f]{${TAG_HEX_LENGTH}})$`,
@@ -39,6 +41,7 @@ export async function isKnownId(env: Env, kind: ItemKind, id: string): Promise<b
   const db = openDb(env.DB);
   if (kind === "evaluation") return evaluationExists(db, id);
   if (kind === "goal-battle") return goalBattleExists(db, id);
+  if (kind === "thread") return threadExists(db, id);
   return kind === "run" ? (await runStatusOf(db, id)) !== null : comparisonExists(db, id);
 }
 

@@ -37,7 +37,7 @@ export async function redactRun(input: CreateRunInput): Promise<{ input: CreateR
   return { input: masked, redactions: tally.counts };
 }
 
-/** The prompt, the category and the system prompt, masked. */
+/** The prompt, the category, the system prompt and the context, masked. */
 export async function redactComparison(
   input: CreateComparisonInput,
 ): Promise<{ input: CreateComparisonInput; redactions: Redactions }> {
@@ -49,12 +49,15 @@ export async function redactComparison(
       ? input.params
       : { ...input.params, systemPrompt: await mask(input.params.systemPrompt) });
   const category = await mask(input.category);
+  const context =
+    input.context && (await Promise.all(input.context.map(async (m) => ({ ...m, content: await mask(m.content) }))));
   return {
     input: {
       ...input,
       prompt: await mask(input.prompt),
       ...(category === undefined ? {} : { category }),
       ...(params ? { params } : {}),
+      ...(context ? { context } : {}),
     },
     redactions: tally.counts,
   };

@@ -10,7 +10,7 @@ import { cached } from "../shared/memo";
 import { settings } from "../shared/config";
 
 /** What a signature vouches for; each purpose signs its own domain, so one can't stand in for another. */
-export type SignedPurpose = "run" | "comparison" | "evaluation" | "goal-battle" | "vote-receipt";
+export type SignedPurpose = "run" | "comparison" | "evaluation" | "goal-battle" | "thread" | "vote-receipt";
 
 /** 128 bits of HMAC-SHA256, in hex: past guessing, short enough for an address bar. */
 const TAG_BYTES = 16;

@@ -25,6 +25,7 @@ const FEATURE_OF: Record<SpendKind, Feature> = {
   classifier: "classifier",
   v1: "endpoint",
   goal: "goal",
+  chat: "chat",
 };
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

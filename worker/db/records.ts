@@ -190,4 +190,20 @@ export interface ComparisonRecord {
   targets?: CallTargets;
   /** true from the start until the comparison's D1 row is written, alongside the first turn's calls; absent in records kept before it existed (written at once then) */
   unlisted?: boolean;
+  /** the conversation both sides read before the first turn (a chat thread's so far); absent when none */
+  context?: ContextMessage[];
+  /** the chat thread reply this comparison answers, told of its first vote; absent for the arena's own */
+  thread?: ThreadLink;
+}
+
+/** An earlier message of the conversation a comparison continues: no model is named in it. */
+export interface ContextMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** A chat thread's dual reply, answered by a comparison. */
+export interface ThreadLink {
+  id: string;
+  messageId: string;
 }

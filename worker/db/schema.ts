@@ -23,6 +23,10 @@ import type {
   RunStatus,
   Scores,
 } from "../shared/run";
+import type { ThreadMessageStatus, ThreadMode } from "../shared/thread";
+import type { THREAD_SOURCES } from "../shared/constants";
+
+type ThreadSource = (typeof THREAD_SOURCES)[number];
 
 import type {
   GoalBattleState,
@@ -486,7 +490,7 @@ export const spendEntries = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     kind: text("kind")
-      .$type<"judge" | "answer" | "review" | "synthesis" | "side" | "classifier" | "v1" | "goal">()
+      .$type<"judge" | "answer" | "review" | "synthesis" | "side" | "classifier" | "v1" | "goal" | "chat">()
       .notNull(),
     /** the run or comparison that paid for the call (null for entries kept before it was recorded) */
     itemId: text("item_id"),
@@ -749,4 +753,59 @@ export const goalBattleMessages = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.battleId, t.side, t.turn, t.role] })],
+);
+
+/**
+ * Chat threads (docs/chat.md): a conversation begun on the chat page or by a call to /v1/chat/completions. Its
+ * ThreadRoom keeps these rows in step with its own storage; `updated_at` moves with every message, so the list is
+ * newest activity first.
+ */
+export const threads = sqliteTable(
+  "threads",
+  {
+    id: text("id").primaryKey(),
+    title: text("title").notNull(),
+    systemPrompt: text("system_prompt"),
+    /** the single mode's model: a model id or a preset id */
+    modelId: text("model_id"),
+    mode: text("mode").$type<ThreadMode>().notNull(),
+    category: text("category"),
+    source: text("source").$type<ThreadSource>().notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("threads_updated_at").on(t.updatedAt, t.id)],
+);
+
+/**
+ * A thread's messages in order. A dual reply names its arena comparison without a foreign key: the comparison, its
+ * vote and its battle stay when the message or its thread is deleted.
+ */
+export const threadMessages = sqliteTable(
+  "thread_messages",
+  {
+    id: text("id").primaryKey(),
+    threadId: text("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    role: text("role").$type<"user" | "assistant">().notNull(),
+    content: text("content").notNull(),
+    mode: text("mode").$type<ThreadMode>().notNull(),
+    status: text("status").$type<ThreadMessageStatus>().notNull(),
+    modelId: text("model_id"),
+    displayName: text("display_name"),
+    reason: text("reason"),
+    comparisonId: text("comparison_id"),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    latencyMs: integer("latency_ms"),
+    costUsd: real("cost_usd"),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("thread_messages_seq").on(t.threadId, t.seq),
+    index("thread_messages_comparison").on(t.comparisonId),
+  ],
 );

@@ -7,9 +7,10 @@ import { hiddenItemSql } from "./spend-queries";
 
 /**
  * The kinds of paid call: a run's answers, reviews and syntheses, an arena side's reply, a judge, the classifier,
- * a call to the OpenAI-compatible endpoint (`v1`), any call of a goal battle (`goal`).
+ * a call to the OpenAI-compatible endpoint (`v1`), any call of a goal battle (`goal`), a chat thread's single or topper
+ * reply (`chat`).
  */
-export type SpendKind = "answer" | "review" | "synthesis" | "side" | "judge" | "classifier" | "v1" | "goal";
+export type SpendKind = "answer" | "review" | "synthesis" | "side" | "judge" | "classifier" | "v1" | "goal" | "chat";
 
 export interface SpendHistoryRow {
   /** 00:00 UTC of the day, ms since the epoch */

@@ -8,12 +8,13 @@
  */
 import { insertComparison, saveTurnStart } from "../db/arena-queries";
 import { openDb } from "../db/queries";
-import type { CallTargets } from "../db/records";
+import type { CallTargets, ContextMessage, ThreadLink } from "../db/records";
 import { settleHoldsWrite } from "../db/spend-queries";
 import type { ArenaParams, ComparisonDetail, ComparisonMode } from "../shared/arena";
 import type { ComparisonEventBody } from "../shared/events";
 import type { Redactions } from "../shared/redact";
 import { closedRefusal } from "./comparison/closed";
+import { tellThread } from "./comparison/thread-link";
 import type { ComparisonContext } from "./comparison/context";
 import { JudgePanel } from "./comparison/judge-panel";
 import { answerSides, failStuckSides, openTurn, reopenFailed, sidesToAnswer } from "./comparison/sides";
@@ -25,6 +26,7 @@ import { Room } from "./room";
 import { type RoomResult, refuse } from "./room-result";
 
 export type { CastVote, VoteResponse } from "./comparison/vote-desk";
+export type { ContextMessage, ThreadLink } from "../db/records";
 
 export interface StartComparison {
   id: string;
@@ -42,6 +44,10 @@ export interface StartComparison {
   targets?: CallTargets;
   /** the money set aside for the comparison's calls (api/spend.ts) */
   holdId?: string;
+  /** the conversation so far, which both sides read before the prompt (a chat thread's) */
+  context?: ContextMessage[];
+  /** the chat thread reply the comparison answers: its first vote is passed on to that thread */
+  thread?: ThreadLink;
 }
 
 const missing = () => refuse("not_found", "No comparison with this id.", 404);
@@ -58,6 +64,7 @@ export class ComparisonRoom extends Room<ComparisonEventBody> {
     this.pieces = this.context();
     this.judges = new JudgePanel(this.pieces);
     this.votes = new VoteDesk(this.pieces, async () => {
+      await tellThread(this.env, this.record!);
       await this.judges.afterFirstVote();
       if (!this.hasWork()) await this.settleHolds();
     });

@@ -8,7 +8,7 @@
 import { type ConfigVars, settings } from "../shared/config";
 
 export interface CallLog {
-  /** the run, comparison, evaluation or goal battle id */
+  /** the run, comparison, evaluation, goal battle or thread id */
   run: string;
   step:
     | "answer"
@@ -24,7 +24,8 @@ export interface CallLog {
     | "goal-side"
     | "goal-user"
     | "goal-check"
-    | "goal-judge";
+    | "goal-judge"
+    | "chat";
   model: string;
   status: "done" | "failed";
   latencyMs: number | null;

@@ -66,9 +66,34 @@ export const LABEL_IMPORT_SOURCE = "import";
 /** Models the leaderboard's "who beats whom" odds show when none are listed, and the most that may be listed. */
 /**
  * What the spend page groups calls by: a run's answers and syntheses; its reviews; an arena side's replies; judges;
- * the prompt classifier; calls to the OpenAI-compatible endpoint (/v1); goal battles (sides, simulated user, checks, judge).
+ * the prompt classifier; calls to the OpenAI-compatible endpoint (/v1); goal battles (sides, simulated user, checks, judge);
+ * a chat thread's single and topper replies (a dual reply is an arena comparison, counted there).
  */
-export const SPEND_FEATURES = ["runs", "evaluations", "arena", "judges", "classifier", "endpoint", "goal"] as const;
+export const SPEND_FEATURES = [
+  "runs",
+  "evaluations",
+  "arena",
+  "judges",
+  "classifier",
+  "endpoint",
+  "goal",
+  "chat",
+] as const;
+
+/**
+ * How a thread's message is answered: one model or preset (`single`), two blind models and a vote (`dual`), or the
+ * human leaderboard's leader (`topper`).
+ */
+export const THREAD_MODES = ["single", "dual", "topper"] as const;
+/** Where a thread began: the chat page, or a call to /v1/chat/completions. */
+export const THREAD_SOURCES = ["page", "v1"] as const;
+/**
+ * A thread message's state: a reply streams, then is done or failed; a dual reply waits for its comparison's vote,
+ * then (after a tie or both-bad) for the person to pick the side that continues.
+ */
+export const THREAD_MESSAGE_STATUSES = ["streaming", "done", "failed", "awaiting_vote", "awaiting_choice"] as const;
+/** The longest a thread's title may be. */
+export const THREAD_TITLE_MAX = 200;
 
 export const ODDS_TOP_MODELS = 10;
 export const ODDS_MAX_MODELS = 30;

@@ -11,6 +11,7 @@ import {
 } from "./arena";
 import { evaluationDetail, evaluationFailure, evaluationProgress, evaluationStatus } from "./evaluation";
 import { aggregationView, callUsage, meter, runDetail, runStatus, scores } from "./run";
+import { thread, threadDetail, threadMessage } from "./thread";
 
 const base = { seq: z.number() };
 const answerRef = { answerId: z.string(), label: z.string() };
@@ -213,6 +214,26 @@ export const evaluationEvent = z.discriminatedUnion("type", [
 
 export type EvaluationEvent = z.infer<typeof evaluationEvent>;
 export type EvaluationEventBody = EvaluationEvent extends infer E
+  ? E extends { seq: number }
+    ? Omit<E, "seq">
+    : never
+  : never;
+
+/** The live events of a chat thread: its messages as they start, stream and end, and its settings as they change. */
+export const threadEvent = z.discriminatedUnion("type", [
+  z.object({ ...base, type: z.literal("snapshot"), state: threadDetail }),
+  z.object({ ...base, type: z.literal("message.started"), message: threadMessage }),
+  z.object({ ...base, type: z.literal("message.delta"), messageId: z.string(), text: z.string() }),
+  z.object({ ...base, type: z.literal("message.completed"), message: threadMessage }),
+  z.object({ ...base, type: z.literal("message.failed"), message: threadMessage }),
+  /** a dual reply's vote was a tie or both-bad: it now waits for the side that continues */
+  z.object({ ...base, type: z.literal("message.updated"), message: threadMessage }),
+  z.object({ ...base, type: z.literal("thread.updated"), thread }),
+  watchdog,
+]);
+
+export type ThreadEvent = z.infer<typeof threadEvent>;
+export type ThreadEventBody = ThreadEvent extends infer E
   ? E extends { seq: number }
     ? Omit<E, "seq">
     : never

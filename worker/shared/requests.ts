@@ -38,6 +38,8 @@ import {
   REVIEWER_WEIGHTS,
   RUBRIC_KEY_PATTERN,
   SELF_REVIEW_MODES,
+  THREAD_MODES,
+  THREAD_TITLE_MAX,
   VOTE_CHOICES,
   type StyleMethod,
 } from "./constants";
@@ -322,6 +324,12 @@ const arenaText = (what: string) =>
     .min(1, `the ${what} is empty`)
     .max(ARENA_TEXT_MAX, `the ${what} is longer than ${ARENA_TEXT_MAX.toLocaleString("en")} characters`);
 
+/** The most earlier messages a comparison may be given as its context. */
+export const MAX_CONTEXT_MESSAGES = 200;
+const contextMessage = z
+  .object({ role: z.enum(["user", "assistant"]), content: z.string().min(1).max(ARENA_TEXT_MAX) })
+  .strict();
+
 export const createComparisonInput = z
   .object({
     prompt: arenaText("prompt"),
@@ -336,6 +344,8 @@ export const createComparisonInput = z
     params: modelParamsInput.optional(),
     /** judges to ask once the first vote is in (instead of QUORUM_JUDGES) */
     judges: judges.optional(),
+    /** the conversation so far (a chat thread's), which both sides read before the prompt; names no model */
+    context: z.array(contextMessage).max(MAX_CONTEXT_MESSAGES).optional(),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -438,6 +448,63 @@ export const exportBattlesQuery = z.object({
 });
 
 export type CreateComparisonInput = z.infer<typeof createComparisonInput>;
+
+// ---- chat threads ----
+
+const threadTitle = z
+  .string()
+  .trim()
+  .min(1, "the title is empty")
+  .max(THREAD_TITLE_MAX, `the title is longer than ${THREAD_TITLE_MAX} characters`)
+  .superRefine(noControlCharacter("the title"));
+const threadSystemPrompt = z.string().max(20_000, "the system prompt is longer than 20,000 characters");
+
+export const createThreadInput = z
+  .object({
+    title: threadTitle.optional(),
+    /** the single mode's model: a model id or a preset id */
+    modelId: modelId.optional(),
+    systemPrompt: threadSystemPrompt.optional(),
+    mode: z.enum(THREAD_MODES).default("single"),
+    category: category.optional(),
+  })
+  .strict();
+
+/** A change to a thread's settings: null clears the model, system prompt or category. */
+export const updateThreadInput = z
+  .object({
+    title: threadTitle.optional(),
+    modelId: modelId.nullable().optional(),
+    systemPrompt: threadSystemPrompt.nullable().optional(),
+    mode: z.enum(THREAD_MODES).optional(),
+    category: category.nullable().optional(),
+  })
+  .strict()
+  .refine((input) => Object.keys(input).length > 0, { message: "name at least one setting to change" });
+
+export const threadMessageInput = z
+  .object({
+    content: arenaText("message"),
+    mode: z.enum(THREAD_MODES).optional(),
+    /** single: the model or preset that answers this message (the thread's when left out) */
+    modelId: modelId.optional(),
+    /** dual: the two models (drawn as the arena draws when left out) */
+    models: z
+      .array(modelId)
+      .length(2, "give exactly two models, or none to have a pair drawn")
+      .refine(([a, b]) => a !== b, { message: "the two models must differ" })
+      .optional(),
+  })
+  .strict();
+
+/** After a tie or both-bad: which side's answer continues the thread (A is the comparison's left, B its right). */
+export const continueThreadInput = z.object({ side: z.enum(["A", "B"]) }).strict();
+
+export const listThreadsQuery = listRunsQuery;
+
+export type CreateThreadInput = z.infer<typeof createThreadInput>;
+export type UpdateThreadInput = z.infer<typeof updateThreadInput>;
+export type ThreadMessageInput = z.infer<typeof threadMessageInput>;
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;
 export type OddsQuery = z.infer<typeof oddsQuery>;
 export type SpendHistoryQuery = z.infer<typeof spendHistoryQuery>;

@@ -28,6 +28,9 @@ import {
 import { evaluationStatus } from "./evaluation";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
+import { thread, threadDetail, threadMessage, threadSummary } from "./thread";
+
+export { thread as Thread, threadMessage as ThreadMessage, threadSummary as ThreadSummary } from "./thread";
 
 /** Every refusal and failure: `{ error: { code, message, details? } }` (api/errors.ts). */
 export const errorResponse = z.object({
@@ -732,3 +735,13 @@ export {
   goalMessage,
   goalMessageList,
 } from "./goal-battle";
+
+// ---- chat threads (docs/chat.md) ----
+
+export const threadResponse = z.object({ thread });
+export const threadList = z.object({ threads: z.array(threadSummary), nextCursor: z.nullable(z.string()) });
+export const threadDetailResponse = threadDetail;
+/** A message sent: the person's message and the reply, which streams over the thread's socket. */
+export const threadMessageAccepted = z.object({ userMessage: threadMessage, reply: threadMessage });
+export const threadMessageResponse = z.object({ message: threadMessage });
+export const threadDeleted = z.object({ deleted: z.literal(true) });

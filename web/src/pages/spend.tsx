@@ -15,6 +15,7 @@ const FEATURE_NAMES: Record<SpendHistory["byFeature"][number]["feature"], string
   classifier: "Prompt classifier",
   endpoint: "OpenAI-compatible endpoint (/v1)",
   goal: "Goal battles (sides, simulated user, checks, judge)",
+  chat: "Chat threads (single and topper replies)",
 };
 
 /** What was spent over the last 30 UTC days, by day, feature, provider and model, with the caps and today's holds. */

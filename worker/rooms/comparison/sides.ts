@@ -154,14 +154,17 @@ function settleTurn(r: ComparisonRecord, turn: TurnRecord): ComparisonRecord["st
   return r.status;
 }
 
-/** A side's own conversation: every earlier prompt with this side's reply, then the latest prompt. */
+/** A side's own conversation: the context it continues, every earlier prompt with this side's reply, then the latest prompt. */
 function historyFor(r: ComparisonRecord, side: Side): ChatMessage[] {
-  return r.turns.flatMap((t, i): ChatMessage[] =>
-    i === r.turns.length - 1
-      ? [{ role: "user", content: t.prompt }]
-      : [
-          { role: "user", content: t.prompt },
-          { role: "assistant", content: t[side].text },
-        ],
+  const context: ChatMessage[] = r.context ?? [];
+  return context.concat(
+    r.turns.flatMap((t, i): ChatMessage[] =>
+      i === r.turns.length - 1
+        ? [{ role: "user", content: t.prompt }]
+        : [
+            { role: "user", content: t.prompt },
+            { role: "assistant", content: t[side].text },
+          ],
+    ),
   );
 }
