@@ -1,8 +1,11 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { errorOf } from "../helpers/arena";
+import worker from "../../worker/index";
+import type { ThreadMessage } from "../../worker/shared/thread";
+import { castVote, createComparison, errorOf, getComparison, leaderboard, settled } from "../helpers/arena";
 import { client, ok } from "../helpers/client";
 import { api } from "../helpers/runs";
+import { BASE } from "../helpers/sockets";
 import { callsFor, releaseHold, scriptModel } from "../helpers/stub-client";
 import { createThread, getThread, openThreadSocket, replyEnded, sendMessage } from "../helpers/threads";
 
@@ -198,5 +201,233 @@ describe("threads: a single message", () => {
     second.close();
     expect(sofar.content + rest.join("")).toBe(text);
     expect(done.message.content).toBe(text);
+  });
+});
+
+/** POST /api/threads/:id/messages on a Worker with settings of its own (its rooms keep the test's). */
+async function sendWithSettings(id: string, body: unknown, settings: Record<string, string>) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`${BASE}/api/threads/${id}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+    { ...env, ...settings },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  if (res.status !== 202) throw new Error(`answered ${res.status}: ${await res.text()}`);
+  return res.json<{ reply: ThreadMessage }>();
+}
+
+describe("threads: topper", () => {
+  it("falls back while no model has enough appearances, saying so, then answers with the leader the leaderboard shows", async () => {
+    await scriptModel(stub, "pool-gpt", [{ text: "The pool's first model." }]);
+    const t = await createThread({ mode: "topper" });
+    const first = await sendMessage(t.id, { content: "Who answers?" });
+    expect(first.reply.modelId).toBe("openai:pool-gpt");
+    expect(first.reply.reason).toMatch(
+      /^No model has 20 appearances on the human leaderboard yet \(QUORUM_TOPPER_MIN_APPEARANCES\), so the arena pool's first available model answered/,
+    );
+    expect((await replyEnded(t.id, first.reply.id)).content).toBe("The pool's first model.");
+
+    // Four comparisons the strong model wins three of, one a tie.
+    for (const [k, choice] of (["strong", "strong", "strong", "tie"] as const).entries()) {
+      await scriptModel(stub, "top-strong", [{ text: "STRONG" }]);
+      await scriptModel(stub, "top-weak", [{ text: "weak" }]);
+      const { id } = await createComparison({ prompt: `Round ${k}`, models: ["openai:top-strong", "google:top-weak"] });
+      const detail = await settled(id);
+      const strongSide = detail.turns[0].left.text === "STRONG" ? "left" : "right";
+      await castVote(id, choice === "tie" ? "tie" : strongSide);
+    }
+    const board = await leaderboard();
+    const leader = board.rows.filter((r) => r.bt !== null && r.appearances >= 3).sort((a, b) => b.bt! - a.bt!)[0];
+    expect(leader.modelId).toBe("openai:top-strong");
+
+    await scriptModel(stub, "top-strong", [{ text: "The leader answers." }]);
+    const { reply } = await sendWithSettings(t.id, { content: "And now?" }, { QUORUM_TOPPER_MIN_APPEARANCES: "3" });
+    expect(reply.modelId).toBe(leader.modelId);
+    expect(reply.mode).toBe("topper");
+    expect(reply.reason).toMatch(new RegExp(`^#1 on the human leaderboard, ${Math.round(leader.bt!)}\\b`));
+    const done = await replyEnded(t.id, reply.id);
+    expect(done).toMatchObject({ status: "done", content: "The leader answers.", modelId: "openai:top-strong" });
+  });
+
+  it("reads the thread's category view: a category without a leader falls back and names the view", async () => {
+    await scriptModel(stub, "pool-gpt", [{ text: "Fallback for poetry." }]);
+    const t = await createThread({ mode: "topper", category: "poetry" });
+    const { reply } = await sendMessage(t.id, { content: "A haiku?" });
+    expect(reply.reason).toMatch(/^No model has 20 appearances on the human leaderboard's poetry view yet/);
+    await replyEnded(t.id, reply.id);
+  });
+});
+
+type Row = Record<string, unknown>;
+
+/**
+ * A comparison's arena rows, without ids and times, and with sides named by their models (sides are drawn per
+ * comparison): what the comparison and its vote wrote.
+ */
+async function arenaRows(comparisonId: string) {
+  const all = async (sql: string) => (await env.DB.prepare(sql).bind(comparisonId).all<Row>()).results;
+  const [comparison] = await all(
+    "SELECT model1_id, model2_id, prompt, category, blind, mode, status FROM comparisons WHERE id = ?",
+  );
+  const sideModel = { left: comparison.model1_id, right: comparison.model2_id } as Record<string, unknown>;
+  const messages = await all(
+    "SELECT side, turn, role, content, status, error, truncated, tokens, tokens_in FROM messages WHERE comparison_id = ?",
+  );
+  const votes = await all("SELECT choice, winner_model_id, flags FROM model_votes WHERE comparison_id = ? ORDER BY id");
+  const battles = await all(
+    "SELECT source, model_a, model_b, winner, category, flagged, turn, anony FROM battles WHERE vote_id IN (SELECT vote_id FROM model_votes WHERE comparison_id = ?)",
+  );
+  const won = (choice: unknown) =>
+    choice === "left" || choice === "right" ? `won by ${sideModel[choice as string]}` : choice;
+  const { model1_id, model2_id, ...rest } = comparison;
+  return {
+    comparison: { ...rest, models: [model1_id, model2_id].sort() } as Row,
+    messages: messages
+      .map(({ side, ...m }) => ({ ...m, model: sideModel[side as string] }))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    votes: votes.map(({ choice, ...v }) => ({ ...v, choice: won(choice) })),
+    battles: battles.map(({ model_a, model_b, winner, ...b }) => ({
+      ...b,
+      models: [model_a, model_b].sort(),
+      winner: winner === "model_a" ? model_a : winner === "model_b" ? model_b : winner,
+    })),
+  };
+}
+
+/** Waits for the comparison's sides to settle, then votes for the side whose text is `winnerText` (or `choice`). */
+async function voteOn(comparisonId: string, pick: { text: string } | { choice: "tie" | "both-bad" }) {
+  const detail = await settled(comparisonId);
+  const choice = "text" in pick ? (detail.turns[0].left.text === pick.text ? "left" : "right") : pick.choice;
+  return castVote(comparisonId, choice);
+}
+
+describe("threads: dual", () => {
+  it("writes exactly the arena's rows, keeps the names hidden until the vote, and continues with the winner", async () => {
+    await scriptModel(stub, "dual-solo", [{ text: "Earlier answer." }]);
+    const t = await createThread({ modelId: "openai:dual-solo" });
+    const earlier = await sendMessage(t.id, { content: "Earlier question?" });
+    await replyEnded(t.id, earlier.reply.id);
+
+    for (const name of ["dual-a", "arena-a"]) await scriptModel(stub, name, [{ text: "Answer A." }]);
+    for (const name of ["dual-b", "arena-b"]) await scriptModel(stub, name, [{ text: "Answer B." }]);
+    const { reply } = await sendMessage(t.id, {
+      content: "Which is better?",
+      mode: "dual",
+      models: ["openai:dual-a", "anthropic:dual-b"],
+    });
+    expect(reply).toMatchObject({
+      mode: "dual",
+      status: "awaiting_vote",
+      content: "",
+      modelId: null,
+      displayName: null,
+    });
+    const comparisonId = reply.comparisonId!;
+    expect(comparisonId).toBeTruthy();
+    const blind = await settled(comparisonId);
+    expect(blind.reveal).toBeNull();
+    expect((await getThread(t.id)).messages.at(-1)).toMatchObject({
+      modelId: null,
+      content: "",
+      status: "awaiting_vote",
+    });
+    // Both sides read the thread's conversation before the new message.
+    const [call] = await callsFor(stub, "dual-a");
+    expect(call.body.messages).toEqual([
+      { role: "user", content: "Earlier question?" },
+      { role: "assistant", content: "Earlier answer." },
+      { role: "user", content: "Which is better?" },
+    ]);
+
+    const voted = await voteOn(comparisonId, { text: "Answer B." });
+    const done = await replyEnded(t.id, reply.id);
+    expect(done).toMatchObject({ status: "done", content: "Answer B.", modelId: "anthropic:dual-b" });
+    expect(voted.reveal).not.toBeNull();
+
+    // The same question and vote in the arena itself writes the same rows.
+    const arena = await createComparison({
+      prompt: "Which is better?",
+      models: ["openai:arena-a", "anthropic:arena-b"],
+    });
+    await voteOn(arena.id, { text: "Answer B." });
+    const rename = (rows: unknown) =>
+      JSON.parse(JSON.stringify(rows).replaceAll("arena-a", "dual-a").replaceAll("arena-b", "dual-b"));
+    const ours = await arenaRows(comparisonId);
+    expect(ours).toEqual(rename(await arenaRows(arena.id)));
+    expect(ours.votes).toEqual([
+      { winner_model_id: "anthropic:dual-b", flags: "[]", choice: "won by anthropic:dual-b" },
+    ]);
+    expect(ours.battles).toHaveLength(1);
+    expect(ours.messages).toHaveLength(4);
+
+    // The leaderboard counts it as any arena vote.
+    const board = await leaderboard();
+    expect(board.rows.find((r) => r.modelId === "anthropic:dual-b")?.wins).toBe(1);
+
+    // The next message reads the winner's answer.
+    await scriptModel(stub, "dual-solo", [{ text: "Next." }]);
+    const next = await sendMessage(t.id, { content: "And then?", mode: "single" });
+    await replyEnded(t.id, next.reply.id);
+    const calls = await callsFor(stub, "dual-solo");
+    expect(calls.at(-1)!.body.messages).toEqual([
+      { role: "user", content: "Earlier question?" },
+      { role: "assistant", content: "Earlier answer." },
+      { role: "user", content: "Which is better?" },
+      { role: "assistant", content: "Answer B." },
+      { role: "user", content: "And then?" },
+    ]);
+  });
+
+  it("after a tie waits for the side that continues; continue picks it", async () => {
+    await scriptModel(stub, "tie-a", [{ text: "Tie A." }]);
+    await scriptModel(stub, "tie-b", [{ text: "Tie B." }]);
+    const t = await createThread({ mode: "dual" });
+    const { reply } = await sendMessage(t.id, { content: "Either?", models: ["openai:tie-a", "google:tie-b"] });
+    const early = await api(`/threads/${t.id}/messages/${reply.id}/continue`, { method: "POST", json: { side: "A" } });
+    expect(early.status).toBe(409);
+    const busy = await api(`/threads/${t.id}/messages`, { method: "POST", json: { content: "More?" } });
+    expect(busy.status).toBe(409);
+    await voteOn(reply.comparisonId!, { choice: "tie" });
+    const waiting = await replyEnded(t.id, reply.id);
+    expect(waiting).toMatchObject({ status: "awaiting_choice", content: "" });
+    expect((await getThread(t.id)).messages.at(-1)!.status).toBe("awaiting_choice");
+    const left = (await getComparison(reply.comparisonId!)).reveal!.left.modelId;
+    const { message } = await ok(
+      client.threads[":id"].messages[":messageId"].continue.$post({
+        param: { id: t.id, messageId: reply.id },
+        json: { side: "A" },
+      }),
+    );
+    expect(message).toMatchObject({ status: "done", modelId: left });
+    expect(message.content).toBe(left === "openai:tie-a" ? "Tie A." : "Tie B.");
+  });
+
+  it("deleting the thread keeps the comparison and its vote", async () => {
+    await scriptModel(stub, "keep-a", [{ text: "Keep A." }]);
+    await scriptModel(stub, "keep-b", [{ text: "Keep B." }]);
+    const t = await createThread({ mode: "dual" });
+    const { reply } = await sendMessage(t.id, { content: "Keep?", models: ["openai:keep-a", "google:keep-b"] });
+    await voteOn(reply.comparisonId!, { text: "Keep A." });
+    await replyEnded(t.id, reply.id);
+    const before = await arenaRows(reply.comparisonId!);
+    await ok(client.threads[":id"].$delete({ param: { id: t.id } }));
+    expect(await arenaRows(reply.comparisonId!)).toEqual(before);
+    expect((await getComparison(reply.comparisonId!)).reveal).not.toBeNull();
+  });
+
+  it("draws the pair from the arena's pool when none is named", async () => {
+    for (const name of ["pool-gpt", "pool-claude", "pool-gemini"]) await scriptModel(stub, name, [{ text: name }]);
+    const t = await createThread({ mode: "dual" });
+    const { reply } = await sendMessage(t.id, { content: "Drawn?" });
+    const voted = await voteOn(reply.comparisonId!, { choice: "both-bad" });
+    const pool = ["openai:pool-gpt", "anthropic:pool-claude", "google:pool-gemini"];
+    expect(pool).toContain(voted.reveal.left.modelId);
+    expect(pool).toContain(voted.reveal.right.modelId);
+    expect((await arenaRows(reply.comparisonId!)).comparison.mode).toBe("sampled");
   });
 });
