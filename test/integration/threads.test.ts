@@ -1,4 +1,4 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import worker from "../../worker/index";
 import type { ThreadMessage } from "../../worker/shared/thread";
@@ -6,7 +6,7 @@ import { castVote, createComparison, errorOf, getComparison, leaderboard, settle
 import { client, ok } from "../helpers/client";
 import { api } from "../helpers/runs";
 import { BASE } from "../helpers/sockets";
-import { callsFor, releaseHold, scriptModel } from "../helpers/stub-client";
+import { callsFor, poll, releaseHold, scriptModel } from "../helpers/stub-client";
 import { createThread, getThread, openThreadSocket, replyEnded, sendMessage } from "../helpers/threads";
 
 const stub = inject("stubUrl");
@@ -146,6 +146,8 @@ describe("threads: a single message", () => {
       .bind(t.id)
       .first<{ n: number }>();
     expect(row?.n).toBe(2);
+    const { threads } = await ok(client.threads.$get({ query: { limit: "100" } }));
+    expect(threads.find((x) => x.id === t.id)).toMatchObject({ messageCount: 2, title: "Tell me something." });
     const [call] = await callsFor(stub, "thread-single");
     expect(call.body.messages).toEqual([
       { role: "system", content: "Answer plainly." },
@@ -429,5 +431,64 @@ describe("threads: dual", () => {
     expect(pool).toContain(voted.reveal.left.modelId);
     expect(pool).toContain(voted.reveal.right.modelId);
     expect((await arenaRows(reply.comparisonId!)).comparison.mode).toBe("sampled");
+  });
+});
+
+describe("threads: /v1 calls", () => {
+  /** The v1 thread titled `title`, once the call's after-response write has kept it. */
+  const v1Thread = (title: string) =>
+    poll(
+      async () => (await ok(client.threads.$get({ query: { limit: "100" } }))).threads.find((t) => t.title === title),
+      (t) => t !== undefined && t.messageCount > 0,
+      5_000,
+      `the v1 thread "${title}"`,
+    );
+
+  it("keeps a call as a thread: its messages, the answer and the model that answered", async () => {
+    await scriptModel(stub, "v1-kept", [{ text: "Kept as a thread.", tokensIn: 7, tokensOut: 4 }]);
+    const res = await SELF.fetch(`${BASE}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "openai:v1-kept",
+        messages: [
+          { role: "system", content: "Be kind." },
+          { role: "user", content: "Keep this call?" },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const summary = (await v1Thread("Keep this call?"))!;
+    expect(summary).toMatchObject({ source: "v1", modelId: "openai:v1-kept", messageCount: 2 });
+    const { thread, messages } = await getThread(summary.id);
+    expect(thread.systemPrompt).toBe("Be kind.");
+    expect(messages.map((m) => [m.role, m.content, m.modelId, m.status])).toEqual([
+      ["user", "Keep this call?", null, "done"],
+      ["assistant", "Kept as a thread.", "openai:v1-kept", "done"],
+    ]);
+    expect(messages[1]).toMatchObject({ tokensIn: 7, tokensOut: 4 });
+  });
+
+  it("keeps a streamed call too, and the page can continue it", async () => {
+    await scriptModel(stub, "v1-streamed", [{ text: "Streamed and kept." }, { text: "Continued on the page." }]);
+    const res = await SELF.fetch(`${BASE}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "openai:v1-streamed",
+        stream: true,
+        messages: [{ role: "user", content: "Stream and keep?" }],
+      }),
+    });
+    expect(await res.text()).toContain("[DONE]");
+    const summary = (await v1Thread("Stream and keep?"))!;
+    const { reply } = await sendMessage(summary.id, { content: "Go on." });
+    expect((await replyEnded(summary.id, reply.id)).content).toBe("Continued on the page.");
+    const calls = await callsFor(stub, "v1-streamed");
+    expect(calls[1].body.messages).toEqual([
+      { role: "user", content: "Stream and keep?" },
+      { role: "assistant", content: "Streamed and kept." },
+      { role: "user", content: "Go on." },
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import { settings } from "../shared/config";
 import type { ChatCompletionInput } from "../shared/requests";
 import { ApiError } from "./errors";
 import { openAiError } from "./v1-errors";
+import { recordV1Thread } from "./v1-thread";
 
 export interface CompletionCall {
   /** `chatcmpl-…`: the response's id, and the item its hold and spend entry name */
@@ -106,7 +107,7 @@ async function settle(env: Env, call: CompletionCall, reply: Reply): Promise<voi
         completedAt: Date.now(),
       }
     : null;
-  await settleCall(openDb(env.DB), call.holdId, entry);
+  await Promise.all([settleCall(openDb(env.DB), call.holdId, entry), recordV1Thread(env, call, reply)]);
 }
 
 function run(env: Env, call: CompletionCall, cancel: AbortSignal, hooks: Parameters<typeof streamReply>[2]) {

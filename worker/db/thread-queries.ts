@@ -124,8 +124,10 @@ export async function listThreads(
       source: t.source,
       createdAt: t.createdAt,
       updatedAt: t.updatedAt,
-      messageCount: sql<number>`(SELECT count(*) FROM thread_messages m WHERE m.thread_id = ${t.id})`,
-      lastMessageAt: sql<number | null>`(SELECT max(m.created_at) FROM thread_messages m WHERE m.thread_id = ${t.id})`,
+      messageCount: sql<number>`(SELECT count(*) FROM thread_messages m WHERE m.thread_id = threads.id)`,
+      lastMessageAt: sql<
+        number | null
+      >`(SELECT max(m.created_at) FROM thread_messages m WHERE m.thread_id = threads.id)`,
     })
     .from(t)
     .where(olderThan({ createdAt: t.updatedAt, id: t.id }, cursor))
