@@ -9,7 +9,7 @@ interface QuorumVars extends ProviderVars {
   QUORUM_RATE_RUNS?: string;
   QUORUM_RATE_COMPARISONS?: string;
   QUORUM_RATE_VOTES?: string;
-  /** per-client limit per minute on /v1/chat/completions calls (60) */
+  /** per-client limit per minute on /v1/chat/completions calls and single or topper chat messages (60) */
   QUORUM_RATE_COMPLETIONS?: string;
   /** the most one run or comparison may ever cost, every later request on it included (US dollars); needs priced models */
   QUORUM_MAX_RUN_USD?: string;

@@ -87,6 +87,10 @@ export function openApiDocumentOf<S extends Schema, P extends string>(
             description: "Prompt sets × contestants, judged: progress, report, matrix, before/after.",
           },
           { name: "Prompt sets", description: "Named lists of prompts for evaluations: upload, edit, export." },
+          {
+            name: "Threads",
+            description: "Chat threads: single, topper and dual (an arena vote inline) messages (docs/chat.md).",
+          },
           { name: "Service", description: "Health, models, providers, spend and this document." },
           {
             name: "OpenAI-compatible",
