@@ -663,7 +663,9 @@ describe("validation", () => {
     expect((await refused({ ...body, baseline: "demo:skeptic" })).body.error.message).toMatch(/baseline must be one/);
     expect((await refused({ ...body, judges: [] })).body.error.message).toMatch(/at least one judge/);
     expect((await refused({ ...body, repeats: 6 })).status).toBe(400);
-    expect((await refused({ ...body, method: "council" })).body.error.code).toBe("not_yet");
+    expect((await refused({ ...body, method: "council", rubric: "be kind" })).body.error.message).toMatch(
+      /council rubric/,
+    );
     expect((await refused({ ...body, contestants: ["preset:nobody@1", "demo:concise"] })).body.error.code).toBe(
       "unknown_preset",
     );

@@ -1,6 +1,6 @@
 /**
- * What POST /api/evaluations and its dry run (/estimate) both check and figure before anything is spent: the
- * method, judges that are models, the contestants resolved (a preset to its model and parameters), every model
+ * What POST /api/evaluations and its dry run (/estimate) both check and figure before anything is spent: judges
+ * (a council evaluation's reviewers) that are models, the contestants resolved (a preset to its model and parameters), every model
  * configured; then, from the prompt set's items, the most it could cost and its calls.
  */
 import type { PromptSetItem } from "../shared/prompt-set";
@@ -14,8 +14,6 @@ import { ApiError } from "./errors";
 
 /** Refuses what no evaluation can run; the contestants, resolved. */
 export async function checkedContestants(env: Env, input: CreateEvaluationInput): Promise<Contestant[]> {
-  if (input.method === "council")
-    throw new ApiError(400, "not_yet", "The council method is not available yet; use method pairwise.");
   const presetJudges = input.judges.filter(isPresetId);
   if (presetJudges.length)
     throw new ApiError(
@@ -31,7 +29,13 @@ export async function checkedContestants(env: Env, input: CreateEvaluationInput)
 /** The most the evaluation could cost (per item too, for the hold given back item by item) and its calls. */
 export function estimateOf(env: Env, input: CreateEvaluationInput, contestants: Contestant[], items: PromptSetItem[]) {
   if (!items.length) throw new ApiError(400, "empty_prompt_set", "The prompt set has no items to evaluate.");
-  const plan = { contestants, baseline: input.baseline ?? null, judges: input.judges, repeats: input.repeats };
+  const plan = {
+    contestants,
+    baseline: input.baseline ?? null,
+    judges: input.judges,
+    repeats: input.repeats,
+    method: input.method,
+  };
   const estimate = estimateEvaluation(
     env,
     {
@@ -46,6 +50,8 @@ export function estimateOf(env: Env, input: CreateEvaluationInput, contestants: 
     answerCalls: perItem.answers.length * items.length,
     judgeCalls: perItem.judges.length * items.length,
     selfSkipped: perItem.selfSkipped * items.length,
+    // Only a council evaluation reviews, so a pairwise estimate keeps its shape.
+    ...(input.method === "council" ? { reviewCalls: perItem.reviews.length * items.length } : {}),
   };
   return { estimate, counts };
 }

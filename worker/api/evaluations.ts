@@ -54,9 +54,9 @@ const control = (summary: string, done: string) =>
 const described = {
   create: describeRoute({
     tags: ["Evaluations"],
-    summary: "Start an evaluation: contestants answer a prompt set, judges compare the answers pairwise in both orders",
+    summary: "Start an evaluation: contestants answer a prompt set, judged pairwise in both orders or by council",
     description:
-      "Pairwise (arena-hard-auto's protocol): every contestant answers every item `repeats` times; each judge compares each contestant's answer with the baseline's (or every pair, without a baseline) in both orders, on a five-point scale. The most it could cost is set aside first.",
+      "Pairwise (arena-hard-auto's protocol): every contestant answers every item `repeats` times; each judge compares each contestant's answer with the baseline's (or every pair, without a baseline) in both orders, on a five-point scale. Council: each item is a council round among the contestants; each reviewer (the judges, or else the contestants, each leaving its own answer out) ranks the answers blind, and each ranking gives a battle per pair. The most it could cost is set aside first.",
     responses: {
       201: jsonResponse(evaluationStarted, "The evaluation, started, with its estimate."),
       ...errorResponses(400, 404, 429),
@@ -103,7 +103,8 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
     const items = await loadPromptSetItems(db, input.promptSetId);
     const { estimate, counts } = estimateOf(c.env, input, contestants, items);
     const id = await newItemId(c.env, "evaluation");
-    const work = workMs(c.env, callsMs(counts.answerCalls + counts.judgeCalls, input.settings.timeoutMs));
+    const calls = counts.answerCalls + counts.judgeCalls + (counts.reviewCalls ?? 0);
+    const work = workMs(c.env, callsMs(calls, input.settings.timeoutMs));
     const holdId = await reserveSpend(c, {
       itemId: id,
       what: "evaluation",
@@ -116,12 +117,13 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
       id,
       name: input.name ?? `${set.name} — ${new Date().toISOString().slice(0, 16).replace("T", " ")}`,
       promptSetId: input.promptSetId,
-      method: "pairwise",
+      method: input.method,
       contestants,
       judges: input.judges,
       baseline: input.baseline ?? null,
       repeats: input.repeats,
-      rubric: input.rubric ?? null,
+      rubric: typeof input.rubric === "string" ? input.rubric : null,
+      ...(typeof input.rubric === "object" ? { councilRubric: input.rubric } : {}),
       settings: {
         timeoutMs: input.settings.timeoutMs,
         maxTokens: input.settings.maxTokens ?? null,

@@ -12,12 +12,17 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
-export function shownOrder(labels: readonly string[], runId: string, reviewerModelId: string): string[] {
-  const random = seededRandom(hash(`${runId}\n${reviewerModelId}`));
-  const order = [...labels];
+/** A Fisher–Yates shuffle whose randomness comes from `seed`: the same seed, the same order. */
+export function seededShuffle<T>(items: readonly T[], seed: string): T[] {
+  const random = seededRandom(hash(seed));
+  const order = [...items];
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];
   }
   return order;
+}
+
+export function shownOrder(labels: readonly string[], runId: string, reviewerModelId: string): string[] {
+  return seededShuffle(labels, `${runId}\n${reviewerModelId}`);
 }

@@ -1,6 +1,6 @@
 /**
- * An evaluation's rows in D1: the evaluation itself, each answer and each judgment (one per order shown), and
- * its `eval` battles. Every write is keyed by the evaluation's own ids, so writing a row again repeats nothing:
+ * An evaluation's rows in D1: the evaluation itself, each answer, each judgment (one per order shown) or council
+ * review (one per reviewer and item), and its `eval` battles. Every write is keyed by the evaluation's own ids, so writing a row again repeats nothing:
  * a room that restarts writes what it may not have written yet, and a battle already there is left as it is.
  */
 import { asc, desc, eq, sql } from "drizzle-orm";
@@ -13,6 +13,7 @@ import { insertRows, type Write } from "./statements";
 
 export type EvaluationAnswerRow = typeof schema.evaluationAnswers.$inferInsert;
 export type EvaluationJudgmentRow = typeof schema.evaluationJudgments.$inferInsert;
+export type EvaluationReviewRow = typeof schema.evaluationReviews.$inferInsert;
 
 /** One `eval` battle: its id is made from the judgment's, so a battle is never written twice. */
 export interface EvalBattle {
@@ -50,6 +51,9 @@ export const judgmentRowWrites = (d1: D1Database, row: EvaluationJudgmentRow): W
   insertRows(d1, schema.evaluationJudgments, [row], {
     update: ["evaluationId", "itemId", "sample", "judge", "first", "second"],
   });
+
+export const reviewRowWrites = (d1: D1Database, row: EvaluationReviewRow): Write[] =>
+  insertRows(d1, schema.evaluationReviews, [row], { update: ["evaluationId", "itemId", "sample", "reviewer"] });
 
 const INSERT_EVAL_BATTLES = `INSERT INTO battles (id, source, model_a, model_b, winner, judge, question_id, category, evaluation_id, tstamp)
   SELECT value ->> 0, 'eval', value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, ?1, ?2 FROM json_each(?3) WHERE true
@@ -118,6 +122,12 @@ export async function evaluationJudgments(db: Db, id: string) {
     .from(j)
     .where(eq(j.evaluationId, id))
     .orderBy(asc(j.itemId), asc(j.sample), asc(j.judge), asc(j.first), asc(j.second));
+}
+
+/** A council evaluation's reviews, one per reviewer, item and sample. */
+export async function evaluationReviews(db: Db, id: string) {
+  const r = schema.evaluationReviews;
+  return db.select().from(r).where(eq(r.evaluationId, id)).orderBy(asc(r.itemId), asc(r.sample), asc(r.reviewer));
 }
 
 /** How many `eval` battles the evaluation wrote (its judgments counted arena-hard-auto's way). */

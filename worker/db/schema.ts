@@ -809,3 +809,40 @@ export const threadMessages = sqliteTable(
     index("thread_messages_comparison").on(t.comparisonId),
   ],
 );
+
+/**
+ * One reviewer's blind review of one item's answers in a council evaluation (a council round among the
+ * contestants): its ranking and per-answer critique and scores, by contestant id once the labels are read back.
+ */
+export const evaluationReviews = sqliteTable(
+  "evaluation_reviews",
+  {
+    evaluationId: text("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    itemId: text("item_id").notNull(),
+    sample: integer("sample").notNull().default(0),
+    reviewer: text("reviewer").notNull(),
+    status: text("status").$type<"complete" | "failed">().notNull(),
+    /** the contestants it ranked, best first (its own answer left out) */
+    ranking: text("ranking", { mode: "json" }).$type<string[]>(),
+    /** per contestant it judged: its critique and scores by the rubric's keys */
+    reviews: text("reviews", { mode: "json" }).$type<EvaluationReviewEntry[]>(),
+    confidence: real("confidence"),
+    error: text("error"),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    costUsd: real("cost_usd"),
+    completedAt: integer("completed_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.evaluationId, t.itemId, t.sample, t.reviewer] }),
+    index("evaluation_reviews_completed_at").on(t.completedAt),
+  ],
+);
+
+export interface EvaluationReviewEntry {
+  contestant: string;
+  critique: string;
+  scores: Record<string, number>;
+}

@@ -37,7 +37,7 @@ const countingHold = (now: string) => `((h.settled_at IS NULL AND h.expires_at >
 
 /**
  * Every paid call that ended at or after `since`, with the item that paid for it. D1 allows few terms in one
- * compound SELECT, so the kept entries and an evaluation's two tables are one nested term.
+ * compound SELECT, so the kept entries and an evaluation's three tables are one nested term.
  */
 const callsSince = (since: string) => `
   SELECT run_id AS item, cost_usd, tokens_in, tokens_out FROM answers WHERE completed_at >= ${since}
@@ -46,7 +46,8 @@ const callsSince = (since: string) => `
   UNION ALL SELECT comparison_id, cost_usd, tokens_in, tokens FROM messages WHERE completed_at >= ${since} AND role = 'assistant'
   UNION ALL SELECT * FROM (SELECT item_id, cost_usd, tokens_in, tokens_out FROM spend_entries WHERE completed_at >= ${since}
     UNION ALL SELECT evaluation_id, cost_usd, tokens_in, tokens_out FROM evaluation_answers WHERE completed_at >= ${since}
-    UNION ALL SELECT evaluation_id, cost_usd, tokens_in, tokens_out FROM evaluation_judgments WHERE completed_at >= ${since})`;
+    UNION ALL SELECT evaluation_id, cost_usd, tokens_in, tokens_out FROM evaluation_judgments WHERE completed_at >= ${since}
+    UNION ALL SELECT evaluation_id, cost_usd, tokens_in, tokens_out FROM evaluation_reviews WHERE completed_at >= ${since})`;
 
 /** Every paid call of one item. */
 const callsOf = (item: string) => `
@@ -56,7 +57,8 @@ const callsOf = (item: string) => `
   UNION ALL SELECT cost_usd FROM messages WHERE comparison_id = ${item} AND role = 'assistant'
   UNION ALL SELECT * FROM (SELECT cost_usd FROM spend_entries WHERE item_id = ${item}
     UNION ALL SELECT cost_usd FROM evaluation_answers WHERE evaluation_id = ${item}
-    UNION ALL SELECT cost_usd FROM evaluation_judgments WHERE evaluation_id = ${item})`;
+    UNION ALL SELECT cost_usd FROM evaluation_judgments WHERE evaluation_id = ${item}
+    UNION ALL SELECT cost_usd FROM evaluation_reviews WHERE evaluation_id = ${item})`;
 
 const daySpentSql = (start: string) =>
   `(SELECT coalesce(sum(cost_usd), 0) FROM (${callsSince(start)}) WHERE item IS NULL OR NOT ${hiddenItemSql("item")})`;

@@ -1,10 +1,19 @@
 /**
- * The most a pairwise evaluation could cost, before it starts: every answer call writing its full output
- * allowance, every judge call reading two such answers (and asked twice, as invalid output is). From list
+ * The most an evaluation could cost, before it starts: every answer call writing its full output allowance, every
+ * judge call reading two such answers, every council review reading all the answers it ranks (judge calls and
+ * reviews asked twice, as invalid output is). From list
  * prices, so the spend caps refuse it before any provider call; figured per item, so the money set aside can
  * be given back item by item as items finish.
  */
-import { ASSUMED_MAX_TOKENS, priceCalls, type RunEstimate, STRUCTURED_ROUNDS, tokensOf } from "../council/estimate";
+import {
+  ASSUMED_MAX_TOKENS,
+  priceCalls,
+  REVIEW_PROMPT_TOKENS,
+  REVIEW_TOKENS_PER_ANSWER,
+  type RunEstimate,
+  STRUCTURED_ROUNDS,
+  tokensOf,
+} from "../council/estimate";
 import type { ConfigVars } from "../shared/config";
 import type { ModelParams } from "../shared/run";
 import { callsOfItem, type PairwisePlan } from "./plan";
@@ -47,6 +56,17 @@ export function estimateItem(env: ConfigVars, plan: EstimatePlan, item: Estimate
       STRUCTURED_ROUNDS * (read + maxOut(j.first) + maxOut(j.second)),
       STRUCTURED_ROUNDS * JUDGE_OUTPUT_TOKENS,
     );
+  for (const v of calls.reviews) {
+    // A contestant reviewing the others leaves its own answer out; a judge reads them all (an upper bound).
+    const judged = plan.judges.length ? plan.contestants : plan.contestants.filter((c) => c.id !== v.reviewer);
+    const reads = judged.reduce((n, c) => n + maxOut(c.id), 0);
+    const system = tokensOf(plan.params[v.reviewer]?.systemPrompt ?? "");
+    charge(
+      modelOf.get(v.reviewer) ?? v.reviewer,
+      STRUCTURED_ROUNDS * (REVIEW_PROMPT_TOKENS + system + prompt + reads),
+      STRUCTURED_ROUNDS * REVIEW_TOKENS_PER_ANSWER * judged.length,
+    );
+  }
   return total();
 }
 

@@ -1,9 +1,12 @@
 /**
- * The calls of a pairwise evaluation, each with an id made of what it is, so the same call always has the same id
- * and a room that restarts can tell which calls are done: every contestant answers every item `repeats` times;
- * each judge compares each judged pair's answers of the same sample in both orders. A judge never judges a pair
- * one of whose answers is its own (its model is the contestant's): such calls are left out and counted.
+ * The calls of an evaluation, each with an id made of what it is, so the same call always has the same id
+ * and a room that restarts can tell which calls are done: every contestant answers every item `repeats` times.
+ * Pairwise: each judge compares each judged pair's answers of the same sample in both orders. A judge never judges
+ * a pair one of whose answers is its own (its model is the contestant's): such calls are left out and counted.
+ * Council: each sample of an item is a council round among the contestants, and each reviewer (the judges, or else
+ * every contestant) reviews and ranks its answers once.
  */
+import type { EvaluationMethod } from "../shared/constants";
 
 export interface Contestant {
   id: string;
@@ -17,6 +20,8 @@ export interface PairwisePlan {
   baseline: string | null;
   judges: string[];
   repeats: number;
+  /** absent: pairwise */
+  method?: EvaluationMethod;
 }
 
 export interface AnswerCall {
@@ -37,11 +42,29 @@ export interface JudgeCall {
   answers: [string, string];
 }
 
+export interface ReviewCall {
+  id: string;
+  reviewer: string;
+  sample: number;
+  /**
+   * the reviewer's own answer call when the contestants review each other: as in a council run, a contestant whose
+   * answer failed doesn't review
+   */
+  ownAnswer: string | null;
+}
+
 export const answerCallId = (itemId: string, contestant: string, sample: number) =>
   `answer:${itemId}:${contestant}:${sample}`;
 
 export const judgeCallId = (itemId: string, sample: number, judge: string, first: string, second: string) =>
   `judge:${itemId}:${sample}:${judge}:${first}:${second}`;
+
+export const reviewCallId = (itemId: string, sample: number, reviewer: string) =>
+  `review:${itemId}:${sample}:${reviewer}`;
+
+/** A council round's reviewers: the judges, judge-only as a run's `settings.reviewers`; else the contestants. */
+export const reviewersOf = (plan: PairwisePlan): string[] =>
+  plan.judges.length ? plan.judges : plan.contestants.map((c) => c.id);
 
 /** The pairs judged: each other contestant with the baseline (the baseline first), else every pair once. */
 export function judgedPairs(plan: PairwisePlan): [string, string][] {
@@ -62,14 +85,23 @@ function judgesItself(plan: PairwisePlan, judge: string, pair: [string, string])
 export function callsOfItem(
   plan: PairwisePlan,
   itemId: string,
-): { answers: AnswerCall[]; judges: JudgeCall[]; selfSkipped: number } {
+): { answers: AnswerCall[]; judges: JudgeCall[]; reviews: ReviewCall[]; selfSkipped: number } {
   const answers: AnswerCall[] = [];
   const judges: JudgeCall[] = [];
+  const reviews: ReviewCall[] = [];
   let selfSkipped = 0;
-  const pairs = judgedPairs(plan);
+  const pairs = plan.method === "council" ? [] : judgedPairs(plan);
+  const reviewers = plan.method === "council" ? reviewersOf(plan) : [];
   for (let sample = 0; sample < plan.repeats; sample++) {
     for (const c of plan.contestants)
       answers.push({ id: answerCallId(itemId, c.id, sample), contestant: c.id, sample });
+    for (const reviewer of reviewers)
+      reviews.push({
+        id: reviewCallId(itemId, sample, reviewer),
+        reviewer,
+        sample,
+        ownAnswer: plan.judges.length ? null : answerCallId(itemId, reviewer, sample),
+      });
     for (const judge of plan.judges)
       for (const pair of pairs) {
         if (judgesItself(plan, judge, pair)) {
@@ -87,5 +119,5 @@ export function callsOfItem(
           });
       }
   }
-  return { answers, judges, selfSkipped };
+  return { answers, judges, reviews, selfSkipped };
 }

@@ -95,7 +95,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
         judges: record.judges,
         baseline: record.baseline,
         repeats: record.repeats,
-        settings: { rubric: record.rubric, ...record.settings },
+        settings: { rubric: record.councilRubric ?? record.rubric, ...record.settings },
         status: record.status,
         estimateUsd: record.estimateUsd,
         createdAt: record.createdAt,
@@ -180,9 +180,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
           this.env.DB,
           schema.spendEntries,
           paid.map((c) => ({
-            kind: c.kind === "answer" ? ("answer" as const) : ("judge" as const),
+            kind: c.kind,
             itemId: r.id,
-            modelId: c.kind === "answer" ? this.modelOf(c.model) : c.model,
+            modelId: c.kind === "judge" ? c.model : this.modelOf(c.model),
             tokensIn: c.tokens_in,
             tokensOut: c.tokens_out,
             costUsd: c.cost_usd,
@@ -422,6 +422,16 @@ function* plannedCalls(record: EvaluationRecord, items: { id: string }[]): Gener
         first: j.first,
         second: j.second,
         deps: j.answers,
+      };
+    for (const v of planned.reviews)
+      yield {
+        id: v.id,
+        kind: "review",
+        item: idx,
+        sample: v.sample,
+        model: v.reviewer,
+        provider: providerOf(modelOf.get(v.reviewer) ?? v.reviewer),
+        ...(v.ownAnswer ? { deps: [v.ownAnswer] as [string] } : {}),
       };
   }
 }

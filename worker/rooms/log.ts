@@ -19,6 +19,7 @@ export interface CallLog {
     | "classifier"
     | "eval-answer"
     | "eval-judge"
+    | "eval-review"
     | "revision"
     | "v1"
     | "goal-side"

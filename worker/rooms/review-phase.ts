@@ -3,8 +3,8 @@
  * judge the answers blind by the run's rubric, then the ballots are counted.
  */
 
-import { type ParsedReview, parseReview } from "../council/parse-review";
 import { buildReviewRequest } from "../council/prompts";
+import { rankingBattles } from "../council/ranking-battles";
 import { reviewRoster } from "../council/reviewers";
 import { shownOrder } from "../council/shown-order";
 import { calibrationRows } from "../db/judge-queries";
@@ -26,8 +26,8 @@ import {
   type RunRecord,
   weightsAreCalibrated,
 } from "./record";
-import { askStructured, type Parsed } from "./structured-call";
-import { targetOf, withPresetSystem } from "./targets";
+import { askReview } from "./ask-review";
+import { targetOf } from "./targets";
 
 /** Reviews then aggregates; "aggregated" when a ranking was stored, "no-ballots" when every review failed. */
 export async function runReviewPhase(ctx: PhaseContext): Promise<"aggregated" | "no-ballots"> {
@@ -95,19 +95,9 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
   const answerParams = r.answers.find((a) => a.id === set.reviewerAnswerId)?.params ?? {};
   const target = targetOf(r.targets, set.reviewerModelId);
   const started = Date.now();
-  const asked = await askStructured(
+  const asked = await askReview(
     { env: ctx.env, cancel: ctx.cancel, policy: ctx.policy, timeoutMs: r.settings.timeoutMs },
-    {
-      modelId: target.modelId,
-      system: withPresetSystem(target, request.system),
-      prompt: request.prompt,
-      schema: request.schema,
-      temperature: answerParams.temperature ?? r.settings.temperature,
-    },
-    (raw): Parsed<ParsedReview> => {
-      const outcome = parseReview(raw, request.labels, scoring);
-      return outcome.ok ? { ok: true, value: outcome.review } : outcome;
-    },
+    { target, request, scoring, temperature: answerParams.temperature ?? r.settings.temperature },
     {
       onAttempt: () => {
         if (!ctx.current()) return;
@@ -117,8 +107,6 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
         // While blind, one start per review: a count of them would tell providers apart (dropped parameters, retries).
         if (!ctx.blind() || set.attempts === 1) ctx.emit({ type: "review.started", ...who() });
       },
-      // Our own wording, naming no model, so it shows while blind.
-      invalid: (error) => `The review did not match the required format twice (${error}). See the raw output.`,
     },
   );
   if (!ctx.current()) return;
@@ -233,17 +221,15 @@ export function judgeBattles(r: RunRecord): JudgeBattle[] {
   const modelOf = new Map(r.answers.map((a) => [a.label, a.modelId]));
   return r.reviewSets
     .filter((s) => s.status === "done" && s.ranking)
-    .flatMap((s) => {
-      const own = s.reviewerAnswerId ? labelOf(r, s.reviewerAnswerId) : null;
-      const ranked = s.ranking!.filter((l) => l !== own && modelOf.has(l));
-      return ranked.flatMap((a, i) =>
-        ranked.slice(i + 1).map((b) => ({
-          id: `${s.id}-${a}${b}`,
-          modelA: modelOf.get(a)!,
-          modelB: modelOf.get(b)!,
-          winner: "model_a" as const,
+    .flatMap((s) =>
+      rankingBattles(
+        {
+          id: s.id,
           reviewerModelId: s.reviewerModelId,
-        })),
-      );
-    });
+          ownLabel: s.reviewerAnswerId ? labelOf(r, s.reviewerAnswerId) : null,
+          ranking: s.ranking!,
+        },
+        modelOf,
+      ),
+    );
 }

@@ -122,7 +122,10 @@ export const MAX_TIMEOUT_MS = 900_000;
  * each contestant meets only the baseline. Repeats are samples of the same item per contestant.
  */
 export const EVALUATION_METHODS = ["pairwise", "council"] as const;
+export type EvaluationMethod = (typeof EVALUATION_METHODS)[number];
 export const MAX_PAIRWISE_CONTESTANTS = 6;
+/** a council round's answers all go to every reviewer, so a council evaluation has as few as a run */
+export const MAX_COUNCIL_CONTESTANTS = 6;
 export const MAX_BASELINE_CONTESTANTS = 20;
 export const MAX_EVALUATION_JUDGES = 4;
 export const MAX_EVALUATION_REPEATS = 5;

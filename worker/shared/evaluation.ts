@@ -4,7 +4,10 @@ import { EVALUATION_METHODS, EVALUATION_STATUSES } from "./constants";
 
 export const evaluationStatus = z.enum(EVALUATION_STATUSES);
 
-/** One contestant's calls: its answers, and the judge calls that read one of its answers. */
+/**
+ * One contestant's calls: its answers, and the judge calls that read one of its answers (council: the other
+ * reviewers' reviews of its rounds).
+ */
 export const contestantProgress = z.object({
   contestant: z.string(),
   displayName: z.string(),
@@ -31,6 +34,7 @@ const callCounts = z.object({
 export const evaluationProgress = z.object({
   contestants: z.array(contestantProgress),
   answers: callCounts,
+  /** the judge calls; a council evaluation's reviews */
   judgments: callCounts,
   /** judge calls left out because the judge wrote one of the two answers */
   selfSkipped: z.number(),
@@ -61,7 +65,7 @@ export const evaluationDetail = z.object({
 /** A call that failed, and why (the provider's wording; a judge's output that missed the format twice). */
 export const evaluationFailure = z.object({
   callId: z.string(),
-  kind: z.enum(["answer", "judge"]),
+  kind: z.enum(["answer", "judge", "review"]),
   itemId: z.string(),
   /** the contestant that answered, or the judge */
   model: z.string(),

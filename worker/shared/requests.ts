@@ -9,6 +9,7 @@ import {
   MAX_BASELINE_CONTESTANTS,
   MAX_EVALUATION_JUDGES,
   MAX_EVALUATION_REPEATS,
+  MAX_COUNCIL_CONTESTANTS,
   MAX_PAIRWISE_CONTESTANTS,
   INTERVAL_METHODS,
   BATTLE_LOG_SPELLINGS,
@@ -290,8 +291,11 @@ export const createEvaluationInput = z
       .default([]),
     baseline: modelId.optional(),
     repeats: z.number().int().min(1).max(MAX_EVALUATION_REPEATS).default(1),
-    /** what the judges should weigh most, in the evaluation's own words */
-    rubric: z.string().trim().min(1).max(4000).optional(),
+    /**
+     * pairwise: what the judges should weigh most, in the evaluation's own words; council: a council rubric (what the
+     * reviewers score, as a run's `settings.rubric`)
+     */
+    rubric: z.union([z.string().trim().min(1).max(4000), rubricInput]).optional(),
     settings: evaluationSettingsInput.default(evaluationSettingsInput.parse({})),
   })
   .strict()
@@ -306,6 +310,24 @@ export const createEvaluationInput = z
       });
     if (v.method === "pairwise" && v.judges.length === 0)
       ctx.addIssue({ code: "custom", path: ["judges"], message: "a pairwise evaluation needs at least one judge" });
+    if (v.method === "pairwise" && v.rubric !== undefined && typeof v.rubric !== "string")
+      ctx.addIssue({
+        code: "custom",
+        path: ["rubric"],
+        message: "a pairwise evaluation's rubric is text: what its judges should weigh most",
+      });
+    if (v.method === "council" && typeof v.rubric === "string")
+      ctx.addIssue({
+        code: "custom",
+        path: ["rubric"],
+        message: "a council evaluation's rubric is a council rubric: { dimensions: [{ key, description, weight }] }",
+      });
+    if (v.method === "council" && v.contestants.length > MAX_COUNCIL_CONTESTANTS)
+      ctx.addIssue({
+        code: "custom",
+        path: ["contestants"],
+        message: `every reviewer reads all of a council round's answers, so at most ${MAX_COUNCIL_CONTESTANTS} contestants`,
+      });
   });
 
 export const listEvaluationsQuery = listRunsQuery;

@@ -602,6 +602,8 @@ export const evaluationEstimate = z.object({
   judgeCalls: z.number(),
   /** judge calls left out because the judge wrote one of the two answers */
   selfSkipped: z.number(),
+  /** a council evaluation's reviews: every reviewer reviews each item's answers once per sample */
+  reviewCalls: z.optional(z.number()),
 });
 
 export const evaluationStarted = z.object({ id: z.string(), status: evaluationStatus, estimate: evaluationEstimate });

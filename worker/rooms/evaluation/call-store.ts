@@ -10,9 +10,12 @@ import type { PromptSetItem } from "../../shared/prompt-set";
 
 export type CallStatus = "pending" | "running" | "done" | "failed" | "blocked" | "cancelled";
 
+/** An answer, a pairwise judge's verdict on one order, or a council reviewer's ranking of an item's answers. */
+export type CallKind = "answer" | "judge" | "review";
+
 export type CallRow = {
   id: string;
-  kind: "answer" | "judge";
+  kind: CallKind;
   item: number;
   sample: number;
   /** the contestant that answers, or the judge */
@@ -26,6 +29,8 @@ export type CallRow = {
   text: string | null;
   verdict: FivePointVerdict | null;
   reasons: string | null;
+  /** a council review as stored (council-round.ts's StoredReview, JSON) */
+  review: string | null;
   error: string | null;
   latency_ms: number | null;
   first_token_ms: number | null;
@@ -50,14 +55,15 @@ export type ItemRow = {
 
 export interface NewCall {
   id: string;
-  kind: "answer" | "judge";
+  kind: CallKind;
   item: number;
   sample: number;
   model: string;
   provider: string;
   first?: string;
   second?: string;
-  deps?: [string, string];
+  /** the answers a judge call reads; a review's one: its reviewer's own answer */
+  deps?: [string, string] | [string];
 }
 
 /** A finished call's result, as it is stored. */
@@ -66,6 +72,7 @@ export interface CallResult {
   text?: string | null;
   verdict?: FivePointVerdict | null;
   reasons?: string | null;
+  review?: string | null;
   error: string | null;
   latencyMs: number | null;
   firstTokenMs?: number | null;
@@ -90,6 +97,9 @@ const SCHEMA = [
   "CREATE INDEX IF NOT EXISTS eval_calls_unwritten ON eval_calls (written, seq)",
 ];
 
+/** Columns added since the table was first made: a room made before them gets them when it next loads. */
+const ADDED_COLUMNS = { review: "TEXT" } as const;
+
 /** Calls still to make or under way. */
 const LIVE = "status IN ('pending', 'running')";
 
@@ -101,6 +111,14 @@ export class CallStore {
   constructor(private readonly storage: DurableObjectStorage) {
     this.sql = storage.sql;
     for (const statement of SCHEMA) this.sql.exec(statement);
+    const have = new Set(
+      this.sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info('eval_calls')")
+        .toArray()
+        .map((c) => c.name),
+    );
+    for (const [name, type] of Object.entries(ADDED_COLUMNS))
+      if (!have.has(name)) this.sql.exec(`ALTER TABLE eval_calls ADD COLUMN ${name} ${type}`);
     this.nextSeq = (this.sql.exec<{ s: number | null }>("SELECT max(seq) AS s FROM eval_calls").one().s ?? 0) + 1;
   }
 
@@ -178,7 +196,37 @@ export class CallStore {
         limit - answers.length,
       )
       .toArray();
-    return [...answers, ...judges];
+    if (answers.length + judges.length >= limit) return [...answers, ...judges];
+    return [...answers, ...judges, ...this.readyReviews(provider, limit - answers.length - judges.length)];
+  }
+
+  /**
+   * Council reviews that may start: every answer of their round has ended (a review ranks the answers that came
+   * back, as a council run's does), and a reviewing contestant's own answer is done.
+   */
+  private readyReviews(provider: string, limit: number): CallRow[] {
+    return this.sql
+      .exec<CallRow>(
+        `SELECT v.* FROM eval_calls v LEFT JOIN eval_calls own ON own.id = v.dep_a
+         WHERE v.status = 'pending' AND v.provider = ? AND v.kind = 'review' AND (v.dep_a IS NULL OR own.status = 'done')
+           AND NOT EXISTS (SELECT 1 FROM eval_calls a WHERE a.item = v.item AND a.sample = v.sample AND a.kind = 'answer'
+             AND a.status IN ('pending', 'running'))
+         ORDER BY v.item, v.sample LIMIT ?`,
+        provider,
+        limit,
+      )
+      .toArray();
+  }
+
+  /** A council round's answers: each contestant's, by status, with the text of those done. */
+  roundAnswers(item: number, sample: number): { contestant: string; status: CallStatus; text: string | null }[] {
+    return this.sql
+      .exec<{ contestant: string; status: CallStatus; text: string | null }>(
+        "SELECT model AS contestant, status, text FROM eval_calls WHERE kind = 'answer' AND item = ? AND sample = ?",
+        item,
+        sample,
+      )
+      .toArray();
   }
 
   markRunning(id: string): void {
@@ -190,12 +238,14 @@ export class CallStore {
     const seq = this.nextSeq++;
     this.storage.transactionSync(() => {
       this.sql.exec(
-        `UPDATE eval_calls SET status = ?, text = ?, verdict = ?, reasons = ?, error = ?, latency_ms = ?, first_token_ms = ?,
-          tokens_in = ?, tokens_out = ?, cost_usd = ?, truncated = ?, completed_at = ?, written = 0, seq = ? WHERE id = ?`,
+        `UPDATE eval_calls SET status = ?, text = ?, verdict = ?, reasons = ?, review = ?, error = ?, latency_ms = ?,
+          first_token_ms = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, truncated = ?, completed_at = ?, written = 0, seq = ?
+          WHERE id = ?`,
         r.status,
         r.text ?? null,
         r.verdict ?? null,
         r.reasons ?? null,
+        r.review ?? null,
         r.error,
         r.latencyMs,
         r.firstTokenMs ?? null,
@@ -209,7 +259,7 @@ export class CallStore {
       );
       if (r.status === "failed")
         this.sql.exec(
-          "UPDATE eval_calls SET status = 'blocked' WHERE status = 'pending' AND kind = 'judge' AND (dep_a = ?1 OR dep_b = ?1)",
+          "UPDATE eval_calls SET status = 'blocked' WHERE status = 'pending' AND kind IN ('judge', 'review') AND (dep_a = ?1 OR dep_b = ?1)",
           id,
         );
     });
@@ -294,14 +344,20 @@ export class CallStore {
       .toArray();
   }
 
-  /** Per contestant: its answers by status, and the judge calls reading one of its answers by status. */
+  /**
+   * Per contestant: its answers by status, the judge calls reading one of its answers by status, and the council
+   * reviews of its rounds by the other reviewers by status.
+   */
   perContestant(): { contestant: string; kind: string; status: CallStatus; n: number }[] {
     return this.sql
       .exec<{ contestant: string; kind: string; status: CallStatus; n: number }>(
         `SELECT model AS contestant, 'answer' AS kind, status, count(*) AS n FROM eval_calls WHERE kind = 'answer' GROUP BY model, status
          UNION ALL SELECT c, 'judge', status, count(*) FROM (
            SELECT first AS c, status FROM eval_calls WHERE kind = 'judge' UNION ALL SELECT second, status FROM eval_calls WHERE kind = 'judge'
-         ) GROUP BY c, status`,
+         ) GROUP BY c, status
+         UNION ALL SELECT a.model, 'review', r.status, count(*) FROM eval_calls r
+           JOIN eval_calls a ON a.kind = 'answer' AND a.item = r.item AND a.sample = r.sample AND a.model != r.model
+           WHERE r.kind = 'review' GROUP BY a.model, r.status`,
       )
       .toArray();
   }

@@ -17,7 +17,7 @@ import type { EvaluationContext } from "./context";
 const providerOf = (modelId: string) => parseModelId(modelId)?.provider ?? modelId;
 
 /** A 429 the call is about to wait out holds back every call to its provider for as long. */
-const backOffOn = (ctx: EvaluationContext, modelId: string) => (err: ProviderError, delayMs: number) => {
+export const backOffOn = (ctx: EvaluationContext, modelId: string) => (err: ProviderError, delayMs: number) => {
   if (err.kind === "rate_limit") ctx.backOff(providerOf(modelId), delayMs);
 };
 

@@ -26,6 +26,8 @@ export function progressOf(record: EvaluationRecord, store: CallStore, pace: Pac
     };
   };
   const per = store.perContestant();
+  // A council evaluation's reviews are its judgments: what the page shows as "reviewed".
+  const judging = record.method === "council" ? "review" : "judge";
   const contestants = record.contestants.map((c): ContestantProgress => {
     const n = (kind: string, statuses: CallStatus[]) =>
       per
@@ -38,13 +40,13 @@ export function progressOf(record: EvaluationRecord, store: CallStore, pace: Pac
       answered: n("answer", ["done"]),
       answerFailed: n("answer", ["failed"]),
       answersTotal: n("answer", all),
-      judged: n("judge", ["done"]),
-      judgeFailed: n("judge", ["failed"]),
-      judgedTotal: n("judge", all),
+      judged: n(judging, ["done"]),
+      judgeFailed: n(judging, ["failed"]),
+      judgedTotal: n(judging, all),
     };
   });
   const answers = tally("answer");
-  const judgments = tally("judge");
+  const judgments = tally(judging);
   const finished = counts.filter((c) => FINISHED.includes(c.status)).reduce((s, c) => s + c.n, 0);
   const live = counts.filter((c) => c.status === "pending" || c.status === "running").reduce((s, c) => s + c.n, 0);
   const spend = store.spend();

@@ -2,8 +2,8 @@
  * An evaluation room's small record (its plan and where it stands), kept under `record` in its storage. The
  * calls, the items and the answers' text live in the room's SQLite tables (call-store.ts), never all in memory.
  */
-import type { EvaluationStatus } from "../../shared/constants";
-import type { ModelParams } from "../../shared/run";
+import type { EvaluationMethod, EvaluationStatus } from "../../shared/constants";
+import type { ModelParams, Rubric } from "../../shared/run";
 
 export const RECORD_KEY = "record";
 
@@ -26,12 +26,15 @@ export interface EvaluationRecord {
   id: string;
   name: string;
   promptSetId: string;
-  method: "pairwise";
+  method: EvaluationMethod;
   contestants: EvaluationContestant[];
   judges: string[];
   baseline: string | null;
   repeats: number;
+  /** a pairwise evaluation's words to its judges */
   rubric: string | null;
+  /** a council evaluation's rubric (absent: the default six dimensions) */
+  councilRubric?: Rubric;
   settings: EvaluationSettings;
   status: EvaluationStatus;
   error: string | null;

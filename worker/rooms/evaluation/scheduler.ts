@@ -1,7 +1,8 @@
 /**
  * Which evaluation calls run when. Each provider has its own cap (QUORUM_PROVIDER_CONCURRENCY), and the room as
  * a whole keeps at most six calls in flight (evaluation/concurrency.ts: a deployed Worker invocation's outbound
- * connections). Answers go first; a judge call starts as soon as both its answers exist. A 429 holds back every
+ * connections). Answers go first; a judge call starts as soon as both its answers exist, a council review as soon
+ * as every answer of its round has ended. A 429 holds back every
  * new call to that provider for as long as the provider asked (shared across the room). One step runs a slice
  * of calls and then lets the alarm start the next, so each step has a deadline the watchdog can hold it to.
  */
@@ -9,6 +10,7 @@ import { providerCap, ROOM_MAX_IN_FLIGHT } from "../../evaluation/concurrency";
 import type { CallRow } from "./call-store";
 import type { EvaluationContext } from "./context";
 import { makeAnswerCall, makeJudgeCall } from "./calls";
+import { makeReviewCall } from "./review-call";
 
 /** Calls one step starts at most. */
 export const SLICE_CALLS = 240;
@@ -68,7 +70,8 @@ export class Scheduler {
   }
 
   private async make(ctx: EvaluationContext, call: CallRow): Promise<void> {
-    await (call.kind === "answer" ? makeAnswerCall(ctx, call) : makeJudgeCall(ctx, call));
+    const make = { answer: makeAnswerCall, judge: makeJudgeCall, review: makeReviewCall }[call.kind];
+    await make(ctx, call);
   }
 
   /** When calls held back by a 429 may start; null when nothing is held back. */

@@ -1,8 +1,12 @@
-/** A finished call's D1 rows: its answer or judgment row, and a judgment's `eval` battles (arena-hard-auto's count). */
+/**
+ * A finished call's D1 rows: its answer, judgment or review row, and a judgment's `eval` battles (arena-hard-auto's
+ * count) or a review's (a council run's count: one per pair it ranked).
+ */
 import { answerRowWrites, evalBattleWrites, judgmentRowWrites } from "../../db/evaluation-queries";
 import type { Write } from "../../db/statements";
 import { battlesOf } from "../../evaluation/verdicts";
 import type { CallRow, CallStore } from "./call-store";
+import { reviewWrites } from "./review-writes";
 
 export function callWrites(d1: D1Database, evaluationId: string, store: CallStore, call: CallRow): Write[] {
   const item = store.item(call.item);
@@ -25,6 +29,7 @@ export function callWrites(d1: D1Database, evaluationId: string, store: CallStor
       truncated: call.truncated === 1,
       completedAt,
     });
+  if (call.kind === "review") return reviewWrites(d1, evaluationId, item, call);
   const first = call.first!;
   const second = call.second!;
   const games = call.verdict ? battlesOf({ first, second, verdict: call.verdict }) : [];

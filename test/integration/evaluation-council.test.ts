@@ -1,0 +1,213 @@
+import { abortAllDurableObjects, env } from "cloudflare:test";
+import { describe, expect, inject, it } from "vitest";
+import { client, ok } from "../helpers/client";
+import {
+  ended,
+  evalBattles,
+  evaluationUntil,
+  promptSet,
+  startEvaluation,
+  type CreateEvaluationBody,
+} from "../helpers/evaluations";
+import { createRun, finished } from "../helpers/runs";
+import { callsFor, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
+
+const stub = inject("stubUrl");
+const PROMPTS = ["First question?", "Second question?", "Third question?"];
+const TEXT = { good: "GOOD reply, careful.", base: "BASE reply, plain.", flip: "FLIP reply, odd." } as const;
+type Kind = keyof typeof TEXT;
+const WORD = { good: "GOOD", base: "BASE", flip: "FLIP" } as const;
+const LABELS = ["A", "B", "C"];
+
+/** Every way of dealing labels A, B, C to the three answers. */
+function deals(): Record<string, Kind>[] {
+  const kinds: Kind[] = ["good", "base", "flip"];
+  const out: Record<string, Kind>[] = [];
+  for (const a of kinds)
+    for (const b of kinds.filter((k) => k !== a)) {
+      const c = kinds.find((k) => k !== a && k !== b)!;
+      out.push({ A: a, B: b, C: c });
+    }
+  return out;
+}
+
+/**
+ * A reviewer that ranks by what an answer says, whatever its label: for every way the labels may be dealt, a rule
+ * that matches a packet whose answers (the ones shown: a contestant's own is left out) read so, and ranks them in
+ * `taste`'s order. The parser drops the labels the reviewer wasn't asked about, as a council's does.
+ */
+async function reviewerRanking(model: string, taste: Kind[]) {
+  for (const deal of deals()) {
+    const each = LABELS.map(
+      (l) => `(?:(?=[\\s\\S]*### Answer ${l}[^#]*${WORD[deal[l]]})|(?![\\s\\S]*### Answer ${l}))`,
+    ).join("");
+    const labelOf = (k: Kind) => LABELS.find((l) => deal[l] === k)!;
+    const review = {
+      reviews: LABELS.map((label) => ({
+        label,
+        critique: `${WORD[deal[label]]} as seen by ${model}`,
+        scores: { correctness: 7, completeness: 7, clarity: 7, helpfulness: 7, safety: 7, overall: 7 },
+      })),
+      ranking: taste.map(labelOf),
+      confidence: 0.7,
+    };
+    // Anchored: from a later start every label would look absent.
+    await ruleFor(stub, model, `^(?=[\\s\\S]*### Answer )${each}`, { review });
+  }
+}
+
+/** Three contestants over three vendors' SDKs; two judges with opposite tastes. */
+async function scriptCouncil(tag: string, contestantsReview = false) {
+  const m = (name: string) => `${tag}-${name}`;
+  const taste: Kind[] = ["good", "base", "flip"];
+  if (contestantsReview) for (const k of ["good", "base", "flip"] as Kind[]) await reviewerRanking(m(k), taste);
+  for (const k of ["good", "base", "flip"] as Kind[]) await ruleFor(stub, m(k), "", { text: TEXT[k] });
+  await reviewerRanking(m("j1"), taste);
+  await reviewerRanking(m("j2"), ["flip", "good", "base"]);
+  return {
+    base: `openai:${m("base")}`,
+    good: `anthropic:${m("good")}`,
+    flip: `google:${m("flip")}`,
+    j1: `openai:${m("j1")}`,
+    j2: `anthropic:${m("j2")}`,
+  };
+}
+
+const kindCount = async (model: string, kind: "answer" | "review") =>
+  (await callsFor(stub, model)).filter((c) => c.kind === kind).length;
+
+type Battle = { judge: string; a: string; b: string; winner: string };
+const sorted = (battles: Battle[]) =>
+  battles.map((b) => `${b.judge} ${b.a} ${b.b} ${b.winner}`).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+
+/** The judge battles of a council run on `question` among the same contestants, with the same reviewers. */
+async function equivalentRun(question: string, contestants: string[], reviewers: string[]): Promise<Battle[]> {
+  const id = await createRun({
+    question,
+    models: contestants.map((c) => ({ id: c })),
+    settings: reviewers.length ? { reviewers } : {},
+  });
+  const run = await finished(id);
+  expect(run.run.status).toBe("done");
+  const { results } = await env.DB.prepare(
+    "SELECT reviewer_model_id AS judge, model_a AS a, model_b AS b, winner FROM battles WHERE run_id = ? AND source = 'judge'",
+  )
+    .bind(id)
+    .all<Battle>();
+  return results;
+}
+
+async function expectSameBattlesAsRuns(evaluationId: string, contestants: string[], reviewers: string[]) {
+  const battles = await evalBattles(evaluationId);
+  for (const [i, prompt] of PROMPTS.entries()) {
+    const mine = battles.filter((b) => b.item === `q${i + 1}`);
+    expect(sorted(mine)).toEqual(sorted(await equivalentRun(prompt, contestants, reviewers)));
+  }
+  return battles;
+}
+
+describe("a council evaluation", () => {
+  it("makes items × contestants answers and items × reviewers reviews, and writes the same battles as the equivalent runs", async () => {
+    const p = await scriptCouncil("ec1");
+    const setId = await promptSet("set-ec1", PROMPTS);
+    const contestants = [p.base, p.good, p.flip];
+    const plan: CreateEvaluationBody = { promptSetId: setId, method: "council", contestants, judges: [p.j1, p.j2] };
+    const estimate = await ok(client.evaluations.estimate.$post({ json: plan }));
+    expect(estimate).toMatchObject({ answerCalls: 9, judgeCalls: 0, reviewCalls: 6, selfSkipped: 0 });
+    const started = await startEvaluation(plan);
+    expect(started.estimate).toEqual(estimate);
+    const done = await ended(started.id);
+    expect(done.status).toBe("completed");
+    expect(done.method).toBe("council");
+    expect(done.progress.answers).toMatchObject({ done: 9, total: 9 });
+    expect(done.progress.judgments).toMatchObject({ done: 6, failed: 0, total: 6 });
+    expect(done.progress.contestants.find((c) => c.contestant === p.good)).toMatchObject({
+      answered: 3,
+      judged: 6,
+      judgedTotal: 6,
+    });
+    for (const k of ["base", "good", "flip"]) expect(await kindCount(`ec1-${k}`, "answer")).toBe(3);
+    for (const k of ["base", "good", "flip"]) expect(await kindCount(`ec1-${k}`, "review")).toBe(0);
+    expect(await kindCount("ec1-j1", "review")).toBe(3);
+    expect(await kindCount("ec1-j2", "review")).toBe(3);
+
+    // Each review ranks three answers: three battles, the better-ranked as model_a and the winner.
+    const battles = await expectSameBattlesAsRuns(started.id, contestants, [p.j1, p.j2]);
+    expect(battles).toHaveLength(18);
+    expect(battles.every((b) => b.winner === "model_a")).toBe(true);
+    const won = (judge: string, a: string, b: string) =>
+      battles.filter((x) => x.judge === judge && x.a === a && x.b === b).length;
+    expect(won(p.j1, p.good, p.base)).toBe(3);
+    expect(won(p.j1, p.base, p.flip)).toBe(3);
+    expect(won(p.j2, p.flip, p.good)).toBe(3);
+  });
+
+  it("has the contestants review each other by default, each leaving its own answer out, as a run does", async () => {
+    const p = await scriptCouncil("ec2", true);
+    const setId = await promptSet("set-ec2", PROMPTS);
+    const contestants = [p.base, p.good, p.flip];
+    const started = await startEvaluation({ promptSetId: setId, method: "council", contestants });
+    expect(started.estimate).toMatchObject({ answerCalls: 9, judgeCalls: 0, reviewCalls: 9 });
+    const done = await ended(started.id);
+    expect(done.status).toBe("completed");
+    for (const k of ["base", "good", "flip"]) {
+      expect(await kindCount(`ec2-${k}`, "answer")).toBe(3);
+      expect(await kindCount(`ec2-${k}`, "review")).toBe(3);
+    }
+    // Each contestant ranks the other two: one battle per review.
+    const battles = await expectSameBattlesAsRuns(started.id, contestants, []);
+    expect(battles).toHaveLength(9);
+    expect(battles.filter((b) => b.judge === p.good).every((b) => b.a === p.base && b.b === p.flip)).toBe(true);
+  });
+
+  it("after a restart half-way, makes no completed call again", async () => {
+    const p = await scriptCouncil("ec3");
+    // The last item's FLIP answer is held while the rest completes.
+    await scriptModel(
+      stub,
+      "ec3-flip",
+      [{}, {}].map(() => ({ text: TEXT.flip })),
+    );
+    await scriptModel(stub, "ec3-flip", [{ holdKey: "ec3-held", text: TEXT.flip }]);
+    const setId = await promptSet("set-ec3", PROMPTS);
+    const contestants = [p.base, p.good, p.flip];
+    const started = await startEvaluation({ promptSetId: setId, method: "council", contestants, judges: [p.j1, p.j2] });
+    await waitForHeld(stub, "ec3-held", 1, 10_000);
+    await evaluationUntil(
+      started.id,
+      (e) => e.progress.answers.done === 8 && e.progress.judgments.done === 4,
+      "every call but the held one's and the reviews waiting on it",
+    );
+    await abortAllDurableObjects();
+    await releaseHold(stub, "ec3-held");
+    const done = await ended(started.id);
+    expect(done.status).toBe("completed");
+    expect(await kindCount("ec3-base", "answer")).toBe(3);
+    expect(await kindCount("ec3-good", "answer")).toBe(3);
+    // The held call never completed, so it alone was asked again.
+    expect(await kindCount("ec3-flip", "answer")).toBe(4);
+    expect(await kindCount("ec3-j1", "review")).toBe(3);
+    expect(await kindCount("ec3-j2", "review")).toBe(3);
+    expect(await evalBattles(started.id)).toHaveLength(18);
+  });
+
+  it("refuses a text rubric and more than six contestants", async () => {
+    const setId = await promptSet("set-ec4", PROMPTS.slice(0, 1));
+    const refused = async (body: Record<string, unknown>) => {
+      const res = await client.evaluations.$post({ json: body as CreateEvaluationBody });
+      return { status: res.status, body: (await res.json()) as { error: { code: string; message: string } } };
+    };
+    const text = await refused({
+      promptSetId: setId,
+      method: "council",
+      contestants: ["demo:concise", "demo:skeptic"],
+      rubric: "be kind",
+    });
+    expect(text.status).toBe(400);
+    expect(text.body.error.message).toMatch(/council rubric/);
+    const seven = ["a", "b", "c", "d", "e", "f", "g"].map((x) => `openai:${x}`);
+    const many = await refused({ promptSetId: setId, method: "council", contestants: seven, baseline: "openai:a" });
+    expect(many.status).toBe(400);
+    expect(many.body.error.message).toMatch(/at most 6 contestants/);
+  });
+});

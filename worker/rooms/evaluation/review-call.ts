@@ -1,0 +1,99 @@
+/**
+ * A council evaluation's review call: one reviewer's blind review and ranking of one round's answers (an item's
+ * sample), asked with the council's own prompts, schema and parser (rooms/ask-review.ts), in the order the council
+ * shows answers to that reviewer. Its result is stored in the call store first; only then written and announced.
+ */
+import { costOf } from "../../providers/pricing";
+import { buildReviewRequest } from "../../council/prompts";
+import { shownOrder } from "../../council/shown-order";
+import { roundIdOf, roundLabels, rosterEntryOf, type StoredReview } from "../../evaluation/council-round";
+import { scoringOf } from "../../shared/rubric";
+import { askReview } from "../ask-review";
+import { logCall } from "../log";
+import type { CallRow } from "./call-store";
+import { backOffOn } from "./calls";
+import type { EvaluationContext } from "./context";
+
+export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Promise<void> {
+  const r = ctx.record;
+  const item = ctx.store.item(call.item);
+  const roundId = roundIdOf(r.id, item.item_id, call.sample);
+  const labels = roundLabels(
+    r.contestants.map((c) => c.id),
+    roundId,
+  );
+  const answers = ctx.store.roundAnswers(call.item, call.sample);
+  const entry = rosterEntryOf(roundId, answers, labels, r.judges, call.model);
+  if (!entry) {
+    const row = ctx.store.finish(call.id, {
+      status: "failed",
+      error: "Nothing to review: fewer than two of this item's answers came back.",
+      latencyMs: null,
+      tokensIn: null,
+      tokensOut: null,
+      costUsd: null,
+    });
+    return ctx.settled(row);
+  }
+  const ownLabel = entry.answerId === null ? null : (labels.get(entry.answerId) ?? null);
+  const shown = shownOrder(entry.judged, roundId, entry.modelId);
+  const scoring = scoringOf({ rubric: r.councilRubric, category: item.category ?? undefined });
+  const request = buildReviewRequest({
+    question: item.prompt,
+    answers: answers
+      .filter((a) => a.status === "done")
+      .map((a) => ({ label: labels.get(a.contestant)!, text: a.text ?? "" })),
+    reviewerLabel: ownLabel,
+    selfReview: "exclude",
+    order: shown,
+    scoring,
+  });
+  const contestant = r.contestants.find((c) => c.id === call.model);
+  const target = contestant
+    ? { modelId: contestant.modelId, params: contestant.params }
+    : { modelId: call.model, params: {} };
+  const started = Date.now();
+  const asked = await askReview(
+    ctx.rules(),
+    {
+      target,
+      request,
+      scoring,
+      temperature: contestant?.params.temperature ?? r.settings.temperature ?? undefined,
+    },
+    { onRetry: backOffOn(ctx, target.modelId) },
+  );
+  if (!ctx.current()) return;
+  const { tokensIn, tokensOut } = asked.usage;
+  const costUsd = tokensIn || tokensOut ? costOf(ctx.env, target.modelId, tokensIn ?? 0, tokensOut ?? 0) : null;
+  const latencyMs = Date.now() - started;
+  const review: StoredReview | null = asked.ok
+    ? {
+        labels: Object.fromEntries([...labels].map(([c, l]) => [l, c])),
+        ownLabel,
+        shown,
+        ranking: asked.value.ranking,
+        confidence: asked.value.confidence,
+        reviews: asked.value.reviews,
+      }
+    : null;
+  const row = ctx.store.finish(call.id, {
+    status: asked.ok ? "done" : "failed",
+    review: review && JSON.stringify(review),
+    error: asked.ok ? null : asked.error,
+    latencyMs,
+    tokensIn,
+    tokensOut,
+    costUsd,
+  });
+  logCall(ctx.env, {
+    run: r.id,
+    step: "eval-review",
+    model: target.modelId,
+    status: asked.ok ? "done" : "failed",
+    latencyMs,
+    attempts: 1,
+    error: asked.ok ? undefined : asked.error,
+  });
+  ctx.settled(row);
+}
