@@ -191,6 +191,53 @@ describe("a council evaluation", () => {
     expect(await evalBattles(started.id)).toHaveLength(18);
   });
 
+  it("reports ratings and win rates from its rankings, and shows each reviewer's ranking and reasons per item", async () => {
+    const p = await scriptCouncil("ec5");
+    const setId = await promptSet("set-ec5", PROMPTS);
+    const contestants = [p.base, p.good, p.flip];
+    const started = await startEvaluation({
+      promptSetId: setId,
+      method: "council",
+      contestants,
+      baseline: p.base,
+      judges: [p.j1, p.j2],
+    });
+    await ended(started.id);
+    const id = started.id;
+    const report = await ok(client.evaluations[":id"].report.$get({ param: { id } }));
+    expect(report.method).toBe("council");
+    expect(report.baseline).toBe(p.base);
+    expect(report.methods.counting).toMatch(/council run's/);
+    // j1 ranks GOOD, BASE, FLIP and j2 FLIP, GOOD, BASE on every item: GOOD beats BASE 6–0, the rest split 3–3.
+    const byRating = [...report.rows].sort((x, y) => (y.bt ?? 0) - (x.bt ?? 0));
+    expect(byRating.map((r) => r.contestant)).toEqual([p.good, p.flip, p.base]);
+    const row = (c: string) => report.rows.find((r) => r.contestant === c)!;
+    expect(row(p.base).bt).toBe(1000);
+    expect(row(p.good).winRate).toBeGreaterThan(0.5);
+    expect(row(p.good).ciLower).not.toBeNull();
+    expect(report.totals).toMatchObject({ items: 3, answers: 9, judgments: 6 });
+    // A reviewer ranks each pair once: nothing to flip.
+    expect(report.judgeSummaries).toEqual([
+      { judge: p.j2, judgments: 3, failures: 0, pairs: 0, flips: 0, flipRate: null, costUsd: 0 },
+      { judge: p.j1, judgments: 3, failures: 0, pairs: 0, flips: 0, flipRate: null, costUsd: 0 },
+    ]);
+
+    const item = await ok(client.evaluations[":id"].items[":itemId"].$get({ param: { id, itemId: "q1" } }));
+    expect(item.judgments).toEqual([]);
+    expect(item.reviews?.map((r) => [r.reviewer, r.ranking])).toEqual([
+      [p.j2, [p.flip, p.good, p.base]],
+      [p.j1, [p.good, p.base, p.flip]],
+    ]);
+    expect(item.reviews?.[1].reviews.find((v) => v.contestant === p.good)?.critique).toBe("GOOD as seen by ec5-j1");
+
+    const matrix = await ok(client.evaluations[":id"].matrix.$get({ param: { id }, query: {} }));
+    expect(matrix.rows).toHaveLength(3);
+    const lines = await (
+      await client.evaluations[":id"].export.$get({ param: { id }, query: { format: "battles" } })
+    ).text();
+    expect(lines.trim().split("\n")).toHaveLength(18);
+  });
+
   it("refuses a text rubric and more than six contestants", async () => {
     const setId = await promptSet("set-ec4", PROMPTS.slice(0, 1));
     const refused = async (body: Record<string, unknown>) => {

@@ -14,6 +14,7 @@ import {
 } from "../db/evaluation-report-queries";
 import { openDb, type Db } from "../db/queries";
 import { compareReports, lineageOf } from "../evaluation/compare";
+import { judgmentsOfReview } from "../evaluation/council-games";
 import { battleLines, matrixCsv, reportMarkdown } from "../evaluation/export";
 import type { FivePointVerdict } from "../evaluation/games";
 import { matrixOf } from "../evaluation/matrix";
@@ -50,7 +51,8 @@ const described = {
   }),
   item: describeRoute({
     tags: ["Evaluations"],
-    summary: "One item: the prompt, every answer, and each judge's verdict and reasons in both orders",
+    summary:
+      "One item: the prompt, every answer, and each judge's verdict and reasons in both orders (council: each reviewer's ranking and reasons)",
     parameters: [idParam, pathParam("itemId", "The item's id in its prompt set.")],
     responses: { 200: jsonResponse(evaluationItemResponse, "The item."), ...errorResponses(404) },
   }),
@@ -86,11 +88,19 @@ async function evaluationOr404(db: Db, id: string): Promise<EvaluationRow> {
 
 async function reportInputOf(db: Db, evaluation: EvaluationRow): Promise<ReportInput & { completedAt: number[] }> {
   const rows = await loadReportRows(db, evaluation);
-  return {
+  const base = {
     contestants: evaluation.contestants,
     baseline: evaluation.baseline,
     items: rows.items,
     answers: rows.answers,
+  };
+  if (evaluation.method === "council") {
+    // Each ranking as the games it gives, so the standings, matrix and exports read a council evaluation as they read a pairwise one.
+    const judgments = rows.reviews.flatMap(judgmentsOfReview);
+    return { ...base, judgments, reviews: rows.reviews, completedAt: judgments.map((j) => j.completedAt) };
+  }
+  return {
+    ...base,
     judgments: rows.judgments.map((j) => ({ ...j, verdict: j.verdict as FivePointVerdict | null })),
     completedAt: rows.judgments.map((j) => j.completedAt),
   };
@@ -218,6 +228,20 @@ export const evaluationReportApi = new Hono<{ Bindings: Env }>()
         reasons: j.reasons,
         error: j.error,
       })),
+      // A council evaluation's item: each reviewer's ranking and its reasons, in place of pairwise verdicts.
+      ...(evaluation.method === "council"
+        ? {
+            reviews: detail.reviews.map((r) => ({
+              reviewer: r.reviewer,
+              sample: r.sample,
+              status: r.status,
+              ranking: r.ranking,
+              confidence: r.confidence,
+              reviews: r.reviews ?? [],
+              error: r.error,
+            })),
+          }
+        : {}),
     });
   })
   .get("/:id/export", described.export, validate("query", evaluationExportQuery), async (c) => {

@@ -6,12 +6,20 @@
 import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { styleCountsOf, type StyleCounts } from "../rating/style-features";
 import type { Db } from "./queries";
-import { evaluationAnswers, evaluationJudgments, evaluations, presets, promptSetItems } from "./schema";
+import {
+  evaluationAnswers,
+  evaluationJudgments,
+  evaluationReviews,
+  evaluations,
+  presets,
+  promptSetItems,
+} from "./schema";
 
 export type EvaluationRow = typeof evaluations.$inferSelect;
 export type ItemRow = typeof promptSetItems.$inferSelect;
 export type AnswerRow = typeof evaluationAnswers.$inferSelect;
 export type JudgmentRow = typeof evaluationJudgments.$inferSelect;
+export type ReviewRow = typeof evaluationReviews.$inferSelect;
 
 export async function loadEvaluation(db: Db, id: string): Promise<EvaluationRow | null> {
   return (await db.select().from(evaluations).where(eq(evaluations.id, id)).get()) ?? null;
@@ -21,10 +29,12 @@ export interface ReportRows {
   items: { itemId: string; category: string | null }[];
   answers: (Omit<AnswerRow, "text" | "evaluationId"> & { style: StyleCounts | null })[];
   judgments: Omit<JudgmentRow, "reasons" | "evaluationId">[];
+  /** a council evaluation's reviews, without their critiques; none for a pairwise one */
+  reviews: Omit<ReviewRow, "reviews" | "evaluationId">[];
 }
 
 export async function loadReportRows(db: Db, evaluation: EvaluationRow): Promise<ReportRows> {
-  const [items, answers, judgments] = await Promise.all([
+  const [items, answers, judgments, reviews] = await Promise.all([
     db
       .select({ itemId: promptSetItems.itemId, category: promptSetItems.category })
       .from(promptSetItems)
@@ -33,6 +43,9 @@ export async function loadReportRows(db: Db, evaluation: EvaluationRow): Promise
       .all(),
     db.select().from(evaluationAnswers).where(eq(evaluationAnswers.evaluationId, evaluation.id)).all(),
     db.select().from(evaluationJudgments).where(eq(evaluationJudgments.evaluationId, evaluation.id)).all(),
+    evaluation.method === "council"
+      ? db.select().from(evaluationReviews).where(eq(evaluationReviews.evaluationId, evaluation.id)).all()
+      : [],
   ]);
   return {
     items,
@@ -41,6 +54,7 @@ export async function loadReportRows(db: Db, evaluation: EvaluationRow): Promise
       style: a.status === "complete" ? styleCountsOf(text) : null,
     })),
     judgments: judgments.map(({ reasons: _, evaluationId: __, ...j }) => j),
+    reviews: reviews.map(({ reviews: _, evaluationId: __, ...r }) => r),
   };
 }
 
@@ -48,6 +62,7 @@ export interface ItemDetail {
   item: ItemRow;
   answers: AnswerRow[];
   judgments: JudgmentRow[];
+  reviews: ReviewRow[];
 }
 
 export async function loadItemDetail(db: Db, evaluation: EvaluationRow, itemId: string): Promise<ItemDetail | null> {
@@ -57,7 +72,7 @@ export async function loadItemDetail(db: Db, evaluation: EvaluationRow, itemId: 
     .where(and(eq(promptSetItems.setId, evaluation.promptSetId), eq(promptSetItems.itemId, itemId)))
     .get();
   if (!item) return null;
-  const [answers, judgments] = await Promise.all([
+  const [answers, judgments, reviews] = await Promise.all([
     db
       .select()
       .from(evaluationAnswers)
@@ -70,8 +85,14 @@ export async function loadItemDetail(db: Db, evaluation: EvaluationRow, itemId: 
       .where(and(eq(evaluationJudgments.evaluationId, evaluation.id), eq(evaluationJudgments.itemId, itemId)))
       .orderBy(asc(evaluationJudgments.judge), asc(evaluationJudgments.sample), asc(evaluationJudgments.first))
       .all(),
+    db
+      .select()
+      .from(evaluationReviews)
+      .where(and(eq(evaluationReviews.evaluationId, evaluation.id), eq(evaluationReviews.itemId, itemId)))
+      .orderBy(asc(evaluationReviews.reviewer), asc(evaluationReviews.sample))
+      .all(),
   ]);
-  return { item, answers, judgments };
+  return { item, answers, judgments, reviews };
 }
 
 /** The name and model of each preset version named, keyed `preset:<slug>@<version>`. */

@@ -9,6 +9,7 @@ import { lengthControlledWinRate, type LengthGame } from "../rating/length-contr
 import { percentile } from "../rating/random";
 import { STYLE_FEATURES, type StyleCounts } from "../rating/style-features";
 import { type FivePointVerdict, gamesOf, isFlip, leanOf } from "./games";
+import { COUNCIL_COUNTING, type ReportReview, reviewerSummaries } from "./council-games";
 import { type Game, type Separation, type Standing, standingsOf } from "./standings";
 
 export interface ReportItem {
@@ -48,6 +49,8 @@ export interface ReportInput {
   items: readonly ReportItem[];
   answers: readonly ReportAnswer[];
   judgments: readonly ReportJudgment[];
+  /** a council evaluation's reviews (its `judgments` are their games, council-games.ts) */
+  reviews?: readonly ReportReview[];
   coverage?: number;
 }
 
@@ -172,7 +175,10 @@ export function buildReport(input: ReportInput): EvaluationReport {
       return { category, items, ...standingsOf(contestants, inCategory, { baseline, coverage }) };
     });
 
-  const { judges, judgeAgreement } = judgeFigures(input.judgments);
+  const reviews = input.reviews;
+  const { judges, judgeAgreement } = reviews
+    ? { judges: reviewerSummaries(reviews), judgeAgreement: [] }
+    : judgeFigures(input.judgments);
   return {
     baseline,
     coverage,
@@ -186,11 +192,11 @@ export function buildReport(input: ReportInput): EvaluationReport {
     totals: {
       items: input.items.length,
       answers: input.answers.length,
-      judgments: input.judgments.length,
+      judgments: (reviews ?? input.judgments).length,
       answerCostUsd: input.answers.reduce((n, a) => n + (a.costUsd ?? 0), 0),
-      judgeCostUsd: input.judgments.reduce((n, j) => n + (j.costUsd ?? 0), 0),
+      judgeCostUsd: (reviews ?? input.judgments).reduce((n, j) => n + (j.costUsd ?? 0), 0),
     },
-    methods: REPORT_METHODS,
+    methods: reviews ? { ...REPORT_METHODS, counting: COUNCIL_COUNTING } : REPORT_METHODS,
   };
 }
 

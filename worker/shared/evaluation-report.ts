@@ -142,6 +142,22 @@ export const evaluationItemResponse = z.object({
       error: z.nullable(z.string()),
     }),
   ),
+  /** a council evaluation's: each reviewer's ranking (contestants best first, its own left out) and reasons */
+  reviews: z.optional(
+    z.array(
+      z.object({
+        reviewer: z.string(),
+        sample: z.number(),
+        status: z.string(),
+        ranking: z.nullable(z.array(z.string())),
+        confidence: num,
+        reviews: z.array(
+          z.object({ contestant: z.string(), critique: z.string(), scores: z.record(z.string(), z.number()) }),
+        ),
+        error: z.nullable(z.string()),
+      }),
+    ),
+  ),
 });
 
 export const evaluationCompareResponse = z.object({
