@@ -7,9 +7,10 @@ import { parseArgs } from "node:util";
 
 const USAGE = `Usage: npm run eval -- --set FILE --contestants A,B[,…] --judges J[,…] [options]
 
-Runs a pairwise evaluation: every contestant answers every prompt of the set, and each judge compares each
-contestant's answer with the baseline's in both orders. Prints the leaderboard and exits 1 when a threshold
-fails, 2 on a usage or server error.
+Runs an evaluation: every contestant answers every prompt of the set. Pairwise (the default): each judge compares
+each contestant's answer with the baseline's in both orders. Council (--method council): each prompt is a council
+round, and each reviewer (the judges, or without --judges the contestants, each leaving its own answer out) ranks
+all the answers blind. Prints the leaderboard and exits 1 when a threshold fails, 2 on a usage or server error.
 
 Contestants and judges are model ids (demo:concise, openai:gpt-4.1) or presets: preset:SLUG@VERSION, or
 preset:SLUG for its latest version.
@@ -20,7 +21,8 @@ Options:
   --name NAME           the evaluation's name (default: the set's file name and the date)
   --contestants LIST    comma-separated contestants
   --baseline ID         the contestant everyone is compared with (default: every pair, up to 6 contestants)
-  --judges LIST         comma-separated judge models
+  --judges LIST         comma-separated judge models (council: the reviewers; optional)
+  --method M            pairwise (default) or council
   --repeats N           answers per contestant and prompt (default 1)
   --presets FILE        a JSON array of presets to create or update first:
                         [{ "name", "slug"?, "modelId", "systemPrompt"?, "temperature"?, "maxTokens"? }]
@@ -74,6 +76,7 @@ function options() {
       contestants: { type: "string" },
       baseline: { type: "string" },
       judges: { type: "string" },
+      method: { type: "string" },
       repeats: { type: "string" },
       presets: { type: "string" },
       "min-win-rate": { type: "string", multiple: true },
@@ -97,6 +100,9 @@ function options() {
     return items;
   };
   if (!values.set === !values["set-id"]) throw new UsageError("give exactly one of --set FILE and --set-id ID");
+  const method = values.method ?? "pairwise";
+  if (method !== "pairwise" && method !== "council")
+    throw new UsageError(`--method is pairwise or council; got "${method}"`);
   const repeats = values.repeats === undefined ? 1 : Number(values.repeats);
   if (!Number.isInteger(repeats) || repeats < 1) throw new UsageError(`--repeats must be a whole number ≥ 1`);
   const thresholds = (raw: string[] | undefined, flag: string, scale: number): Threshold[] =>
@@ -112,7 +118,9 @@ function options() {
     name: values.name ?? null,
     contestants: list(values.contestants, "--contestants"),
     baseline: values.baseline ?? null,
-    judges: list(values.judges, "--judges"),
+    method,
+    // A council's reviewers default to the contestants themselves.
+    judges: method === "council" && values.judges === undefined ? [] : list(values.judges, "--judges"),
     repeats,
     presets: values.presets ?? null,
     minWinRate: thresholds(values["min-win-rate"], "--min-win-rate", 100),
@@ -233,6 +241,7 @@ interface Calls {
 
 interface Progress {
   status: string;
+  method: string;
   progress: { answers: Calls; judgments: Calls; spentUsd: number; etaMs: number | null };
 }
 
@@ -251,7 +260,8 @@ async function follow(server: Server, id: string): Promise<string> {
     const total = answers.total + judgments.total;
     const failed = answers.failed + judgments.failed;
     const eta = etaMs === null ? "" : `, ~${Math.ceil(etaMs / 1000)} s left`;
-    const line = `${bar(done, total)} answers ${answers.done}/${answers.total}, judgments ${judgments.done}/${judgments.total}${failed ? `, ${failed} failed` : ""}, $${spentUsd.toFixed(4)}${eta}`;
+    const judged = state.method === "council" ? "reviews" : "judgments";
+    const line = `${bar(done, total)} answers ${answers.done}/${answers.total}, ${judged} ${judgments.done}/${judgments.total}${failed ? `, ${failed} failed` : ""}, $${spentUsd.toFixed(4)}${eta}`;
     if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
     else if (Math.floor((done / Math.max(total, 1)) * 10) !== lastShown) {
       lastShown = Math.floor((done / Math.max(total, 1)) * 10);
@@ -332,7 +342,7 @@ async function main(opts: Options): Promise<number> {
     name,
     promptSetId,
     contestants,
-    method: "pairwise",
+    method: opts.method,
     judges,
     ...(baseline ? { baseline } : {}),
     repeats: opts.repeats,

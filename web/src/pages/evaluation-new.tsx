@@ -13,9 +13,18 @@ const ids = (value: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** What each method does, in one line: the page says it beside the choice. */
+const METHODS = {
+  pairwise:
+    "Each judge compares each contestant's answer with the baseline's (or every pair) in both orders, on a five-point scale.",
+  council:
+    "Each prompt is a council round: the reviewers (or else the contestants, each leaving its own answer out) rank all the answers blind.",
+} as const;
+type Method = keyof typeof METHODS;
+
 /**
- * A new pairwise evaluation: a prompt set (picked, or pasted here), the contestants (models and presets), a
- * baseline, the judges and repeats; the estimate before Start.
+ * A new evaluation: a prompt set (picked, or pasted here), the contestants (models and presets), the method, a
+ * baseline, the judges (a council's reviewers) and repeats; the estimate before Start.
  */
 export default function EvaluationNewPage() {
   const options = createModelOptions(() => true);
@@ -31,6 +40,7 @@ export default function EvaluationNewPage() {
   const [pasted, setPasted] = createSignal("");
   const [contestants, setContestants] = createSignal("");
   const [baseline, setBaseline] = createSignal("");
+  const [method, setMethod] = createSignal<Method>("pairwise");
   const [judges, setJudges] = createSignal("");
   const [repeats, setRepeats] = createSignal("1");
   const [rubric, setRubric] = createSignal("");
@@ -58,11 +68,11 @@ export default function EvaluationNewPage() {
     ...(name().trim() ? { name: name().trim() } : {}),
     promptSetId: id,
     contestants: ids(contestants()),
-    method: "pairwise" as const,
+    method: method(),
     judges: ids(judges()),
     ...(baseline() && ids(contestants()).includes(baseline()) ? { baseline: baseline() } : {}),
     repeats: Number(repeats()) || 1,
-    ...(rubric().trim() ? { rubric: rubric().trim() } : {}),
+    ...(rubric().trim() && method() === "pairwise" ? { rubric: rubric().trim() } : {}),
   });
 
   const run = async (what: "estimate" | "start") => {
@@ -85,10 +95,7 @@ export default function EvaluationNewPage() {
   return (
     <>
       <h1>New evaluation</h1>
-      <p class="muted">
-        Every contestant answers every prompt; each judge compares each contestant's answer with the baseline's (or
-        every pair, without one) in both orders, on a five-point scale.
-      </p>
+      <p class="muted">Every contestant answers every prompt; the method decides how the answers are judged.</p>
       <form
         class="evaluation-form"
         onSubmit={(e) => {
@@ -149,15 +156,43 @@ export default function EvaluationNewPage() {
             <a href="/presets">Make a preset</a> to compare system prompts on one model.
           </p>
         </div>
+        <fieldset class="field">
+          <legend>Method</legend>
+          <For each={Object.keys(METHODS) as Method[]}>
+            {(m) => (
+              <label>
+                <input
+                  type="radio"
+                  name="evaluation-method"
+                  value={m}
+                  checked={method() === m}
+                  onChange={() => setMethod(m)}
+                />{" "}
+                {m === "pairwise" ? "Pairwise" : "Council"}
+              </label>
+            )}
+          </For>
+          <p class="muted small" data-testid="evaluation-method-help">
+            {METHODS[method()]}
+          </p>
+        </fieldset>
         <div class="field">
           <label for="evaluation-baseline">Baseline</label>
           <select id="evaluation-baseline" value={baseline()} onChange={(e) => setBaseline(e.currentTarget.value)}>
-            <option value="">None: judge every pair (up to 6 contestants)</option>
+            <option value="">
+              {method() === "council"
+                ? "None: win rates against the others"
+                : "None: judge every pair (up to 6 contestants)"}
+            </option>
             <For each={ids(contestants())}>{(c) => <option value={c}>{c}</option>}</For>
           </select>
         </div>
         <div class="field">
-          <label for="evaluation-judges">Judges (comma-separated)</label>
+          <label for="evaluation-judges">
+            {method() === "council"
+              ? "Reviewers (comma-separated; none: the contestants review each other)"
+              : "Judges (comma-separated)"}
+          </label>
           <ModelCombobox
             id="evaluation-judges"
             multiple
@@ -178,21 +213,23 @@ export default function EvaluationNewPage() {
             onInput={(e) => setRepeats(e.currentTarget.value)}
           />
         </div>
-        <div class="field">
-          <label for="evaluation-rubric">What the judges should weigh most</label>
-          <textarea
-            id="evaluation-rubric"
-            rows="2"
-            placeholder="optional, e.g. correctness first, then brevity"
-            value={rubric()}
-            onInput={(e) => setRubric(e.currentTarget.value)}
-          />
-        </div>
+        <Show when={method() === "pairwise"}>
+          <div class="field">
+            <label for="evaluation-rubric">What the judges should weigh most</label>
+            <textarea
+              id="evaluation-rubric"
+              rows="2"
+              placeholder="optional, e.g. correctness first, then brevity"
+              value={rubric()}
+              onInput={(e) => setRubric(e.currentTarget.value)}
+            />
+          </div>
+        </Show>
         <Show when={estimate()}>
           {(e) => (
             <p class="outcome-strip" data-testid="evaluation-estimate" role="status">
-              At most <strong>${e().usd.toFixed(4)}</strong>: {e().answerCalls} answer calls and {e().judgeCalls} judge
-              calls
+              At most <strong>${e().usd.toFixed(4)}</strong>: {e().answerCalls} answer calls and{" "}
+              {e().reviewCalls === undefined ? `${e().judgeCalls} judge calls` : `${e().reviewCalls} reviews`}
               <Show when={e().selfSkipped > 0}>
                 {" "}
                 ({e().selfSkipped} left out: a judge never judges its own answers)

@@ -53,22 +53,51 @@ export function ItemDetail(props: { id: string; itemId: string; names: Map<strin
                 )}
               </For>
             </div>
-            <h4>Verdicts</h4>
-            <ul class="verdicts">
-              <For each={d().judgments}>
-                {(j) => (
-                  <li>
-                    <strong>{name(j.judge)}</strong>, {name(j.first)} shown as A and {name(j.second)} as B:{" "}
-                    <Show when={j.verdict} fallback={<span class="field-error">failed ({j.error})</span>}>
-                      <code>{j.verdict}</code>
-                    </Show>
-                    <Show when={j.reasons}>
-                      <p class="muted">{j.reasons}</p>
-                    </Show>
-                  </li>
-                )}
-              </For>
-            </ul>
+            <Show when={d().reviews}>
+              {(reviews) => (
+                <>
+                  <h4>Reviews</h4>
+                  <ul class="verdicts" data-testid="council-reviews">
+                    <For each={reviews()}>
+                      {(r) => (
+                        <li>
+                          <strong>{name(r.reviewer)}</strong>
+                          <Show when={r.sample > 0}> (sample {r.sample + 1})</Show>:{" "}
+                          <Show when={r.ranking} fallback={<span class="field-error">failed ({r.error})</span>}>
+                            {(ranking) => <span>{ranking().map(name).join(" › ")}</span>}
+                          </Show>
+                          <For each={r.reviews}>
+                            {(v) => (
+                              <p class="muted">
+                                {name(v.contestant)}: {v.critique}
+                              </p>
+                            )}
+                          </For>
+                        </li>
+                      )}
+                    </For>
+                  </ul>
+                </>
+              )}
+            </Show>
+            <Show when={!d().reviews}>
+              <h4>Verdicts</h4>
+              <ul class="verdicts">
+                <For each={d().judgments}>
+                  {(j) => (
+                    <li>
+                      <strong>{name(j.judge)}</strong>, {name(j.first)} shown as A and {name(j.second)} as B:{" "}
+                      <Show when={j.verdict} fallback={<span class="field-error">failed ({j.error})</span>}>
+                        <code>{j.verdict}</code>
+                      </Show>
+                      <Show when={j.reasons}>
+                        <p class="muted">{j.reasons}</p>
+                      </Show>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </Show>
           </>
         )}
       </Show>

@@ -9,7 +9,10 @@ const eta = (ms: number | null) => {
   return minutes < 1 ? "under a minute left" : `about ${minutes} min left`;
 };
 
-/** Where a running evaluation stands: one bar per contestant, spend so far, and Pause, Resume, Cancel, Retry. */
+/**
+ * Where a running evaluation stands: one bar per contestant (answered, and judged, or a council's reviewed), spend
+ * so far, and Pause, Resume, Cancel, Retry.
+ */
 export function EvaluationProgress(props: { detail: EvaluationDetail }) {
   const [error, setError] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
@@ -46,7 +49,7 @@ export function EvaluationProgress(props: { detail: EvaluationDetail }) {
           <tr>
             <th scope="col">Contestant</th>
             <th scope="col">Answered</th>
-            <th scope="col">Judged</th>
+            <th scope="col">{props.detail.method === "council" ? "Reviewed" : "Judged"}</th>
           </tr>
         </thead>
         <tbody>
