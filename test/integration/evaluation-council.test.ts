@@ -238,6 +238,52 @@ describe("a council evaluation", () => {
     expect(lines.trim().split("\n")).toHaveLength(18);
   });
 
+  it("retries a failed answer, then the review of the contestant that waited on it", async () => {
+    const p = await scriptCouncil("ec6", true);
+    await scriptModel(stub, "ec6-good", [{ status: 400, errorMessage: "bad request once" }]);
+    const setId = await promptSet("set-ec6", PROMPTS.slice(0, 1));
+    const started = await startEvaluation({
+      promptSetId: setId,
+      method: "council",
+      contestants: [p.base, p.good, p.flip],
+    });
+    const first = await ended(started.id);
+    expect(first.status).toBe("completed");
+    expect(first.progress.answers).toMatchObject({ done: 2, failed: 1 });
+    // BASE and FLIP each rank the one other answer that came back (no pair, so no battle); GOOD, whose answer
+    // failed, doesn't review (as in a run).
+    expect(first.progress.judgments).toMatchObject({ done: 2, blocked: 1 });
+    expect(await evalBattles(started.id)).toHaveLength(0);
+
+    const res = await client.evaluations[":id"].retry.$post({ param: { id: started.id } });
+    expect(await res.json()).toEqual({ id: started.id, status: "running" });
+    const done = await ended(started.id);
+    expect(done.progress.answers).toMatchObject({ done: 3, failed: 0 });
+    expect(done.progress.judgments).toMatchObject({ done: 3, blocked: 0 });
+    expect(await kindCount("ec6-good", "answer")).toBe(2);
+    expect(await kindCount("ec6-good", "review")).toBe(1);
+    expect(await kindCount("ec6-base", "review")).toBe(1);
+    // GOOD's review ranks BASE over FLIP: the one battle.
+    expect(await evalBattles(started.id)).toMatchObject([{ judge: p.good, a: p.base, b: p.flip, winner: "model_a" }]);
+  });
+
+  it("runs on the demo models with no keys, its reviewers answering the council's review schema", async () => {
+    const setId = await promptSet("set-ec7", ["How do tides work?", "Why is the sky blue?"]);
+    const started = await startEvaluation({
+      promptSetId: setId,
+      method: "council",
+      contestants: ["demo:concise", "demo:thorough", "demo:skeptic"],
+      baseline: "demo:concise",
+    });
+    const done = await ended(started.id);
+    expect(done.progress.answers).toMatchObject({ done: 6, failed: 0 });
+    expect(done.progress.judgments).toMatchObject({ done: 6, failed: 0 });
+    // Each contestant ranks the other two on each item: one battle per review.
+    expect(await evalBattles(started.id)).toHaveLength(6);
+    const report = await ok(client.evaluations[":id"].report.$get({ param: { id: started.id } }));
+    expect(report.rows.every((r) => r.bt !== null)).toBe(true);
+  });
+
   it("refuses a text rubric and more than six contestants", async () => {
     const setId = await promptSet("set-ec4", PROMPTS.slice(0, 1));
     const refused = async (body: Record<string, unknown>) => {
