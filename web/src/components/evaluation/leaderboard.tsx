@@ -15,7 +15,7 @@ export function EvaluationLeaderboard(props: { report: EvaluationReport }) {
   const against = () =>
     props.report.baseline
       ? `against ${props.report.rows.find((r) => r.contestant === props.report.baseline)?.displayName ?? props.report.baseline}`
-      : "against the others (mean)";
+      : "against the others (mean): no baseline was given";
   return (
     <>
       <p id="evaluation-leaderboard-title" class="table-title">
