@@ -24,6 +24,7 @@ export function App() {
           <nav aria-label="Main">
             <Link href="/">New run</Link>
             <Link href="/history">History</Link>
+            <Link href="/chat">Chat</Link>
             <Link href="/arena">Arena</Link>
             <Link href="/leaderboard">Leaderboard</Link>
             <Link href="/evaluations">Evaluations</Link>

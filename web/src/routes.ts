@@ -22,12 +22,14 @@ const PromptSetsPage = lazy(() => import("./pages/prompt-sets"));
 const PresetsPage = lazy(() => import("./pages/presets"));
 const GoalBattlesPage = lazy(() => import("./pages/goal-battles"));
 const GoalBattlePage = lazy(() => import("./pages/goal-battle"));
+const ChatPage = lazy(() => import("./pages/chat"));
 
 const routes: [RegExp, Match["page"]][] = [
   [/^\/$/, SetupPage],
   [/^\/runs\/(?<id>[^/]+)\/?$/, RunPage],
   [/^\/history\/?$/, HistoryPage],
   [/^\/arena(?:\/(?<id>[^/]+))?\/?$/, ArenaPage],
+  [/^\/chat(?:\/(?<id>[^/]+))?\/?$/, ChatPage],
   [/^\/leaderboard\/?$/, LeaderboardPage],
   [/^\/providers\/?$/, ProvidersPage],
   [/^\/spend\/?$/, SpendPage],

@@ -1,0 +1,91 @@
+/** How each live event changes the page's copy of a chat thread, and what the page reads off that copy. */
+import type { MessageMode, ThreadDetail, ThreadEvent, ThreadMessage } from "./thread-types";
+
+export const MODE_TEXT: Record<MessageMode, string> = {
+  single: "Single",
+  dual: "Dual (vote)",
+  topper: "Topper",
+};
+
+export const MODE_HELP: Record<MessageMode, string> = {
+  single: "The thread's model answers.",
+  dual: "Two anonymous models answer side by side; your vote picks the one that continues the thread.",
+  topper: "The leader of the human leaderboard answers, and the reply says why it was chosen.",
+};
+
+const settled = (m: ThreadMessage) => m.status !== "streaming";
+
+/**
+ * Puts a message in its place by seq. A copy the page already has wins over an older one arriving late: a
+ * reply the socket has finished (or streamed text into) is not set back by the send's response.
+ */
+export function upsertMessage(draft: ThreadDetail, message: ThreadMessage): void {
+  const at = draft.messages.findIndex((m) => m.id === message.id);
+  if (at < 0) {
+    draft.messages.push(message);
+    draft.messages.sort((a, b) => a.seq - b.seq);
+    return;
+  }
+  const known = draft.messages[at];
+  if (message.status === "streaming" && (settled(known) || known.content.length > message.content.length)) return;
+  draft.messages[at] = message;
+}
+
+/** Applies one event; one the page already knows of changes nothing. */
+export function applyThreadEvent(draft: ThreadDetail, e: Exclude<ThreadEvent, { type: "snapshot" }>): void {
+  switch (e.type) {
+    case "message.started":
+    case "message.completed":
+    case "message.failed":
+      upsertMessage(draft, e.message);
+      return;
+    case "message.delta": {
+      const message = draft.messages.find((m) => m.id === e.messageId);
+      if (message?.status === "streaming") message.content += e.text;
+      return;
+    }
+    case "thread.updated":
+      draft.thread = e.thread;
+      return;
+  }
+}
+
+/** The dual reply still waiting for its vote or for a side to continue with, if any. */
+export const openDual = (d: ThreadDetail): ThreadMessage | undefined =>
+  d.messages.find((m) => m.status === "awaiting_vote" || m.status === "awaiting_choice");
+
+/** The user message a reply answers: the last one before it. */
+export function promptOf(d: ThreadDetail, reply: ThreadMessage): ThreadMessage | undefined {
+  return d.messages.filter((m) => m.role === "user" && m.seq < reply.seq).at(-1);
+}
+
+/** Why the composer can't send now, or null when it can; `modelId` is the model field's (a single message's model). */
+export function sendBlocked(d: ThreadDetail, mode: MessageMode, modelId: string): string | null {
+  if (d.messages.some((m) => m.status === "streaming")) return "Wait for the reply to finish.";
+  const dual = openDual(d);
+  if (dual?.status === "awaiting_vote") return "Vote on the two answers first: the winner continues the thread.";
+  if (dual) return "Pick the answer that continues the thread, or ask again.";
+  return modelMissing(mode, modelId);
+}
+
+/** A single message needs a model to go to. */
+export function modelMissing(mode: MessageMode, modelId: string): string | null {
+  if (mode === "single" && !modelId.trim()) return "Choose the thread's model first (Model, in the settings).";
+  return null;
+}
+
+/** "GPT-4o" and why, for the line over a reply; null while nobody may be named. */
+export function answeredBy(m: ThreadMessage): string | null {
+  if (m.role !== "assistant" || !m.modelId) return null;
+  const who = m.displayName ?? m.modelId;
+  return m.reason ? `${who} — ${m.reason}` : who;
+}
+
+/** A title for a new thread from its first message: its first line, cut at a word near 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split("\n")[0].trim();
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > 30 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

@@ -1,0 +1,67 @@
+import { createSignal, onMount } from "solid-js";
+import { Alert } from "../components/alert";
+import { ChatComposer } from "../components/chat-composer";
+import { type ThreadFields, ThreadSettingsForm, settingsOf } from "../components/thread-settings";
+import { createActions } from "../lib/actions";
+import type { ModelOption } from "../lib/model-match";
+import { navigate } from "../lib/router";
+import { modelMissing, titleFrom } from "../lib/thread-state";
+import type { MessageMode } from "../lib/thread-types";
+import { createThread, lastModel, rememberModel, sendMessage } from "./chat.data";
+
+/** A thread not started yet: its settings and its first message, which creates it. */
+export function ChatNew(props: { options: ModelOption[]; onCreated: () => void }) {
+  const { busy, error, act } = createActions();
+  const [edits, setEdits] = createSignal<Partial<ThreadFields>>({});
+  // Until one is typed, the model is the last thread's, or else the first the catalog offers.
+  const fields = (): ThreadFields => ({
+    modelId: edits().modelId ?? lastModel() ?? props.options[0]?.id ?? "",
+    systemPrompt: edits().systemPrompt ?? "",
+    category: edits().category ?? "",
+  });
+  const [mode, setMode] = createSignal<MessageMode>("single");
+
+  const start = async (content: string) => {
+    const settings = settingsOf(fields());
+    const started = await act("send", async () => {
+      const { thread } = await createThread({ title: titleFrom(content), mode: mode(), ...settings });
+      props.onCreated();
+      await sendMessage(thread.id, { content, mode: mode() });
+      return thread;
+    });
+    if (!started) return false;
+    rememberModel(fields().modelId);
+    navigate(`/chat/${started.id}`);
+    return true;
+  };
+
+  onMount(() => {
+    document.title = "New thread · Chat · Quorum";
+  });
+
+  return (
+    <>
+      <h2 id="thread-title">New thread</h2>
+      <p class="muted">
+        A conversation with one model, two anonymous ones side by side for your vote, or the leaderboard's leader: pick
+        the mode per message.
+      </p>
+      <details class="thread-settings-box" open>
+        <summary>Settings: model, system prompt, topper category</summary>
+        <ThreadSettingsForm
+          fields={fields()}
+          onField={(name, value) => setEdits((e) => ({ ...e, [name]: value }))}
+          options={props.options}
+        />
+      </details>
+      <Alert message={error()} />
+      <ChatComposer
+        mode={mode()}
+        onMode={setMode}
+        blocked={modelMissing(mode(), fields().modelId)}
+        sending={busy() === "send"}
+        onSend={start}
+      />
+    </>
+  );
+}
