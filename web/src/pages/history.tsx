@@ -3,31 +3,38 @@ import { createStore } from "solid-js/store";
 import { Alert } from "../components/alert";
 import { HistoryComparison } from "../components/history-comparison";
 import { HistoryRun } from "../components/history-run";
+import { HistoryThread } from "../components/history-thread";
 import { HistorySave } from "../components/history-save";
 import { api, call, type ComparisonListItem, type RunListItem } from "../lib/api";
 import { type Feed, feedsToExtend, mergedNewestFirst } from "../lib/history-feed";
 import { Link } from "../lib/router";
+import type { ThreadSummary } from "../lib/thread-types";
+import { deleteThread, listThreads } from "./chat.data";
 
 const PAGE_SIZE = 20;
-const KINDS = { all: "Everything", runs: "Council runs", arena: "Arena comparisons" } as const;
+const KINDS = { all: "Everything", runs: "Council runs", arena: "Arena comparisons", chat: "Chat threads" } as const;
 type Kind = keyof typeof KINDS;
 
 type Entry =
   | { kind: "run"; createdAt: number; run: RunListItem }
-  | { kind: "comparison"; createdAt: number; comparison: ComparisonListItem };
+  | { kind: "comparison"; createdAt: number; comparison: ComparisonListItem }
+  // A thread is dated by its last activity: the order its list comes in.
+  | { kind: "thread"; createdAt: number; thread: ThreadSummary };
 
 const initialKind = (): Kind => {
   const asked = new URLSearchParams(location.search).get("kind");
-  return asked === "runs" || asked === "arena" ? asked : "all";
+  return asked === "runs" || asked === "arena" || asked === "chat" ? asked : "all";
 };
 
 export default function HistoryPage() {
   const [feeds, setFeeds] = createStore<{
     runs: Feed<Entry> & { loaded: boolean };
     arena: Feed<Entry> & { loaded: boolean };
+    chat: Feed<Entry> & { loaded: boolean };
   }>({
     runs: { items: [], cursor: null, loaded: false },
     arena: { items: [], cursor: null, loaded: false },
+    chat: { items: [], cursor: null, loaded: false },
   });
   const [kind, setKind] = createSignal<Kind>(initialKind());
   const [loading, setLoading] = createSignal(false);
@@ -37,7 +44,12 @@ export default function HistoryPage() {
   const [picked, setPicked] = createSignal<ReadonlySet<string>>(new Set());
   let heading!: HTMLHeadingElement;
 
-  const keyOf = (entry: Entry) => (entry.kind === "run" ? `run:${entry.run.id}` : `comparison:${entry.comparison.id}`);
+  const keyOf = (entry: Entry) =>
+    entry.kind === "run"
+      ? `run:${entry.run.id}`
+      : entry.kind === "comparison"
+        ? `comparison:${entry.comparison.id}`
+        : `thread:${entry.thread.id}`;
   const pick = (entry: Entry, on: boolean) =>
     setPicked((now) => {
       const next = new Set(now);
@@ -55,7 +67,7 @@ export default function HistoryPage() {
   };
 
   const shownFeeds = () =>
-    kind() === "all" ? [feeds.runs, feeds.arena] : kind() === "runs" ? [feeds.runs] : [feeds.arena];
+    kind() === "all" ? [feeds.runs, feeds.arena, feeds.chat] : [feeds[kind() as Exclude<Kind, "all">]];
   const entries = () => mergedNewestFirst(shownFeeds());
   const loaded = () => shownFeeds().every((f) => f.loaded);
   const more = () => shownFeeds().some((f) => f.cursor !== null);
@@ -85,6 +97,20 @@ export default function HistoryPage() {
     }));
   };
 
+  const loadChat = async (cursor?: string) => {
+    const page = await listThreads(cursor, PAGE_SIZE);
+    const items: Entry[] = page.threads.map((thread) => ({
+      kind: "thread",
+      createdAt: thread.lastMessageAt ?? thread.updatedAt,
+      thread,
+    }));
+    setFeeds("chat", (f) => ({
+      items: cursor ? [...f.items, ...items] : items,
+      cursor: page.nextCursor,
+      loaded: true,
+    }));
+  };
+
   const load = async (jobs: Promise<void>[]) => {
     setLoading(true);
     setError(null);
@@ -100,7 +126,11 @@ export default function HistoryPage() {
   const older = () => {
     const shown = shownFeeds();
     const next = feedsToExtend(shown).map((i) =>
-      shown[i] === feeds.runs ? loadRuns(feeds.runs.cursor!) : loadArena(feeds.arena.cursor!),
+      shown[i] === feeds.runs
+        ? loadRuns(feeds.runs.cursor!)
+        : shown[i] === feeds.arena
+          ? loadArena(feeds.arena.cursor!)
+          : loadChat(feeds.chat.cursor!),
     );
     void load(next);
   };
@@ -126,9 +156,21 @@ export default function HistoryPage() {
     }
   };
 
+  const removeThread = async (thread: ThreadSummary) => {
+    setError(null);
+    try {
+      await deleteThread(thread.id);
+      setFeeds("chat", "items", (items) => items.filter((e) => e.kind !== "thread" || e.thread.id !== thread.id));
+      setStatus(`Deleted the thread "${thread.title.slice(0, 60)}".`);
+      heading.focus();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
   onMount(() => {
     document.title = "History · Quorum";
-    void load([loadRuns(), loadArena()]);
+    void load([loadRuns(), loadArena(), loadChat()]);
   });
 
   return (
@@ -172,6 +214,9 @@ export default function HistoryPage() {
               <Match when={kind() === "arena"}>
                 No arena comparisons yet. <Link href="/arena">Start one in the arena.</Link>
               </Match>
+              <Match when={kind() === "chat"}>
+                No chat threads yet. <Link href="/chat">Start one in Chat.</Link>
+              </Match>
               <Match when={kind() === "all"}>
                 Nothing here yet. <Link href="/">Ask your first question</Link> or{" "}
                 <Link href="/arena">try the arena</Link>.
@@ -189,7 +234,9 @@ export default function HistoryPage() {
           <ol class="history" aria-label={`${KINDS[kind()]}, newest first`}>
             <For each={entries()}>
               {(entry) =>
-                entry.kind === "run" ? (
+                entry.kind === "thread" ? (
+                  <HistoryThread thread={entry.thread} onDelete={removeThread} />
+                ) : entry.kind === "run" ? (
                   <HistoryRun
                     run={entry.run}
                     onDelete={remove}
