@@ -15,6 +15,7 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 const PAGES = [
   "/",
   "/history",
+  "/chat",
   "/arena",
   "/leaderboard",
   "/evaluations",
