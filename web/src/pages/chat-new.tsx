@@ -3,6 +3,7 @@ import { Alert } from "../components/alert";
 import { ChatComposer } from "../components/chat-composer";
 import { type ThreadFields, ThreadSettingsForm, settingsOf } from "../components/thread-settings";
 import { createActions } from "../lib/actions";
+import { createMediaQuery, PHONE_QUERY } from "../lib/media-query";
 import type { ModelOption } from "../lib/model-match";
 import { navigate } from "../lib/router";
 import { modelMissing, titleFrom } from "../lib/thread-state";
@@ -20,6 +21,7 @@ export function ChatNew(props: { options: ModelOption[]; onCreated: () => void }
     category: edits().category ?? "",
   });
   const [mode, setMode] = createSignal<MessageMode>("single");
+  const phone = createMediaQuery(PHONE_QUERY);
 
   const start = async (content: string) => {
     const settings = settingsOf(fields());
@@ -46,7 +48,8 @@ export function ChatNew(props: { options: ModelOption[]; onCreated: () => void }
         A conversation with one model, two anonymous ones side by side for your vote, or the leaderboard's leader: pick
         the mode per message.
       </p>
-      <details class="thread-settings-box" open>
+      {/* On a phone the settings fold away, so the message box is in view; the model is already filled in. */}
+      <details class="thread-settings-box" open={!phone()}>
         <summary>Settings: model, system prompt, topper category</summary>
         <ThreadSettingsForm
           fields={fields()}
