@@ -25,12 +25,15 @@ export function ChatNew(props: { options: ModelOption[]; onCreated: () => void }
 
   const start = async (content: string) => {
     const settings = settingsOf(fields());
+    let created = false;
     const started = await act("send", async () => {
       const { thread } = await createThread({ title: titleFrom(content), mode: mode(), ...settings });
-      props.onCreated();
+      created = true;
       await sendMessage(thread.id, { content, mode: mode() });
       return thread;
     });
+    // The list shows the new thread even when its first message was refused (the thread exists; it can be retried).
+    if (created) props.onCreated();
     if (!started) return false;
     rememberModel(fields().modelId);
     navigate(`/chat/${started.id}`);
