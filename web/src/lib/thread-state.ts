@@ -28,7 +28,8 @@ export function upsertMessage(draft: ThreadDetail, message: ThreadMessage): void
   }
   const known = draft.messages[at];
   if (message.status === "streaming" && (settled(known) || known.content.length > message.content.length)) return;
-  draft.messages[at] = message;
+  // Field by field, so the page keeps the same message (and what it draws of it, a dual reply's socket say).
+  Object.assign(known, message);
 }
 
 /** Applies one event; one the page already knows of changes nothing. */
