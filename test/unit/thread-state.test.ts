@@ -5,7 +5,6 @@ import {
   openDual,
   promptOf,
   sendBlocked,
-  titleFrom,
   upsertMessage,
 } from "../../web/src/lib/thread-state";
 import type { ThreadDetail, ThreadMessage } from "../../web/src/lib/thread-types";
@@ -82,6 +81,27 @@ describe("a thread's events on the page's copy", () => {
     expect(d.messages[1]).toMatchObject({ status: "done", content: "Hello there" });
   });
 
+  it("starts a reply over when the room starts it again (a broken stream asked anew)", () => {
+    const d = thread([user(1, "Hi")]);
+    applyThreadEvent(d, { seq: 2, type: "message.started", message: message({ id: "a2", seq: 2 }) });
+    applyThreadEvent(d, { seq: 3, type: "message.delta", messageId: "a2", text: "Half an ans" });
+    applyThreadEvent(d, { seq: 4, type: "message.started", message: message({ id: "a2", seq: 2 }) });
+    applyThreadEvent(d, { seq: 5, type: "message.delta", messageId: "a2", text: "A whole answer." });
+    expect(d.messages[1].content).toBe("A whole answer.");
+  });
+
+  it("takes a dual reply that now waits for a side, and a watchdog's word changes nothing", () => {
+    const waiting = message({ id: "a2", seq: 2, mode: "dual", status: "awaiting_vote", comparisonId: "c1" });
+    const d = thread([user(1, "Hi"), waiting]);
+    const shown = d.messages[1];
+    applyThreadEvent(d, { seq: 3, type: "message.updated", message: { ...waiting, status: "awaiting_choice" } });
+    // The same message object, changed in place: what the page draws of it stays.
+    expect(d.messages[1]).toBe(shown);
+    expect(shown.status).toBe("awaiting_choice");
+    applyThreadEvent(d, { seq: 4, type: "watchdog", action: "resumed", message: "A step overran." });
+    expect(d.messages.map((m) => m.status)).toEqual(["done", "awaiting_choice"]);
+  });
+
   it("orders messages by seq whichever arrives first, and takes a renamed thread", () => {
     const d = thread([]);
     upsertMessage(d, message({ id: "a2", seq: 2 }));
@@ -133,12 +153,5 @@ describe("what the page reads off a thread", () => {
     const reply = message({ id: "a4", seq: 4, mode: "dual", status: "awaiting_choice" });
     const d = thread([user(1, "One"), message({ id: "a2", seq: 2, status: "done" }), user(3, "Two"), reply]);
     expect(promptOf(d, reply)?.content).toBe("Two");
-  });
-
-  it("titles a thread by its first line, cut at a word", () => {
-    expect(titleFrom("  Explain recursion\nin two sentences.")).toBe("Explain recursion");
-    expect(
-      titleFrom("How should a small team choose between Postgres and SQLite for an internal tool that grows?"),
-    ).toBe("How should a small team choose between Postgres and SQLite…");
   });
 });

@@ -103,6 +103,11 @@ export function comparisonLiveUrl(id: string, since?: number): string {
   return socketUrl(api.comparisons[":id"].ws.$url({ param: { id }, query: sinceQuery(since) }));
 }
 
+/** Address of a chat thread's live event socket, resuming after `since` when given. */
+export function threadLiveUrl(id: string, since?: number): string {
+  return socketUrl(api.threads[":id"].ws.$url({ param: { id }, query: sinceQuery(since) }));
+}
+
 /** Address of a share link's live event socket (the room of whatever the link shows). */
 export function sharedLiveUrl(token: string, since?: number): string {
   return socketUrl(api.shared[":token"].ws.$url({ param: { token }, query: sinceQuery(since) }));

@@ -15,30 +15,36 @@ export const MODE_HELP: Record<MessageMode, string> = {
 
 const settled = (m: ThreadMessage) => m.status !== "streaming";
 
-/**
- * Puts a message in its place by seq. A copy the page already has wins over an older one arriving late: a
- * reply the socket has finished (or streamed text into) is not set back by the send's response.
- */
-export function upsertMessage(draft: ThreadDetail, message: ThreadMessage): void {
-  const at = draft.messages.findIndex((m) => m.id === message.id);
-  if (at < 0) {
+/** Puts a message in its place by seq, as the room says it is now (events arrive in order: each is the latest word). */
+function putMessage(draft: ThreadDetail, message: ThreadMessage): void {
+  const known = draft.messages.find((m) => m.id === message.id);
+  // Field by field, so the page keeps the same message (and what it draws of it, a dual reply's socket say).
+  if (known) Object.assign(known, message);
+  else {
     draft.messages.push(message);
     draft.messages.sort((a, b) => a.seq - b.seq);
-    return;
   }
-  const known = draft.messages[at];
-  if (message.status === "streaming" && (settled(known) || known.content.length > message.content.length)) return;
-  // Field by field, so the page keeps the same message (and what it draws of it, a dual reply's socket say).
-  Object.assign(known, message);
 }
 
-/** Applies one event; one the page already knows of changes nothing. */
+/**
+ * A message from an API response, which may be older than what the socket has already said: a reply the socket
+ * has finished (or streamed text into) is not set back by the send's response.
+ */
+export function upsertMessage(draft: ThreadDetail, message: ThreadMessage): void {
+  const known = draft.messages.find((m) => m.id === message.id);
+  if (known && message.status === "streaming" && (settled(known) || known.content.length > message.content.length))
+    return;
+  putMessage(draft, message);
+}
+
+/** Applies one event. A reply started again (its stream broke and is asked anew) starts over from its event's text. */
 export function applyThreadEvent(draft: ThreadDetail, e: Exclude<ThreadEvent, { type: "snapshot" }>): void {
   switch (e.type) {
     case "message.started":
+    case "message.updated":
     case "message.completed":
     case "message.failed":
-      upsertMessage(draft, e.message);
+      putMessage(draft, e.message);
       return;
     case "message.delta": {
       const message = draft.messages.find((m) => m.id === e.messageId);
@@ -47,6 +53,9 @@ export function applyThreadEvent(draft: ThreadDetail, e: Exclude<ThreadEvent, { 
     }
     case "thread.updated":
       draft.thread = e.thread;
+      return;
+    case "watchdog":
+      // The room's own word on a stalled step: the message it stopped arrives as message.failed.
       return;
   }
 }
@@ -80,13 +89,4 @@ export function answeredBy(m: ThreadMessage): string | null {
   if (m.role !== "assistant" || !m.modelId) return null;
   const who = m.displayName ?? m.modelId;
   return m.reason ? `${who} — ${m.reason}` : who;
-}
-
-/** A title for a new thread from its first message: its first line, cut at a word near 60 characters. */
-export function titleFrom(text: string): string {
-  const line = text.trim().split("\n")[0].trim();
-  if (line.length <= 60) return line;
-  const cut = line.slice(0, 60);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > 30 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

@@ -6,7 +6,7 @@ import { createActions } from "../lib/actions";
 import { createMediaQuery, PHONE_QUERY } from "../lib/media-query";
 import type { ModelOption } from "../lib/model-match";
 import { navigate } from "../lib/router";
-import { modelMissing, titleFrom } from "../lib/thread-state";
+import { modelMissing } from "../lib/thread-state";
 import type { MessageMode } from "../lib/thread-types";
 import { createThread, lastModel, rememberModel, sendMessage } from "./chat.data";
 
@@ -24,10 +24,16 @@ export function ChatNew(props: { options: ModelOption[]; onCreated: () => void }
   const phone = createMediaQuery(PHONE_QUERY);
 
   const start = async (content: string) => {
-    const settings = settingsOf(fields());
+    const f = settingsOf(fields());
+    // A new thread leaves out what it doesn't set (null is how a change clears a setting).
+    const settings = {
+      ...(f.modelId ? { modelId: f.modelId } : {}),
+      ...(f.systemPrompt ? { systemPrompt: f.systemPrompt } : {}),
+      ...(f.category ? { category: f.category } : {}),
+    };
     let created = false;
     const started = await act("send", async () => {
-      const { thread } = await createThread({ title: titleFrom(content), mode: mode(), ...settings });
+      const { thread } = await createThread({ mode: mode(), ...settings });
       created = true;
       await sendMessage(thread.id, { content, mode: mode() });
       return thread;

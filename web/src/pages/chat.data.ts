@@ -1,49 +1,23 @@
 /** A chat thread as its page sees it (live over the thread's socket), the list of threads, and the calls on them. */
-import type { ClientResponse } from "hono/client";
-import { authHeaders } from "../lib/access";
-import { call } from "../lib/api";
+import type { InferRequestType } from "hono/client";
+import { api, call, threadLiveUrl } from "../lib/api";
 import { createLiveDoc } from "../lib/live-doc";
 import { applyThreadEvent, upsertMessage } from "../lib/thread-state";
-import type { MessageMode, Thread, ThreadDetail, ThreadEvent, ThreadMessage, ThreadSummary } from "../lib/thread-types";
+import type { ThreadDetail, ThreadEvent } from "../lib/thread-types";
 import type { ExportFormat, Side } from "../../../worker/shared/constants";
 
 /** What a thread's settings take (POST and PATCH /api/threads). */
-export interface ThreadSettings {
-  title?: string;
-  modelId?: string | null;
-  systemPrompt?: string | null;
-  mode?: MessageMode;
-  category?: string | null;
-}
-
-/** One JSON call on /api/threads, answered (or refused) as `call` answers every other API call. */
-function threadCall<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { ...authHeaders() };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const request = fetch(`/api/threads${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }) as unknown as Promise<ClientResponse<T, 200, "json">>;
-  return call(request) as Promise<T>;
-}
-
-const at = (id: string) => `/${encodeURIComponent(id)}`;
+export type ThreadSettings = InferRequestType<(typeof api.threads)[":id"]["$patch"]>["json"];
+export type SendBody = InferRequestType<(typeof api.threads)[":id"]["messages"]["$post"]>["json"];
 
 export const listThreads = (cursor?: string, limit = 50) =>
-  threadCall<{ threads: ThreadSummary[]; nextCursor: string | null }>(
-    "GET",
-    `?${new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) })}`,
-  );
+  call(api.threads.$get({ query: { limit: String(limit), ...(cursor ? { cursor } : {}) } }));
 
-export const createThread = (settings: ThreadSettings) => threadCall<{ thread: Thread }>("POST", "", settings);
-
-export const editThread = (id: string, settings: ThreadSettings) =>
-  threadCall<{ thread: Thread }>("PATCH", at(id), settings);
+export const createThread = (settings: InferRequestType<typeof api.threads.$post>["json"]) =>
+  call(api.threads.$post({ json: settings }));
 
 export async function deleteThread(id: string): Promise<void> {
-  const res = await fetch(`/api/threads${at(id)}`, { method: "DELETE", headers: authHeaders() });
-  if (res.status !== 204) await call(Promise.resolve(res as unknown as ClientResponse<unknown, 200, "json">));
+  await call(api.threads[":id"].$delete({ param: { id } }));
   try {
     sessionStorage.removeItem(cacheKey(id));
   } catch {
@@ -52,23 +26,10 @@ export async function deleteThread(id: string): Promise<void> {
 }
 
 export const threadExportUrl = (id: string, format: ExportFormat) =>
-  `/api/threads${at(id)}/export?${new URLSearchParams({ format })}`;
-
-export interface SendBody {
-  content: string;
-  mode?: MessageMode;
-  modelId?: string;
-}
+  api.threads[":id"].export.$url({ param: { id }, query: { format } }).toString();
 
 export const sendMessage = (id: string, body: SendBody) =>
-  threadCall<{ userMessage: ThreadMessage; reply: ThreadMessage }>("POST", `${at(id)}/messages`, body);
-
-function threadLiveUrl(id: string, since: number | undefined): string {
-  const url = new URL(`/api/threads${at(id)}/ws`, location.href);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  if (since !== undefined) url.searchParams.set("since", String(since));
-  return url.toString();
-}
+  call(api.threads[":id"].messages.$post({ param: { id }, json: body }));
 
 const cacheKey = (id: string) => `quorum.thread.${id}`;
 
@@ -77,7 +38,7 @@ export function createLiveThread(id: string) {
   const doc = createLiveDoc<ThreadDetail, ThreadEvent>({
     cacheKey: cacheKey(id),
     url: (since) => threadLiveUrl(id, since),
-    load: () => threadCall<ThreadDetail>("GET", at(id)),
+    load: () => call(api.threads[":id"].$get({ param: { id } })),
     apply: applyThreadEvent,
     notFound: "This thread doesn't exist (it may have been deleted).",
   });
@@ -88,7 +49,7 @@ export function createLiveThread(id: string) {
     connection: doc.connection,
     loadError: doc.loadError,
     async edit(settings: ThreadSettings) {
-      const { thread } = await editThread(id, settings);
+      const { thread } = await call(api.threads[":id"].$patch({ param: { id }, json: settings }));
       doc.update((d) => {
         d.thread = thread;
       });
@@ -104,10 +65,11 @@ export function createLiveThread(id: string) {
     },
     /** After a tie or both-bad: the answer on `side` continues the thread. */
     async continueWith(messageId: string, side: Side) {
-      const { message } = await threadCall<{ message: ThreadMessage }>(
-        "POST",
-        `${at(id)}/messages/${encodeURIComponent(messageId)}/continue`,
-        { side: side === "left" ? "A" : "B" },
+      const { message } = await call(
+        api.threads[":id"].messages[":messageId"].continue.$post({
+          param: { id, messageId },
+          json: { side: side === "left" ? "A" : "B" },
+        }),
       );
       doc.update((d) => upsertMessage(d, message));
       return message;

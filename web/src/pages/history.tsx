@@ -18,7 +18,7 @@ type Kind = keyof typeof KINDS;
 type Entry =
   | { kind: "run"; createdAt: number; run: RunListItem }
   | { kind: "comparison"; createdAt: number; comparison: ComparisonListItem }
-  // A thread is dated by its last activity: the order its list comes in.
+  // A thread is dated by its last change (updatedAt): the order its list comes in.
   | { kind: "thread"; createdAt: number; thread: ThreadSummary };
 
 const initialKind = (): Kind => {
@@ -101,7 +101,7 @@ export default function HistoryPage() {
     const page = await listThreads(cursor, PAGE_SIZE);
     const items: Entry[] = page.threads.map((thread) => ({
       kind: "thread",
-      createdAt: thread.lastMessageAt ?? thread.updatedAt,
+      createdAt: thread.updatedAt,
       thread,
     }));
     setFeeds("chat", (f) => ({
