@@ -134,6 +134,14 @@ describe("what the page reads off a thread", () => {
     expect(sendBlocked(idle, "single", "demo:concise")).toBeNull();
   });
 
+  it("after a tie asked again, only the new dual reply is open: the earlier one is set aside", () => {
+    const tied = message({ id: "a2", seq: 2, mode: "dual", status: "awaiting_choice", comparisonId: "c1" });
+    const again = message({ id: "a4", seq: 4, mode: "dual", status: "awaiting_vote", comparisonId: "c2" });
+    const d = thread([user(1, "Hi"), tied, user(3, "Hi"), again]);
+    expect(openDual(d)?.id).toBe("a4");
+    expect(openDual(thread([user(1, "Hi"), tied, user(3, "Next")]))).toBeUndefined();
+  });
+
   it("names who answered and why, and nobody while a dual message is blind", () => {
     const topper = message({
       id: "a2",

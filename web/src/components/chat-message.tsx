@@ -34,7 +34,14 @@ export function ChatMessage(props: { message: ThreadMessage }) {
       >
         <p class="reply-head small">
           <span class="badge">{MODE_TEXT[m().mode]}</span>{" "}
-          <Show when={answeredBy(m())} fallback={<span class="muted">Answering…</span>}>
+          <Show
+            when={answeredBy(m())}
+            fallback={
+              <span class="muted">
+                {m().status === "awaiting_choice" ? "No winner: asked again below." : "Answering…"}
+              </span>
+            }
+          >
             {(who) => <span data-testid="answered-by">{who()}</span>}
           </Show>
           <Show when={streaming()}>
@@ -58,14 +65,17 @@ export function ChatMessage(props: { message: ThreadMessage }) {
         >
           <Markdown text={m().content} class="reply-body" />
         </Show>
-        <Show when={m().status === "done"}>
+        <Show when={m().status === "done" || m().status === "awaiting_choice"}>
           <p class="muted small reply-metrics">
             {formatMs(m().latencyMs)} · {formatTokens(m().tokensIn, m().tokensOut)}
             <Show when={m().comparisonId}>
               {(comparison) => (
                 <>
                   {" "}
-                  · <Link href={`/arena/${comparison()}`}>The vote that chose it</Link>
+                  ·{" "}
+                  <Link href={`/arena/${comparison()}`}>
+                    {m().status === "done" ? "The vote that chose it" : "Its comparison"}
+                  </Link>
                 </>
               )}
             </Show>

@@ -60,9 +60,14 @@ export function applyThreadEvent(draft: ThreadDetail, e: Exclude<ThreadEvent, { 
   }
 }
 
-/** The dual reply still waiting for its vote or for a side to continue with, if any. */
-export const openDual = (d: ThreadDetail): ThreadMessage | undefined =>
-  d.messages.find((m) => m.status === "awaiting_vote" || m.status === "awaiting_choice");
+/**
+ * The dual reply still waiting for its vote or for a side to continue with, if any: only the thread's last message
+ * can be (a tie asked again leaves the earlier reply waiting, set aside).
+ */
+export function openDual(d: ThreadDetail): ThreadMessage | undefined {
+  const last = d.messages.at(-1);
+  return last && (last.status === "awaiting_vote" || last.status === "awaiting_choice") ? last : undefined;
+}
 
 /** The user message a reply answers: the last one before it. */
 export function promptOf(d: ThreadDetail, reply: ThreadMessage): ThreadMessage | undefined {

@@ -10,11 +10,9 @@ import { Alert } from "../components/alert";
 import { createActions } from "../lib/actions";
 import type { ModelOption } from "../lib/model-match";
 import { navigate } from "../lib/router";
-import { promptOf, sendBlocked } from "../lib/thread-state";
+import { openDual, promptOf, sendBlocked } from "../lib/thread-state";
 import type { MessageMode, ThreadMessage } from "../lib/thread-types";
 import { createLiveThread, deleteThread, rememberModel, threadExportUrl } from "./chat.data";
-
-const waiting = (m: ThreadMessage) => m.status === "awaiting_vote" || m.status === "awaiting_choice";
 
 /** An open thread: its title and downloads, its settings, the conversation, and the box for the next message. */
 export function ChatThread(props: { id: string; options: ModelOption[]; onChanged: () => void }) {
@@ -180,10 +178,7 @@ export function ChatThread(props: { id: string; options: ModelOption[]; onChange
             <ol class="chat-messages" aria-label="Conversation">
               <For each={detail().messages}>
                 {(m) => (
-                  <Show
-                    when={m.role === "assistant" && m.comparisonId && waiting(m)}
-                    fallback={<ChatMessage message={m} />}
-                  >
+                  <Show when={m.comparisonId && openDual(detail())?.id === m.id} fallback={<ChatMessage message={m} />}>
                     <DualReply
                       message={m}
                       onContinue={(side) => live.continueWith(m.id, side)}
