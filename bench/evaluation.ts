@@ -7,10 +7,12 @@
  * every request whatever the request does (bench/HISTORY.md, Soak), so it is shown, not judged.
  */
 import { rm } from "node:fs/promises";
+import path from "node:path";
 import { getJson, postJson } from "./lib/client";
 import { type BenchContext, stubVars } from "./lib/context";
 import { connectInspector, heapUsedMiB } from "./lib/inspector";
-import { memorySampler } from "./lib/processes";
+import { cpuSecondsByName, memorySampler } from "./lib/processes";
+import { describeProfile, profileOver } from "./lib/profile";
 import type { Row } from "./lib/report";
 import { fixed, ms, p50, sleep, spread, thousands } from "./lib/stats";
 import type { BenchStub, Profile, WatchedCall } from "./lib/stub";
@@ -123,15 +125,29 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
   /** the isolate's JS heap when the evaluation had started, was half done, and ended */
   const heap: (number | null)[] = [];
   let run: Awaited<ReturnType<typeof evaluate>>;
+  let cpuAfter: { server: Record<string, number>; bench: NodeJS.CpuUsage } | null = null;
+  const cpuBefore = { server: cpuSecondsByName(server.pid), bench: process.cpuUsage() };
+  const cpuCapturedBefore = cpuBefore.server;
+  let profiled: string[] = [];
   try {
-    run = await evaluate(server.url, setId, async (finished) => {
-      if (!memory) {
-        memory = memorySampler(server.pid, 500);
-        heap.push(await heapUsedMiB(inspector));
-      } else if (heap.length === 1 && finished >= 0.5) heap.push(await heapUsedMiB(inspector));
-    });
+    const measured = () =>
+      evaluate(server.url, setId, async (finished) => {
+        if (!memory) {
+          memory = memorySampler(server.pid, 500);
+          heap.push(await heapUsedMiB(inspector));
+        } else if (heap.length === 1 && finished >= 0.5) heap.push(await heapUsedMiB(inspector));
+      });
+    if (process.argv.includes("--profile")) {
+      const snap = await ctx.snapshot();
+      const out = await profileOver(inspector, measured, path.join(snap.dir, "bundle/index.js.map"));
+      run = out.value;
+      profiled = describeProfile(out.summary, out.error).map(
+        (line) => `profile (of this run: its figures include the profiler's cost): ${line}`,
+      );
+    } else run = await measured();
     heap.push(await heapUsedMiB(inspector));
   } finally {
+    cpuAfter = { server: cpuSecondsByName(server.pid), bench: process.cpuUsage(cpuBefore.bench) };
     watch.stop();
     inspector.close();
   }
@@ -154,6 +170,15 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
   const [heapStart, heapMiddle, heapEnd] = heap;
   const flat =
     heapStart !== null && heapMiddle !== null && heapEnd !== null && heapEnd - heapMiddle < FLAT_SHARE * heapStart;
+  const cpu = cpuAfter as { server: Record<string, number>; bench: NodeJS.CpuUsage } | null;
+  const cpuPerCall = (seconds: number) => `${fixed((seconds * 1000) / Math.max(1, madeTotal), 2)} ms`;
+  const cpuLine = cpu
+    ? `CPU per call made (user + system, the run's whole CPU over its calls; less sensitive to the machine's load than the wall time): ${Object.entries(
+        cpu.server,
+      )
+        .map(([n, sec]) => `${n} ${cpuPerCall(sec - (cpuCapturedBefore[n] ?? 0))}`)
+        .join(" · ")} · this process (the stub and the polls) ${cpuPerCall((cpu.bench.user + cpu.bench.system) / 1e6)}`
+    : "CPU: not read";
   const providerCalls = watch.calls.filter((c) => c.kind !== "models");
   const atStub = providerCalls.map((c) => c.ended - c.arrived);
   const idle = idleSpells(providerCalls);
@@ -181,6 +206,7 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
       `throughput: ${fixed(madeTotal / (run.wallMs / 1000), 1)} calls/s against the ideal's ${fixed(planned / (ideal / 1000), 1)} calls/s`,
       `one call at the stub (request in → response out): ${spread(atStub, (x) => ms(x))}; p50 over L: ${ms(p50(atStub) - L_MS, 1)}`,
       `calls in flight at the stub, on average from the first call's arrival to the last's end: ${fixed(idle.meanInFlight, 2)} of ${Object.values(CAPS).reduce((a, b) => a + b, 0)}; ${idle.spells} spell(s) with none in flight, ${fixed(idle.idleMs / 1000, 1)} s in all (longest ${ms(idle.longestMs)})`,
+      cpuLine,
       `overhead over ideal: ${fixed((run.wallMs - ideal) / 1000, 1)} s; wall time from POST /api/evaluations sent to the poll (every 250 ms) that saw it completed`,
       `the isolate's JS heap in use (devtools Runtime.getHeapUsage; ? = no answer), MiB, at start / half the calls finished / end: ${heap.map((x) => (x === null ? "?" : fixed(x, 1))).join(" / ")}`,
       `workerd RSS (MiB; grows with every request under wrangler dev) at start / middle / end of the run: ${rss.map((x) => fixed(x, 1)).join(" / ")}; end − middle = ${fixed(end - middle, 1)} MiB (${fixed(((end - middle) / start) * 100, 1)}% of start); peak per process: ${Object.entries(
@@ -189,6 +215,12 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
         .map(([n, v]) => `${n} ${fixed(v, 0)}`)
         .join(" · ")}`,
       `a warm-up evaluation of ${WARMUP_ITEMS} items ran first; its own Quorum (QUORUM_PROVIDER_CONCURRENCY set), fresh state`,
+      ...profiled,
+      ...server
+        .output()
+        .split("\n")
+        .filter((l) => l.includes("EVALTIMING"))
+        .slice(-3),
     ],
     problems,
   };

@@ -50,14 +50,15 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
 
 function usage(): never {
   console.error(
-    `Usage: npm run bench [-- NAME…] [--items N (evaluation)]\n\nBenchmarks (a prefix such as "council" picks several):\n${BENCHMARKS.map(([n, w]) => `  ${n.padEnd(18)} ${w}`).join("\n")}`,
+    `Usage: npm run bench [-- NAME…] [--items N (evaluation)] [--profile (evaluation)]\n\nBenchmarks (a prefix such as "council" picks several):\n${BENCHMARKS.map(([n, w]) => `  ${n.padEnd(18)} ${w}`).join("\n")}`,
   );
   process.exit(2);
 }
 
-/** Options a bench reads itself (`--items 50`), each with its value: not benchmark names. */
+/** Options a bench reads itself (`--items 50`), each with its value, and flags (`--profile`): not benchmark names. */
 const OPTIONS = new Set(["--items"]);
-const args = process.argv.slice(2).filter((a, i, all) => !OPTIONS.has(a) && !OPTIONS.has(all[i - 1]));
+const FLAGS = new Set(["--profile"]);
+const args = process.argv.slice(2).filter((a, i, all) => !OPTIONS.has(a) && !OPTIONS.has(all[i - 1]) && !FLAGS.has(a));
 if (args.includes("--help") || args.includes("-h")) usage();
 const chosen = args.length
   ? BENCHMARKS.filter(([name]) => args.some((a) => name === a || name.startsWith(`${a}-`)))

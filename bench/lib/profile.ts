@@ -80,18 +80,33 @@ export async function profileWorker<T>(
   } catch (err) {
     return { value: await work(), summary: null, error: String(err) };
   }
+  try {
+    return await profileOver(session, work, sourceMap);
+  } finally {
+    session.close();
+  }
+}
+
+/** The same over a session already open (wrangler's inspector takes one at a time). */
+export async function profileOver<T>(
+  session: InspectorSession,
+  work: () => Promise<T>,
+  sourceMap?: string,
+): Promise<{ value: T; summary: ProfileSummary | null; error?: string }> {
   const send = session.send;
   try {
     await send("Profiler.enable");
     await send("Profiler.setSamplingInterval", { interval: SAMPLE_US });
     await send("Profiler.start");
-    const value = await work();
+  } catch (err) {
+    return { value: await work(), summary: null, error: String(err) };
+  }
+  const value = await work();
+  try {
     const { profile } = await send<{ profile: CpuProfile }>("Profiler.stop");
     return { value, summary: summarize(profile, sourceMapper(sourceMap)) };
   } catch (err) {
-    return { value: await work(), summary: null, error: String(err) };
-  } finally {
-    session.close();
+    return { value, summary: null, error: String(err) };
   }
 }
 
@@ -117,7 +132,7 @@ function summarize(profile: CpuProfile, original: (f: CallFrame) => { file: stri
     totalMs: total,
     busyMs: Math.min(busy, total),
     functions: sorted(fn)
-      .slice(0, 12)
+      .slice(0, 25)
       .map(([name, ms]) => ({ name, ms })),
     areas: sorted(area)
       .slice(0, 10)
