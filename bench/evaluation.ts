@@ -2,8 +2,9 @@
  * An evaluation's throughput against its providers' caps: every call takes L at the stub, so with each provider
  * held to its cap (QUORUM_PROVIDER_CONCURRENCY) an evaluation can't finish before its busiest provider has made
  * all its calls in waves of its cap: ideal = max over providers of ⌈calls ÷ cap⌉ × L. The room's memory (the
- * isolate's JavaScript heap in use) is read as it starts, half-way and at the end, and should
- * stay flat however many items there are. workerd's RSS is sampled too, but under `wrangler dev` it grows with
+ * isolate's JavaScript heap in use) is read as it starts and at every poll after; half-way and at the end it is the
+ * lowest reading of a window (the heap as the last collection left it: the live data, not the garbage a collection
+ * has yet to take), and should stay flat however many items there are. workerd's RSS is sampled too, but under `wrangler dev` it grows with
  * every request whatever the request does (bench/HISTORY.md, Soak), so it is shown, not judged.
  */
 import { rm } from "node:fs/promises";
@@ -29,6 +30,9 @@ const WARMUP_ITEMS = 6;
 /** Throughput ≥ 90% of the ideal's, i.e. wall time ≤ ideal ÷ 0.9. */
 const TARGET_SHARE = 0.9;
 /** Flat: the JS heap grows by less than this share of the start's between the middle and the end. */
+/** The share of calls finished that makes the half-way window, and the end's (which ends with the last reading). */
+const HALF_WINDOW = [0.4, 0.6] as const;
+const END_WINDOW = 0.85;
 const FLAT_SHARE = 0.1;
 
 const profile: Profile = {
@@ -122,8 +126,11 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
   const watch = stub.watch();
   const inspector = await connectInspector(server.inspectorPort);
   let memory: ReturnType<typeof memorySampler> | null = null;
-  /** the isolate's JS heap when the evaluation had started, was half done, and ended */
-  const heap: (number | null)[] = [];
+  /** the isolate's JS heap when the evaluation had started; its lowest readings half-way and at the end */
+  const heap: (number | null)[] = [null, null, null];
+  const lowest = (at: 1 | 2, miB: number | null) => {
+    if (miB !== null) heap[at] = Math.min(heap[at] ?? miB, miB);
+  };
   let run: Awaited<ReturnType<typeof evaluate>>;
   let cpuAfter: { server: Record<string, number>; bench: NodeJS.CpuUsage } | null = null;
   const cpuBefore = { server: cpuSecondsByName(server.pid), bench: process.cpuUsage() };
@@ -134,8 +141,9 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
       evaluate(server.url, setId, async (finished) => {
         if (!memory) {
           memory = memorySampler(server.pid, 500);
-          heap.push(await heapUsedMiB(inspector));
-        } else if (heap.length === 1 && finished >= 0.5) heap.push(await heapUsedMiB(inspector));
+          heap[0] = await heapUsedMiB(inspector);
+        } else if (finished >= HALF_WINDOW[0] && finished <= HALF_WINDOW[1]) lowest(1, await heapUsedMiB(inspector));
+        else if (finished >= END_WINDOW) lowest(2, await heapUsedMiB(inspector));
       });
     if (process.argv.includes("--profile")) {
       const snap = await ctx.snapshot();
@@ -145,7 +153,7 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
         (line) => `profile (of this run: its figures include the profiler's cost): ${line}`,
       );
     } else run = await measured();
-    heap.push(await heapUsedMiB(inspector));
+    lowest(2, await heapUsedMiB(inspector));
   } finally {
     cpuAfter = { server: cpuSecondsByName(server.pid), bench: process.cpuUsage(cpuBefore.bench) };
     watch.stop();
@@ -208,7 +216,7 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
       `calls in flight at the stub, on average from the first call's arrival to the last's end: ${fixed(idle.meanInFlight, 2)} of ${Object.values(CAPS).reduce((a, b) => a + b, 0)}; ${idle.spells} spell(s) with none in flight, ${fixed(idle.idleMs / 1000, 1)} s in all (longest ${ms(idle.longestMs)})`,
       cpuLine,
       `overhead over ideal: ${fixed((run.wallMs - ideal) / 1000, 1)} s; wall time from POST /api/evaluations sent to the poll (every 250 ms) that saw it completed`,
-      `the isolate's JS heap in use (devtools Runtime.getHeapUsage; ? = no answer), MiB, at start / half the calls finished / end: ${heap.map((x) => (x === null ? "?" : fixed(x, 1))).join(" / ")}`,
+      `the isolate's JS heap in use (devtools Runtime.getHeapUsage, read at every poll; ? = no answer), MiB, at the start / the lowest while ${HALF_WINDOW.map((x) => x * 100).join("–")}% of the calls had finished / the lowest from ${END_WINDOW * 100}% to the end: ${heap.map((x) => (x === null ? "?" : fixed(x, 1))).join(" / ")}`,
       `workerd RSS (MiB; grows with every request under wrangler dev) at start / middle / end of the run: ${rss.map((x) => fixed(x, 1)).join(" / ")}; end − middle = ${fixed(end - middle, 1)} MiB (${fixed(((end - middle) / start) * 100, 1)}% of start); peak per process: ${Object.entries(
         mem.peakMiB,
       )
