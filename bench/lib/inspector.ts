@@ -55,3 +55,19 @@ export async function heapUsedMiB(session: InspectorSession): Promise<number | n
     return null;
   }
 }
+
+/**
+ * The isolate's JavaScript heap in use right after a full collection, in MiB: taking a heap snapshot collects first
+ * (workerd's inspector doesn't answer `HeapProfiler.collectGarbage`). The snapshot stops the isolate for seconds, so
+ * read it only when nothing is being timed; null when the inspector doesn't answer.
+ */
+export async function liveHeapMiB(session: InspectorSession): Promise<number | null> {
+  try {
+    await session.send("HeapProfiler.enable", {}, 5_000);
+    await session.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false }, 120_000);
+    await session.send("HeapProfiler.disable", {}, 5_000);
+  } catch {
+    return null;
+  }
+  return heapUsedMiB(session);
+}
