@@ -19,6 +19,7 @@ import { NewRound } from "./arena-new";
 import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
 import { CHOICES, canVote, latestTurn, SIDE_LETTER } from "../lib/arena-state";
 import { wordDiff } from "../lib/word-diff";
+import { LoadingOrError } from "../components/loading-or-error";
 
 export default function ArenaPage(props: { params: Record<string, string> }) {
   return (
@@ -155,21 +156,11 @@ function Round(props: { id: string }) {
       <Show
         when={d()}
         fallback={
-          <Show
-            when={live.loadError()}
-            fallback={
-              <p class="muted" role="status">
-                Loading the comparison…
-              </p>
-            }
-          >
-            <p class="callout error" role="alert">
-              {live.loadError()}
-            </p>
+          <LoadingOrError error={live.loadError()} loading="Loading the comparison…">
             <button type="button" class="primary" onClick={newRound}>
               New round
             </button>
-          </Show>
+          </LoadingOrError>
         }
       >
         {(detail) => (

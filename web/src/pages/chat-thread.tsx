@@ -13,6 +13,7 @@ import { navigate } from "../lib/router";
 import { openDual, promptOf, sendBlocked } from "../lib/thread-state";
 import type { MessageMode, ThreadMessage } from "../lib/thread-types";
 import { createLiveThread, deleteThread, rememberModel, threadExportUrl } from "./chat.data";
+import { LoadingOrError } from "../components/loading-or-error";
 
 /** An open thread: its title and downloads, its settings, the conversation, and the box for the next message. */
 export function ChatThread(props: { id: string; options: ModelOption[]; onChanged: () => void }) {
@@ -81,23 +82,7 @@ export function ChatThread(props: { id: string; options: ModelOption[]; onChange
   });
 
   return (
-    <Show
-      when={d()}
-      fallback={
-        <Show
-          when={live.loadError()}
-          fallback={
-            <p class="muted" role="status">
-              Loading the thread…
-            </p>
-          }
-        >
-          <p class="callout error" role="alert">
-            {live.loadError()}
-          </p>
-        </Show>
-      }
-    >
+    <Show when={d()} fallback={<LoadingOrError error={live.loadError()} loading="Loading the thread…" />}>
       {(detail) => (
         <>
           <div class="thread-head">

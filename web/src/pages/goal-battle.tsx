@@ -20,6 +20,7 @@ import { sideTurns } from "../lib/goal-transcript";
 import { LIVE_STATUS_TEXT } from "../lib/live";
 import { Link } from "../lib/router";
 import { createGoalTranscript, createLiveGoalBattle } from "./goal-battle.data";
+import { LoadingOrError } from "../components/loading-or-error";
 
 export default function GoalBattlePage(props: { params: Record<string, string> }) {
   return (
@@ -61,12 +62,7 @@ function GoalBattleView(props: { jobId: string }) {
       </p>
       <Show
         when={live.battle}
-        fallback={
-          <Show when={live.loadError()} fallback={<p class="muted">Loading the battle…</p>}>
-            <h1>Battle</h1>
-            <Alert message={live.loadError()} />
-          </Show>
-        }
+        fallback={<LoadingOrError error={live.loadError()} loading="Loading the battle…" heading={<h1>Battle</h1>} />}
       >
         {(b) => (
           <>

@@ -12,6 +12,7 @@ import { navigate } from "../lib/router";
 import { retryAllLabel } from "../lib/format";
 import { isTerminal } from "../lib/run-state";
 import { createLiveRun } from "./run.data";
+import { LoadingOrError } from "../components/loading-or-error";
 
 type Layout = "side" | "stacked";
 const LAYOUT_KEY = "quorum.layout";
@@ -54,19 +55,11 @@ function RunView(props: { id: string }) {
       <Show
         when={run.detail}
         fallback={
-          <Show
-            when={run.loadError()}
-            fallback={
-              <p class="muted" role="status">
-                Loading the run…
-              </p>
-            }
-          >
-            <h1 id="run-title">Run not available</h1>
-            <p class="callout error" role="alert">
-              {run.loadError()}
-            </p>
-          </Show>
+          <LoadingOrError
+            error={run.loadError()}
+            loading="Loading the run…"
+            heading={<h1 id="run-title">Run not available</h1>}
+          />
         }
       >
         {(detail) => (
