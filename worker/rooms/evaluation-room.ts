@@ -37,6 +37,12 @@ export type EvaluationResult = RoomResult<{ id: string; status: EvaluationStatus
 
 /** How often, at most, progress is announced while calls finish. */
 const PROGRESS_EVERY_MS = 1000;
+/**
+ * How long a finished call's D1 rows wait for others' before their batch goes. Nobody reads them as they come
+ * (progress is the room's own), and every batch is a D1 transaction on the thread the calls' replies arrive on:
+ * a few calls' rows a batch cost the calls less than one batch for each.
+ */
+const D1_BATCH_MS = 250;
 
 const providerOf = (modelId: string) => parseModelId(modelId)?.provider ?? modelId;
 
@@ -52,7 +58,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     super(ctx, env);
     this.store = new CallStore(ctx.storage);
     this.scheduler = new Scheduler(settings(env).providerConcurrency, () => this.cancelSignal);
-    this.d1 = new WriteQueue(env.DB, () => this.unwrittenWrites());
+    this.d1 = new WriteQueue(env.DB, () => this.unwrittenWrites(), D1_BATCH_MS);
     ctx.blockConcurrencyWhile(async () => {
       this.record = loadRecord(ctx.storage.kv);
       if (this.record && !isTerminal(this.record.status)) {

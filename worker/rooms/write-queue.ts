@@ -21,17 +21,21 @@ export class WriteQueue {
   private failure: unknown = null;
   private waiting: ReturnType<typeof setTimeout> | null = null;
 
-  /** `everything` writes the room's whole state, for repairing D1 after a failed batch. */
+  /**
+   * `everything` writes the room's whole state, for repairing D1 after a failed batch; `coalesceMs` is how long
+   * the first write waits for company (longer for a room whose writes nobody waits on as they happen).
+   */
   constructor(
     private readonly d1: D1Database,
     private readonly everything: () => Write[],
+    private readonly coalesceMs = COALESCE_MS,
   ) {}
 
   /** Queues `writes` after every earlier one; they run in one batch with whatever else is queued by then. */
   push(...writes: Write[]): void {
     this.queued.push(...writes);
-    // A batch under way takes these next; otherwise they wait (at most COALESCE_MS) for company.
-    if (!this.draining) this.waiting ??= setTimeout(() => this.start(), COALESCE_MS);
+    // A batch under way takes these next; otherwise they wait (at most coalesceMs) for company.
+    if (!this.draining) this.waiting ??= setTimeout(() => this.start(), this.coalesceMs);
   }
 
   /** Resolves once D1 holds everything queued so far; throws when that could not be made so. */

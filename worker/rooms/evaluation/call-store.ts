@@ -3,10 +3,13 @@
  * (evaluation/plan.ts), holding its state and, once it is done, its result. A result is stored before it is
  * announced or written to D1, so a room that restarts makes again only calls that never completed; `written`
  * says whether D1 is known to hold a call's rows yet. The items (prompt, reference, the most they may cost) sit
- * beside the calls, so nothing the size of the evaluation stays in memory.
+ * beside the calls, so nothing the size of the evaluation stays in memory. A call under way is marked so in
+ * memory only: a new instance makes again every call not stored as finished, whatever was under way before it.
+ * The counts progress is made of are kept in memory too (tally.ts), moved as each call starts and ends.
  */
 import type { FivePointVerdict } from "../../shared/constants";
 import type { PromptSetItem } from "../../shared/prompt-set";
+import { CallTally } from "./tally";
 
 export type CallStatus = "pending" | "running" | "done" | "failed" | "blocked" | "cancelled";
 
@@ -107,6 +110,9 @@ export class CallStore {
   private readonly sql: SqlStorage;
   /** the number the next finished call gets: results are written to D1 in this order */
   private nextSeq: number;
+  /** the calls this instance has under way (stored as pending until they finish) */
+  private readonly running = new Set<string>();
+  private tally: CallTally;
 
   constructor(private readonly storage: DurableObjectStorage) {
     this.sql = storage.sql;
@@ -120,6 +126,7 @@ export class CallStore {
     for (const [name, type] of Object.entries(ADDED_COLUMNS))
       if (!have.has(name)) this.sql.exec(`ALTER TABLE eval_calls ADD COLUMN ${name} ${type}`);
     this.nextSeq = (this.sql.exec<{ s: number | null }>("SELECT max(seq) AS s FROM eval_calls").one().s ?? 0) + 1;
+    this.tally = this.reload();
   }
 
   /** Stores the items and every call of the evaluation in one transaction. */
@@ -151,6 +158,7 @@ export class CallStore {
           c.deps?.[1] ?? null,
         );
     });
+    this.tally = this.reload();
   }
 
   item(idx: number): ItemRow {
@@ -166,43 +174,46 @@ export class CallStore {
     return this.sql.exec<{ text: string | null }>("SELECT text FROM eval_calls WHERE id = ?", id).one().text ?? "";
   }
 
-  /** Providers with calls still to make. */
+  /** Providers with calls still to make (not under way). */
   pendingProviders(): string[] {
-    return this.sql
-      .exec<{ provider: string }>("SELECT DISTINCT provider FROM eval_calls WHERE status = 'pending' ORDER BY provider")
-      .toArray()
-      .map((r) => r.provider);
+    return this.tally.pendingProviders();
   }
 
   /**
    * Up to `limit` calls of `provider` that may start now, earliest items first: answers before judge calls, and a
-   * judge call only once both its answers are done.
+   * judge call only once both its answers are done. Calls under way are left out.
    */
   ready(provider: string, limit: number): CallRow[] {
+    const asked = limit + this.running.size;
     const answers = this.sql
       .exec<CallRow>(
         "SELECT * FROM eval_calls WHERE status = 'pending' AND provider = ? AND kind = 'answer' ORDER BY item, sample LIMIT ?",
         provider,
-        limit,
+        asked,
       )
-      .toArray();
-    if (answers.length >= limit) return answers;
+      .toArray()
+      .filter((c) => !this.running.has(c.id));
+    if (answers.length >= limit) return answers.slice(0, limit);
     const judges = this.sql
       .exec<CallRow>(
         `SELECT j.* FROM eval_calls j JOIN eval_calls a ON a.id = j.dep_a JOIN eval_calls b ON b.id = j.dep_b
          WHERE j.status = 'pending' AND j.provider = ? AND j.kind = 'judge' AND a.status = 'done' AND b.status = 'done'
          ORDER BY j.item, j.sample LIMIT ?`,
         provider,
-        limit - answers.length,
+        asked - answers.length,
       )
-      .toArray();
-    if (answers.length + judges.length >= limit) return [...answers, ...judges];
-    return [...answers, ...judges, ...this.readyReviews(provider, limit - answers.length - judges.length)];
+      .toArray()
+      .filter((c) => !this.running.has(c.id));
+    const left = limit - answers.length - judges.length;
+    if (left <= 0) return [...answers, ...judges].slice(0, limit);
+    const reviews = this.readyReviews(provider, left + this.running.size).filter((c) => !this.running.has(c.id));
+    return [...answers, ...judges, ...reviews.slice(0, left)];
   }
 
   /**
    * Council reviews that may start: every answer of their round has ended (a review ranks the answers that came
-   * back, as a council run's does), and a reviewing contestant's own answer is done.
+   * back, as a council run's does), and a reviewing contestant's own answer is done. An answer under way in this
+   * instance is still stored as pending, so its round's reviews wait for it.
    */
   private readyReviews(provider: string, limit: number): CallRow[] {
     return this.sql
@@ -229,13 +240,18 @@ export class CallStore {
       .toArray();
   }
 
-  markRunning(id: string): void {
-    this.sql.exec("UPDATE eval_calls SET status = 'running' WHERE id = ? AND status = 'pending'", id);
+  /** The call is under way in this instance. */
+  markRunning(call: CallRow): void {
+    if (this.running.has(call.id)) return;
+    this.running.add(call.id);
+    this.tally.move(call, "pending", "running");
   }
 
   /** Keeps a finished call's result (before anything announces it); a failed answer blocks the judge calls reading it. */
   finish(id: string, r: CallResult, now = Date.now()): CallRow {
     const seq = this.nextSeq++;
+    const from: CallStatus = this.running.delete(id) ? "running" : "pending";
+    let blocked: CallRow[] = [];
     this.storage.transactionSync(() => {
       this.sql.exec(
         `UPDATE eval_calls SET status = ?, text = ?, verdict = ?, reasons = ?, review = ?, error = ?, latency_ms = ?,
@@ -258,27 +274,43 @@ export class CallStore {
         id,
       );
       if (r.status === "failed")
-        this.sql.exec(
-          "UPDATE eval_calls SET status = 'blocked' WHERE status = 'pending' AND kind IN ('judge', 'review') AND (dep_a = ?1 OR dep_b = ?1)",
-          id,
-        );
+        blocked = this.sql
+          .exec<CallRow>(
+            "UPDATE eval_calls SET status = 'blocked' WHERE status = 'pending' AND kind IN ('judge', 'review') AND (dep_a = ?1 OR dep_b = ?1) RETURNING *",
+            id,
+          )
+          .toArray();
     });
-    return this.call(id)!;
+    const row = this.call(id)!;
+    this.tally.move(row, from, r.status);
+    this.tally.paid(r.costUsd, r.tokensIn, r.tokensOut);
+    for (const waiting of blocked) this.tally.move(waiting, "pending", "blocked");
+    if (!this.itemOpen(row.item)) this.tally.openItemsUsd -= this.item(row.item).max_usd;
+    return row;
   }
 
-  /** Calls an instance that is gone had under way: they never completed, so they are to make again. */
+  /**
+   * Calls an instance that is gone had under way (stored as running by an earlier version of the room) or that a
+   * retired step of this one had: they never completed, so they are to make again.
+   */
   requeueRunning(): void {
+    this.running.clear();
     this.sql.exec("UPDATE eval_calls SET status = 'pending' WHERE status = 'running'");
+    this.tally = this.reload();
   }
 
   /** Fails every call not made yet with `reason` (the watchdog stopped the work); a retry makes them again. */
   failOpen(reason: string): void {
+    this.running.clear();
     this.sql.exec("UPDATE eval_calls SET status = 'failed', error = ? WHERE status IN ('pending', 'running')", reason);
+    this.tally = this.reload();
   }
 
   /** Cancels every call not made yet; what finished stays. */
   cancelOpen(): void {
+    this.running.clear();
     this.sql.exec("UPDATE eval_calls SET status = 'cancelled' WHERE status IN ('pending', 'running', 'blocked')");
+    this.tally = this.reload();
   }
 
   /**
@@ -291,12 +323,8 @@ export class CallStore {
       `UPDATE eval_calls SET status = 'pending', error = NULL, completed_at = NULL, earlier_usd = earlier_usd + coalesce(cost_usd, 0),
         cost_usd = NULL, tokens_in = NULL, tokens_out = NULL WHERE status IN ('failed', 'blocked')`,
     );
+    this.tally = this.reload();
     return failed;
-  }
-
-  /** Items with calls still to make. */
-  openItems(): number {
-    return this.sql.exec<{ n: number }>(`SELECT count(DISTINCT item) AS n FROM eval_calls WHERE ${LIVE}`).one().n;
   }
 
   /** Whether the item still has calls to make. */
@@ -306,17 +334,14 @@ export class CallStore {
 
   /** The most the items with calls still to make may cost. */
   openItemsUsd(): number {
-    return (
-      this.sql
-        .exec<{ usd: number | null }>(
-          `SELECT sum(max_usd) AS usd FROM eval_items WHERE idx IN (SELECT DISTINCT item FROM eval_calls WHERE ${LIVE})`,
-        )
-        .one().usd ?? 0
-    );
+    return this.tally.openItemsUsd;
   }
 
+  /** Calls still to make or under way. */
   liveCalls(): number {
-    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM eval_calls WHERE ${LIVE}`).one().n;
+    return this.counts()
+      .filter((c) => c.status === "pending" || c.status === "running")
+      .reduce((s, c) => s + c.n, 0);
   }
 
   /** Finished calls whose D1 rows may not be written yet, oldest first. */
@@ -337,11 +362,7 @@ export class CallStore {
 
   /** Calls per kind and status. */
   counts(): { kind: string; status: CallStatus; n: number }[] {
-    return this.sql
-      .exec<{ kind: string; status: CallStatus; n: number }>(
-        "SELECT kind, status, count(*) AS n FROM eval_calls GROUP BY kind, status",
-      )
-      .toArray();
+    return this.tally.counts();
   }
 
   /**
@@ -349,7 +370,21 @@ export class CallStore {
    * reviews of its rounds by the other reviewers by status.
    */
   perContestant(): { contestant: string; kind: string; status: CallStatus; n: number }[] {
-    return this.sql
+    return this.tally.perContestant();
+  }
+
+  spend(): { usd: number; unknown: number } {
+    return { ...this.tally.spend };
+  }
+
+  /** Counts every call's row once, for the tally to go on from (none is under way in this instance). */
+  private reload(): CallTally {
+    const counts = this.sql
+      .exec<{ kind: string; status: CallStatus; n: number }>(
+        "SELECT kind, status, count(*) AS n FROM eval_calls GROUP BY kind, status",
+      )
+      .toArray();
+    const perContestant = this.sql
       .exec<{ contestant: string; kind: string; status: CallStatus; n: number }>(
         `SELECT model AS contestant, 'answer' AS kind, status, count(*) AS n FROM eval_calls WHERE kind = 'answer' GROUP BY model, status
          UNION ALL SELECT c, 'judge', status, count(*) FROM (
@@ -360,16 +395,35 @@ export class CallStore {
            WHERE r.kind = 'review' GROUP BY a.model, r.status`,
       )
       .toArray();
-  }
-
-  spend(): { usd: number; unknown: number } {
-    const row = this.sql
-      .exec<{ usd: number | null; unknown: number }>(
+    const pendingPerProvider = this.sql
+      .exec<{ provider: string; n: number }>(
+        "SELECT provider, count(*) AS n FROM eval_calls WHERE status = 'pending' GROUP BY provider",
+      )
+      .toArray();
+    const spend = this.sql
+      .exec<{ usd: number | null; unknown: number | null }>(
         `SELECT sum(coalesce(cost_usd, 0) + earlier_usd) AS usd,
            sum(CASE WHEN cost_usd IS NULL AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0 THEN 1 ELSE 0 END) AS unknown
          FROM eval_calls`,
       )
       .one();
-    return { usd: row.usd ?? 0, unknown: row.unknown ?? 0 };
+    const openItemsUsd =
+      this.sql
+        .exec<{ usd: number | null }>(
+          `SELECT sum(max_usd) AS usd FROM eval_items WHERE idx IN (SELECT DISTINCT item FROM eval_calls WHERE ${LIVE})`,
+        )
+        .one().usd ?? 0;
+    const contestants = this.sql
+      .exec<{ model: string }>("SELECT DISTINCT model FROM eval_calls WHERE kind = 'answer'")
+      .toArray()
+      .map((c) => c.model);
+    return new CallTally({
+      contestants,
+      counts,
+      perContestant,
+      pendingPerProvider,
+      spend: { usd: spend.usd ?? 0, unknown: spend.unknown ?? 0 },
+      openItemsUsd,
+    });
   }
 }

@@ -29,13 +29,14 @@ function messagesOf(turns: string | null, prompt: string): ChatMessage[] {
   ];
 }
 
-export async function makeAnswerCall(ctx: EvaluationContext, call: CallRow): Promise<void> {
+export async function makeAnswerCall(ctx: EvaluationContext, call: CallRow): Promise<CallRow | null> {
   const r = ctx.record;
   const contestant = r.contestants.find((c) => c.id === call.model)!;
   const item = ctx.store.item(call.item);
   const record: StreamedRecord = { ...pendingReply() };
   let started = Date.now();
   let firstTokenMs: number | null = null;
+  let stored: CallRow | null = null;
   await streamAndSettle({
     rules: ctx.rules(),
     request: {
@@ -57,7 +58,7 @@ export async function makeAnswerCall(ctx: EvaluationContext, call: CallRow): Pro
     },
     onRetry: backOffOn(ctx, contestant.modelId),
     keep: () => {
-      const row = ctx.store.finish(call.id, {
+      stored = ctx.store.finish(call.id, {
         status: record.status === "done" ? "done" : "failed",
         text: record.text,
         error: record.error,
@@ -68,14 +69,14 @@ export async function makeAnswerCall(ctx: EvaluationContext, call: CallRow): Pro
         costUsd: record.costUsd ?? null,
         truncated: record.truncated,
       });
-      ctx.settled(row);
     },
     log: { run: r.id, step: "eval-answer", model: contestant.modelId },
     announceEnd: () => {},
   });
+  return stored;
 }
 
-export async function makeJudgeCall(ctx: EvaluationContext, call: CallRow): Promise<void> {
+export async function makeJudgeCall(ctx: EvaluationContext, call: CallRow): Promise<CallRow | null> {
   const r = ctx.record;
   const item = ctx.store.item(call.item);
   const request = buildPairwiseJudgeRequest({
@@ -93,7 +94,7 @@ export async function makeJudgeCall(ctx: EvaluationContext, call: CallRow): Prom
     parsePairwiseVerdict,
     { onRetry: backOffOn(ctx, call.model) },
   );
-  if (!ctx.current()) return;
+  if (!ctx.current()) return null;
   const { tokensIn, tokensOut } = out.usage;
   const costUsd = tokensIn || tokensOut ? costOf(ctx.env, call.model, tokensIn ?? 0, tokensOut ?? 0) : null;
   const latencyMs = Date.now() - started;
@@ -116,5 +117,5 @@ export async function makeJudgeCall(ctx: EvaluationContext, call: CallRow): Prom
     attempts: 1,
     error: out.ok ? undefined : out.error,
   });
-  ctx.settled(row);
+  return row;
 }

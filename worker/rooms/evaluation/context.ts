@@ -10,7 +10,7 @@ export interface EvaluationContext {
   rules(): ReplyRules;
   /** false once the work was retired (cancelled, superseded): from then on nothing is stored or announced */
   current(): boolean;
-  /** a finished call, already stored: write its D1 rows and announce it */
+  /** a finished call, already stored (and its slot filled again): write its D1 rows and announce it */
   settled(row: CallRow): void;
   /** a provider answered 429: no new call to it starts for `ms` */
   backOff(provider: string, ms: number): void;

@@ -14,7 +14,7 @@ import type { CallRow } from "./call-store";
 import { backOffOn } from "./calls";
 import type { EvaluationContext } from "./context";
 
-export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Promise<void> {
+export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Promise<CallRow | null> {
   const r = ctx.record;
   const item = ctx.store.item(call.item);
   const roundId = roundIdOf(r.id, item.item_id, call.sample);
@@ -33,7 +33,7 @@ export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Pro
       tokensOut: null,
       costUsd: null,
     });
-    return ctx.settled(row);
+    return row;
   }
   const ownLabel = entry.answerId === null ? null : (labels.get(entry.answerId) ?? null);
   const shown = shownOrder(entry.judged, roundId, entry.modelId);
@@ -63,7 +63,7 @@ export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Pro
     },
     { onRetry: backOffOn(ctx, target.modelId) },
   );
-  if (!ctx.current()) return;
+  if (!ctx.current()) return null;
   const { tokensIn, tokensOut } = asked.usage;
   const costUsd = tokensIn || tokensOut ? costOf(ctx.env, target.modelId, tokensIn ?? 0, tokensOut ?? 0) : null;
   const latencyMs = Date.now() - started;
@@ -95,5 +95,5 @@ export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Pro
     attempts: 1,
     error: asked.ok ? undefined : asked.error,
   });
-  ctx.settled(row);
+  return row;
 }
