@@ -294,8 +294,11 @@ export class CallStore {
    * retired step of this one had: they never completed, so they are to make again.
    */
   requeueRunning(): void {
+    const stored = this.sql.exec("UPDATE eval_calls SET status = 'pending' WHERE status = 'running'");
+    stored.toArray();
+    // Nothing was under way (every step but a retired one's successor): the counts stand as they are.
+    if (!stored.rowsWritten && !this.running.size) return;
     this.running.clear();
-    this.sql.exec("UPDATE eval_calls SET status = 'pending' WHERE status = 'running'");
     this.tally = this.reload();
   }
 
