@@ -140,6 +140,42 @@ describe("an evaluation's report routes", () => {
     expect(rows.filter((r) => r.winner === "tie")).toHaveLength(1);
   });
 
+  it("holds the judge's side against the arena's counted human votes on the same pair", async () => {
+    // The judge favours x on both items (x wins both orders of q1, ties q2 both ways).
+    await seed("eval-report-human", {
+      contestants: ["openai:human-x", "openai:human-base"],
+      baseline: "openai:human-base",
+      verdicts: { q1: ["A>B", "B>A"], q2: ["A=B", "A=B"] },
+    });
+    // People: x 4, base 1, one tie — 6 counted votes for x, in two categories; three flagged votes for base and
+    // a judge battle for base, which the figure leaves out (with them base would draw level).
+    const battle = (id: string, a: string, b: string, winner: string, source = "human", flagged = 0) =>
+      env.DB.prepare(
+        "INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp, flagged) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+      ).bind(id, source, a, b, winner, id.endsWith("c") ? "code" : "general", flagged);
+    const [x, base] = ["openai:human-x", "openai:human-base"];
+    await env.DB.batch([
+      battle("hv-1", x, base, "model_a"),
+      battle("hv-2", base, x, "model_b"),
+      battle("hv-3c", x, base, "model_a"),
+      battle("hv-4c", base, x, "model_b"),
+      battle("hv-5", base, x, "model_a"),
+      battle("hv-6", x, base, "tie"),
+      ...[7, 8, 9].map((n) => battle(`hv-${n}`, base, x, "model_a", "human", 1)),
+      battle("hv-judge", base, x, "model_a", "judge"),
+    ]);
+    const report = await ok(client.evaluations[":id"].report.$get({ param: { id: "eval-report-human" } }));
+    expect(report.judgeHumanAgreement).toEqual([
+      { judge: "demo:skeptic", pairs: 1, humanVotes: 6, agreed: 1, agreement: 1, pairsWithTooFewVotes: 0 },
+    ]);
+    expect(report.methods.humanAgreement).toContain("at least 5 times");
+    const md = await client.evaluations[":id"].export.$get({
+      param: { id: "eval-report-human" },
+      query: { format: "md" },
+    });
+    expect(await md.text()).toContain("| Demo · Skeptic | 1 | 6 | 1 | 100.0% |");
+  });
+
   it("compares before and after on the items they share, worst first, and refuses evaluations with nothing in common", async () => {
     await seed("eval-before", {
       contestants: ["preset:terse@1", "demo:thorough"],

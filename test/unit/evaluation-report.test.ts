@@ -276,3 +276,59 @@ describe("an evaluation's report", () => {
     expect(result.items[0]).toMatchObject({ itemId: "1", contestant: "preset:terse@2", scoreBefore: 1, scoreAfter: 0 });
   });
 });
+
+describe("a judge's agreement with human arena votes", () => {
+  /** Three contestants, every pair judged in both orders; j2's judgments of y and z failed. */
+  function threeWay(humanPairs: ReportInput["humanPairs"]): ReportInput {
+    return {
+      contestants: ["x", "y", "z"],
+      baseline: null,
+      items: [{ itemId: "1", category: null }],
+      answers: ["x", "y", "z"].map((c) => answer("1", c, 100)),
+      judgments: [
+        // j1 on x–y: x ≫ (3 games), then y > x (1 game): x is ahead on the pair.
+        judgment("1", "j1", "x", "y", "A>>B"),
+        judgment("1", "j1", "y", "x", "A>B"),
+        // j1 on x–z: two ties: even.
+        judgment("1", "j1", "x", "z", "A=B"),
+        judgment("1", "j1", "z", "x", "A=B"),
+        // j1 on y–z: z ≫ then z >: z ahead.
+        judgment("1", "j1", "y", "z", "B>>A"),
+        judgment("1", "j1", "z", "y", "A>B"),
+        // j2 on x–y: y both times; on x–z: x both times.
+        judgment("1", "j2", "x", "y", "B>A"),
+        judgment("1", "j2", "y", "x", "A>B"),
+        judgment("1", "j2", "x", "z", "A>B"),
+        judgment("1", "j2", "z", "x", "B>A"),
+      ],
+      humanPairs,
+    };
+  }
+
+  it("holds each judge's side on a pair against the people's, leaving out pairs with too few votes", () => {
+    const report = buildReport(
+      threeWay([
+        // people: x over y, 6 to 2 (10 votes with a tie and a both-bad)
+        { lo: "x", hi: "y", loWins: 6, hiWins: 2, ties: 1, bothBad: 1 },
+        // people: x and z even, 3 to 3 (6 votes)
+        { lo: "x", hi: "z", loWins: 3, hiWins: 3, ties: 0, bothBad: 0 },
+        // people: y–z only 3 votes, under the bar of 5
+        { lo: "y", hi: "z", loWins: 1, hiWins: 2, ties: 0, bothBad: 0 },
+      ]),
+    );
+    // j1: x–y x/x agree, x–z even/even agree, y–z too few → 2 of 2 over 16 votes.
+    // j2: x–y y/x disagree, x–z x/even disagree, never judged y–z → 0 of 2.
+    expect(report.judgeHumanAgreement).toEqual([
+      { judge: "j1", pairs: 2, humanVotes: 16, agreed: 2, agreement: 1, pairsWithTooFewVotes: 1 },
+      { judge: "j2", pairs: 2, humanVotes: 16, agreed: 0, agreement: 0, pairsWithTooFewVotes: 0 },
+    ]);
+  });
+
+  it("has no figure when people never compared these contestants", () => {
+    const report = buildReport(threeWay([]));
+    expect(report.judgeHumanAgreement.map((h) => [h.judge, h.pairs, h.agreement])).toEqual([
+      ["j1", 0, null],
+      ["j2", 0, null],
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import { describeRoute } from "hono-openapi";
 import * as z from "zod/mini";
 import {
   type EvaluationRow,
+  humanPairsAmong,
   loadEvaluation,
   loadItemDetail,
   loadReportRows,
@@ -87,8 +88,12 @@ async function evaluationOr404(db: Db, id: string): Promise<EvaluationRow> {
 }
 
 async function reportInputOf(db: Db, evaluation: EvaluationRow): Promise<ReportInput & { completedAt: number[] }> {
-  const rows = await loadReportRows(db, evaluation);
+  const [rows, humanPairs] = await Promise.all([
+    loadReportRows(db, evaluation),
+    humanPairsAmong(db, evaluation.contestants),
+  ]);
   const base = {
+    humanPairs,
     contestants: evaluation.contestants,
     baseline: evaluation.baseline,
     items: rows.items,

@@ -11,6 +11,7 @@ import {
   evaluationJudgments,
   evaluationReviews,
   evaluations,
+  pairCounts,
   presets,
   promptSetItems,
 } from "./schema";
@@ -152,4 +153,29 @@ export async function loadContestantGames(
     items: new Map(items.map((i) => [i.itemId, i.prompt])),
     answers: new Map(answers.map((a) => [`${a.itemId}\n${a.contestant}`, a.text])),
   };
+}
+
+/**
+ * The arena's counted human votes (every category, flagged ones left out) on each pair of these contestants: what
+ * the report holds its judges' verdicts against. One read of the pair counters, whatever the number of votes.
+ */
+export async function humanPairsAmong(
+  db: Db,
+  contestants: readonly string[],
+): Promise<{ lo: string; hi: string; loWins: number; hiWins: number; ties: number; bothBad: number }[]> {
+  if (contestants.length < 2) return [];
+  const p = pairCounts;
+  return db
+    .select({ lo: p.modelLo, hi: p.modelHi, loWins: p.loWins, hiWins: p.hiWins, ties: p.ties, bothBad: p.bothBad })
+    .from(p)
+    .where(
+      and(
+        eq(p.source, "human"),
+        eq(p.category, ""),
+        eq(p.flagged, false),
+        inArray(p.modelLo, [...contestants]),
+        inArray(p.modelHi, [...contestants]),
+      ),
+    )
+    .all();
 }

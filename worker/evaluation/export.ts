@@ -3,6 +3,7 @@
  * as Markdown (the leaderboard, the rating-vs-cost figures as a table, the judges, and how it was computed), and
  * its games as Chatbot Arena's clean battles (a strong verdict three lines, as the report counts it).
  */
+import { MIN_HUMAN_VOTES_PER_PAIR } from "../shared/constants";
 import type { MatrixRow } from "./matrix";
 import type { EvaluationReport, ReportJudgment } from "./report";
 import { gamesOfJudgment } from "./report";
@@ -83,16 +84,31 @@ export function reportMarkdown(
         `\n${nameOf(a.judges[0])} and ${nameOf(a.judges[1])} leaned the same way on ${pct(a.agreement)} of ${a.pairs} pairs.`,
     ),
     "",
+    "### Against human votes in the arena",
+    "",
+    "| Judge | Pairs | Human votes | Agreed | Agreement |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    ...report.judgeHumanAgreement.map(
+      (h) =>
+        `| ${nameOf(h.judge)} | ${h.pairs} | ${h.humanVotes} | ${h.agreed} | ${h.agreement === null ? tooFew(h.pairsWithTooFewVotes) : pct(h.agreement)} |`,
+    ),
+    "",
     "## How this was computed",
     "",
     `- Counting: ${report.methods.counting}.`,
     `- Ratings: ${report.methods.intervals}.`,
     `- Win rate: ${report.methods.winRate}.`,
     `- Length control: ${report.methods.lengthControl}.`,
+    `- Agreement with human votes: ${report.methods.humanAgreement}.`,
     "",
   ];
   return lines.join("\n");
 }
+
+const tooFew = (pairs: number) =>
+  pairs
+    ? `too few human votes (${pairs} ${pairs === 1 ? "pair" : "pairs"} under ${MIN_HUMAN_VOTES_PER_PAIR} votes)`
+    : "no human votes";
 
 const ms = (x: number | null) => (x === null ? "—" : `${Math.round(x)} ms`);
 

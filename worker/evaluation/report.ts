@@ -2,7 +2,7 @@
  * An evaluation's report from its stored answers and judgments: the standings (standings.ts), overall and per
  * category; the length-controlled win rate (rating/length-control.ts); style-controlled ratings (arena-rank's
  * contextual Bradley–Terry over the same games); cost and speed with the rating-per-dollar frontier; each judge's
- * flips and the judges' agreement; and, with repeats, how much each contestant's win rate moves between samples.
+ * flips, the judges' agreement with each other and with the arena's human votes (human-agreement.ts); and, with repeats, how much each contestant's win rate moves between samples.
  */
 import { contextualStyleFeatures, fitContextualBradleyTerry, type ContextualBattle } from "../rating/contextual-bt";
 import { lengthControlledWinRate, type LengthGame } from "../rating/length-control";
@@ -10,6 +10,7 @@ import { percentile } from "../rating/random";
 import { STYLE_FEATURES, type StyleCounts } from "../rating/style-features";
 import { type FivePointVerdict, gamesOf, isFlip, leanOf } from "./games";
 import { COUNCIL_COUNTING, type ReportReview, reviewerSummaries } from "./council-games";
+import { HUMAN_AGREEMENT_METHOD, type HumanAgreement, type HumanPair, humanAgreementOf } from "./human-agreement";
 import { type Game, type Separation, type Standing, standingsOf } from "./standings";
 
 export interface ReportItem {
@@ -51,6 +52,8 @@ export interface ReportInput {
   judgments: readonly ReportJudgment[];
   /** a council evaluation's reviews (its `judgments` are their games, council-games.ts) */
   reviews?: readonly ReportReview[];
+  /** the arena's human votes on pairs of these contestants; absent: none */
+  humanPairs?: readonly HumanPair[];
   coverage?: number;
 }
 
@@ -105,11 +108,13 @@ export interface EvaluationReport {
   categories: { category: string; items: number; rows: Standing[]; separation: Separation }[];
   judges: JudgeSummary[];
   judgeAgreement: JudgeAgreement[];
+  /** each judge against the arena's human votes on the same pairs */
+  judgeHumanAgreement: HumanAgreement[];
   /** with repeats: each contestant's observed win rate per sample and their range */
   stability: { contestant: string; samples: (number | null)[]; range: number | null }[] | null;
   style: { features: string[]; coefficients: number[] } | null;
   totals: { items: number; answers: number; judgments: number; answerCostUsd: number; judgeCostUsd: number };
-  methods: { intervals: string; winRate: string; lengthControl: string; counting: string };
+  methods: { intervals: string; winRate: string; lengthControl: string; counting: string; humanAgreement: string };
 }
 
 export const REPORT_METHODS = {
@@ -119,6 +124,7 @@ export const REPORT_METHODS = {
   lengthControl:
     "logistic fit of each game's outcome on tanh(length difference / its deviation); the win rate it predicts at equal length",
   counting: "arena-hard-auto: each order its own game; ≫ three games for its winner, > one, ≈ one tie",
+  humanAgreement: HUMAN_AGREEMENT_METHOD,
 } as const;
 
 const key = (...parts: (string | number)[]) => parts.join("\u0000");
@@ -187,6 +193,11 @@ export function buildReport(input: ReportInput): EvaluationReport {
     categories,
     judges,
     judgeAgreement,
+    judgeHumanAgreement: humanAgreementOf(
+      judges.map((j) => j.judge),
+      games,
+      input.humanPairs ?? [],
+    ),
     stability: stabilityOf(contestants, baseline, games),
     style: style ? { features: [...STYLE_FEATURES], coefficients: [...style.coefficients] } : null,
     totals: {

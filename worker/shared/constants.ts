@@ -139,6 +139,11 @@ export const EVALUATION_STATUSES = ["queued", "running", "paused", "completed", 
  * bar lets a reviewer's record with people set its calibrated weight.
  */
 export const MIN_AGREEMENT_COMPARISONS = 5;
+/**
+ * Human arena votes a pair of contestants needs before an evaluation's report holds a judge's verdict on that pair
+ * against the people's: fewer, and the people's side is a coin's.
+ */
+export const MIN_HUMAN_VOTES_PER_PAIR = MIN_AGREEMENT_COMPARISONS;
 
 export type Side = (typeof SIDES)[number];
 export type VoteChoice = (typeof VOTE_CHOICES)[number];

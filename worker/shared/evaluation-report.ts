@@ -75,6 +75,17 @@ export const evaluationReportResponse = z.object({
     }),
   ),
   judgeAgreement: z.array(z.object({ judges: z.array(z.string()), pairs: z.number(), agreement: num })),
+  /** each judge against the arena's human votes on the same pairs of contestants (methods.humanAgreement) */
+  judgeHumanAgreement: z.array(
+    z.object({
+      judge: z.string(),
+      pairs: z.number(),
+      humanVotes: z.number(),
+      agreed: z.number(),
+      agreement: num,
+      pairsWithTooFewVotes: z.number(),
+    }),
+  ),
   stability: z.nullable(z.array(z.object({ contestant: z.string(), samples: z.array(num), range: num }))),
   style: z.nullable(z.object({ features: z.array(z.string()), coefficients: z.array(z.number()) })),
   totals: z.object({
@@ -84,7 +95,13 @@ export const evaluationReportResponse = z.object({
     answerCostUsd: z.number(),
     judgeCostUsd: z.number(),
   }),
-  methods: z.object({ intervals: z.string(), winRate: z.string(), lengthControl: z.string(), counting: z.string() }),
+  methods: z.object({
+    intervals: z.string(),
+    winRate: z.string(),
+    lengthControl: z.string(),
+    counting: z.string(),
+    humanAgreement: z.string(),
+  }),
 });
 
 export const evaluationMatrixResponse = z.object({

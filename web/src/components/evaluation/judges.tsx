@@ -1,10 +1,14 @@
 import { For, Show } from "solid-js";
+import { MIN_HUMAN_VOTES_PER_PAIR } from "../../../../worker/shared/constants";
 import type { EvaluationReport } from "../../lib/api";
 import { TableFrame } from "../table-frame";
 
 const pct = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(0)}%`);
 
-/** Each judge's flips (the two orders favouring opposite contestants) and how often two judges leaned alike. */
+/**
+ * Each judge's flips (the two orders favouring opposite contestants), how often two judges leaned alike, and how
+ * often each favoured the side people favoured in the arena on the same pairs.
+ */
 export function EvaluationJudges(props: { report: EvaluationReport; names: Map<string, string> }) {
   const name = (id: string) => props.names.get(id) ?? id;
   return (
@@ -50,6 +54,40 @@ export function EvaluationJudges(props: { report: EvaluationReport; names: Map<s
           </For>
         </ul>
       </Show>
+      <h3 id="evaluation-human-agreement-title">Against human votes in the arena</h3>
+      <p class="muted">{props.report.methods.humanAgreement}.</p>
+      <TableFrame labelledBy="evaluation-human-agreement-title">
+        <table data-testid="evaluation-human-agreement">
+          <thead>
+            <tr>
+              <th scope="col">Judge</th>
+              <th scope="col">Pairs</th>
+              <th scope="col">Human votes</th>
+              <th scope="col">Agreed</th>
+              <th scope="col">Agreement</th>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={props.report.judgeHumanAgreement}>
+              {(h) => (
+                <tr>
+                  <th scope="row">{name(h.judge)}</th>
+                  <td>{h.pairs}</td>
+                  <td>{h.humanVotes}</td>
+                  <td>{h.agreed}</td>
+                  <td>
+                    {h.agreement !== null
+                      ? pct(h.agreement)
+                      : h.pairsWithTooFewVotes
+                        ? `too few human votes (under ${MIN_HUMAN_VOTES_PER_PAIR} a pair)`
+                        : "no human votes on these pairs"}
+                  </td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </TableFrame>
     </section>
   );
 }
