@@ -176,6 +176,31 @@ describe("an evaluation's report routes", () => {
     expect(await md.text()).toContain("| Demo · Skeptic | 1 | 6 | 1 | 100.0% |");
   });
 
+  it("lists each evaluation's winner only when the leader is apart at 95%, and names presets", async () => {
+    const [x, base] = ["preset:list-terse@2", "openai:list-base"];
+    await env.DB.prepare(
+      "INSERT INTO presets (slug, version, name, model_id, system_prompt) VALUES ('list-terse', 2, 'Terse', 'demo:concise', 'Be brief.')",
+    ).run();
+    const verdicts = { q1: ["A>B", "B>A"], q2: ["A>B", "B>A"] } as Record<string, [Verdict, Verdict]>;
+    for (const id of ["eval-list-apart", "eval-list-close", "eval-list-none"])
+      await seed(id, { contestants: [x, base], baseline: base, verdicts });
+    // The list reads the `eval` battles the room writes beside each judgment: 20–1 is apart, 3–2 is not.
+    const battles = (id: string, xWins: number, baseWins: number) =>
+      Array.from({ length: xWins + baseWins }, (_, k) =>
+        env.DB.prepare(
+          "INSERT INTO battles (id, source, model_a, model_b, winner, category, tstamp, evaluation_id) VALUES (?, 'eval', ?, ?, ?, 'code', 1, ?)",
+        ).bind(`${id}/${k}`, x, base, k < xWins ? "model_a" : "model_b", id),
+      );
+    await env.DB.batch([...battles("eval-list-apart", 20, 1), ...battles("eval-list-close", 3, 2)]);
+    const list = await ok(client.evaluations.$get({ query: { limit: "100" } }));
+    const row = (id: string) => list.items.find((e) => e.id === id)!;
+    expect(row("eval-list-apart")).toMatchObject({ winner: x, winnerReason: null, tiedWithBest: [] });
+    expect(row("eval-list-apart").names).toEqual({ [x]: "Terse v2", [base]: base.replace("openai:", "") });
+    expect(row("eval-list-close")).toMatchObject({ winner: null, winnerReason: "not_separable" });
+    expect(row("eval-list-close").tiedWithBest.sort()).toEqual([base, x].sort());
+    expect(row("eval-list-none")).toMatchObject({ winner: null, winnerReason: "no_games", tiedWithBest: [] });
+  });
+
   it("compares before and after on the items they share, worst first, and refuses evaluations with nothing in common", async () => {
     await seed("eval-before", {
       contestants: ["preset:terse@1", "demo:thorough"],

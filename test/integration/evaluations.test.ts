@@ -164,6 +164,11 @@ describe("a pairwise evaluation", () => {
       status: "completed",
       estimateUsd: 0,
       spentUsd: 0,
+      names: { [p.base]: "ev10-base", [p.good]: "ev10-good" },
+      // One item is too few to tell them apart.
+      winner: null,
+      winnerReason: "not_separable",
+      tiedWithBest: [p.base, p.good],
     });
   });
 

@@ -11,7 +11,6 @@ import {
   loadEvaluation,
   loadItemDetail,
   loadReportRows,
-  presetNames,
 } from "../db/evaluation-report-queries";
 import { openDb, type Db } from "../db/queries";
 import { compareReports, lineageOf } from "../evaluation/compare";
@@ -20,8 +19,6 @@ import { battleLines, matrixCsv, reportMarkdown } from "../evaluation/export";
 import type { FivePointVerdict } from "../evaluation/games";
 import { matrixOf } from "../evaluation/matrix";
 import { buildReport, type ReportInput } from "../evaluation/report";
-import { displayName } from "../providers/registry";
-import { parsePresetId } from "../shared/contestant";
 import {
   evaluationCompareResponse,
   evaluationItemResponse,
@@ -29,6 +26,7 @@ import {
   evaluationReportResponse,
 } from "../shared/evaluation-report";
 import { evaluationCompareQuery, evaluationExportQuery, evaluationMatrixQuery } from "../shared/requests";
+import { contestantNames } from "./contestant-names";
 import { ApiError, notFound } from "./errors";
 import { errorResponses, jsonResponse, mediaResponse, pathParam } from "./openapi-describe";
 import { validate } from "./validate";
@@ -111,28 +109,10 @@ async function reportInputOf(db: Db, evaluation: EvaluationRow): Promise<ReportI
   };
 }
 
-/** Each contestant's name to show, and a preset's model. */
-async function namesOf(db: Db, contestants: readonly string[]) {
-  const refs = contestants.map(parsePresetId).filter((r) => r !== null);
-  const found = await presetNames(db, refs);
-  return new Map(
-    contestants.map((c) => {
-      const preset = found.get(c);
-      const ref = parsePresetId(c);
-      return [
-        c,
-        preset && ref
-          ? { displayName: `${preset.name} v${ref.version}`, modelId: preset.modelId }
-          : { displayName: ref ? c : displayName(c), modelId: null },
-      ];
-    }),
-  );
-}
-
 async function fullReport(db: Db, evaluation: EvaluationRow) {
   const input = await reportInputOf(db, evaluation);
   const report = buildReport(input);
-  const names = await namesOf(db, [...evaluation.contestants, ...evaluation.judges]);
+  const names = await contestantNames(db, [...evaluation.contestants, ...evaluation.judges]);
   const { judges: judgeSummaries, ...rest } = report;
   return {
     input,

@@ -5,6 +5,7 @@
 import { type Context, Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import {
+  evalOutcomeCounts,
   evaluationAnswers,
   evaluationExists,
   evaluationJudgments,
@@ -13,10 +14,12 @@ import {
 } from "../db/evaluation-queries";
 import { loadPromptSetItems, markPromptSetUsed } from "../db/prompt-set-queries";
 import { openDb } from "../db/queries";
+import { leaderOf } from "../evaluation/leader";
 import type { StartEvaluation } from "../rooms/evaluation-room";
 import { createEvaluationInput, listEvaluationsQuery, wsQuery } from "../shared/requests";
 import { evaluationDetail } from "../shared/evaluation";
 import { evaluationAccepted, evaluationList, evaluationRows, evaluationStarted } from "../shared/responses";
+import { contestantNames } from "./contestant-names";
 import { markPresetsUsed } from "./contestants";
 import { notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
@@ -150,8 +153,34 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
   })
   .get("/", described.list, validate("query", listEvaluationsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
-    const { rows, nextCursor } = await listEvaluations(openDb(c.env.DB), limit, parseCursor(cursor));
-    return c.json({ items: rows, nextCursor });
+    const db = openDb(c.env.DB);
+    const { rows, nextCursor } = await listEvaluations(db, limit, parseCursor(cursor));
+    const [names, counts] = await Promise.all([
+      contestantNames(
+        db,
+        rows.flatMap((r) => r.contestants),
+      ),
+      evalOutcomeCounts(
+        db,
+        rows.map((r) => r.id),
+      ),
+    ]);
+    const items = rows.map((r) => {
+      const leader = leaderOf(
+        r.contestants,
+        r.baseline,
+        counts.filter((n) => n.evaluationId === r.id),
+      );
+      const shown = r.contestants.map((id) => [id, names.get(id)?.displayName ?? id]);
+      return {
+        ...r,
+        names: Object.fromEntries(shown),
+        winner: leader.winner,
+        winnerReason: leader.reason,
+        tiedWithBest: leader.tiedWithBest,
+      };
+    });
+    return c.json({ items, nextCursor });
   })
   .get("/:id", described.get, async (c) => {
     const detail = await room(c.env, await existing(c)).detail();

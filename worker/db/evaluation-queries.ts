@@ -104,6 +104,32 @@ export async function listEvaluations(db: Db, limit: number, cursor?: Cursor) {
   return pageOf(rows, limit);
 }
 
+/** Battles of one outcome between two contestants of an evaluation, as its `eval` battles count them. */
+export interface EvalOutcomeCount {
+  evaluationId: string;
+  modelA: string;
+  modelB: string;
+  winner: Winner;
+  battles: number;
+}
+
+/**
+ * The `eval` battles of these evaluations, counted per evaluation, pair (as shown) and outcome: one read for a
+ * page of the list, whose leaders come from these counts (few rows each, whatever the number of items).
+ */
+export async function evalOutcomeCounts(db: Db, evaluationIds: readonly string[]): Promise<EvalOutcomeCount[]> {
+  if (evaluationIds.length === 0) return [];
+  const { results } = await db.$client
+    .prepare(
+      `SELECT evaluation_id AS evaluationId, model_a AS modelA, model_b AS modelB, winner, count(*) AS battles
+       FROM battles WHERE evaluation_id IN (SELECT value FROM json_each(?1)) AND source = 'eval'
+       GROUP BY evaluation_id, model_a, model_b, winner`,
+    )
+    .bind(JSON.stringify(evaluationIds))
+    .all<EvalOutcomeCount>();
+  return results;
+}
+
 /** A prompt set's name and item count, or null when there is no such set. */
 export async function promptSetSummary(db: Db, id: string): Promise<{ name: string; items: number } | null> {
   const s = schema.promptSets;

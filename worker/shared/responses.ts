@@ -623,6 +623,13 @@ export const evaluationList = z.object({
       status: evaluationStatus,
       estimateUsd: z.nullable(z.number()),
       spentUsd: z.number(),
+      /** each contestant's shown name (a preset's name and version), keyed by its id */
+      names: z.record(z.string(), z.string()),
+      /** the report's leader when no other contestant can be above it at 95% (from the games so far); else null */
+      winner: z.nullable(z.string()),
+      /** why there is no winner: `not_separable` (the leaders' intervals overlap: `tiedWithBest`) or `no_games` */
+      winnerReason: z.nullable(z.enum(["not_separable", "no_games"])),
+      tiedWithBest: z.array(z.string()),
     }),
   ),
   nextCursor: z.nullable(z.string()),

@@ -3,7 +3,26 @@ import { Alert } from "../components/alert";
 import { TableFrame } from "../components/table-frame";
 import { api, call } from "../lib/api";
 
-/** Every evaluation, newest first: its set, contestants, status and cost. */
+type Listed = {
+  winner: string | null;
+  winnerReason: string | null;
+  tiedWithBest: string[];
+  names: Record<string, string>;
+};
+
+/** The winner cell's text and, when there is none, why (shown on hover and read by screen readers). */
+function winnerOf(e: Listed): { text: string; why: string | null } {
+  const name = (id: string) => e.names[id] ?? id;
+  if (e.winner) return { text: name(e.winner), why: null };
+  if (e.winnerReason === "not_separable")
+    return {
+      text: "not separable",
+      why: `Not separable with these items: ${e.tiedWithBest.map(name).join(", ")} overlap at 95%.`,
+    };
+  return { text: "—", why: "No judged games yet." };
+}
+
+/** Every evaluation, newest first: its set, contestants, status, winner and cost. */
 export default function EvaluationsPage() {
   const [list] = createResource(async () => {
     try {
@@ -43,6 +62,7 @@ export default function EvaluationsPage() {
                     <th scope="col">Prompt set</th>
                     <th scope="col">Contestants</th>
                     <th scope="col">Status</th>
+                    <th scope="col">Winner</th>
                     <th scope="col">Cost</th>
                     <th scope="col">Started</th>
                   </tr>
@@ -56,12 +76,16 @@ export default function EvaluationsPage() {
                         </th>
                         <td>{e.promptSetName ?? e.promptSetId}</td>
                         <td>
-                          {e.contestants.join(", ")}
+                          {e.contestants.map((c) => e.names[c] ?? c).join(", ")}
                           <Show when={e.baseline}>
-                            <div class="muted small">baseline {e.baseline}</div>
+                            {(b) => <div class="muted small">baseline {e.names[b()] ?? b()}</div>}
                           </Show>
                         </td>
                         <td>{e.status}</td>
+                        <td data-testid="evaluation-winner" title={winnerOf(e).why ?? undefined}>
+                          {winnerOf(e).text}
+                          <Show when={winnerOf(e).why}>{(why) => <span class="sr-only"> ({why()})</span>}</Show>
+                        </td>
                         <td>${e.spentUsd.toFixed(4)}</td>
                         <td>{new Date(e.createdAt).toLocaleString()}</td>
                       </tr>
