@@ -39,7 +39,7 @@ interface QuorumVars extends ProviderVars {
   QUORUM_DEMO_DELAY_MS?: string;
   /** per-model prices overriding the catalog: `id=in:out,…` in US dollars per million tokens; every entry must parse */
   QUORUM_PRICES?: string;
-  /** comma-separated model ids the arena samples pairs from (default: every available model) */
+  /** comma-separated model ids or presets (`preset:<slug>@<version>`) the arena samples pairs from (default: every available model) */
   QUORUM_ARENA_MODELS?: string;
   /** turns per comparison, the first prompt included (default 10) */
   QUORUM_ARENA_MAX_TURNS?: string;

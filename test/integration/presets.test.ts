@@ -11,6 +11,7 @@ import {
 } from "../helpers/arena";
 import { client, ok } from "../helpers/client";
 import { api, createRun, finished } from "../helpers/runs";
+import { withSettings } from "../helpers/spend";
 import { callsFor, type RecordedCall, scriptModel } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
@@ -266,6 +267,32 @@ describe("presets at work", () => {
 
     const row = (await leaderboard()).rows.find((r) => r.modelId === "preset:arena-terse@1")!;
     expect(row).toMatchObject({ displayName: "Arena terse v1", baseModel: "openai:pw-left", appearances: 1 });
+  });
+
+  it("QUORUM_ARENA_MODELS may list presets: a drawn preset answers with its prompt, unknown ones left out of the pool", async () => {
+    await scriptModel(stub, "pw-pool-preset", [{ text: "Brief." }]);
+    await scriptModel(stub, "pw-pool-plain", [{ text: "Plain." }]);
+    await create({ name: "Pool terse", modelId: "openai:pw-pool-preset", systemPrompt: "Be brief." });
+    // Of three, only the preset and the model can answer: the pair is those two, whichever side each lands on.
+    const res = await withSettings(
+      "/comparisons",
+      { QUORUM_ARENA_MODELS: "preset:pool-terse@1,preset:no-such-preset@1,openai:pw-pool-plain" },
+      { method: "POST", json: { prompt: "Say something.", blind: false } },
+    );
+    expect(res.status).toBe(201);
+    const { id, mode } = (await res.json()) as { id: string; mode: string };
+    expect(mode).toBe("sampled");
+    await settled(id);
+    const vote = await castVote(id, "tie");
+    expect(
+      Object.values(vote.reveal)
+        .map((r) => r.modelId)
+        .sort(),
+    ).toEqual(["openai:pw-pool-plain", "preset:pool-terse@1"]);
+    expect(systemOf((await answerCalls("pw-pool-preset"))[0])).toBe("Be brief.");
+    // Drawn, it was claimed as a named preset is: used, so an edit now makes version 2.
+    const shown = await ok(client.presets[":slug"].$get({ param: { slug: "pool-terse" } }));
+    expect(shown.versions[0].usedAt).not.toBeNull();
   });
 
   it("a preset chairs a run's synthesis with its own prompt before the chair's instructions, and its own temperature", async () => {

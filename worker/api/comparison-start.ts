@@ -45,7 +45,7 @@ export async function startComparison(
   const { arena } = settings(c.env);
   // QUORUM_JUDGES' model ids are checked when asked (one may be unconfigured today); its presets resolve here.
   const named = [...(input.models ?? []), ...(input.judges ?? arena.judges.filter(isPresetId))];
-  const contestants = await claimContestants(c.env, named);
+  const claimed = await claimContestants(c.env, named);
   let chosen: ChosenPair;
   try {
     chosen = await choosePair(c.env, openDb(c.env.DB), input, arena.topperMinAppearances);
@@ -53,11 +53,20 @@ export async function startComparison(
     if (err instanceof NoPairError) throw new ApiError(409, "no_models", err.message);
     throw err;
   }
+  // A preset drawn from QUORUM_ARENA_MODELS is claimed as a named one is: marked used, then read.
+  const drawn = [chosen.models.left, chosen.models.right].filter(
+    (id) => isPresetId(id) && !claimed.some((x) => x.id === id),
+  );
+  const contestants = drawn.length ? [...claimed, ...(await claimContestants(c.env, drawn))] : claimed;
   const autoJudges = input.judges ?? arena.judges;
   const called = (id: string) => contestants.find((x) => x.id === id)?.modelId ?? id;
   const context = input.context ?? [];
   // Priced as the models the presets call; both sides read the context first, so it is priced as part of the prompt.
-  const blind = blindPricing(c.env, input.blind, chosen.candidates.map(called));
+  const blind = blindPricing(
+    c.env,
+    input.blind,
+    chosen.candidates.map((id) => called(chosen.calls[id] ?? id)),
+  );
   const estimate = estimateComparison(c.env, {
     models: { left: called(chosen.models.left), right: called(chosen.models.right) },
     prompt: [...context.map((m) => m.content), input.prompt].join("\n\n"),

@@ -1,7 +1,9 @@
 /** The two models of a new comparison: the ones asked for, a sampled pair, or the leader and a challenger. */
+import { presetsByRef } from "../db/preset-queries";
 import type { Db } from "../db/queries";
 import { listModelGroups, parseModelId, unavailableReason } from "../providers/registry";
 import type { ComparisonMode } from "../shared/arena";
+import { parsePresetId } from "../shared/contestant";
 import { leaderboardQuery } from "../shared/requests";
 import { settings } from "../shared/config";
 import { normalQuantile } from "../rating/normal";
@@ -15,6 +17,8 @@ export interface ChosenPair {
   modeNote: string | null;
   /** every model the pair could have been drawn from: the two asked for, or the pool */
   candidates: string[];
+  /** the provider model each candidate calls: itself, or a preset's model (a pair asked for maps to itself) */
+  calls: Record<string, string>;
 }
 
 export class NoPairError extends Error {}
@@ -29,6 +33,27 @@ export async function arenaPool(env: Env): Promise<string[]> {
   const groups = await listModelGroups(env);
   const real = groups.filter((g) => g.id !== "demo" && g.available).flatMap((g) => g.models.map((m) => m.id));
   return real.length ? real : groups.filter((g) => g.id === "demo").flatMap((g) => g.models.map((m) => m.id));
+}
+
+/**
+ * The pool's entries that can answer now, each with the model it calls: a model of a configured provider, or a
+ * preset (`preset:<slug>@<version>`) that exists, is not deleted, and whose model's provider is configured.
+ */
+async function availablePool(env: Env, db: Db, pool: string[]): Promise<Map<string, string>> {
+  const refs = pool.map(parsePresetId).filter((r) => r !== null);
+  const presets = await presetsByRef(db, refs);
+  const callable = (modelId: string) => {
+    const parsed = parseModelId(modelId);
+    return parsed !== null && unavailableReason(parsed.provider, env) === null;
+  };
+  const calls = new Map<string, string>();
+  for (const id of pool) {
+    const ref = parsePresetId(id);
+    const preset = ref && presets.find((p) => p.slug === ref.slug && p.version === ref.version);
+    const modelId = ref ? (preset && preset.deletedAt === null ? preset.modelId : null) : id;
+    if (modelId !== null && callable(modelId)) calls.set(id, modelId);
+  }
+  return calls;
 }
 
 const Z95 = normalQuantile(0.975);
@@ -70,12 +95,17 @@ export async function choosePair(
 ): Promise<ChosenPair> {
   if (request.models) {
     const [a, b] = request.models;
-    return { models: shuffleSides([a, b], random), mode: "manual", modeNote: null, candidates: [a, b] };
+    return {
+      models: shuffleSides([a, b], random),
+      mode: "manual",
+      modeNote: null,
+      candidates: [a, b],
+      calls: { [a]: a, [b]: b },
+    };
   }
-  const pool = (await arenaPool(env)).filter((id) => {
-    const parsed = parseModelId(id);
-    return parsed !== null && unavailableReason(parsed.provider, env) === null;
-  });
+  const available = await availablePool(env, db, await arenaPool(env));
+  const pool = [...available.keys()];
+  const calls = Object.fromEntries(available);
   if (pool.length < 2)
     throw new NoPairError(
       "The arena needs at least two available models to sample from. Set QUORUM_ARENA_MODELS to two or more model ids of configured providers, or name the two models.",
@@ -100,6 +130,7 @@ export async function choosePair(
         mode: "topper",
         modeNote: null,
         candidates: pool,
+        calls,
       };
     const note = `No model in the pool has ${topperMinAppearances} appearances with a rating yet, so this pair was sampled instead of pitting the leader.`;
     return {
@@ -107,6 +138,7 @@ export async function choosePair(
       mode: "sampled",
       modeNote: note,
       candidates: pool,
+      calls,
     };
   }
   return {
@@ -114,5 +146,6 @@ export async function choosePair(
     mode: "sampled",
     modeNote: null,
     candidates: pool,
+    calls,
   };
 }
