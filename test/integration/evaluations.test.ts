@@ -299,6 +299,37 @@ describe("presets", () => {
   });
 });
 
+describe("a preset as a judge", () => {
+  it("judges with its model, its system prompt before the judge's instructions; skips pairs its model answered", async () => {
+    const p = await scriptPanel("ev15");
+    const judge = await ok(
+      client.presets.$post({ json: { name: "Strict ev15", modelId: p.j2, systemPrompt: "You judge strictly." } }),
+    );
+    // A preset on the same model as a contestant judges no pair that contestant is in.
+    const self = await ok(client.presets.$post({ json: { name: "Self ev15", modelId: p.good } }));
+    const setId = await promptSet("set-ev15", PROMPTS.slice(0, 1));
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [p.base, p.good, p.flip],
+      baseline: p.base,
+      judges: [judge.id, self.id],
+    });
+    // 2 pairs × 2 orders for the strict judge; the self judge only base–flip, in both orders; its base–good skipped.
+    expect(started.estimate).toMatchObject({ judgeCalls: 6, selfSkipped: 2 });
+    const done = await ended(started.id);
+    expect(done.progress.judgments).toMatchObject({ done: 6, failed: 0 });
+    const judged = (await callsFor(stub, "ev15-j2")).filter((c) => c.kind === "review");
+    expect(judged).toHaveLength(4);
+    for (const call of judged) expect(JSON.stringify(call.body)).toContain("You judge strictly.\\n\\n");
+    const rows = await rowsOf(started.id);
+    expect([...new Set(rows.judgments.map((j) => j.judge))].sort()).toEqual([judge.id, self.id].sort());
+    const used = await env.DB.prepare("SELECT count(*) AS n FROM presets WHERE slug IN (?, ?) AND used_at IS NOT NULL")
+      .bind(judge.slug, self.slug)
+      .first<{ n: number }>();
+    expect(used?.n).toBe(2);
+  });
+});
+
 describe("live progress", () => {
   it("sends a snapshot, then progress per contestant with spend, and the end", async () => {
     const p = await scriptPanel("ev7");
@@ -675,7 +706,7 @@ describe("validation", () => {
       "unknown_preset",
     );
     const presetJudge = await refused({ ...body, judges: ["preset:nobody@1"] });
-    expect(presetJudge.body.error.message).toMatch(/judge is a model id/);
+    expect(presetJudge.body.error.code).toBe("unknown_preset");
     const missing = await refused({ ...body, promptSetId: "no-such-set" });
     expect(missing.status).toBe(404);
   });

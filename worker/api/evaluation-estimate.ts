@@ -11,7 +11,7 @@ import { openDb } from "../db/queries";
 import { createEvaluationInput } from "../shared/requests";
 import { evaluationEstimate } from "../shared/responses";
 import { notFound } from "./errors";
-import { checkedContestants, estimateOf } from "./evaluation-plan";
+import { checkedContestants, estimateOf, judgeTargetsOf } from "./evaluation-plan";
 import { errorResponses, jsonResponse } from "./openapi-describe";
 import { validate } from "./validate";
 
@@ -31,9 +31,11 @@ export const evaluationEstimateApi = new Hono<{ Bindings: Env }>().post(
   async (c) => {
     const input = c.req.valid("json");
     const contestants = await checkedContestants(c.env, input);
+    const judgeTargets = await judgeTargetsOf(c.env, input);
     const db = openDb(c.env.DB);
     if (!(await promptSetSummary(db, input.promptSetId))) throw notFound("Prompt set");
-    const { estimate, counts } = estimateOf(c.env, input, contestants, await loadPromptSetItems(db, input.promptSetId));
+    const items = await loadPromptSetItems(db, input.promptSetId);
+    const { estimate, counts } = estimateOf(c.env, input, contestants, items, judgeTargets);
     return c.json({ usd: estimate.usd, unpriced: estimate.unpriced, ...counts });
   },
 );

@@ -1,7 +1,7 @@
 /**
- * What POST /api/evaluations and its dry run (/estimate) both check and figure before anything is spent: judges
- * (a council evaluation's reviewers) that are models, the contestants resolved (a preset to its model and parameters), every model
- * configured; then, from the prompt set's items, the most it could cost and its calls.
+ * What POST /api/evaluations and its dry run (/estimate) both check and figure before anything is spent: the
+ * contestants and the judges (a council evaluation's reviewers) resolved (a preset to its model and parameters),
+ * every model configured; then, from the prompt set's items, the most it could cost and its calls.
  */
 import type { PromptSetItem } from "../shared/prompt-set";
 import { estimateEvaluation } from "../evaluation/estimate";
@@ -9,30 +9,47 @@ import { callsOfItem } from "../evaluation/plan";
 import { isPresetId } from "../shared/contestant";
 import type { CreateEvaluationInput } from "../shared/requests";
 import { checkModels } from "./check-models";
-import { type Contestant, resolveContestants } from "./contestants";
+import type { CallTargets } from "../db/records";
+import { type Contestant, resolveContestants, targetsOf } from "./contestants";
 import { ApiError } from "./errors";
 
 /** Refuses what no evaluation can run; the contestants, resolved. */
 export async function checkedContestants(env: Env, input: CreateEvaluationInput): Promise<Contestant[]> {
-  const presetJudges = input.judges.filter(isPresetId);
+  const presetJudges = input.method === "council" ? input.judges.filter(isPresetId) : [];
   if (presetJudges.length)
     throw new ApiError(
       400,
       "invalid_request",
-      `judges: an evaluation's judge is a model id, with the judge's own instructions; ${presetJudges.join(", ")} is a preset.`,
+      `judges: a council evaluation's reviewer is a model id; ${presetJudges.join(", ")} is a preset (a pairwise evaluation takes preset judges).`,
     );
   const contestants = await resolveContestants(env, input.contestants);
-  checkModels(env, [...contestants.map((x) => x.modelId), ...input.judges]);
+  checkModels(env, [...contestants.map((x) => x.modelId), ...input.judges.filter((j) => !isPresetId(j))]);
   return contestants;
 }
 
+/**
+ * Each preset judge's model and parameters, by its id (a model id judge needs none): its model judges with the
+ * preset's system prompt before the judge's own instructions. Refuses an unknown or deleted preset as contestants do.
+ */
+export async function judgeTargetsOf(env: Env, input: CreateEvaluationInput): Promise<CallTargets> {
+  const presets = await resolveContestants(env, input.judges.filter(isPresetId));
+  return targetsOf(presets);
+}
+
 /** The most the evaluation could cost (per item too, for the hold given back item by item) and its calls. */
-export function estimateOf(env: Env, input: CreateEvaluationInput, contestants: Contestant[], items: PromptSetItem[]) {
+export function estimateOf(
+  env: Env,
+  input: CreateEvaluationInput,
+  contestants: Contestant[],
+  items: PromptSetItem[],
+  judgeTargets: CallTargets = {},
+) {
   if (!items.length) throw new ApiError(400, "empty_prompt_set", "The prompt set has no items to evaluate.");
   const plan = {
     contestants,
     baseline: input.baseline ?? null,
     judges: input.judges,
+    judgeTargets,
     repeats: input.repeats,
     method: input.method,
   };
@@ -40,7 +57,10 @@ export function estimateOf(env: Env, input: CreateEvaluationInput, contestants: 
     env,
     {
       ...plan,
-      params: Object.fromEntries(contestants.map((x) => [x.id, x.params])),
+      params: {
+        ...Object.fromEntries(Object.entries(judgeTargets).map(([id, t]) => [id, t.params])),
+        ...Object.fromEntries(contestants.map((x) => [x.id, x.params])),
+      },
       maxTokens: input.settings.maxTokens ?? null,
     },
     items,

@@ -23,7 +23,7 @@ import { contestantNames } from "./contestant-names";
 import { markPresetsUsed } from "./contestants";
 import { notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
-import { checkedContestants, estimateOf } from "./evaluation-plan";
+import { checkedContestants, estimateOf, judgeTargetsOf } from "./evaluation-plan";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
 import { clientIdOf, rateLimit } from "./rate-limit";
@@ -97,6 +97,7 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
   .post("/", described.create, validate("json", createEvaluationInput), async (c) => {
     const input = c.req.valid("json");
     const contestants = await checkedContestants(c.env, input);
+    const judgeTargets = await judgeTargetsOf(c.env, input);
     const db = openDb(c.env.DB);
     await rateLimit(c, "runs", await clientIdOf(c));
     const set = await promptSetSummary(db, input.promptSetId);
@@ -104,7 +105,7 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
     // Used from now on, before its items are read: an edit under way can't change what this evaluation reads.
     await markPromptSetUsed(db, input.promptSetId);
     const items = await loadPromptSetItems(db, input.promptSetId);
-    const { estimate, counts } = estimateOf(c.env, input, contestants, items);
+    const { estimate, counts } = estimateOf(c.env, input, contestants, items, judgeTargets);
     const id = await newItemId(c.env, "evaluation");
     const calls = counts.answerCalls + counts.judgeCalls + (counts.reviewCalls ?? 0);
     const work = workMs(c.env, callsMs(calls, input.settings.timeoutMs));
@@ -123,6 +124,7 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
       method: input.method,
       contestants,
       judges: input.judges,
+      judgeTargets,
       baseline: input.baseline ?? null,
       repeats: input.repeats,
       rubric: typeof input.rubric === "string" ? input.rubric : null,
@@ -148,7 +150,7 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
           }),
       ),
     );
-    await markPresetsUsed(c.env, input.contestants);
+    await markPresetsUsed(c.env, [...input.contestants, ...input.judges]);
     return c.json({ ...started, estimate: { usd: estimate.usd, unpriced: estimate.unpriced, ...counts } }, 201);
   })
   .get("/", described.list, validate("query", listEvaluationsQuery), async (c) => {

@@ -16,7 +16,7 @@ import {
 } from "../council/estimate";
 import type { ConfigVars } from "../shared/config";
 import type { ModelParams } from "../shared/run";
-import { callsOfItem, type PairwisePlan } from "./plan";
+import { callsOfItem, judgeModelOf, type PairwisePlan } from "./plan";
 
 /** the judge's instructions and the fences around what it reads */
 export const JUDGE_PROMPT_TOKENS = 700;
@@ -52,8 +52,9 @@ export function estimateItem(env: ConfigVars, plan: EstimatePlan, item: Estimate
   const read = JUDGE_PROMPT_TOKENS + prompt + tokensOf(item.reference ?? "");
   for (const j of calls.judges)
     charge(
-      j.judge,
-      STRUCTURED_ROUNDS * (read + maxOut(j.first) + maxOut(j.second)),
+      judgeModelOf(plan, j.judge),
+      STRUCTURED_ROUNDS *
+        (read + tokensOf(plan.params[j.judge]?.systemPrompt ?? "") + maxOut(j.first) + maxOut(j.second)),
       STRUCTURED_ROUNDS * JUDGE_OUTPUT_TOKENS,
     );
   for (const v of calls.reviews) {

@@ -2,7 +2,8 @@
  * The calls of an evaluation, each with an id made of what it is, so the same call always has the same id
  * and a room that restarts can tell which calls are done: every contestant answers every item `repeats` times.
  * Pairwise: each judge compares each judged pair's answers of the same sample in both orders. A judge never judges
- * a pair one of whose answers is its own (its model is the contestant's): such calls are left out and counted.
+ * a pair one of whose answers is its own (its model is the contestant's): such calls are left out and counted. A
+ * judge may be a preset: its model judges, with the preset's system prompt before the judge's instructions.
  * Council: each sample of an item is a council round among the contestants, and each reviewer (the judges, or else
  * every contestant) reviews and ranks its answers once.
  */
@@ -19,6 +20,8 @@ export interface PairwisePlan {
   /** a contestant's id; null: every pair is judged */
   baseline: string | null;
   judges: string[];
+  /** what a preset judge calls, by its id; a judge not here is a model id */
+  judgeTargets?: Record<string, { modelId: string }>;
   repeats: number;
   /** absent: pairwise */
   method?: EvaluationMethod;
@@ -76,9 +79,14 @@ export function judgedPairs(plan: PairwisePlan): [string, string][] {
   return ids.flatMap((x, i) => ids.slice(i + 1).map((y): [string, string] => [x, y]));
 }
 
-/** True when `judge` wrote one of the pair's answers. */
+/** The model a judge calls: a preset judge's model, or the judge's own id. */
+export const judgeModelOf = (plan: Pick<PairwisePlan, "judgeTargets">, judge: string) =>
+  plan.judgeTargets?.[judge]?.modelId ?? judge;
+
+/** True when `judge` wrote one of the pair's answers (the same model, whatever preset either side wears). */
 function judgesItself(plan: PairwisePlan, judge: string, pair: [string, string]): boolean {
-  return plan.contestants.some((c) => pair.includes(c.id) && (c.id === judge || c.modelId === judge));
+  const model = judgeModelOf(plan, judge);
+  return plan.contestants.some((c) => pair.includes(c.id) && (c.id === judge || c.modelId === model));
 }
 
 /** Every call one item needs, answers first; `selfSkipped` counts the judge calls left out. */

@@ -9,7 +9,7 @@ import type { PromptSetItem } from "../shared/prompt-set";
 import { insertRows } from "../db/statements";
 import * as schema from "../db/schema";
 import { resizeHoldWrite, settleHoldsWrite } from "../db/spend-queries";
-import { callsOfItem } from "../evaluation/plan";
+import { callsOfItem, judgeModelOf } from "../evaluation/plan";
 import { providerCap } from "../evaluation/concurrency";
 import { parseModelId } from "../providers/registry";
 import { settings } from "../shared/config";
@@ -188,7 +188,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
           paid.map((c) => ({
             kind: c.kind,
             itemId: r.id,
-            modelId: c.kind === "judge" ? c.model : this.modelOf(c.model),
+            modelId: c.kind === "judge" ? judgeModelOf(this.record!, c.model) : this.modelOf(c.model),
             tokensIn: c.tokens_in,
             tokensOut: c.tokens_out,
             costUsd: c.cost_usd,
@@ -424,7 +424,7 @@ function* plannedCalls(record: EvaluationRecord, items: { id: string }[]): Gener
         item: idx,
         sample: j.sample,
         model: j.judge,
-        provider: providerOf(j.judge),
+        provider: providerOf(judgeModelOf(record, j.judge)),
         first: j.first,
         second: j.second,
         deps: j.answers,

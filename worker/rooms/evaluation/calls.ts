@@ -9,6 +9,7 @@ import type { ProviderError } from "../../providers/types";
 import type { ChatMessage } from "../../providers/types";
 import { buildPairwiseJudgeRequest, parsePairwiseVerdict } from "../../evaluation/judge-prompt";
 import { logCall } from "../log";
+import { targetOf, withPresetSystem } from "../targets";
 import { type StreamedRecord, pendingReply, streamAndSettle } from "../stream-and-settle";
 import { askStructured } from "../structured-call";
 import type { CallRow } from "./call-store";
@@ -87,16 +88,18 @@ export async function makeJudgeCall(ctx: EvaluationContext, call: CallRow): Prom
     a: ctx.store.answerText(call.dep_a!),
     b: ctx.store.answerText(call.dep_b!),
   });
+  // A preset judge: its model judges, its system prompt before the judge's instructions (which still bind last).
+  const target = targetOf(r.judgeTargets, call.model);
   const started = Date.now();
   const out = await askStructured(
     ctx.rules(),
-    { modelId: call.model, ...request, temperature: 0 },
+    { ...request, modelId: target.modelId, system: withPresetSystem(target, request.system), temperature: 0 },
     parsePairwiseVerdict,
-    { onRetry: backOffOn(ctx, call.model) },
+    { onRetry: backOffOn(ctx, target.modelId) },
   );
   if (!ctx.current()) return null;
   const { tokensIn, tokensOut } = out.usage;
-  const costUsd = tokensIn || tokensOut ? costOf(ctx.env, call.model, tokensIn ?? 0, tokensOut ?? 0) : null;
+  const costUsd = tokensIn || tokensOut ? costOf(ctx.env, target.modelId, tokensIn ?? 0, tokensOut ?? 0) : null;
   const latencyMs = Date.now() - started;
   const row = ctx.store.finish(call.id, {
     status: out.ok ? "done" : "failed",
@@ -111,7 +114,7 @@ export async function makeJudgeCall(ctx: EvaluationContext, call: CallRow): Prom
   logCall(ctx.env, {
     run: r.id,
     step: "eval-judge",
-    model: call.model,
+    model: target.modelId,
     status: out.ok ? "done" : "failed",
     latencyMs,
     attempts: 1,

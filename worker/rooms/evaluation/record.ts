@@ -2,6 +2,7 @@
  * An evaluation room's small record (its plan and where it stands), kept under `record` in its storage. The
  * calls, the items and the answers' text live in the room's SQLite tables (call-store.ts), never all in memory.
  */
+import type { CallTargets } from "../../db/records";
 import type { EvaluationMethod, EvaluationStatus } from "../../shared/constants";
 import type { ModelParams, Rubric } from "../../shared/run";
 
@@ -29,6 +30,8 @@ export interface EvaluationRecord {
   method: EvaluationMethod;
   contestants: EvaluationContestant[];
   judges: string[];
+  /** each preset judge's model and parameters (its system prompt goes before the judge's instructions); absent: none */
+  judgeTargets?: CallTargets;
   baseline: string | null;
   repeats: number;
   /** a pairwise evaluation's words to its judges */
