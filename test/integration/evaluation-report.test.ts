@@ -87,6 +87,12 @@ describe("an evaluation's report routes", () => {
     expect(x.games).toBe(10);
     expect(x.observedWinRate).toBeCloseTo(7.5 / 10, 12);
     expect(x.displayName).toBe("Demo · Concise");
+    // The judges' shown names come with the contestants', so no page shows a raw id.
+    expect(report.names).toEqual({
+      "demo:concise": "Demo · Concise",
+      "demo:thorough": "Demo · Thorough",
+      "demo:skeptic": "Demo · Skeptic",
+    });
     expect(x.costUsd).toBeCloseTo(0.006, 12);
     expect(report.rows.find((r) => r.contestant === "demo:thorough")!.bt).toBe(1000);
     expect(report.judgeSummaries).toEqual([

@@ -124,6 +124,7 @@ async function fullReport(db: Db, evaluation: EvaluationRow) {
       method: evaluation.method,
       promptSetId: evaluation.promptSetId,
       judges: evaluation.judges,
+      names: Object.fromEntries([...names].map(([id, n]) => [id, n.displayName])),
       ...rest,
       judgeSummaries,
       rows: report.rows.map((r) => {

@@ -33,6 +33,8 @@ export const evaluationReportResponse = z.object({
   promptSetId: z.string(),
   baseline: z.nullable(z.string()),
   judges: z.array(z.string()),
+  /** every contestant's and judge's shown name (a preset's name and version), keyed by its id */
+  names: z.record(z.string(), z.string()),
   coverage: z.number(),
   rows: z.array(
     z.object({

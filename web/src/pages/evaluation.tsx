@@ -51,8 +51,7 @@ function EvaluationView(props: { id: string }) {
     const timer = setTimeout(() => setVersion((v) => v + 1), REFRESH_MS);
     onCleanup(() => clearTimeout(timer));
   });
-  const names = () =>
-    new Map<string, string>((data()?.rows ?? []).map((r) => [r.contestant, r.displayName] as [string, string]));
+  const names = () => new Map<string, string>(Object.entries(data()?.names ?? {}));
   // Set when this evaluation reran an earlier one with a revised preset: the way back to compare them.
   const previous = new URLSearchParams(location.search).get("previous");
   const presetRows = () => (data()?.rows ?? []).filter((row) => row.contestant.startsWith("preset:"));
