@@ -211,6 +211,8 @@ describe("presets at work", () => {
     expect(run.run.status).toBe("done");
     const byModel = Object.fromEntries(run.answers.map((a) => [a.modelId, a]));
     expect(byModel["preset:pirate@1"].text).toBe("Arr, the sky be blue.");
+    // The run page names it by the preset's name and version, not its id.
+    expect(byModel["preset:pirate@1"].displayName).toBe("Pirate v1");
 
     const [answerCall] = await answerCalls("pw-base");
     expect(systemOf(answerCall)).toBe("You are a pirate.");
@@ -259,11 +261,18 @@ describe("presets at work", () => {
         .map((r) => r.modelId)
         .sort(),
     ).toEqual(["openai:pw-right", "preset:arena-terse@1"]);
+    expect(
+      Object.values(vote.reveal)
+        .map((r) => r.displayName)
+        .sort(),
+    ).toEqual(["Arena terse v1", "pw-right"]);
     await expect.poll(async () => (await callsFor(stub, "pw-judge")).length, { timeout: 10_000 }).toBe(2);
     for (const call of await callsFor(stub, "pw-judge"))
       expect(systemOf(call)?.startsWith("You judge strictly.\n\n")).toBe(true);
     const after = await getComparison(id);
-    expect(after.judges?.map((j) => j.judgeModelId)).toEqual(["preset:strict-judge@1"]);
+    expect(after.judges?.map((j) => [j.judgeModelId, j.displayName])).toEqual([
+      ["preset:strict-judge@1", "Strict judge v1"],
+    ]);
 
     const row = (await leaderboard()).rows.find((r) => r.modelId === "preset:arena-terse@1")!;
     expect(row).toMatchObject({ displayName: "Arena terse v1", baseModel: "openai:pw-left", appearances: 1 });

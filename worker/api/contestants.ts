@@ -92,9 +92,13 @@ export async function claimContestants(env: Env, ids: string[]): Promise<Contest
 }
 
 /** The provider model and a preset's parameters of each preset among `contestants`, as a room's record keeps them. */
-export function targetsOf(contestants: Contestant[]): Record<string, { modelId: string; params: ModelParams }> {
+export function targetsOf(
+  contestants: Contestant[],
+): Record<string, { modelId: string; params: ModelParams; displayName: string }> {
   return Object.fromEntries(
-    contestants.filter((c) => isPresetId(c.id)).map((c) => [c.id, { modelId: c.modelId, params: c.params }]),
+    contestants
+      .filter((c) => isPresetId(c.id))
+      .map((c) => [c.id, { modelId: c.modelId, params: c.params, displayName: c.displayName }]),
   );
 }
 

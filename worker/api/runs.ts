@@ -8,10 +8,12 @@ import { displayName } from "../providers/registry";
 import { isBlind, isTerminal, toRunDetail } from "../rooms/record";
 import type { RunResult } from "../rooms/run-room";
 import { settings } from "../shared/config";
+import { isPresetId } from "../shared/contestant";
 import { createRunInput, exportQuery, listRunsQuery, retryAnswersInput, wsQuery } from "../shared/requests";
 import { runAccepted, runDeleted, runExport, runList, runMarkdown, runStarted } from "../shared/responses";
 import type { RunDetail } from "../shared/run";
 import { runDetail as runDetailSchema } from "../shared/run";
+import { contestantNames } from "./contestant-names";
 import { pricedAs } from "./contestants";
 import { notFound } from "./errors";
 import { knownId } from "./item-ids";
@@ -34,7 +36,19 @@ export async function runDetail(env: Env, id: string): Promise<RunDetail> {
   }
   const record = await loadRunRecord(db, id);
   if (!record) throw notFound("Run");
-  return toRunDetail(record);
+  const detail = toRunDetail(record);
+  // A record read back from D1 keeps no preset names: a preset's shown name comes from its row.
+  const presets = detail.answers.map((a) => a.modelId).filter((m): m is string => m !== null && isPresetId(m));
+  if (presets.length === 0) return detail;
+  const names = await contestantNames(db, presets);
+  return {
+    ...detail,
+    answers: detail.answers.map((a) =>
+      a.displayName !== null && a.modelId !== null && names.has(a.modelId)
+        ? { ...a, displayName: names.get(a.modelId)?.displayName ?? a.displayName }
+        : a,
+    ),
+  };
 }
 
 /** The route's run id, once its tag checks and D1 holds the run (it does from the moment its POST answers). */

@@ -40,6 +40,8 @@ export function addMeters(meters: Meter[]): Meter {
 export interface CallTarget {
   modelId: string;
   params: ModelParams;
+  /** a preset's shown name ("Terse v2"); absent in records made before it was kept */
+  displayName?: string;
 }
 
 /** The call targets of a record's presets, by contestant id; a model id is absent (it calls itself). */

@@ -1,7 +1,7 @@
 /** What of a comparison's record clients may see, and when: no name of either side before the first vote. */
-import type { ComparisonRecord, JudgeRecord, SideRecord, TurnRecord } from "../db/records";
+import type { CallTargets, ComparisonRecord, JudgeRecord, SideRecord, TurnRecord } from "../db/records";
 import { panelVerdict } from "../judges/verdict";
-import { displayName } from "../providers/registry";
+import { shownName } from "./targets";
 import type { ComparisonDetail, JudgeView, Reveal, SideVerdict, SideView, VoteView } from "../shared/arena";
 import { hiddenError } from "./hidden-error";
 import { pendingReply } from "./stream-and-settle";
@@ -13,7 +13,7 @@ export { hiddenError };
 export const isHidden = (r: Pick<ComparisonRecord, "blind" | "revealedAt">) => r.blind && r.revealedAt === null;
 
 export function revealOf(r: ComparisonRecord): Reveal {
-  const named = (modelId: string) => ({ modelId, displayName: displayName(modelId) });
+  const named = (modelId: string) => ({ modelId, displayName: shownName(r.targets, modelId) });
   return { left: named(r.models.left), right: named(r.models.right) };
 }
 
@@ -66,7 +66,7 @@ export function toComparisonDetail(r: ComparisonRecord): ComparisonDetail {
     })),
     reveal: isHidden(r) ? null : revealOf(r),
     votes: r.votes.map(voteView),
-    judges: r.revealedAt === null ? null : r.judges.map(judgeView),
+    judges: r.revealedAt === null ? null : r.judges.map((j) => judgeView(j, r.targets)),
     panel: r.revealedAt === null ? null : panelOf(r),
     totals: isHidden(r) ? null : totalsOf(r),
   };
@@ -82,10 +82,10 @@ function totalsOf(r: ComparisonRecord): { costUsd: number; unknownCostCalls: num
   };
 }
 
-export function judgeView(j: JudgeRecord): JudgeView {
+export function judgeView(j: JudgeRecord, targets?: CallTargets): JudgeView {
   return {
     judgeModelId: j.judgeModelId,
-    displayName: displayName(j.judgeModelId),
+    displayName: shownName(targets, j.judgeModelId),
     status: j.status,
     verdict: j.verdict,
     flipped: j.flipped,

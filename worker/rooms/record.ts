@@ -3,7 +3,7 @@ import type { AggregationView, RunDetail, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord } from "../db/records";
 import { hiddenError, type HiddenWording } from "./hidden-error";
 import { runTotals, TERMINAL_STATUSES } from "../shared/run";
-import { displayName } from "../providers/registry";
+import { shownName } from "./targets";
 
 export type { AnswerRecord, ReviewRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "../db/records";
 
@@ -86,7 +86,7 @@ export function toRunDetail(r: RunRecord): RunDetail {
       id: a.id,
       label: a.label,
       modelId: reveal(a.modelId),
-      displayName: blind ? null : displayName(a.modelId),
+      displayName: blind ? null : shownName(r.targets, a.modelId),
       status: a.status,
       text: a.text,
       latencyMs: a.latencyMs,
@@ -133,7 +133,7 @@ export function toRunDetail(r: RunRecord): RunDetail {
             finalRanking: r.aggregation.finalRanking.map((e) => ({ ...e, modelId: blind ? null : e.modelId })),
           }
         : null,
-    synthesis: r.synthesis && { ...r.synthesis, displayName: displayName(r.synthesis.modelId) },
+    synthesis: r.synthesis && { ...r.synthesis, displayName: shownName(r.targets, r.synthesis.modelId) },
     totals: hideCost(
       blind,
       runTotals([

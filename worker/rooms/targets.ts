@@ -1,5 +1,6 @@
 /** From a contestant id to the provider call it makes: a preset's model and parameters, or the model id itself. */
 import type { CallTarget, CallTargets } from "../db/records";
+import { displayName } from "../providers/registry";
 
 export function targetOf(targets: CallTargets | undefined, contestantId: string): CallTarget {
   return targets?.[contestantId] ?? { modelId: contestantId, params: {} };
@@ -12,4 +13,9 @@ export function targetOf(targets: CallTargets | undefined, contestantId: string)
 export function withPresetSystem(target: CallTarget, system: string): string {
   const own = target.params.systemPrompt?.trim();
   return own ? `${own}\n\n${system}` : system;
+}
+
+/** How a contestant is shown: a preset by its own name and version, a model by its catalog name. */
+export function shownName(targets: CallTargets | undefined, contestantId: string): string {
+  return targets?.[contestantId]?.displayName ?? displayName(contestantId);
 }

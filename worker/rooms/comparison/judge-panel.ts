@@ -187,6 +187,6 @@ export class JudgePanel {
       j.written = true;
       ctx.save();
     }
-    ctx.emit({ type: "judge.completed", judge: judgeView(j), panel: panelOf(r) });
+    ctx.emit({ type: "judge.completed", judge: judgeView(j, r.targets), panel: panelOf(r) });
   }
 }
