@@ -197,6 +197,12 @@ describeInBrowser("the arena's two answers side by side, and as tabs on a phone"
     // The held side finishes: its tab says so.
     await releaseHold(stub.url, "panes-tabs");
     await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
+    // The tabs' labels follow the panes' status on the page's next render: wait for them, then read them.
+    await page.waitForFunction(
+      `[...document.querySelectorAll('[role="tab"]')].filter((t) => /Done/.test(t.textContent)).length === 2`,
+      undefined,
+      { timeout: STREAM_WAIT },
+    );
     expect(await tabs.allInnerTexts().then((t) => t.map((x) => x.replace(/\s+/g, " ").trim()))).toEqual([
       "Model A Done",
       "Model B Done",
