@@ -396,7 +396,7 @@ describe("spend", () => {
 });
 
 describe("quorum:top", () => {
-  it("falls back while no model has enough appearances, saying so, then follows the leader the leaderboard shows", async () => {
+  it("falls back while no model has enough appearances, saying so, then follows the leader the leaderboard shows, and the next one", async () => {
     await scriptModel(stub, "pool-gpt", [{ text: "The pool's first model." }]);
     const fallback = await SELF.fetch(`${BASE}/v1/chat/completions`, ask("quorum:top"));
     expect(fallback.status).toBe(200);
@@ -435,6 +435,24 @@ describe("quorum:top", () => {
     const body = await topped.json<{ model: string; choices: { message: { content: string } }[] }>();
     expect(body.model).toBe("openai:v1-strong");
     expect(body.choices[0].message.content).toBe("The leader answers.");
+
+    // Five more comparisons the weak model wins: it takes the lead, and quorum:top follows it.
+    for (const k of [4, 5, 6, 7, 8]) {
+      await scriptModel(stub, "v1-strong", [{ text: "STRONG" }]);
+      await scriptModel(stub, "v1-weak", [{ text: "weak" }]);
+      const { id } = await createComparison({ prompt: `Round ${k}`, models: ["openai:v1-strong", "google:v1-weak"] });
+      const detail = await settled(id);
+      await castVote(id, detail.turns[0].left.text === "weak" ? "left" : "right");
+    }
+    const after = await leaderboard();
+    const newLeader = after.rows.filter((r) => r.bt !== null && r.appearances >= 3).sort((a, b) => b.bt! - a.bt!)[0];
+    expect(newLeader.modelId).toBe("google:v1-weak");
+    await scriptModel(stub, "v1-weak", [{ text: "The new leader answers." }]);
+    const followed = await withSettings("/chat/completions", { QUORUM_TOPPER_MIN_APPEARANCES: "3" }, ask("quorum:top"));
+    expect(followed.headers.get("x-quorum-model")).toBe("google:v1-weak");
+    expect((await followed.json<{ choices: { message: { content: string } }[] }>()).choices[0].message.content).toBe(
+      "The new leader answers.",
+    );
 
     // A category no comparison was in has no leader: the fallback answers, and says which view it read.
     const view = await withSettings(
