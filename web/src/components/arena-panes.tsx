@@ -1,12 +1,13 @@
-import { createEffect, createSignal, on, onCleanup, Show } from "solid-js";
+import { createEffect, createSignal, on, Show } from "solid-js";
 import type { ComparisonDetail } from "../../../worker/shared/arena";
 import { SIDES, type Side } from "../../../worker/shared/constants";
 import { latestTurn, SIDE_LETTER } from "../lib/arena-state";
 import { createMediaQuery, PHONE_QUERY } from "../lib/media-query";
+import { followScroll } from "../lib/scroll-follow";
 import { scrollSync } from "../lib/scroll-sync";
 import type { Segment } from "../lib/word-diff";
 import { ArenaPane, STATUS_TEXT, working } from "./arena-pane";
-import { panelId, tabId, Tabs } from "./tabs";
+import { TabPanel, Tabs } from "./tabs";
 
 interface Props {
   /** null before the first prompt: two empty panes */
@@ -36,13 +37,7 @@ export function ArenaPanes(props: Props) {
 
   const follow = (side: Side, el: HTMLElement) => {
     boxes[side] = el;
-    const stop = sync.add(el);
-    const onScroll = () => sync.scrolled(el);
-    el.addEventListener("scroll", onScroll, { passive: true });
-    onCleanup(() => {
-      stop();
-      el.removeEventListener("scroll", onScroll);
-    });
+    followScroll(sync, el);
   };
   // A new turn (a follow-up, Regenerate both) starts at the bottom of each box: bring its prompt into view.
   createEffect(
@@ -71,18 +66,9 @@ export function ArenaPanes(props: Props) {
     />
   );
   const slot = (side: Side) => (
-    <Show when={tabbed()} fallback={pane(side)}>
-      <div
-        class="tab-panel"
-        role="tabpanel"
-        id={panelId(TABS_ID, side)}
-        aria-labelledby={tabId(TABS_ID, side)}
-        tabindex="0"
-        hidden={shown() !== side}
-      >
-        {pane(side)}
-      </div>
-    </Show>
+    <TabPanel id={TABS_ID} value={side} selected={shown() === side} tabbed={tabbed()}>
+      {pane(side)}
+    </TabPanel>
   );
 
   // One box around the tabs and the panes: the sticky tabs stay in view only while their answers are.

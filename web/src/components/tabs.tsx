@@ -1,4 +1,4 @@
-import { For, type JSX } from "solid-js";
+import { For, type JSX, Show } from "solid-js";
 
 interface Props<T extends string> {
   label: string;
@@ -47,5 +47,32 @@ export function Tabs<T extends string>(props: Props<T>) {
         )}
       </For>
     </div>
+  );
+}
+
+/**
+ * What one tab shows: with `tabbed`, a tab panel labelled by its tab and hidden unless that tab is selected; without
+ * (a wide screen showing every side at once), the content alone.
+ */
+export function TabPanel(props: {
+  id: string;
+  value: string;
+  selected: boolean;
+  tabbed: boolean;
+  children: JSX.Element;
+}) {
+  return (
+    <Show when={props.tabbed} fallback={props.children}>
+      <div
+        class="tab-panel"
+        role="tabpanel"
+        id={panelId(props.id, props.value)}
+        aria-labelledby={tabId(props.id, props.value)}
+        tabindex="0"
+        hidden={!props.selected}
+      >
+        {props.children}
+      </div>
+    </Show>
   );
 }

@@ -11,8 +11,8 @@ import { buildPairwiseJudgeRequest, parsePairwiseVerdict } from "../../evaluatio
 import { logCall } from "../log";
 import { targetOf, withPresetSystem } from "../targets";
 import { type StreamedRecord, pendingReply, streamAndSettle } from "../stream-and-settle";
-import { askStructured } from "../structured-call";
-import type { CallRow } from "./call-store";
+import { askStructured, type Structured } from "../structured-call";
+import type { CallResult, CallRow } from "./call-store";
 import type { EvaluationContext } from "./context";
 
 const providerOf = (modelId: string) => parseModelId(modelId)?.provider ?? modelId;
@@ -98,13 +98,31 @@ export async function makeJudgeCall(ctx: EvaluationContext, call: CallRow): Prom
     { onRetry: backOffOn(ctx, target.modelId) },
   );
   if (!ctx.current()) return null;
-  const { tokensIn, tokensOut } = out.usage;
-  const costUsd = tokensIn || tokensOut ? costOf(ctx.env, target.modelId, tokensIn ?? 0, tokensOut ?? 0) : null;
-  const latencyMs = Date.now() - started;
-  const row = ctx.store.finish(call.id, {
-    status: out.ok ? "done" : "failed",
+  return keepStructured(ctx, call, "eval-judge", target.modelId, started, out, {
     verdict: out.ok ? out.value.verdict : null,
     reasons: out.ok ? out.value.reasons : null,
+  });
+}
+
+/**
+ * Keeps a structured call's result (a judge's verdict, a reviewer's ranking: `parsed`) with its tokens, cost and
+ * time, and logs it. The row it returns is the room's to write and announce.
+ */
+export function keepStructured(
+  ctx: EvaluationContext,
+  call: CallRow,
+  step: "eval-judge" | "eval-review",
+  modelId: string,
+  started: number,
+  out: Structured<unknown>,
+  parsed: Pick<CallResult, "verdict" | "reasons" | "review">,
+): CallRow {
+  const { tokensIn, tokensOut } = out.usage;
+  const costUsd = tokensIn || tokensOut ? costOf(ctx.env, modelId, tokensIn ?? 0, tokensOut ?? 0) : null;
+  const latencyMs = Date.now() - started;
+  const row = ctx.store.finish(call.id, {
+    ...parsed,
+    status: out.ok ? "done" : "failed",
     error: out.ok ? null : out.error,
     latencyMs,
     tokensIn,
@@ -112,9 +130,9 @@ export async function makeJudgeCall(ctx: EvaluationContext, call: CallRow): Prom
     costUsd,
   });
   logCall(ctx.env, {
-    run: r.id,
-    step: "eval-judge",
-    model: target.modelId,
+    run: ctx.record.id,
+    step,
+    model: modelId,
     status: out.ok ? "done" : "failed",
     latencyMs,
     attempts: 1,

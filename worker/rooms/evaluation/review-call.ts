@@ -1,17 +1,10 @@
-/**
- * A council evaluation's review call: one reviewer's blind review and ranking of one round's answers (an item's
- * sample), asked with the council's own prompts, schema and parser (rooms/ask-review.ts), in the order the council
- * shows answers to that reviewer. Its result is stored in the call store first; only then written and announced.
- */
-import { costOf } from "../../providers/pricing";
 import { buildReviewRequest } from "../../council/prompts";
 import { shownOrder } from "../../council/shown-order";
 import { roundIdOf, roundLabels, rosterEntryOf, type StoredReview } from "../../evaluation/council-round";
 import { scoringOf } from "../../shared/rubric";
 import { askReview } from "../ask-review";
-import { logCall } from "../log";
 import type { CallRow } from "./call-store";
-import { backOffOn } from "./calls";
+import { backOffOn, keepStructured } from "./calls";
 import type { EvaluationContext } from "./context";
 
 export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Promise<CallRow | null> {
@@ -64,9 +57,6 @@ export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Pro
     { onRetry: backOffOn(ctx, target.modelId) },
   );
   if (!ctx.current()) return null;
-  const { tokensIn, tokensOut } = asked.usage;
-  const costUsd = tokensIn || tokensOut ? costOf(ctx.env, target.modelId, tokensIn ?? 0, tokensOut ?? 0) : null;
-  const latencyMs = Date.now() - started;
   const review: StoredReview | null = asked.ok
     ? {
         labels: Object.fromEntries([...labels].map(([c, l]) => [l, c])),
@@ -77,23 +67,7 @@ export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Pro
         reviews: asked.value.reviews,
       }
     : null;
-  const row = ctx.store.finish(call.id, {
-    status: asked.ok ? "done" : "failed",
+  return keepStructured(ctx, call, "eval-review", target.modelId, started, asked, {
     review: review && JSON.stringify(review),
-    error: asked.ok ? null : asked.error,
-    latencyMs,
-    tokensIn,
-    tokensOut,
-    costUsd,
   });
-  logCall(ctx.env, {
-    run: r.id,
-    step: "eval-review",
-    model: target.modelId,
-    status: asked.ok ? "done" : "failed",
-    latencyMs,
-    attempts: 1,
-    error: asked.ok ? undefined : asked.error,
-  });
-  return row;
 }

@@ -1,10 +1,11 @@
-import { createSignal, onCleanup, Show } from "solid-js";
+import { createSignal, Show } from "solid-js";
 import type { GoalBattleSummary, GoalSide } from "../../lib/goal-battle-types";
 import { GOAL_SIDES } from "../../lib/goal-battle-types";
 import type { TranscriptTurn } from "../../lib/goal-transcript";
 import { createMediaQuery, PHONE_QUERY } from "../../lib/media-query";
+import { followScroll } from "../../lib/scroll-follow";
 import { scrollSync } from "../../lib/scroll-sync";
-import { panelId, tabId, Tabs } from "../tabs";
+import { TabPanel, Tabs } from "../tabs";
 import { GoalSideColumn } from "./side-column";
 
 interface Props {
@@ -25,15 +26,7 @@ export function GoalTranscript(props: Props) {
   const [shown, setShown] = createSignal<GoalSide>("A");
   const [together, setTogether] = createSignal(true);
   const sync = scrollSync(together);
-  const follow = (el: HTMLElement) => {
-    const stop = sync.add(el);
-    const onScroll = () => sync.scrolled(el);
-    el.addEventListener("scroll", onScroll, { passive: true });
-    onCleanup(() => {
-      stop();
-      el.removeEventListener("scroll", onScroll);
-    });
-  };
+  const follow = (el: HTMLElement) => followScroll(sync, el);
   const column = (side: GoalSide) => (
     <GoalSideColumn
       side={side}
@@ -46,18 +39,9 @@ export function GoalTranscript(props: Props) {
     />
   );
   const slot = (side: GoalSide) => (
-    <Show when={phone()} fallback={column(side)}>
-      <div
-        class="tab-panel"
-        role="tabpanel"
-        id={panelId(TABS_ID, side)}
-        aria-labelledby={tabId(TABS_ID, side)}
-        tabindex="0"
-        hidden={shown() !== side}
-      >
-        {column(side)}
-      </div>
-    </Show>
+    <TabPanel id={TABS_ID} value={side} selected={shown() === side} tabbed={phone()}>
+      {column(side)}
+    </TabPanel>
   );
   const tabs = GOAL_SIDES.map((side) => ({ value: side, label: <span class="tab-side">{props.titleOf(side)}</span> }));
   return (
