@@ -5,11 +5,9 @@
 import { buildGoalOutcomeRequest } from "../../judges/goal-prompt";
 import { parseJudgeOutput } from "../../judges/parse";
 import { combineOrders } from "../../judges/verdict";
-import { costOf } from "../../providers/pricing";
 import type { GoalWinner } from "../../shared/constants";
-import { logCall } from "../log";
-import { askStructured } from "../structured-call";
 import type { GoalBattleContext } from "./context";
+import { askJudgeModel } from "./judge-call";
 import { transcriptOf } from "./turn";
 
 export type JudgedOutcome = { ok: true; winner: GoalWinner; rationale: string } | { ok: false; error: string };
@@ -20,29 +18,13 @@ export async function judgeOutcome(ctx: GoalBattleContext): Promise<JudgedOutcom
   if (!judge) return { ok: true, winner: "tie", rationale: "No judge was named to decide it, so it is a tie." };
   const after = r.currentTurn + 1;
   const [a, b] = [transcriptOf(ctx, "A", after), transcriptOf(ctx, "B", after)];
-  const ask = async (first: typeof a, second: typeof a) => {
-    const started = Date.now();
-    const out = await ctx.gate.run(judge, () =>
-      askStructured(
-        ctx.rules(),
-        { modelId: judge, ...buildGoalOutcomeRequest(r.goal, first, second), temperature: 0 },
-        parseJudgeOutput,
-      ),
+  const ask = (first: typeof a, second: typeof a) =>
+    askJudgeModel(
+      ctx,
+      "goal-judge",
+      { modelId: judge, ...buildGoalOutcomeRequest(r.goal, first, second) },
+      parseJudgeOutput,
     );
-    const { tokensIn, tokensOut } = out.usage;
-    if (tokensIn !== null || tokensOut !== null)
-      ctx.paid({ modelId: judge, tokensIn, tokensOut, costUsd: costOf(ctx.env, judge, tokensIn ?? 0, tokensOut ?? 0) });
-    logCall(ctx.env, {
-      run: r.id,
-      step: "goal-judge",
-      model: judge,
-      status: out.ok ? "done" : "failed",
-      latencyMs: Date.now() - started,
-      attempts: 1,
-      error: out.ok ? undefined : out.error,
-    });
-    return out;
-  };
   const [first, second] = await Promise.all([ask(a, b), ask(b, a)]);
   if (!ctx.current()) return null;
   if (!first.ok || !second.ok) {

@@ -5,15 +5,14 @@
  * once done, so a turn resumed after an eviction makes none of its finished calls again.
  */
 import { buildGoalCheckRequest, parseGoalCheck } from "../../judges/goal-prompt";
-import { costOf } from "../../providers/pricing";
 import type { GoalSide } from "../../shared/constants";
 import type { GoalCheck } from "../../shared/goal-battle";
 import { logCall } from "../log";
 import { streamReply } from "../reply";
 import { pendingReply, type StreamedRecord, streamAndSettle } from "../stream-and-settle";
-import { askStructured } from "../structured-call";
 import { withPresetSystem } from "../targets";
 import type { GoalBattleContext } from "./context";
+import { askJudgeModel } from "./judge-call";
 import type { SideAfterTurn } from "./outcome";
 import { sideMessages, sideSystem, type TranscriptTurn, userMessages, userSystem } from "./prompts";
 import { loadMessage, type StoredMessage, saveMessage } from "./record";
@@ -207,27 +206,12 @@ async function checkGoal(ctx: GoalBattleContext, turns: TranscriptTurn[], reply:
     return { reached: true, reason: `The reply wrote the marker ${r.marker}.`, by: "marker" };
   if (!r.judgeModelId)
     return { reached: false, reason: `The reply did not write the marker ${r.marker}.`, by: "marker" };
-  const judge = r.judgeModelId;
-  const started = Date.now();
-  const out = await ctx.gate.run(judge, () =>
-    askStructured(
-      ctx.rules(),
-      { modelId: judge, ...buildGoalCheckRequest(r.goal, turns), temperature: 0 },
-      parseGoalCheck,
-    ),
+  const out = await askJudgeModel(
+    ctx,
+    "goal-check",
+    { modelId: r.judgeModelId, ...buildGoalCheckRequest(r.goal, turns) },
+    parseGoalCheck,
   );
-  const { tokensIn, tokensOut } = out.usage;
-  if (tokensIn !== null || tokensOut !== null)
-    ctx.paid({ modelId: judge, tokensIn, tokensOut, costUsd: costOf(ctx.env, judge, tokensIn ?? 0, tokensOut ?? 0) });
-  logCall(ctx.env, {
-    run: r.id,
-    step: "goal-check",
-    model: judge,
-    status: out.ok ? "done" : "failed",
-    latencyMs: Date.now() - started,
-    attempts: 1,
-    error: out.ok ? undefined : out.error,
-  });
   if (!out.ok) return { reached: false, reason: `The goal check failed: ${out.error}`, by: "judge" };
   return { reached: out.value.reached, reason: out.value.reason, by: "judge" };
 }
