@@ -16,7 +16,8 @@ async function everyMinute(env: Env): Promise<unknown> {
 
 /** Schedule → the job it runs. */
 export const CRON_JOBS: Readonly<Record<string, (env: Env) => Promise<unknown>>> = {
-  // Wakes any run or comparison left unfinished (and its alarm lost) for 10 minutes or more.
+  // Wakes any room whose work (a run, comparison, evaluation, goal battle or chat reply) is left unfinished, its
+  // alarm lost, for 10 minutes or more.
   "*/10 * * * *": sweepUnfinished,
   // Labels the prompts queued by votes and imports; moves old battles and messages to the archive, when
   // QUORUM_ARCHIVE_AFTER_HOURS turns that on. Neither waits for the other.

@@ -7,19 +7,21 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import worker from "../../worker/index";
-import { SWEEP_AFTER_MS } from "../../worker/rooms/sweep";
+import { SWEEP_AFTER_MS, sweepUnfinished } from "../../worker/rooms/sweep";
 import { describe, expect, inject, it } from "vitest";
-import { callsFor, releaseHold, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
+import { callsFor, poll, releaseHold, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
 import { client } from "../helpers/client";
 import { createRun, finished, finishedAgain, getRun, openSocket } from "../helpers/runs";
 import { createComparison, getComparison, openComparisonSocket } from "../helpers/arena";
 import { fireAlarm, passDeadline } from "../helpers/watchdog";
 import { storedLog } from "../helpers/sockets";
+import { createThread, getThread, replyEnded, sendMessage } from "../helpers/threads";
 import { formatMs } from "../../worker/rooms/limits";
 
 const stub = inject("stubUrl");
 const runRoom = (id: string) => env.RUN_ROOM.get(env.RUN_ROOM.idFromName(id));
 const comparisonRoom = (id: string) => env.COMPARISON_ROOM.get(env.COMPARISON_ROOM.idFromName(id));
+const threadRoom = (id: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(id));
 const WAIT = 15_000;
 
 describe("the watchdog", () => {
@@ -148,6 +150,36 @@ describe("the watchdog", () => {
     const detail = await finished(id, WAIT);
     expect(detail.run.status).toBe("done");
     expect(detail.answers.find((a) => a.modelId === "openai:wd-lost-gpt")!.text).toBe("Woken by the sweep.");
+  });
+
+  it("the cron sweep wakes a thread whose reply lost its alarm, and the reply ends; a thread at rest is left alone", async () => {
+    await scriptModel(stub, "wd-lost-chat", [{ hang: true }, { text: "Answered after the sweep." }]);
+    const answering = await createThread({ modelId: "openai:wd-lost-chat" });
+    const resting = await createThread({ modelId: "demo:concise" });
+    const { reply } = await sendMessage(answering.id, { content: "Still there?" });
+    const rested = await sendMessage(resting.id, { content: "Hello?" });
+    await replyEnded(resting.id, rested.reply.id);
+    await waitForCalls(stub, "wd-lost-chat", 1, WAIT);
+    await runInDurableObject(threadRoom(answering.id), (_room, state) => state.storage.deleteAlarm());
+    await abortAllDurableObjects();
+    // as D1 sees them, both threads were last sent a message well before the sweep looks
+    await env.DB.prepare("UPDATE threads SET updated_at = ? WHERE id IN (?, ?)")
+      .bind(Date.now() - SWEEP_AFTER_MS - 60_000, answering.id, resting.id)
+      .run();
+
+    const found = await sweepUnfinished(env);
+    expect(found.threads).toContain(answering.id);
+    expect(found.threads).not.toContain(resting.id);
+    // Nothing but the sweep has asked the room anything since it was lost: the call is its doing.
+    await waitForCalls(stub, "wd-lost-chat", 2, WAIT);
+    const ended = await poll(
+      async () => (await getThread(answering.id)).messages.find((m) => m.id === reply.id)!,
+      (m) => m.status !== "streaming",
+      WAIT,
+      "the reply woken by the sweep to end",
+    );
+    expect(ended).toMatchObject({ status: "done", content: "Answered after the sweep." });
+    expect(await callsFor(stub, "wd-lost-chat")).toHaveLength(2);
   });
 
   it("resumes a comparison side stuck past its deadline once, then fails that side with the reason, blind still", async () => {

@@ -1,76 +1,71 @@
-/** Runs, comparisons, evaluations and goal battles D1 still shows as under way well after they started: the cron sweep nudges their rooms. */
-import { and, gt, inArray, lt } from "drizzle-orm";
+/**
+ * What D1 still shows as under way well after it started — runs, comparisons, evaluations, goal battles and chat
+ * threads with a reply being written: the cron sweep nudges their rooms.
+ */
+import { and, eq, gt, inArray, lt } from "drizzle-orm";
+import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 import type { Db } from "./queries";
 
-const RUN_UNDER_WAY = ["pending", "answering", "reviewing", "synthesizing"] as const;
-const COMPARISON_UNDER_WAY = ["pending", "answering"] as const;
 /** a paused evaluation waits for a person, not for its alarm */
 const EVALUATION_UNDER_WAY = ["queued", "running"] as const;
-const GOAL_BATTLE_UNDER_WAY = ["queued", "running"] as const;
 
 export interface Window {
-  /** started after this (ms since the epoch): the created_at index bounds the scan */
+  /** started after this (ms since the epoch): each table's time index bounds the scan */
   from: number;
   /** and before this: anything younger is still well within its deadline */
   to: number;
   limit: number;
 }
 
-export async function unfinishedIn(
+/** The ids found, by kind of room. */
+export interface Unfinished {
+  runs: string[];
+  comparisons: string[];
+  evaluations: string[];
+  goalBattles: string[];
+  threads: string[];
+}
+
+/** One table's rows started within the window whose state column still says under way. */
+function startedUnderWay(
   db: Db,
+  table: SQLiteTable & { id: AnySQLiteColumn<{ data: string; notNull: true }>; createdAt: AnySQLiteColumn },
+  state: AnySQLiteColumn,
+  underWay: readonly string[],
   w: Window,
-): Promise<{ runs: string[]; comparisons: string[]; evaluations: string[]; goalBattles: string[] }> {
-  const [runs, comparisons, evaluations, goalBattles] = await db.batch([
-    db
-      .select({ id: schema.runs.id })
-      .from(schema.runs)
-      .where(
-        and(
-          gt(schema.runs.createdAt, w.from),
-          lt(schema.runs.createdAt, w.to),
-          inArray(schema.runs.status, [...RUN_UNDER_WAY]),
-        ),
-      )
-      .limit(w.limit),
-    db
-      .select({ id: schema.comparisons.id })
-      .from(schema.comparisons)
-      .where(
-        and(
-          gt(schema.comparisons.createdAt, w.from),
-          lt(schema.comparisons.createdAt, w.to),
-          inArray(schema.comparisons.status, [...COMPARISON_UNDER_WAY]),
-        ),
-      )
-      .limit(w.limit),
-    db
-      .select({ id: schema.evaluations.id })
-      .from(schema.evaluations)
-      .where(
-        and(
-          gt(schema.evaluations.createdAt, w.from),
-          lt(schema.evaluations.createdAt, w.to),
-          inArray(schema.evaluations.status, [...EVALUATION_UNDER_WAY]),
-        ),
-      )
-      .limit(w.limit),
-    db
-      .select({ id: schema.goalBattles.id })
-      .from(schema.goalBattles)
-      .where(
-        and(
-          gt(schema.goalBattles.createdAt, w.from),
-          lt(schema.goalBattles.createdAt, w.to),
-          inArray(schema.goalBattles.state, [...GOAL_BATTLE_UNDER_WAY]),
-        ),
-      )
-      .limit(w.limit),
+) {
+  return db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(gt(table.createdAt, w.from), lt(table.createdAt, w.to), inArray(state, [...underWay])))
+    .limit(w.limit);
+}
+
+/**
+ * Threads with a reply still being written. A thread's `updated_at` moves with every message it is sent, so a reply
+ * stuck since its start leaves it there: that index bounds the scan as `created_at` does for the others. A dual
+ * reply waiting for its vote waits for a person, not for an alarm.
+ */
+function threadsAnswering(db: Db, w: Window) {
+  const { threads, threadMessages } = schema;
+  return db
+    .selectDistinct({ id: threads.id })
+    .from(threads)
+    .innerJoin(threadMessages, eq(threadMessages.threadId, threads.id))
+    .where(and(gt(threads.updatedAt, w.from), lt(threads.updatedAt, w.to), eq(threadMessages.status, "streaming")))
+    .limit(w.limit);
+}
+
+export async function unfinishedIn(db: Db, w: Window): Promise<Unfinished> {
+  const { runs, comparisons, evaluations, goalBattles } = schema;
+  const found = await db.batch([
+    startedUnderWay(db, runs, runs.status, ["pending", "answering", "reviewing", "synthesizing"], w),
+    startedUnderWay(db, comparisons, comparisons.status, ["pending", "answering"], w),
+    startedUnderWay(db, evaluations, evaluations.status, EVALUATION_UNDER_WAY, w),
+    startedUnderWay(db, goalBattles, goalBattles.state, ["queued", "running"], w),
+    threadsAnswering(db, w),
   ]);
-  return {
-    runs: runs.map((r) => r.id),
-    comparisons: comparisons.map((c) => c.id),
-    evaluations: evaluations.map((e) => e.id),
-    goalBattles: goalBattles.map((g) => g.id),
-  };
+  const [r, c, e, g, t] = found.map((rows) => rows.map((row) => row.id));
+  return { runs: r, comparisons: c, evaluations: e, goalBattles: g, threads: t };
 }
