@@ -268,7 +268,7 @@ describeInBrowser("Chat in a real browser", () => {
     const reply = stored.messages[1];
     expect(reply).toMatchObject({ mode: "topper", modelId: "openai:chat-strong" });
     expect(reply.reason).toMatch(
-      new RegExp(`^#1 on the human leaderboard, \\d+ (±|\\+/-) \\d+ over ${TOPPER_MIN} appearances$`),
+      new RegExp(`^#1 on the human leaderboard, \\d+ \\(give or take \\d+\\) over ${TOPPER_MIN} appearances$`),
     );
     expect(await readableText(replies(page).first().getByTestId("answered-by"))).toBe(
       `${reply.displayName ?? reply.modelId} — ${reply.reason}`,

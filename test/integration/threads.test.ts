@@ -251,7 +251,10 @@ describe("threads: topper", () => {
     const { reply } = await sendWithSettings(t.id, { content: "And now?" }, { QUORUM_TOPPER_MIN_APPEARANCES: "3" });
     expect(reply.modelId).toBe(leader.modelId);
     expect(reply.mode).toBe("topper");
-    expect(reply.reason).toMatch(new RegExp(`^#1 on the human leaderboard, ${Math.round(leader.bt!)}\\b`));
+    const giveOrTake = Math.round((leader.ciUpper! - leader.ciLower!) / 2);
+    expect(reply.reason).toBe(
+      `#1 on the human leaderboard, ${Math.round(leader.bt!)} (give or take ${giveOrTake}) over ${leader.appearances} appearances`,
+    );
     const done = await replyEnded(t.id, reply.id);
     expect(done).toMatchObject({ status: "done", content: "The leader answers.", modelId: "openai:top-strong" });
   });

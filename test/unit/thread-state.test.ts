@@ -150,9 +150,11 @@ describe("what the page reads off a thread", () => {
       status: "done",
       modelId: "openai:gpt-4o",
       displayName: "GPT-4o",
-      reason: "#1 on the human leaderboard, 1187 ± 14",
+      reason: "#1 on the human leaderboard, 1187 (give or take 14) over 312 appearances",
     });
-    expect(answeredBy(topper)).toBe("GPT-4o — #1 on the human leaderboard, 1187 ± 14");
+    expect(answeredBy(topper)).toBe(
+      "GPT-4o — #1 on the human leaderboard, 1187 (give or take 14) over 312 appearances",
+    );
     expect(answeredBy(message({ id: "a3", seq: 3, modelId: "demo:concise", displayName: null }))).toBe("demo:concise");
     expect(answeredBy(message({ id: "a4", seq: 4, mode: "dual", modelId: null, displayName: null }))).toBeNull();
   });

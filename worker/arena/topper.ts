@@ -48,8 +48,11 @@ export async function chooseTopper(env: Env, db: Db, view: string | null): Promi
     .sort((a, b) => b.bt! - a.bt!)[0];
   const where = view === null ? "the human leaderboard" : `the human leaderboard's ${view} view`;
   if (leader) {
+    // In words rather than "±": the reason is also an HTTP header (x-quorum-reason), which carries ASCII only.
     const interval =
-      leader.ciLower !== null && leader.ciUpper !== null ? ` +/- ${round((leader.ciUpper - leader.ciLower) / 2)}` : "";
+      leader.ciLower !== null && leader.ciUpper !== null
+        ? ` (give or take ${round((leader.ciUpper - leader.ciLower) / 2)})`
+        : "";
     return {
       modelId: leader.modelId,
       why: `#1 on ${where}, ${round(leader.bt!)}${interval} over ${leader.appearances} appearances`,
