@@ -9,23 +9,29 @@ import {
   startEvaluation,
   type CreateEvaluationBody,
 } from "../helpers/evaluations";
+import {
+  ANSWER_TEXT,
+  CONTESTANTS,
+  type Contestant,
+  callCount,
+  type Panel,
+  panelModel,
+  scriptContestants,
+} from "../helpers/evaluation-panel";
 import { createRun, finished } from "../helpers/runs";
-import { callsFor, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
+import { releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 const PROMPTS = ["First question?", "Second question?", "Third question?"];
-const TEXT = { good: "GOOD reply, careful.", base: "BASE reply, plain.", flip: "FLIP reply, odd." } as const;
-type Kind = keyof typeof TEXT;
 const WORD = { good: "GOOD", base: "BASE", flip: "FLIP" } as const;
 const LABELS = ["A", "B", "C"];
 
 /** Every way of dealing labels A, B, C to the three answers. */
-function deals(): Record<string, Kind>[] {
-  const kinds: Kind[] = ["good", "base", "flip"];
-  const out: Record<string, Kind>[] = [];
-  for (const a of kinds)
-    for (const b of kinds.filter((k) => k !== a)) {
-      const c = kinds.find((k) => k !== a && k !== b)!;
+function deals(): Record<string, Contestant>[] {
+  const out: Record<string, Contestant>[] = [];
+  for (const a of CONTESTANTS)
+    for (const b of CONTESTANTS.filter((k) => k !== a)) {
+      const c = CONTESTANTS.find((k) => k !== a && k !== b)!;
       out.push({ A: a, B: b, C: c });
     }
   return out;
@@ -36,12 +42,12 @@ function deals(): Record<string, Kind>[] {
  * that matches a packet whose answers (the ones shown: a contestant's own is left out) read so, and ranks them in
  * `taste`'s order. The parser drops the labels the reviewer wasn't asked about, as a council's does.
  */
-async function reviewerRanking(model: string, taste: Kind[]) {
+async function reviewerRanking(model: string, taste: Contestant[]) {
   for (const deal of deals()) {
     const each = LABELS.map(
       (l) => `(?:(?=[\\s\\S]*### Answer ${l}[^#]*${WORD[deal[l]]})|(?![\\s\\S]*### Answer ${l}))`,
     ).join("");
-    const labelOf = (k: Kind) => LABELS.find((l) => deal[l] === k)!;
+    const labelOf = (k: Contestant) => LABELS.find((l) => deal[l] === k)!;
     const review = {
       reviews: LABELS.map((label) => ({
         label,
@@ -57,24 +63,17 @@ async function reviewerRanking(model: string, taste: Kind[]) {
 }
 
 /** Three contestants over three vendors' SDKs; two judges with opposite tastes. */
-async function scriptCouncil(tag: string, contestantsReview = false) {
-  const m = (name: string) => `${tag}-${name}`;
-  const taste: Kind[] = ["good", "base", "flip"];
-  if (contestantsReview) for (const k of ["good", "base", "flip"] as Kind[]) await reviewerRanking(m(k), taste);
-  for (const k of ["good", "base", "flip"] as Kind[]) await ruleFor(stub, m(k), "", { text: TEXT[k] });
-  await reviewerRanking(m("j1"), taste);
-  await reviewerRanking(m("j2"), ["flip", "good", "base"]);
-  return {
-    base: `openai:${m("base")}`,
-    good: `anthropic:${m("good")}`,
-    flip: `google:${m("flip")}`,
-    j1: `openai:${m("j1")}`,
-    j2: `anthropic:${m("j2")}`,
-  };
+async function scriptCouncil(tag: string, contestantsReview = false): Promise<Panel> {
+  const taste: Contestant[] = ["good", "base", "flip"];
+  // Before their answers' rule, which matches any request: a review request must meet its own rule first.
+  if (contestantsReview) for (const k of CONTESTANTS) await reviewerRanking(panelModel(tag, k), taste);
+  const panel = await scriptContestants(stub, tag);
+  await reviewerRanking(panelModel(tag, "j1"), taste);
+  await reviewerRanking(panelModel(tag, "j2"), ["flip", "good", "base"]);
+  return panel;
 }
 
-const kindCount = async (model: string, kind: "answer" | "review") =>
-  (await callsFor(stub, model)).filter((c) => c.kind === kind).length;
+const kindCount = (model: string, kind: "answer" | "review") => callCount(stub, model, kind);
 
 type Battle = { judge: string; a: string; b: string; winner: string };
 const sorted = (battles: Battle[]) =>
@@ -166,9 +165,9 @@ describe("a council evaluation", () => {
     await scriptModel(
       stub,
       "ec3-flip",
-      [{}, {}].map(() => ({ text: TEXT.flip })),
+      [{}, {}].map(() => ({ text: ANSWER_TEXT.flip })),
     );
-    await scriptModel(stub, "ec3-flip", [{ holdKey: "ec3-held", text: TEXT.flip }]);
+    await scriptModel(stub, "ec3-flip", [{ holdKey: "ec3-held", text: ANSWER_TEXT.flip }]);
     const setId = await promptSet("set-ec3", PROMPTS);
     const contestants = [p.base, p.good, p.flip];
     const started = await startEvaluation({ promptSetId: setId, method: "council", contestants, judges: [p.j1, p.j2] });

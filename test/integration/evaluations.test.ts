@@ -10,6 +10,7 @@ import {
   rowsOf,
   startEvaluation,
 } from "../helpers/evaluations";
+import { ANSWER_TEXT, callCount, type Panel, panelModel, scriptContestants } from "../helpers/evaluation-panel";
 import { api } from "../helpers/runs";
 import { openEventSocket } from "../helpers/sockets";
 import { sweepUnfinished } from "../../worker/rooms/sweep";
@@ -33,35 +34,22 @@ const PROMPTS = ["First question?", "Second question?", "Third question?", "Four
  * better than BASE in either order, and always prefers whichever answer it is shown first between BASE and FLIP
  * (a flip); judge 2 calls every pair a tie.
  */
-async function scriptPanel(tag: string) {
-  const m = (name: string) => `${tag}-${name}`;
-  await ruleFor(stub, m("base"), "", { text: "BASE reply, plain." });
-  await ruleFor(stub, m("good"), "", { text: "GOOD reply, careful." });
-  await ruleFor(stub, m("flip"), "", { text: "FLIP reply, odd." });
+async function scriptPanel(tag: string): Promise<Panel> {
+  const panel = await scriptContestants(stub, tag);
+  const j1 = panelModel(tag, "j1");
   const verdict = (v: string) => ({ review: { reasons: `said ${v}`, verdict: v } });
-  await ruleFor(stub, m("j1"), "Answer A[^#]*GOOD", verdict("A>>B"));
-  await ruleFor(stub, m("j1"), "Answer B[^#]*GOOD", verdict("B>>A"));
-  await ruleFor(stub, m("j1"), "Answer A[^#]*FLIP", verdict("A>B"));
-  await ruleFor(stub, m("j1"), "Answer B[^#]*FLIP", verdict("A>B"));
-  await ruleFor(stub, m("j2"), "", verdict("A=B"));
-  return {
-    base: `openai:${m("base")}`,
-    good: `anthropic:${m("good")}`,
-    flip: `google:${m("flip")}`,
-    j1: `openai:${m("j1")}`,
-    j2: `anthropic:${m("j2")}`,
-  };
+  await ruleFor(stub, j1, "Answer A[^#]*GOOD", verdict("A>>B"));
+  await ruleFor(stub, j1, "Answer B[^#]*GOOD", verdict("B>>A"));
+  await ruleFor(stub, j1, "Answer A[^#]*FLIP", verdict("A>B"));
+  await ruleFor(stub, j1, "Answer B[^#]*FLIP", verdict("A>B"));
+  await ruleFor(stub, panelModel(tag, "j2"), "", verdict("A=B"));
+  return panel;
 }
 
-const kindCount = async (model: string, kind: "answer" | "review") =>
-  (await callsFor(stub, model)).filter((c) => c.kind === kind).length;
+const kindCount = (model: string, kind: "answer" | "review") => callCount(stub, model, kind);
 
 /** Battles per item, counted by hand (see scriptPanel): GOOD 3+3 over BASE; BASE and FLIP one each; four ties. */
-function expectHandCount(
-  battles: Awaited<ReturnType<typeof evalBattles>>,
-  p: Awaited<ReturnType<typeof scriptPanel>>,
-  items: number,
-) {
+function expectHandCount(battles: Awaited<ReturnType<typeof evalBattles>>, p: Panel, items: number) {
   const won = (winner: string, loser: string) =>
     battles.filter(
       (b) =>
@@ -592,7 +580,7 @@ describe("the cron sweep", () => {
 describe("controls", () => {
   it("pauses: the call under way finishes and is kept, no new one starts until resumed", async () => {
     const p = await scriptPanel("ev4");
-    await scriptModel(stub, "ev4-base", [{ holdKey: "ev4-held", text: "BASE reply, plain." }]);
+    await scriptModel(stub, "ev4-base", [{ holdKey: "ev4-held", text: ANSWER_TEXT.base }]);
     const setId = await promptSet("set-ev4", PROMPTS.slice(0, 2));
     const started = await startEvaluation({
       promptSetId: setId,
