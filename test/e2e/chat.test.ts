@@ -67,9 +67,10 @@ describeInBrowser("Chat in a real browser", () => {
   };
 
   /** Starts a thread from the empty /chat page with its first message. */
-  async function startThread(page: Page, opts: { model?: string; mode?: RegExp; message: string }) {
+  async function startThread(page: Page, opts: { model?: string; mode?: RegExp; system?: string; message: string }) {
     await page.goto(`${server.url}/chat`);
     if (opts.model) await page.getByLabel("Model", { exact: true }).fill(opts.model);
+    if (opts.system) await page.getByLabel("System prompt", { exact: true }).fill(opts.system);
     if (opts.mode) await page.getByRole("radio", { name: opts.mode }).check();
     await page.getByLabel("Message", { exact: true }).fill(opts.message);
     await page.getByLabel("Message", { exact: true }).press("Enter");
@@ -261,10 +262,15 @@ describeInBrowser("Chat in a real browser", () => {
     }
 
     const page = await open();
-    const id = await startThread(page, { mode: /^Topper/, message: "Who answers this?" });
+    const id = await startThread(page, {
+      mode: /^Topper/,
+      system: "Answer in one line.",
+      message: "Who answers this?",
+    });
     await waitForCount(page, ".chat-message.from-model[data-status=done]", 1, STREAM_WAIT);
     expect(await readableText(replies(page).first().locator(".reply-body"))).toBe("The strong answer, every time.");
     const stored = await get<ThreadDetail>(`/threads/${id}`);
+    expect(stored.thread.systemPrompt).toBe("Answer in one line.");
     const reply = stored.messages[1];
     expect(reply).toMatchObject({ mode: "topper", modelId: "openai:chat-strong" });
     expect(reply.reason).toMatch(

@@ -1,6 +1,7 @@
 import { Show } from "solid-js";
 import type { ModelOption } from "../lib/model-match";
 import { ModelCombobox } from "./model-combobox";
+import { TextField } from "./text-field";
 
 export interface ThreadFields {
   modelId: string;
@@ -37,33 +38,23 @@ export function ThreadSettingsForm(props: Props) {
           <code>openai:gpt-4o-mini</code>.
         </p>
       </div>
-      <div class="field">
-        <label for="thread-system">System prompt</label>
-        <textarea
-          id="thread-system"
-          rows="2"
-          value={props.fields.systemPrompt}
-          onInput={(e) => props.onField("systemPrompt", e.currentTarget.value)}
-          aria-describedby="thread-system-help"
-        />
-        <p id="thread-system-help" class="muted small">
-          Sent before every message of this thread, whatever the mode.
-        </p>
-      </div>
-      <div class="field">
-        <label for="thread-category">Topper category</label>
-        <input
-          id="thread-category"
-          type="text"
-          value={props.fields.category}
-          onInput={(e) => props.onField("category", e.currentTarget.value)}
-          aria-describedby="thread-category-help"
-        />
-        <p id="thread-category-help" class="muted small">
-          Optional: a topper message goes to this category's leader (e.g. <code>coding</code>) instead of the overall
-          one.
-        </p>
-      </div>
+      <TextField
+        id="thread-system"
+        label="System prompt"
+        rows={2}
+        value={props.fields.systemPrompt}
+        onValue={(v) => props.onField("systemPrompt", v)}
+      >
+        Sent before every message of this thread, whatever the mode.
+      </TextField>
+      <TextField
+        id="thread-category"
+        label="Topper category"
+        value={props.fields.category}
+        onValue={(v) => props.onField("category", v)}
+      >
+        Optional: a topper message goes to this category's leader (e.g. <code>coding</code>) instead of the overall one.
+      </TextField>
       <Show when={props.onSave}>
         <div class="submit-row">
           <button type="button" disabled={props.saving} onClick={() => props.onSave?.()}>
