@@ -194,19 +194,28 @@ describeInBrowser("the arena's two answers side by side, and as tabs on a phone"
     await page.keyboard.press("Home");
     expect(await tabA.getAttribute("aria-selected")).toBe("true");
 
+    // Once both answers are in, the judges' field asks for the model catalog. Held here while the tabs are read:
+    // its loading must leave the answers and their tabs on the page.
+    const isCatalog = (url: URL) => url.pathname === "/api/models";
+    let letCatalogThrough = () => {};
+    const catalogHeld = new Promise<void>((resolve) => {
+      letCatalogThrough = resolve;
+    });
+    await page.route(isCatalog, async (route) => {
+      await catalogHeld;
+      await route.continue();
+    });
+    const catalogAsked = page.waitForRequest((r) => isCatalog(new URL(r.url())), { timeout: STREAM_WAIT });
+
     // The held side finishes: its tab says so.
     await releaseHold(stub.url, "panes-tabs");
     await waitForCount(page, ".arena-pane[data-status=done]", 2, STREAM_WAIT);
-    // The tabs' labels follow the panes' status on the page's next render: wait for them, then read them.
-    await page.waitForFunction(
-      `[...document.querySelectorAll('[role="tab"]')].filter((t) => /Done/.test(t.textContent)).length === 2`,
-      undefined,
-      { timeout: STREAM_WAIT },
-    );
+    await catalogAsked;
     expect(await tabs.allInnerTexts().then((t) => t.map((x) => x.replace(/\s+/g, " ").trim()))).toEqual([
       "Model A Done",
       "Model B Done",
     ]);
+    letCatalogThrough();
 
     // Scrolled down through the answer, the tabs stay at the top of the screen.
     await page.evaluate("scrollTo(0, 1200)");

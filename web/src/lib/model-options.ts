@@ -24,6 +24,10 @@ export function createModelOptions(wanted: () => boolean) {
         return [];
       }
     },
+    // Without an initial value, reading the first load (even through `latest`) suspends the page's Suspense
+    // (app.tsx): the whole page would give way to "Loading…" until the catalog came, e.g. the arena's answers
+    // and their tabs the moment both are in and the judges' field asks for the models.
+    { initialValue: [] },
   );
-  return () => options.latest ?? [];
+  return () => options.latest;
 }
