@@ -20,16 +20,20 @@ import { MAX_RUN_MODELS } from "../../../worker/shared/constants";
 import { isPresetId, loadPresets, presetGroup } from "../lib/presets";
 
 export function SetupPage() {
-  // Never rejects, and read through `.latest`: the form stays usable while the models load.
-  const [catalog] = createResource(async (): Promise<{ groups: PickerGroup[]; error: string | null }> => {
-    try {
-      const [{ providers }, presets] = await Promise.all([call(api.models.$get()), loadPresets()]);
-      // Presets are offered as one more group: picked, matched and checked as models are.
-      return { groups: [...providers, presetGroup(presets, providers)], error: null };
-    } catch (err) {
-      return { groups: [], error: err instanceof Error ? err.message : String(err) };
-    }
-  });
+  // Never rejects, and starts empty: a first load without a value would suspend the page's Suspense (app.tsx),
+  // and the form is meant to stay usable while the models load.
+  const [catalog] = createResource(
+    async (): Promise<{ groups: PickerGroup[]; error: string | null }> => {
+      try {
+        const [{ providers }, presets] = await Promise.all([call(api.models.$get()), loadPresets()]);
+        // Presets are offered as one more group: picked, matched and checked as models are.
+        return { groups: [...providers, presetGroup(presets, providers)], error: null };
+      } catch (err) {
+        return { groups: [], error: err instanceof Error ? err.message : String(err) };
+      }
+    },
+    { initialValue: { groups: [], error: null } },
+  );
   const { state, setState, fresh, remembered } = createSetup();
   const [question, setQuestion] = [draftQuestion, setDraftQuestion];
   // "Run again" opens this page at /?again=<run id>: the form is filled from that run once it and the models are loaded.
