@@ -62,12 +62,15 @@ const TRICKY = [
   },
   { prompt: "No id, no category — gets item-4" },
 ];
+/** What an item without a goal evaluation's fields holds in them. */
+const NO_GOAL = { goal: null, persona: null, marker: null };
 const TRICKY_STORED = TRICKY.map((t, k) => ({
   id: t.id ?? `item-${k + 1}`,
   prompt: t.prompt,
   category: t.category ?? null,
   reference: t.reference ?? null,
   turns: t.turns ?? null,
+  ...NO_GOAL,
 }));
 
 describe("creating, reading and exporting prompt sets", () => {
@@ -86,8 +89,8 @@ describe("creating, reading and exporting prompt sets", () => {
     const first = await detail(created.id, { limit: "2" });
     expect(first.set).toEqual(created);
     expect(first.items).toEqual([
-      { id: "item-1", prompt: "Capital of Peru?", category: null, reference: null, turns: null },
-      { id: "chile", prompt: "Capital of Chile?", category: "geo", reference: null, turns: null },
+      { id: "item-1", prompt: "Capital of Peru?", category: null, reference: null, turns: null, ...NO_GOAL },
+      { id: "chile", prompt: "Capital of Chile?", category: "geo", reference: null, turns: null, ...NO_GOAL },
     ]);
     expect(first.nextCursor).toBe("2");
     const second = await detail(created.id, { cursor: first.nextCursor!, limit: "2" });
@@ -114,8 +117,8 @@ describe("creating, reading and exporting prompt sets", () => {
     const res = await exported(created.id, "csv");
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
     const text = await res.text();
-    expect(text.split("\n")[0]).toBe("id,prompt,category,reference,turns");
-    expect(text).toContain('q1,"Say ""hello"", then stop.",writing,hello,\n');
+    expect(text.split("\n")[0]).toBe("id,prompt,category,reference,turns,goal,persona,marker");
+    expect(text).toContain('q1,"Say ""hello"", then stop.",writing,hello,,,,\n');
 
     const again = await uploaded(text, "name=tricky+csv+again&format=csv");
     expect((await detail(again.id)).items).toEqual(TRICKY_STORED);
@@ -198,7 +201,7 @@ describe("line errors", () => {
     expect(error.details!.errors.slice(2).map((e) => e.message)).toEqual([
       'id "a" is already used on line 1',
       "prompt is longer than 50,000 characters",
-      'unknown field "categroy" (an item has prompt, and optionally id, category, reference and turns)',
+      'unknown field "categroy" (an item has prompt, and optionally id, category, reference, turns, goal, persona and marker)',
       'turns must alternate user and assistant, starting with user: turn 1 is "assistant"',
       'each line is one JSON object, e.g. {"prompt": "…"}',
     ]);
@@ -386,8 +389,8 @@ describe("saving prompts from History", () => {
     const set = (await res.json()) as FromHistory;
     expect(set).toMatchObject({ name: "from history", items: 2, duplicates: 1 });
     expect((await detail(set.id)).items).toEqual([
-      { id: "item-1", prompt: "History question one?", category: null, reference: null, turns: null },
-      { id: "item-2", prompt: "History arena prompt", category: "coding", reference: null, turns: null },
+      { id: "item-1", prompt: "History question one?", category: null, reference: null, turns: null, ...NO_GOAL },
+      { id: "item-2", prompt: "History arena prompt", category: "coding", reference: null, turns: null, ...NO_GOAL },
     ]);
 
     const missing = await client["prompt-sets"]["from-history"].$post({

@@ -12,6 +12,8 @@ import { checkModels } from "./check-models";
 import type { CallTargets } from "../db/records";
 import { type Contestant, resolveContestants, targetsOf } from "./contestants";
 import { ApiError } from "./errors";
+import { checkGoalEvaluation, goalEstimateOf } from "./evaluation-goal-plan";
+import type { RunEstimate } from "../council/estimate";
 
 /** Refuses what no evaluation can run; the contestants, resolved. */
 export async function checkedContestants(env: Env, input: CreateEvaluationInput): Promise<Contestant[]> {
@@ -36,15 +38,31 @@ export async function judgeTargetsOf(env: Env, input: CreateEvaluationInput): Pr
   return targetsOf(presets);
 }
 
-/** The most the evaluation could cost (per item too, for the hold given back item by item) and its calls. */
+/** An evaluation's calls by kind, as its estimate counts them. */
+export interface CallCounts {
+  answerCalls: number;
+  judgeCalls: number;
+  selfSkipped: number;
+  reviewCalls?: number;
+  goalBattles?: number;
+}
+
+/**
+ * The most the evaluation could cost (per item too, for the hold given back item by item) and its calls; a goal
+ * evaluation's are its battles (evaluation-goal-plan.ts), checked first.
+ */
 export function estimateOf(
   env: Env,
   input: CreateEvaluationInput,
   contestants: Contestant[],
   items: PromptSetItem[],
   judgeTargets: CallTargets = {},
-) {
+): { estimate: RunEstimate & { perItem: number[] }; counts: CallCounts } {
   if (!items.length) throw new ApiError(400, "empty_prompt_set", "The prompt set has no items to evaluate.");
+  if (input.method === "goal") {
+    checkGoalEvaluation(env, input, contestants, items);
+    return goalEstimateOf(env, input, contestants, items);
+  }
   const plan = {
     contestants,
     baseline: input.baseline ?? null,

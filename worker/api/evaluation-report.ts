@@ -15,6 +15,7 @@ import {
 import { openDb, type Db } from "../db/queries";
 import { compareReports, lineageOf } from "../evaluation/compare";
 import { judgmentsOfReview } from "../evaluation/council-games";
+import { answersOfGoal, judgmentOfGoal } from "../evaluation/goal-games";
 import { battleLines, matrixCsv, reportMarkdown } from "../evaluation/export";
 import type { FivePointVerdict } from "../evaluation/games";
 import { matrixOf } from "../evaluation/matrix";
@@ -97,6 +98,20 @@ async function reportInputOf(db: Db, evaluation: EvaluationRow): Promise<ReportI
     items: rows.items,
     answers: rows.answers,
   };
+  if (evaluation.method === "goal") {
+    // Each battle as one game, each side's part as its contestant's answer: the report, matrix, exports and
+    // before/after read a goal evaluation as they read the others.
+    const judge = evaluation.judges[0] ?? null;
+    const judgments = rows.goals.map((g) => judgmentOfGoal(g, judge));
+    return {
+      ...base,
+      answers: rows.goals.flatMap(answersOfGoal),
+      judgments,
+      goals: rows.goals,
+      goalJudge: judge,
+      completedAt: judgments.map((j) => j.completedAt),
+    };
+  }
   if (evaluation.method === "council") {
     // Each ranking as the games it gives, so the standings, matrix and exports read a council evaluation as they read a pairwise one.
     const judgments = rows.reviews.flatMap(judgmentsOfReview);
@@ -225,6 +240,23 @@ export const evaluationReportApi = new Hono<{ Bindings: Env }>()
               confidence: r.confidence,
               reviews: r.reviews ?? [],
               error: r.error,
+            })),
+          }
+        : {}),
+      // A goal evaluation's item: each battle on it, its outcome and why; its transcript at /goal-battles/:battleId.
+      ...(evaluation.method === "goal"
+        ? {
+            battles: detail.goals.map((g) => ({
+              battleId: g.battleId,
+              sample: g.sample,
+              first: g.first,
+              second: g.second,
+              status: g.status,
+              winner: g.winner,
+              endedReason: g.endedReason,
+              rationale: g.rationale,
+              turns: g.turns,
+              error: g.error,
             })),
           }
         : {}),

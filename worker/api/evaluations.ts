@@ -23,6 +23,7 @@ import { contestantNames } from "./contestant-names";
 import { markPresetsUsed } from "./contestants";
 import { notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
+import { battleBudgetMs, goalPlanOf } from "./evaluation-goal-plan";
 import { checkedContestants, estimateOf, judgeTargetsOf } from "./evaluation-plan";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
 import { parseCursor } from "./paging";
@@ -107,8 +108,11 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
     const items = await loadPromptSetItems(db, input.promptSetId);
     const { estimate, counts } = estimateOf(c.env, input, contestants, items, judgeTargets);
     const id = await newItemId(c.env, "evaluation");
-    const calls = counts.answerCalls + counts.judgeCalls + (counts.reviewCalls ?? 0);
-    const work = workMs(c.env, callsMs(calls, input.settings.timeoutMs));
+    // A goal evaluation's call is a whole battle, held to the longest a battle may take.
+    const goal = input.method === "goal" ? goalPlanOf(input) : undefined;
+    const timeoutMs = goal ? battleBudgetMs(goal) : input.settings.timeoutMs;
+    const calls = counts.answerCalls + counts.judgeCalls + (counts.reviewCalls ?? 0) + (counts.goalBattles ?? 0);
+    const work = workMs(c.env, callsMs(calls, timeoutMs));
     const holdId = await reserveSpend(c, {
       itemId: id,
       what: "evaluation",
@@ -129,8 +133,9 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
       repeats: input.repeats,
       rubric: typeof input.rubric === "string" ? input.rubric : null,
       ...(typeof input.rubric === "object" ? { councilRubric: input.rubric } : {}),
+      ...(goal ? { goal } : {}),
       settings: {
-        timeoutMs: input.settings.timeoutMs,
+        timeoutMs,
         maxTokens: input.settings.maxTokens ?? null,
         temperature: input.settings.temperature ?? null,
       },

@@ -63,6 +63,9 @@ const summaryOf = (row: PromptSetRow) => ({
   usedAt: row.usedAt,
 });
 
+/** What an item saved from History has besides its prompt and category: nothing. */
+const PROMPT_ONLY = { reference: null, turns: null, goal: null, persona: null, marker: null } as const;
+
 /** Validated items as stored: an item given no id gets its position's. */
 const itemsOf = (items: PromptSetItemInput[]): PromptSetItem[] =>
   items.map((item, k) => ({
@@ -71,6 +74,9 @@ const itemsOf = (items: PromptSetItemInput[]): PromptSetItem[] =>
     category: item.category ?? null,
     reference: item.reference ?? null,
     turns: item.turns ?? null,
+    goal: item.goal ?? null,
+    persona: item.persona ?? null,
+    marker: item.marker ?? null,
   }));
 
 async function createSet(c: Context<{ Bindings: Env }>, name: string, items: PromptSetItem[]) {
@@ -139,7 +145,7 @@ const described = {
   upload: describeRoute({
     tags: ["Prompt sets"],
     summary: "Create a prompt set from a JSON Lines or CSV file",
-    description: `The body is the file itself, read as it streams, up to ${MIB} MiB and 10,000 items. Its format is \`format\` when given, else its Content-Type (text/csv; application/x-ndjson or application/jsonl), else what it starts with ({ is JSON Lines). JSON Lines: one object a line, \`{"prompt": "…", "id"?, "category"?, "reference"?, "turns"?}\`. CSV: a header naming the columns (prompt, and optionally id, category, reference, turns), then one item a row; a field holding a comma, quote or line break is quoted ("" for a quote); an empty cell leaves the field out; turns is a JSON array of { role, content }, the earlier turns of a multi-turn item (user first, ending with the assistant's reply). Every line is checked before anything is stored: one bad line and the answer is a 422 naming each (line numbers are the file's, a CSV's header is line 1). \`curl --data-binary @prompts.csv -H 'Content-Type: text/csv' 'http://localhost:8787/api/prompt-sets/upload?name=My+prompts'\``,
+    description: `The body is the file itself, read as it streams, up to ${MIB} MiB and 10,000 items. Its format is \`format\` when given, else its Content-Type (text/csv; application/x-ndjson or application/jsonl), else what it starts with ({ is JSON Lines). JSON Lines: one object a line, \`{"prompt": "…", "id"?, "category"?, "reference"?, "turns"?, "goal"?, "persona"?, "marker"?}\` (goal, persona and marker are a goal evaluation's). CSV: a header naming the columns (prompt, and optionally id, category, reference, turns, goal, persona, marker), then one item a row; a field holding a comma, quote or line break is quoted ("" for a quote); an empty cell leaves the field out; turns is a JSON array of { role, content }, the earlier turns of a multi-turn item (user first, ending with the assistant's reply). Every line is checked before anything is stored: one bad line and the answer is a 422 naming each (line numbers are the file's, a CSV's header is line 1). \`curl --data-binary @prompts.csv -H 'Content-Type: text/csv' 'http://localhost:8787/api/prompt-sets/upload?name=My+prompts'\``,
     requestBody: {
       required: true,
       content: mediaContent({ "application/x-ndjson": promptSetLine, "text/csv": promptSetCsv }),
@@ -244,7 +250,7 @@ export const promptSetsApi = new Hono<{ Bindings: Env }>()
     ];
     const seen = new Set<string>();
     const unique = picked.filter((p) => !seen.has(p.prompt) && !!seen.add(p.prompt));
-    const items = unique.map((p, k) => ({ id: autoItemId(k + 1), ...p, reference: null, turns: null }));
+    const items = unique.map((p, k) => ({ id: autoItemId(k + 1), ...p, ...PROMPT_ONLY }));
     return c.json({ ...summaryOf(await createSet(c, name, items)), duplicates: picked.length - unique.length }, 201);
   })
   .get("/", described.list, validate("query", listPromptSetsQuery), async (c) => {

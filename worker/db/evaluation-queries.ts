@@ -21,7 +21,8 @@ export interface EvalBattle {
   modelA: string;
   modelB: string;
   winner: Winner;
-  judge: string;
+  /** the judge whose verdict it is; null: a goal battle decided by its goal rule */
+  judge: string | null;
   itemId: string;
   category: string | null;
 }

@@ -8,6 +8,7 @@ import { styleCountsOf, type StyleCounts } from "../rating/style-features";
 import type { Db } from "./queries";
 import {
   evaluationAnswers,
+  evaluationGoals,
   evaluationJudgments,
   evaluationReviews,
   evaluations,
@@ -21,6 +22,7 @@ export type ItemRow = typeof promptSetItems.$inferSelect;
 export type AnswerRow = typeof evaluationAnswers.$inferSelect;
 export type JudgmentRow = typeof evaluationJudgments.$inferSelect;
 export type ReviewRow = typeof evaluationReviews.$inferSelect;
+export type GoalRow = typeof evaluationGoals.$inferSelect;
 
 export async function loadEvaluation(db: Db, id: string): Promise<EvaluationRow | null> {
   return (await db.select().from(evaluations).where(eq(evaluations.id, id)).get()) ?? null;
@@ -32,10 +34,12 @@ export interface ReportRows {
   judgments: Omit<JudgmentRow, "reasons" | "evaluationId">[];
   /** a council evaluation's reviews, without their critiques; none for a pairwise one */
   reviews: Omit<ReviewRow, "reviews" | "evaluationId">[];
+  /** a goal evaluation's battles; none for another method */
+  goals: Omit<GoalRow, "evaluationId">[];
 }
 
 export async function loadReportRows(db: Db, evaluation: EvaluationRow): Promise<ReportRows> {
-  const [items, answers, judgments, reviews] = await Promise.all([
+  const [items, answers, judgments, reviews, goals] = await Promise.all([
     db
       .select({ itemId: promptSetItems.itemId, category: promptSetItems.category })
       .from(promptSetItems)
@@ -47,6 +51,9 @@ export async function loadReportRows(db: Db, evaluation: EvaluationRow): Promise
     evaluation.method === "council"
       ? db.select().from(evaluationReviews).where(eq(evaluationReviews.evaluationId, evaluation.id)).all()
       : [],
+    evaluation.method === "goal"
+      ? db.select().from(evaluationGoals).where(eq(evaluationGoals.evaluationId, evaluation.id)).all()
+      : [],
   ]);
   return {
     items,
@@ -56,6 +63,7 @@ export async function loadReportRows(db: Db, evaluation: EvaluationRow): Promise
     })),
     judgments: judgments.map(({ reasons: _, evaluationId: __, ...j }) => j),
     reviews: reviews.map(({ reviews: _, evaluationId: __, ...r }) => r),
+    goals: goals.map(({ evaluationId: _, ...g }) => g),
   };
 }
 
@@ -64,6 +72,7 @@ export interface ItemDetail {
   answers: AnswerRow[];
   judgments: JudgmentRow[];
   reviews: ReviewRow[];
+  goals: GoalRow[];
 }
 
 export async function loadItemDetail(db: Db, evaluation: EvaluationRow, itemId: string): Promise<ItemDetail | null> {
@@ -73,7 +82,7 @@ export async function loadItemDetail(db: Db, evaluation: EvaluationRow, itemId: 
     .where(and(eq(promptSetItems.setId, evaluation.promptSetId), eq(promptSetItems.itemId, itemId)))
     .get();
   if (!item) return null;
-  const [answers, judgments, reviews] = await Promise.all([
+  const [answers, judgments, reviews, goals] = await Promise.all([
     db
       .select()
       .from(evaluationAnswers)
@@ -92,8 +101,14 @@ export async function loadItemDetail(db: Db, evaluation: EvaluationRow, itemId: 
       .where(and(eq(evaluationReviews.evaluationId, evaluation.id), eq(evaluationReviews.itemId, itemId)))
       .orderBy(asc(evaluationReviews.reviewer), asc(evaluationReviews.sample))
       .all(),
+    db
+      .select()
+      .from(evaluationGoals)
+      .where(and(eq(evaluationGoals.evaluationId, evaluation.id), eq(evaluationGoals.itemId, itemId)))
+      .orderBy(asc(evaluationGoals.sample), asc(evaluationGoals.first), asc(evaluationGoals.second))
+      .all(),
   ]);
-  return { item, answers, judgments, reviews };
+  return { item, answers, judgments, reviews, goals };
 }
 
 /** The name and model of each preset version named, keyed `preset:<slug>@<version>`. */

@@ -16,13 +16,26 @@ export type PromptSetRow = typeof promptSets.$inferSelect;
 const MAX_JSON_BYTES = 1_500_000;
 const utf8 = new TextEncoder();
 
-/** The items as JSON arrays `[position, id, prompt, category, reference, turns]`, in groups that fit a statement. */
+/**
+ * The items as JSON arrays `[position, id, prompt, category, reference, turns, goal, persona, marker]`, in groups that
+ * fit a statement.
+ */
 function itemGroups(items: readonly PromptSetItem[]): string[] {
   const groups: string[] = [];
   let group: string[] = [];
   let size = 0;
   items.forEach((item, k) => {
-    const row = JSON.stringify([k + 1, item.id, item.prompt, item.category, item.reference, item.turns]);
+    const row = JSON.stringify([
+      k + 1,
+      item.id,
+      item.prompt,
+      item.category,
+      item.reference,
+      item.turns,
+      item.goal ?? null,
+      item.persona ?? null,
+      item.marker ?? null,
+    ]);
     const bytes = utf8.encode(row).length;
     if (size + bytes > MAX_JSON_BYTES && group.length) {
       groups.push(`[${group.join(",")}]`);
@@ -39,8 +52,9 @@ function itemGroups(items: readonly PromptSetItem[]): string[] {
 /** Statements that write `items` as set `setId`'s, each doing nothing once the set is used. */
 function insertItems(db: Db, setId: string, items: readonly PromptSetItem[]): D1PreparedStatement[] {
   const insert =
-    db.$client.prepare(`INSERT INTO prompt_set_items (set_id, position, item_id, prompt, category, reference, turns)
-    SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?2)
+    db.$client.prepare(`INSERT INTO prompt_set_items (set_id, position, item_id, prompt, category, reference, turns, goal, persona, marker)
+    SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8
+    FROM json_each(?2)
     WHERE EXISTS (SELECT 1 FROM prompt_sets WHERE id = ?1 AND used_at IS NULL)`);
   return itemGroups(items).map((json) => insert.bind(setId, json));
 }
@@ -130,6 +144,9 @@ const itemColumns = {
   category: promptSetItems.category,
   reference: promptSetItems.reference,
   turns: promptSetItems.turns,
+  goal: promptSetItems.goal,
+  persona: promptSetItems.persona,
+  marker: promptSetItems.marker,
 };
 
 const withoutPosition = ({ position: _, ...item }: PromptSetItem & { position: number }): PromptSetItem => item;

@@ -29,6 +29,7 @@ import type { THREAD_SOURCES } from "../shared/constants";
 type ThreadSource = (typeof THREAD_SOURCES)[number];
 
 import type {
+  EvaluationMethod,
   GoalBattleState,
   GoalEndedReason,
   GoalJudgeMode,
@@ -595,6 +596,12 @@ export const promptSetItems = sqliteTable(
     reference: text("reference"),
     /** a multi-turn item's earlier turns, `[{ role, content }]`; `prompt` is the last user turn */
     turns: text("turns", { mode: "json" }).$type<ConversationMessage[]>(),
+    /** what a goal evaluation's battles on this item pursue (the `goal` method needs one on every item) */
+    goal: text("goal"),
+    /** who the simulated user plays in this item's goal battles */
+    persona: text("persona"),
+    /** what a side writes once this item's goal is reached */
+    marker: text("marker"),
   },
   (t) => [primaryKey({ columns: [t.setId, t.position] }), uniqueIndex("prompt_set_items_item").on(t.setId, t.itemId)],
 );
@@ -606,7 +613,7 @@ export const evaluations = sqliteTable(
     id: text("id").primaryKey(),
     name: text("name").notNull(),
     promptSetId: text("prompt_set_id").notNull(),
-    method: text("method").$type<"pairwise" | "council">().notNull(),
+    method: text("method").$type<EvaluationMethod>().notNull(),
     contestants: text("contestants", { mode: "json" }).$type<string[]>().notNull(),
     judges: text("judges", { mode: "json" }).$type<string[]>().notNull(),
     baseline: text("baseline"),
@@ -846,3 +853,33 @@ export interface EvaluationReviewEntry {
   critique: string;
   scores: Record<string, number>;
 }
+
+/**
+ * One goal battle of a goal evaluation (docs/evaluations.md): the pair on an item and sample, `first` on side A, the
+ * battle that played it (its transcript at /goal-battles/:battleId) and its outcome. Its cost is the battle's own
+ * calls', which the battle keeps in `spend_entries`, so the day's spend doesn't read it from here.
+ */
+export const evaluationGoals = sqliteTable(
+  "evaluation_goals",
+  {
+    evaluationId: text("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    itemId: text("item_id").notNull(),
+    sample: integer("sample").notNull().default(0),
+    first: text("first").notNull(),
+    second: text("second").notNull(),
+    battleId: text("battle_id").notNull(),
+    status: text("status").$type<"complete" | "failed">().notNull(),
+    winner: text("winner").$type<GoalWinner>(),
+    endedReason: text("ended_reason").$type<GoalEndedReason>(),
+    rationale: text("rationale"),
+    /** turns played */
+    turns: integer("turns"),
+    /** each side's totals as the battle ended (side A is `first`); null when it never ended */
+    sides: text("sides", { mode: "json" }).$type<{ A: GoalSideTotals; B: GoalSideTotals }>(),
+    error: text("error"),
+    completedAt: integer("completed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.evaluationId, t.itemId, t.sample, t.first, t.second] })],
+);

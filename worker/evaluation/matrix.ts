@@ -4,6 +4,7 @@
  * promptfoo's results grid, with the filters a reader needs: where contestants differ, failures, flips.
  */
 import { isFlip } from "./games";
+import { cellBattles, type GoalCellBattle } from "./goal-games";
 import { gamesOfJudgment, type ReportInput, type ReportJudgment } from "./report";
 
 export const MATRIX_FILTERS = ["all", "differ", "failures", "flips"] as const;
@@ -13,6 +14,8 @@ export type CellOutcome = "win" | "loss" | "tie" | "baseline" | "failed" | "pend
 
 export interface MatrixCell {
   contestant: string;
+  /** a goal evaluation's: each battle it played on the item, with its outcome and why */
+  battles?: GoalCellBattle[];
   outcome: CellOutcome;
   /** share of its games on this item it won, ties half; null without games */
   score: number | null;
@@ -48,7 +51,9 @@ export function matrixOf(input: ReportInput, filter: MatrixFilter = "all"): Matr
         (answers.get(item.itemId) ?? []).filter((a) => a.contestant === contestant && a.status === "failed").length +
         own.filter((j) => j.status === "failed" && (j.first === contestant || j.second === contestant)).length;
       const flips = flipped.filter((p) => p.includes(contestant)).length;
-      if (contestant === baseline) return { contestant, outcome: "baseline", score: null, games: 0, flips, failures };
+      const battles = input.goals ? { battles: cellBattles(input.goals, item.itemId, contestant) } : {};
+      if (contestant === baseline)
+        return { contestant, ...battles, outcome: "baseline", score: null, games: 0, flips, failures };
       let won = 0;
       let total = 0;
       for (const j of own) {
@@ -64,7 +69,7 @@ export function matrixOf(input: ReportInput, filter: MatrixFilter = "all"): Matr
       const score = total ? won / total : null;
       const outcome: CellOutcome =
         score === null ? (failures ? "failed" : "pending") : score > 0.5 ? "win" : score < 0.5 ? "loss" : "tie";
-      return { contestant, outcome, score, games: total, flips, failures };
+      return { contestant, ...battles, outcome, score, games: total, flips, failures };
     });
     const judged = cells.filter((c) => c.score !== null).map((c) => c.outcome);
     return {

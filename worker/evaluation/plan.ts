@@ -6,6 +6,9 @@
  * judge may be a preset: its model judges, with the preset's system prompt before the judge's instructions.
  * Council: each sample of an item is a council round among the contestants, and each reviewer (the judges, or else
  * every contestant) reviews and ranks its answers once.
+ * Goal: each judged pair plays one goal battle per sample of an item (no answer calls: the battle is the call). Sides
+ * alternate from one battle of a pair to the next (items in order, samples within), so each contestant of a pair is
+ * side A in half its battles (one more when their number is odd); which one starts alternates between pairs.
  */
 import type { EvaluationMethod } from "../shared/constants";
 
@@ -56,6 +59,15 @@ export interface ReviewCall {
   ownAnswer: string | null;
 }
 
+export interface GoalCall {
+  id: string;
+  sample: number;
+  /** side A */
+  first: string;
+  /** side B */
+  second: string;
+}
+
 export const answerCallId = (itemId: string, contestant: string, sample: number) =>
   `answer:${itemId}:${contestant}:${sample}`;
 
@@ -64,6 +76,9 @@ export const judgeCallId = (itemId: string, sample: number, judge: string, first
 
 export const reviewCallId = (itemId: string, sample: number, reviewer: string) =>
   `review:${itemId}:${sample}:${reviewer}`;
+
+export const goalCallId = (itemId: string, sample: number, first: string, second: string) =>
+  `goal:${itemId}:${sample}:${first}:${second}`;
 
 /** A council round's reviewers: the judges, judge-only as a run's `settings.reviewers`; else the contestants. */
 export const reviewersOf = (plan: PairwisePlan): string[] =>
@@ -89,11 +104,27 @@ function judgesItself(plan: PairwisePlan, judge: string, pair: [string, string])
   return plan.contestants.some((c) => pair.includes(c.id) && (c.id === judge || c.modelId === model));
 }
 
-/** Every call one item needs, answers first; `selfSkipped` counts the judge calls left out. */
+/** A goal evaluation's battles on item number `index` (0-based: it sets which side each contestant plays). */
+export function goalCallsOfItem(plan: PairwisePlan, itemId: string, index: number): GoalCall[] {
+  return judgedPairs(plan).flatMap(([x, y], pair) =>
+    Array.from({ length: plan.repeats }, (_, sample): GoalCall => {
+      const [first, second] = (index * plan.repeats + sample + pair) % 2 === 0 ? [x, y] : [y, x];
+      return { id: goalCallId(itemId, sample, first, second), sample, first, second };
+    }),
+  );
+}
+
+/**
+ * Every call one item (number `index` of its set) needs, answers first; `selfSkipped` counts the judge calls left
+ * out. A goal evaluation's item has only its battles (`goals`).
+ */
 export function callsOfItem(
   plan: PairwisePlan,
   itemId: string,
-): { answers: AnswerCall[]; judges: JudgeCall[]; reviews: ReviewCall[]; selfSkipped: number } {
+  index = 0,
+): { answers: AnswerCall[]; judges: JudgeCall[]; reviews: ReviewCall[]; goals: GoalCall[]; selfSkipped: number } {
+  if (plan.method === "goal")
+    return { answers: [], judges: [], reviews: [], goals: goalCallsOfItem(plan, itemId, index), selfSkipped: 0 };
   const answers: AnswerCall[] = [];
   const judges: JudgeCall[] = [];
   const reviews: ReviewCall[] = [];
@@ -127,5 +158,5 @@ export function callsOfItem(
           });
       }
   }
-  return { answers, judges, reviews, selfSkipped };
+  return { answers, judges, reviews, goals: [], selfSkipped };
 }

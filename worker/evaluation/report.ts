@@ -10,6 +10,7 @@ import { percentile } from "../rating/random";
 import { STYLE_FEATURES, type StyleCounts } from "../rating/style-features";
 import { type FivePointVerdict, gamesOf, isFlip, leanOf } from "./games";
 import { COUNCIL_COUNTING, type ReportReview, reviewerSummaries } from "./council-games";
+import { GOAL_COUNTING, goalSummaries, type ReportGoal } from "./goal-games";
 import { HUMAN_AGREEMENT_METHOD, type HumanAgreement, type HumanPair, humanAgreementOf } from "./human-agreement";
 import { type Game, type Separation, type Standing, standingsOf } from "./standings";
 
@@ -52,6 +53,10 @@ export interface ReportInput {
   judgments: readonly ReportJudgment[];
   /** a council evaluation's reviews (its `judgments` are their games, council-games.ts) */
   reviews?: readonly ReportReview[];
+  /** a goal evaluation's battles (its `judgments` and `answers` are their games and sides, goal-games.ts) */
+  goals?: readonly ReportGoal[];
+  /** a goal evaluation's judge, which decided the battles that ran to the limit */
+  goalJudge?: string | null;
   /** the arena's human votes on pairs of these contestants; absent: none */
   humanPairs?: readonly HumanPair[];
   coverage?: number;
@@ -181,10 +186,12 @@ export function buildReport(input: ReportInput): EvaluationReport {
       return { category, items, ...standingsOf(contestants, inCategory, { baseline, coverage }) };
     });
 
-  const reviews = input.reviews;
+  const { reviews, goals } = input;
   const { judges, judgeAgreement } = reviews
     ? { judges: reviewerSummaries(reviews), judgeAgreement: [] }
-    : judgeFigures(input.judgments);
+    : goals
+      ? { judges: goalSummaries(goals, input.goalJudge ?? null), judgeAgreement: [] }
+      : judgeFigures(input.judgments);
   return {
     baseline,
     coverage,
@@ -207,7 +214,11 @@ export function buildReport(input: ReportInput): EvaluationReport {
       answerCostUsd: input.answers.reduce((n, a) => n + (a.costUsd ?? 0), 0),
       judgeCostUsd: (reviews ?? input.judgments).reduce((n, j) => n + (j.costUsd ?? 0), 0),
     },
-    methods: reviews ? { ...REPORT_METHODS, counting: COUNCIL_COUNTING } : REPORT_METHODS,
+    methods: reviews
+      ? { ...REPORT_METHODS, counting: COUNCIL_COUNTING }
+      : goals
+        ? { ...REPORT_METHODS, counting: GOAL_COUNTING }
+        : REPORT_METHODS,
   };
 }
 

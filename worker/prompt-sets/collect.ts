@@ -29,7 +29,7 @@ const utf8 = new TextEncoder();
 /** One zod issue as a sentence: its message, with the turn it is about when it is about one. */
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys")
-    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")} (an item has prompt, and optionally id, category, reference and turns)`;
+    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")} (an item has prompt, and optionally id, category, reference, turns, goal, persona and marker)`;
   const [field, index] = issue.path;
   if (field === "turns" && typeof index === "number") return `turn ${index + 1}: ${issue.message}`;
   return issue.message;
@@ -56,13 +56,16 @@ export class ItemCollector {
       this.reject(line, describeIssue(parsed.error.issues[0]));
       return;
     }
-    const { prompt, id, category, reference, turns } = parsed.data;
+    const { prompt, id, category, reference, turns, goal, persona, marker } = parsed.data;
     const item: PromptSetItem = {
       id: id ?? autoItemId(this.seen),
       prompt,
       category: category ?? null,
       reference: reference ?? null,
       turns: turns ?? null,
+      goal: goal ?? null,
+      persona: persona ?? null,
+      marker: marker ?? null,
     };
     const earlier = this.lineOfId.get(item.id);
     if (earlier !== undefined) {
@@ -74,7 +77,7 @@ export class ItemCollector {
     }
     this.lineOfId.set(item.id, line);
     if (utf8.encode(JSON.stringify(item)).length > MAX_ITEM_BYTES) {
-      this.reject(line, "the item is larger than 1 MiB; shorten its prompt, reference or turns");
+      this.reject(line, "the item is larger than 1 MiB; shorten its prompt, reference, turns or goal");
       return;
     }
     this.items.push(item);

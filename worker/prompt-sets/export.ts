@@ -11,6 +11,9 @@ function jsonLine(item: PromptSetItem): string {
     ...(item.category === null ? {} : { category: item.category }),
     ...(item.reference === null ? {} : { reference: item.reference }),
     ...(item.turns === null ? {} : { turns: item.turns }),
+    ...(item.goal ? { goal: item.goal } : {}),
+    ...(item.persona ? { persona: item.persona } : {}),
+    ...(item.marker ? { marker: item.marker } : {}),
   });
 }
 
@@ -22,6 +25,9 @@ function csvRow(item: PromptSetItem): string {
     item.category ?? "",
     item.reference ?? "",
     item.turns === null ? "" : JSON.stringify(item.turns),
+    item.goal ?? "",
+    item.persona ?? "",
+    item.marker ?? "",
   ]);
 }
 

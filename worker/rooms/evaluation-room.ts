@@ -20,6 +20,7 @@ import { CallStore, type CallRow, type NewCall } from "./evaluation/call-store";
 import type { EvaluationContext } from "./evaluation/context";
 import { type Pace, progressOf } from "./evaluation/progress";
 import { type EvaluationRecord, isTerminal, loadRecord, saveRecord } from "./evaluation/record";
+import { haltGoalBattles } from "./evaluation/goal-call";
 import { Scheduler, SLICE_CALLS } from "./evaluation/scheduler";
 import { callWrites } from "./evaluation/writes";
 import { Room } from "./room";
@@ -101,7 +102,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
         judges: record.judges,
         baseline: record.baseline,
         repeats: record.repeats,
-        settings: { rubric: record.councilRubric ?? record.rubric, ...record.settings },
+        settings: { rubric: record.councilRubric ?? record.rubric, ...record.settings, goal: record.goal },
         status: record.status,
         estimateUsd: record.estimateUsd,
         createdAt: record.createdAt,
@@ -130,6 +131,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     if (r.status !== "running" && r.status !== "queued")
       return conflict(`The evaluation is ${r.status}; only a running one can be paused.`);
     this.setStatus("paused");
+    haltGoalBattles(r.id);
     await this.d1.flush();
     return { ok: true, id: r.id, status: r.status };
   }
@@ -179,7 +181,10 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     if (!failed.length) return conflict("No failed call to retry.");
     this.newGeneration();
     // What the failed calls paid stays in the day's spend after their rows are replaced.
-    const paid = failed.filter((c) => c.cost_usd !== null || (c.tokens_in ?? 0) + (c.tokens_out ?? 0) > 0);
+    // (A goal battle keeps its own calls' spend.)
+    const paid = failed.filter(
+      (c) => c.kind !== "goal" && (c.cost_usd !== null || (c.tokens_in ?? 0) + (c.tokens_out ?? 0) > 0),
+    );
     if (paid.length)
       this.d1.push(
         ...insertRows(
@@ -248,9 +253,15 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       return;
     }
     if (this.store.liveCalls() === 0) {
-      const answered = this.store.counts().some((c) => c.kind === "answer" && c.status === "done");
+      // A goal evaluation's battles are its answers.
+      const answered = this.store
+        .counts()
+        .some((c) => (c.kind === "answer" || c.kind === "goal") && c.status === "done");
       if (!answered)
-        return this.finish("failed", "Every answer failed: see each failure's reason, fix it, then retry.");
+        return this.finish(
+          "failed",
+          `Every ${r.method === "goal" ? "battle" : "answer"} failed: see each failure's reason, fix it, then retry.`,
+        );
       return this.finish("completed", this.failureSummary());
     }
     // The next slice: the alarm that ran this step returns, and this one starts the next.
@@ -407,7 +418,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
 function* plannedCalls(record: EvaluationRecord, items: { id: string }[]): Generator<NewCall> {
   const modelOf = new Map(record.contestants.map((c) => [c.id, c.modelId]));
   for (const [idx, item] of items.entries()) {
-    const planned = callsOfItem(record, item.id);
+    const planned = callsOfItem(record, item.id, idx);
     for (const a of planned.answers)
       yield {
         id: a.id,
@@ -438,6 +449,17 @@ function* plannedCalls(record: EvaluationRecord, items: { id: string }[]): Gener
         model: v.reviewer,
         provider: providerOf(modelOf.get(v.reviewer) ?? v.reviewer),
         ...(v.ownAnswer ? { deps: [v.ownAnswer] as [string] } : {}),
+      };
+    for (const g of planned.goals)
+      yield {
+        id: g.id,
+        kind: "goal",
+        item: idx,
+        sample: g.sample,
+        model: g.first,
+        provider: providerOf(modelOf.get(g.first)!),
+        first: g.first,
+        second: g.second,
       };
   }
 }

@@ -53,6 +53,8 @@ export interface StartGoalBattle {
   >;
   /** the two contestants, in the order drawn: the room puts them on sides at random */
   contestants: [GoalContestant, GoalContestant];
+  /** the first on side A, as given (a goal evaluation shares sides out evenly itself) */
+  sidesAsGiven?: boolean;
 }
 
 export type GoalBattleResult = RoomResult<{ battle: GoalBattle }>;
@@ -68,6 +70,8 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
   private record: GoalBattleRecord | null = null;
   private readonly d1: WriteQueue;
   private readonly gate: ProviderGate;
+  /** callers of `outcome` waiting for the end */
+  private endWaiters: (() => void)[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -89,7 +93,9 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
     if (this.record) return { ok: true, battle: battleView(this.record) };
     // Sides at random, so a contestant's place in the request says nothing about its side.
     const [first, second] =
-      crypto.getRandomValues(new Uint8Array(1))[0] & 1 ? init.contestants.toReversed() : init.contestants;
+      !init.sidesAsGiven && crypto.getRandomValues(new Uint8Array(1))[0] & 1
+        ? init.contestants.toReversed()
+        : init.contestants;
     const now = Date.now();
     const record: GoalBattleRecord = {
       ...init.record,
@@ -122,6 +128,24 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
 
   async detail(): Promise<GoalBattle | null> {
     return this.record && battleView(this.record);
+  }
+
+  /**
+   * The battle once it is over, or as it stands after `waitMs` if it isn't yet (null: no such battle). A goal
+   * evaluation awaits its battles this way, asking again while they go on, so an evicted battle is awaited anew.
+   */
+  async outcome(waitMs: number): Promise<GoalBattle | null> {
+    const r = this.record;
+    if (!r) return null;
+    if (!isOver(r)) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        this.endWaiters.push(resolve);
+        timer = setTimeout(resolve, waitMs);
+      });
+      clearTimeout(timer);
+    }
+    return battleView(r);
   }
 
   /** Ends the battle now: calls under way are aborted, nothing is rated, names are shown. */
@@ -328,7 +352,8 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
     );
     if (r.holdId) writes.push(settleHoldsWrite(this.env.DB, [r.holdId]));
     if (!o.voting) writes.push(revealHoldsWrite(this.env.DB, r.id));
-    if (o.rated)
+    // A goal evaluation's battle is rated by the evaluation, as source `eval`.
+    if (o.rated && !r.evaluationId)
       writes.push(
         ratedGoalBattleWrite(this.env.DB, {
           battleId: r.id,
@@ -349,6 +374,7 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
     }
     this.save();
     this.announce();
+    for (const wake of this.endWaiters.splice(0)) wake();
     if (!o.voting) await this.ctx.storage.deleteAlarm();
   }
 

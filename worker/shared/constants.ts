@@ -121,12 +121,14 @@ export const MAX_TIMEOUT_MS = 900_000;
  * Evaluations: without a baseline every pair of contestants is judged, so their number stays small; with one,
  * each contestant meets only the baseline. Repeats are samples of the same item per contestant.
  */
-export const EVALUATION_METHODS = ["pairwise", "council"] as const;
+export const EVALUATION_METHODS = ["pairwise", "council", "goal"] as const;
 export type EvaluationMethod = (typeof EVALUATION_METHODS)[number];
 export const MAX_PAIRWISE_CONTESTANTS = 6;
 /** a council round's answers all go to every reviewer, so a council evaluation has as few as a run */
 export const MAX_COUNCIL_CONTESTANTS = 6;
 export const MAX_BASELINE_CONTESTANTS = 20;
+/** every pair of a goal evaluation's contestants battles on every item, so as few as pairwise without a baseline */
+export const MAX_GOAL_CONTESTANTS = 6;
 export const MAX_EVALUATION_JUDGES = 4;
 export const MAX_EVALUATION_REPEATS = 5;
 /** arena-hard-auto's five-point verdict, as the judge saw A and B */
@@ -178,7 +180,16 @@ export const MAX_PROMPT_SET_TURNS = 100;
 /** The formats a prompt set is uploaded and exported in. */
 export const PROMPT_SET_FORMATS = ["jsonl", "csv"] as const;
 /** The fields of an uploaded item: a JSON line's keys, a CSV's columns (only `prompt` is required). */
-export const PROMPT_SET_FIELDS = ["id", "prompt", "category", "reference", "turns"] as const;
+export const PROMPT_SET_FIELDS = [
+  "id",
+  "prompt",
+  "category",
+  "reference",
+  "turns",
+  "goal",
+  "persona",
+  "marker",
+] as const;
 export type PromptSetFormat = (typeof PROMPT_SET_FORMATS)[number];
 
 /**

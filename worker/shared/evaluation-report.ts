@@ -126,6 +126,20 @@ export const evaluationMatrixResponse = z.object({
           games: z.number(),
           flips: z.number(),
           failures: z.number(),
+          /** a goal evaluation's: each battle the contestant played on the item (side A or B), its result and why */
+          battles: z.optional(
+            z.array(
+              z.object({
+                battleId: z.string(),
+                sample: z.number(),
+                opponent: z.string(),
+                side: z.enum(["A", "B"]),
+                result: z.enum(["win", "loss", "tie", "none"]),
+                endedReason: z.nullable(z.string()),
+                reason: z.nullable(z.string()),
+              }),
+            ),
+          ),
         }),
       ),
     }),
@@ -173,6 +187,23 @@ export const evaluationItemResponse = z.object({
         reviews: z.array(
           z.object({ contestant: z.string(), critique: z.string(), scores: z.record(z.string(), z.number()) }),
         ),
+        error: z.nullable(z.string()),
+      }),
+    ),
+  ),
+  /** a goal evaluation's: each battle on the item (`first` on side A), its transcript at /goal-battles/:battleId */
+  battles: z.optional(
+    z.array(
+      z.object({
+        battleId: z.string(),
+        sample: z.number(),
+        first: z.string(),
+        second: z.string(),
+        status: z.string(),
+        winner: z.nullable(z.string()),
+        endedReason: z.nullable(z.string()),
+        rationale: z.nullable(z.string()),
+        turns: z.nullable(z.number()),
         error: z.nullable(z.string()),
       }),
     ),

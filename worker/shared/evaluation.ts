@@ -65,7 +65,7 @@ export const evaluationDetail = z.object({
 /** A call that failed, and why (the provider's wording; a judge's output that missed the format twice). */
 export const evaluationFailure = z.object({
   callId: z.string(),
-  kind: z.enum(["answer", "judge", "review"]),
+  kind: z.enum(["answer", "judge", "review", "goal"]),
   itemId: z.string(),
   /** the contestant that answered, or the judge */
   model: z.string(),

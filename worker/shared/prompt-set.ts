@@ -11,7 +11,16 @@ export interface PromptSetItem {
   category: string | null;
   reference: string | null;
   turns: ConversationMessage[] | null;
+  /** what a goal evaluation's battles on this item pursue (null: none) */
+  goal: string | null;
+  /** who the simulated user plays in its goal battles */
+  persona: string | null;
+  /** what a side writes once the goal is reached */
+  marker: string | null;
 }
+
+/** The index of the first item without a goal (which a goal evaluation can't run), or -1 when all have one. */
+export const firstWithoutGoal = (items: readonly Pick<PromptSetItem, "goal">[]) => items.findIndex((i) => !i.goal);
 
 /** The id of an item given none: its 1-based position in the set. */
 export const autoItemId = (position: number) => `item-${position}`;

@@ -19,6 +19,13 @@ import {
   LEADERBOARD_SOURCES,
   MAX_CATEGORY_LENGTH,
   MAX_CONCURRENCY,
+  DEFAULT_GOAL_TURNS,
+  GOAL_USER_MODES,
+  MAX_GOAL_CHARS,
+  MAX_GOAL_CONTESTANTS,
+  MAX_GOAL_MARKER_CHARS,
+  MAX_GOAL_PERSONA_CHARS,
+  MAX_GOAL_TURNS,
   MAX_JUDGES,
   MAX_OUTPUT_TOKENS,
   MAX_REVIEWERS,
@@ -45,7 +52,7 @@ import {
   type StyleMethod,
 } from "./constants";
 import { autoItemId, repeatedId, turnsProblem } from "./prompt-set";
-import { PRESET_SLUG } from "./contestant";
+import { isPresetId, PRESET_SLUG } from "./contestant";
 
 /** A language label: `lang:` and a code (or an imported log's language name, lowercased with underscores). */
 const LANGUAGE_LABEL = new RegExp(`^${LANGUAGE_LABEL_PREFIX}[\\p{L}\\p{N}_]{2,40}$`, "u");
@@ -265,12 +272,51 @@ export type EditPresetInput = z.infer<typeof editPresetInput>;
 
 const distinct = (ids: string[]) => new Set(ids).size === ids.length;
 
+/** How a goal evaluation's battles are played: each item brings its goal, persona and marker. */
+export const evaluationGoalSettingsInput = z
+  .object({
+    maxTurns: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_GOAL_TURNS, `at most ${MAX_GOAL_TURNS} turns`)
+      .default(DEFAULT_GOAL_TURNS),
+    turnTimeoutMs: z.number().int().min(MIN_TIMEOUT_MS).max(MAX_TIMEOUT_MS).default(120_000),
+    /** what both sides read before the goal */
+    systemPrompt: z.string().max(20_000).default(""),
+    /** the item's prompt is the first user message; then a script's lines, or a model playing the user */
+    user: z
+      .object({
+        mode: z.enum(GOAL_USER_MODES),
+        modelId: modelId.optional(),
+        script: z
+          .array(z.string().trim().min(1, "a scripted message is empty").max(MAX_PROMPT_CHARS))
+          .max(MAX_GOAL_TURNS)
+          .optional(),
+      })
+      .strict()
+      .superRefine((u, ctx) => {
+        if (u.mode === "model" && !u.modelId)
+          ctx.addIssue({
+            code: "custom",
+            path: ["modelId"],
+            message: 'user mode "model" needs the modelId playing the user',
+          });
+        if (u.mode === "script" && u.modelId)
+          ctx.addIssue({ code: "custom", path: ["modelId"], message: 'user mode "script" plays no model' });
+      })
+      .default({ mode: "script" }),
+  })
+  .strict();
+
 export const evaluationSettingsInput = z
   .object({
     timeoutMs: z.number().int().min(MIN_TIMEOUT_MS).max(MAX_TIMEOUT_MS).default(120_000),
     /** the output allowance of contestants without one of their own */
     maxTokens: maxTokens.optional(),
     temperature: temperature.optional(),
+    /** method goal: how its battles are played */
+    goal: evaluationGoalSettingsInput.optional(),
   })
   .strict();
 
@@ -322,6 +368,9 @@ export const createEvaluationInput = z
         path: ["rubric"],
         message: "a council evaluation's rubric is a council rubric: { dimensions: [{ key, description, weight }] }",
       });
+    if (v.method === "goal") goalProblems(v, ctx);
+    if (v.method !== "goal" && v.settings.goal)
+      ctx.addIssue({ code: "custom", path: ["settings", "goal"], message: 'settings.goal is for method "goal"' });
     if (v.method === "council" && v.contestants.length > MAX_COUNCIL_CONTESTANTS)
       ctx.addIssue({
         code: "custom",
@@ -329,6 +378,34 @@ export const createEvaluationInput = z
         message: `every reviewer reads all of a council round's answers, so at most ${MAX_COUNCIL_CONTESTANTS} contestants`,
       });
   });
+
+/** What a goal evaluation can't take: more than six contestants, more than one judge, a preset judge, a rubric. */
+function goalProblems(v: { contestants: string[]; judges: string[]; rubric?: unknown }, ctx: z.RefinementCtx): void {
+  if (v.contestants.length > MAX_GOAL_CONTESTANTS)
+    ctx.addIssue({
+      code: "custom",
+      path: ["contestants"],
+      message: `each pair of a goal evaluation's contestants battles on every item, so at most ${MAX_GOAL_CONTESTANTS} contestants`,
+    });
+  if (v.judges.length > 1)
+    ctx.addIssue({
+      code: "custom",
+      path: ["judges"],
+      message: "a goal evaluation takes at most one judge: the model that checks for the goal and decides open battles",
+    });
+  if (v.judges.some(isPresetId))
+    ctx.addIssue({
+      code: "custom",
+      path: ["judges"],
+      message: "a goal evaluation's judge is a model id, not a preset",
+    });
+  if (v.rubric !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["rubric"],
+      message: "a goal evaluation has no rubric: its battles are won by reaching each item's goal",
+    });
+}
 
 export const listEvaluationsQuery = listRunsQuery;
 
@@ -607,6 +684,12 @@ export const promptSetItemInput = z
       })
       .nullish()
       .transform((t) => (t?.length ? t : null)),
+    /** what a goal evaluation's battles on this item pursue */
+    goal: optionalText("goal", MAX_GOAL_CHARS).optional(),
+    /** who the simulated user plays in this item's goal battles */
+    persona: optionalText("persona", MAX_GOAL_PERSONA_CHARS).optional(),
+    /** what a side writes once the goal is reached (GOAL_REACHED when neither it nor a judge is given) */
+    marker: optionalText("marker", MAX_GOAL_MARKER_CHARS).optional(),
   })
   .strict();
 

@@ -504,6 +504,12 @@ export const promptSetItem = z.object({
   reference: z.nullable(z.string()),
   /** a multi-turn item's earlier turns (user first, ending with the assistant); `prompt` is the next user turn */
   turns: z.nullable(z.array(z.object({ role: z.string(), content: z.string() }))),
+  /** what a goal evaluation's battles on this item pursue */
+  goal: z.nullable(z.string()),
+  /** who the simulated user plays in them */
+  persona: z.nullable(z.string()),
+  /** what a side writes once the goal is reached */
+  marker: z.nullable(z.string()),
 });
 
 export const promptSetList = z.object({ items: z.array(promptSetSummary), nextCursor: z.nullable(z.string()) });
@@ -604,6 +610,8 @@ export const evaluationEstimate = z.object({
   selfSkipped: z.number(),
   /** a council evaluation's reviews: every reviewer reviews each item's answers once per sample */
   reviewCalls: z.optional(z.number()),
+  /** a goal evaluation's battles: every pair on every item, once per sample (each is a GoalBattleRoom's turns) */
+  goalBattles: z.optional(z.number()),
 });
 
 export const evaluationStarted = z.object({ id: z.string(), status: evaluationStatus, estimate: evaluationEstimate });

@@ -13,8 +13,11 @@ import { CallTally } from "./tally";
 
 export type CallStatus = "pending" | "running" | "done" | "failed" | "blocked" | "cancelled";
 
-/** An answer, a pairwise judge's verdict on one order, or a council reviewer's ranking of an item's answers. */
-export type CallKind = "answer" | "judge" | "review";
+/**
+ * An answer, a pairwise judge's verdict on one order, a council reviewer's ranking of an item's answers, or a goal
+ * evaluation's battle (its `first` on side A, played in its own GoalBattleRoom: goal-call.ts).
+ */
+export type CallKind = "answer" | "judge" | "review" | "goal";
 
 export type CallRow = {
   id: string;
@@ -34,6 +37,10 @@ export type CallRow = {
   reasons: string | null;
   /** a council review as stored (council-round.ts's StoredReview, JSON) */
   review: string | null;
+  /** a goal battle's outcome as stored (goal-call.ts's GoalOutcome, JSON) */
+  outcome: string | null;
+  /** a goal call's battles started so far before this one (a pause or a retry starts a fresh battle) */
+  attempt: number;
   error: string | null;
   latency_ms: number | null;
   first_token_ms: number | null;
@@ -54,7 +61,16 @@ export type ItemRow = {
   reference: string | null;
   turns: string | null;
   max_usd: number;
+  /** a goal evaluation's item: its goal, persona and marker (ItemGoal, JSON) */
+  goal: string | null;
 };
+
+/** What a goal evaluation's item asks of its battles. */
+export interface ItemGoal {
+  goal: string;
+  persona: string | null;
+  marker: string | null;
+}
 
 export interface NewCall {
   id: string;
@@ -76,6 +92,7 @@ export interface CallResult {
   verdict?: FivePointVerdict | null;
   reasons?: string | null;
   review?: string | null;
+  outcome?: string | null;
   error: string | null;
   latencyMs: number | null;
   firstTokenMs?: number | null;
@@ -100,8 +117,9 @@ const SCHEMA = [
   "CREATE INDEX IF NOT EXISTS eval_calls_unwritten ON eval_calls (written, seq)",
 ];
 
-/** Columns added since the table was first made: a room made before them gets them when it next loads. */
-const ADDED_COLUMNS = { review: "TEXT" } as const;
+/** Columns added since the tables were first made: a room made before them gets them when it next loads. */
+const ADDED_ITEM_COLUMNS = { goal: "TEXT" } as const;
+const ADDED_COLUMNS = { review: "TEXT", outcome: "TEXT", attempt: "INTEGER NOT NULL DEFAULT 0" } as const;
 
 /** Calls still to make or under way. */
 const LIVE = "status IN ('pending', 'running')";
@@ -117,16 +135,21 @@ export class CallStore {
   constructor(private readonly storage: DurableObjectStorage) {
     this.sql = storage.sql;
     for (const statement of SCHEMA) this.sql.exec(statement);
+    this.addColumns("eval_calls", ADDED_COLUMNS);
+    this.addColumns("eval_items", ADDED_ITEM_COLUMNS);
+    this.nextSeq = (this.sql.exec<{ s: number | null }>("SELECT max(seq) AS s FROM eval_calls").one().s ?? 0) + 1;
+    this.tally = this.reload();
+  }
+
+  private addColumns(table: string, columns: Record<string, string>): void {
     const have = new Set(
       this.sql
-        .exec<{ name: string }>("SELECT name FROM pragma_table_info('eval_calls')")
+        .exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
         .toArray()
         .map((c) => c.name),
     );
-    for (const [name, type] of Object.entries(ADDED_COLUMNS))
-      if (!have.has(name)) this.sql.exec(`ALTER TABLE eval_calls ADD COLUMN ${name} ${type}`);
-    this.nextSeq = (this.sql.exec<{ s: number | null }>("SELECT max(seq) AS s FROM eval_calls").one().s ?? 0) + 1;
-    this.tally = this.reload();
+    for (const [name, type] of Object.entries(columns))
+      if (!have.has(name)) this.sql.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
   }
 
   /** Stores the items and every call of the evaluation in one transaction. */
@@ -134,7 +157,7 @@ export class CallStore {
     this.storage.transactionSync(() => {
       for (const [idx, it] of items.entries())
         this.sql.exec(
-          "INSERT INTO eval_items (idx, item_id, prompt, category, reference, turns, max_usd) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO eval_items (idx, item_id, prompt, category, reference, turns, max_usd, goal) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
           idx,
           it.id,
           it.prompt,
@@ -142,6 +165,13 @@ export class CallStore {
           it.reference,
           it.turns ? JSON.stringify(it.turns) : null,
           it.maxUsd,
+          it.goal
+            ? JSON.stringify({
+                goal: it.goal,
+                persona: it.persona ?? null,
+                marker: it.marker ?? null,
+              } satisfies ItemGoal)
+            : null,
         );
       for (const c of calls)
         this.sql.exec(
@@ -194,6 +224,15 @@ export class CallStore {
       .toArray()
       .filter((c) => !this.running.has(c.id));
     if (answers.length >= limit) return answers.slice(0, limit);
+    const goals = this.sql
+      .exec<CallRow>(
+        "SELECT * FROM eval_calls WHERE status = 'pending' AND provider = ? AND kind = 'goal' ORDER BY item, sample LIMIT ?",
+        provider,
+        asked - answers.length,
+      )
+      .toArray()
+      .filter((c) => !this.running.has(c.id));
+    if (goals.length) return [...answers, ...goals].slice(0, limit);
     const judges = this.sql
       .exec<CallRow>(
         `SELECT j.* FROM eval_calls j JOIN eval_calls a ON a.id = j.dep_a JOIN eval_calls b ON b.id = j.dep_b
@@ -254,7 +293,7 @@ export class CallStore {
     let blocked: CallRow[] = [];
     this.storage.transactionSync(() => {
       this.sql.exec(
-        `UPDATE eval_calls SET status = ?, text = ?, verdict = ?, reasons = ?, review = ?, error = ?, latency_ms = ?,
+        `UPDATE eval_calls SET status = ?, text = ?, verdict = ?, reasons = ?, review = ?, outcome = ?, error = ?, latency_ms = ?,
           first_token_ms = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, truncated = ?, completed_at = ?, written = 0, seq = ?
           WHERE id = ?`,
         r.status,
@@ -262,6 +301,7 @@ export class CallStore {
         r.verdict ?? null,
         r.reasons ?? null,
         r.review ?? null,
+        r.outcome ?? null,
         r.error,
         r.latencyMs,
         r.firstTokenMs ?? null,
@@ -287,6 +327,11 @@ export class CallStore {
     for (const waiting of blocked) this.tally.move(waiting, "pending", "blocked");
     if (!this.itemOpen(row.item)) this.tally.openItemsUsd -= this.item(row.item).max_usd;
     return row;
+  }
+
+  /** The goal call's battle is given up (stopped by a pause): when it is made again, it is a fresh battle. */
+  nextAttempt(id: string): void {
+    this.sql.exec("UPDATE eval_calls SET attempt = attempt + 1 WHERE id = ?", id);
   }
 
   /**
@@ -318,13 +363,13 @@ export class CallStore {
 
   /**
    * The failed calls, to retry: they and the judge calls they blocked are to make again (what a failed call cost
-   * stays in `earlier_usd`). Returns the failed ones as they were.
+   * stays in `earlier_usd`; a goal call plays a fresh battle). Returns the failed ones as they were.
    */
   reopenFailed(): CallRow[] {
     const failed = this.sql.exec<CallRow>("SELECT * FROM eval_calls WHERE status = 'failed'").toArray();
     this.sql.exec(
       `UPDATE eval_calls SET status = 'pending', error = NULL, completed_at = NULL, earlier_usd = earlier_usd + coalesce(cost_usd, 0),
-        cost_usd = NULL, tokens_in = NULL, tokens_out = NULL WHERE status IN ('failed', 'blocked')`,
+        cost_usd = NULL, tokens_in = NULL, tokens_out = NULL, attempt = attempt + (kind = 'goal') WHERE status IN ('failed', 'blocked')`,
     );
     this.tally = this.reload();
     return failed;
@@ -390,9 +435,10 @@ export class CallStore {
     const perContestant = this.sql
       .exec<{ contestant: string; kind: string; status: CallStatus; n: number }>(
         `SELECT model AS contestant, 'answer' AS kind, status, count(*) AS n FROM eval_calls WHERE kind = 'answer' GROUP BY model, status
-         UNION ALL SELECT c, 'judge', status, count(*) FROM (
-           SELECT first AS c, status FROM eval_calls WHERE kind = 'judge' UNION ALL SELECT second, status FROM eval_calls WHERE kind = 'judge'
-         ) GROUP BY c, status
+         UNION ALL SELECT c, k, status, count(*) FROM (
+           SELECT first AS c, kind AS k, status FROM eval_calls WHERE kind IN ('judge', 'goal')
+           UNION ALL SELECT second, kind, status FROM eval_calls WHERE kind IN ('judge', 'goal')
+         ) GROUP BY c, k, status
          UNION ALL SELECT a.model, 'review', r.status, count(*) FROM eval_calls r
            JOIN eval_calls a ON a.kind = 'answer' AND a.item = r.item AND a.sample = r.sample AND a.model != r.model
            WHERE r.kind = 'review' GROUP BY a.model, r.status`,

@@ -27,7 +27,8 @@ export function progressOf(record: EvaluationRecord, store: CallStore, pace: Pac
   };
   const per = store.perContestant();
   // A council evaluation's reviews are its judgments: what the page shows as "reviewed".
-  const judging = record.method === "council" ? "review" : "judge";
+  // …and a goal evaluation's battles, what it shows as "battled".
+  const judging = record.method === "council" ? "review" : record.method === "goal" ? "goal" : "judge";
   const contestants = record.contestants.map((c): ContestantProgress => {
     const n = (kind: string, statuses: CallStatus[]) =>
       per

@@ -3,7 +3,7 @@
  * calls, the items and the answers' text live in the room's SQLite tables (call-store.ts), never all in memory.
  */
 import type { CallTargets } from "../../db/records";
-import type { EvaluationMethod, EvaluationStatus } from "../../shared/constants";
+import type { EvaluationMethod, EvaluationStatus, GoalUserMode } from "../../shared/constants";
 import type { ModelParams, Rubric } from "../../shared/run";
 
 export const RECORD_KEY = "record";
@@ -22,6 +22,17 @@ export interface EvaluationSettings {
   temperature: number | null;
 }
 
+/** How a goal evaluation's battles are played (the same for every item; each item brings its goal). */
+export interface EvaluationGoalPlan {
+  maxTurns: number;
+  turnTimeoutMs: number;
+  /** the framing both sides read before the goal (a preset's own system prompt comes first) */
+  systemPrompt: string;
+  user: { mode: GoalUserMode; modelId: string | null; script: string[] | null };
+  /** checks each reply for the goal when an item names no marker, and judges a battle the goal rule left open */
+  judgeModelId: string | null;
+}
+
 export interface EvaluationRecord {
   version: 1;
   id: string;
@@ -38,6 +49,8 @@ export interface EvaluationRecord {
   rubric: string | null;
   /** a council evaluation's rubric (absent: the default six dimensions) */
   councilRubric?: Rubric;
+  /** a goal evaluation's battles (absent: another method) */
+  goal?: EvaluationGoalPlan;
   settings: EvaluationSettings;
   status: EvaluationStatus;
   error: string | null;

@@ -10,6 +10,7 @@ import { providerCap, ROOM_MAX_IN_FLIGHT } from "../../evaluation/concurrency";
 import type { CallRow, CallStore } from "./call-store";
 import type { EvaluationContext } from "./context";
 import { makeAnswerCall, makeJudgeCall } from "./calls";
+import { makeGoalCall } from "./goal-call";
 import { makeReviewCall } from "./review-call";
 
 /** Calls one step starts at most. */
@@ -93,7 +94,9 @@ export class Scheduler {
   }
 
   private async make(ctx: EvaluationContext, call: CallRow): Promise<CallRow | null> {
-    const make = { answer: makeAnswerCall, judge: makeJudgeCall, review: makeReviewCall }[call.kind];
+    const make = { answer: makeAnswerCall, judge: makeJudgeCall, review: makeReviewCall, goal: makeGoalCall }[
+      call.kind
+    ];
     return make(ctx, call);
   }
 

@@ -1,11 +1,12 @@
 /**
- * A finished call's D1 rows: its answer, judgment or review row, and a judgment's `eval` battles (arena-hard-auto's
- * count) or a review's (a council run's count: one per pair it ranked).
+ * A finished call's D1 rows: its answer, judgment, review or goal battle row, and a judgment's `eval` battles
+ * (arena-hard-auto's count), a review's (a council run's count: one per pair it ranked) or a decided goal battle's.
  */
 import { answerRowWrites, evalBattleWrites, judgmentRowWrites } from "../../db/evaluation-queries";
 import type { Write } from "../../db/statements";
 import { battlesOf } from "../../evaluation/verdicts";
 import type { CallRow, CallStore } from "./call-store";
+import { goalWrites } from "./goal-writes";
 import { reviewWrites } from "./review-writes";
 
 export function callWrites(d1: D1Database, evaluationId: string, store: CallStore, call: CallRow): Write[] {
@@ -30,6 +31,7 @@ export function callWrites(d1: D1Database, evaluationId: string, store: CallStor
       completedAt,
     });
   if (call.kind === "review") return reviewWrites(d1, evaluationId, item, call);
+  if (call.kind === "goal") return goalWrites(d1, evaluationId, item, call);
   const first = call.first!;
   const second = call.second!;
   const games = call.verdict ? battlesOf({ first, second, verdict: call.verdict }) : [];

@@ -63,6 +63,10 @@ export interface GoalBattleRecord {
   vote: { choice: VoteChoice } | null;
   /** the money set aside for the battle's calls, settled at its end */
   holdId: string | null;
+  /** the user's first message, the same to both sides, whatever the user mode (a goal evaluation's item prompt) */
+  opening?: string;
+  /** the goal evaluation this battle is one call of: it writes the battle's `eval` battle, so this room writes none */
+  evaluationId?: string;
 }
 
 /** A stored message: what a client sees, plus the kind of a failure (its own wording may name the model). */

@@ -78,10 +78,11 @@ async function askUser(
 ): Promise<StoredMessage | { userError: string }> {
   const r = ctx.record;
   const base = { turn, side, role: "user" as const, goalCheck: null, error: null, errorKind: null };
-  if (r.user.mode === "script") {
+  const opening = turn === 1 ? r.opening : undefined;
+  if (r.user.mode === "script" || opening !== undefined) {
     const message: StoredMessage = {
       ...base,
-      content: r.user.script![turn - 1],
+      content: opening ?? r.user.script![turn - 1],
       tokensIn: null,
       tokensOut: null,
       latencyMs: null,
