@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { client, ok } from "../helpers/client";
 import { ended, evalBattles, evaluationUntil, getEvaluation, startEvaluation } from "../helpers/evaluations";
 import { api } from "../helpers/runs";
-import { callsFor, poll, releaseHold, ruleFor, waitForCalls, waitForHeld } from "../helpers/stub-client";
+import { callsFor, poll, releaseHold, ruleFor, scriptModel, waitForCalls, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 
@@ -258,6 +258,59 @@ describe("resuming a goal evaluation", () => {
     expect(await callsFor(stub, "eg3-plain")).toHaveLength(4);
     const battles = await evalBattles(started.id);
     expect(battles.map((b) => b.item).sort()).toEqual(["hotel", "train"]);
+  });
+});
+
+describe("pausing and cancelling a goal evaluation", () => {
+  const oneGoal = async (tag: string) => {
+    await scriptModel(stub, `${tag}-good`, [{ holdKey: `${tag}-held`, text: "On it (good)." }]);
+    await ruleFor(stub, `${tag}-good`, "Next step", { text: "Done. GOAL_REACHED" });
+    await ruleFor(stub, `${tag}-good`, "", { text: "On it (good)." });
+    await ruleFor(stub, `${tag}-plain`, "", { text: "On it (plain)." });
+    const setId = await goalSet(`${tag} goals`, THREE_GOALS.slice(0, 1));
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: [`openai:${tag}-good`, `anthropic:${tag}-plain`],
+      method: "goal",
+      settings: { goal: { user: { mode: "script", script: ["Next step?"] } } },
+    });
+    await waitForHeld(stub, `${tag}-held`, 1, 10_000);
+    return started.id;
+  };
+  const states = async (id: string) => (await battleRows(id)).map((r) => [r.state, r.endedReason, r.winner]);
+
+  it("a pause stops the battle under way; the resumed evaluation plays it afresh", async () => {
+    const id = await oneGoal("eg6");
+    expect((await client.evaluations[":id"].pause.$post({ param: { id } })).status).toBe(200);
+    const paused = await evaluationUntil(id, (e) => e.progress.judgments.pending === 1, "the battle given back");
+    expect(paused).toMatchObject({ status: "paused", progress: { judgments: { running: 0, done: 0 } } });
+    expect(await states(id)).toEqual([["stopped", "manual", "none"]]);
+
+    expect((await client.evaluations[":id"].resume.$post({ param: { id } })).status).toBe(200);
+    const done = await ended(id);
+    expect(done).toMatchObject({ status: "completed", progress: { judgments: { done: 1, total: 1 } } });
+    const rows = await battleRows(id);
+    expect(rows.map((r) => [r.state, r.winner]).sort()).toEqual([
+      ["done", "A"],
+      ["stopped", "none"],
+    ]);
+    // The stopped battle's held reply, then the fresh battle's two.
+    expect(await callsFor(stub, "eg6-good")).toHaveLength(3);
+    expect(await evalBattles(id)).toEqual([expect.objectContaining({ a: "openai:eg6-good", winner: "model_a" })]);
+  });
+
+  it("a cancel stops the battle under way and counts nothing", async () => {
+    const id = await oneGoal("eg7");
+    expect((await client.evaluations[":id"].cancel.$post({ param: { id } })).status).toBe(200);
+    await poll(
+      () => states(id),
+      (s) => s[0]?.[0] === "stopped",
+      5_000,
+      "the battle's stop",
+    );
+    expect(await states(id)).toEqual([["stopped", "manual", "none"]]);
+    expect((await getEvaluation(id)).status).toBe("cancelled");
+    expect(await evalBattles(id)).toEqual([]);
   });
 });
 

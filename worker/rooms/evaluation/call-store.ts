@@ -329,9 +329,14 @@ export class CallStore {
     return row;
   }
 
-  /** The goal call's battle is given up (stopped by a pause): when it is made again, it is a fresh battle. */
-  nextAttempt(id: string): void {
+  /**
+   * A goal call under way gave its battle up (stopped by a pause): it is to make again, as a fresh battle. Its row is
+   * still pending in storage; only this instance's count had it under way.
+   */
+  requeueAsNew(id: string): void {
     this.sql.exec("UPDATE eval_calls SET attempt = attempt + 1 WHERE id = ?", id);
+    const row = this.call(id);
+    if (row && this.running.delete(id)) this.tally.move(row, "running", "pending");
   }
 
   /**

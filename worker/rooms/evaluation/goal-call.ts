@@ -31,6 +31,9 @@ export interface GoalOutcome {
 /** How long one wait on the battle room lasts before the call asks again (and looks whether it was halted). */
 const WAIT_MS = 30_000;
 
+/** Waits in a row that may end with the battle's room gone before the call gives up on it. */
+const MAX_LOST_WAITS = 3;
+
 /** The goal calls of each evaluation waiting on their battles, woken to stop them by a pause. */
 const waiting = new Map<string, Set<() => void>>();
 
@@ -70,8 +73,16 @@ export async function makeGoalCall(ctx: EvaluationContext, call: CallRow): Promi
     const begun = await room.start(battleStart(r, ctx.store.item(call.item), call, battleId));
     if (begun.ok) battle = begun.battle;
     else failure = begun.message;
-    while (battle && !ended(battle) && !halted && ctx.current())
-      battle = (await Promise.race([room.outcome(WAIT_MS), halt])) ?? battle;
+    let lost = 0;
+    while (battle && !ended(battle) && !halted && ctx.current()) {
+      try {
+        battle = (await Promise.race([room.outcome(WAIT_MS), halt])) ?? battle;
+        lost = 0;
+      } catch (err) {
+        // The battle's room was evicted under the wait: asking again wakes it, and it goes on where it stood.
+        if (++lost > MAX_LOST_WAITS) throw err;
+      }
+    }
   } catch (err) {
     failure = `The goal battle could not be played: ${err instanceof Error ? err.message : String(err)}`;
   } finally {
@@ -88,7 +99,7 @@ export async function makeGoalCall(ctx: EvaluationContext, call: CallRow): Promi
   if (halted) {
     // Paused: the battle stops, and the call plays a fresh one when the evaluation resumes.
     await room.stop().catch(() => {});
-    ctx.store.nextAttempt(call.id);
+    ctx.store.requeueAsNew(call.id);
     return null;
   }
   return keep(ctx, call, started, null, failure ?? "The goal battle was not found.");
