@@ -10,19 +10,25 @@ const USAGE = `Usage: npm run eval -- --set FILE --contestants A,B[,…] --judge
 Runs an evaluation: every contestant answers every prompt of the set. Pairwise (the default): each judge compares
 each contestant's answer with the baseline's in both orders. Council (--method council): each prompt is a council
 round, and each reviewer (the judges, or without --judges the contestants, each leaving its own answer out) ranks
-all the answers blind. Prints the leaderboard and exits 1 when a threshold fails, 2 on a usage or server error.
+all the answers blind. Goal (--method goal): each prompt's goal is a goal battle for every pair of contestants,
+won by reaching it first (or by the one --judges model). Prints the leaderboard and exits 1 when a threshold fails, 2 on a usage or server error.
 
 Contestants and judges are model ids (demo:concise, openai:gpt-4.1) or presets: preset:SLUG@VERSION, or
 preset:SLUG for its latest version.
 
 Options:
-  --set FILE            prompts: JSON Lines or CSV (prompt, optional id, category, reference, turns)
+  --set FILE            prompts: JSON Lines or CSV (prompt, optional id, category, reference, turns; goal,
+                        persona and marker for --method goal)
   --set-id ID           an existing prompt set instead of --set
   --name NAME           the evaluation's name (default: the set's file name and the date)
   --contestants LIST    comma-separated contestants
   --baseline ID         the contestant everyone is compared with (default: every pair, up to 6 contestants)
   --judges LIST         comma-separated judge models (council: the reviewers; optional)
-  --method M            pairwise (default) or council
+  --method M            pairwise (default), council or goal
+  --user-model ID       goal: a model plays the user (default: a script, the prompt then --script's lines)
+  --script "A|B"        goal: the user's lines after each item's prompt, separated by |
+  --max-turns N         goal: the turns a battle may take (default 25)
+  --turn-timeout-ms N   goal: how long a turn may take (default 120000)
   --repeats N           answers per contestant and prompt (default 1)
   --presets FILE        a JSON array of presets to create or update first:
                         [{ "name", "slug"?, "modelId", "systemPrompt"?, "temperature"?, "maxTokens"? }]
@@ -77,6 +83,10 @@ function options() {
       baseline: { type: "string" },
       judges: { type: "string" },
       method: { type: "string" },
+      "user-model": { type: "string" },
+      script: { type: "string" },
+      "max-turns": { type: "string" },
+      "turn-timeout-ms": { type: "string" },
       repeats: { type: "string" },
       presets: { type: "string" },
       "min-win-rate": { type: "string", multiple: true },
@@ -101,8 +111,8 @@ function options() {
   };
   if (!values.set === !values["set-id"]) throw new UsageError("give exactly one of --set FILE and --set-id ID");
   const method = values.method ?? "pairwise";
-  if (method !== "pairwise" && method !== "council")
-    throw new UsageError(`--method is pairwise or council; got "${method}"`);
+  if (method !== "pairwise" && method !== "council" && method !== "goal")
+    throw new UsageError(`--method is pairwise, council or goal; got "${method}"`);
   const repeats = values.repeats === undefined ? 1 : Number(values.repeats);
   if (!Number.isInteger(repeats) || repeats < 1) throw new UsageError(`--repeats must be a whole number ≥ 1`);
   const thresholds = (raw: string[] | undefined, flag: string, scale: number): Threshold[] =>
@@ -112,6 +122,33 @@ function options() {
       if (at <= 0 || !Number.isFinite(value)) throw new UsageError(`${flag} takes CONTESTANT=NUMBER; got "${t}"`);
       return { contestant: t.slice(0, at), value: value / scale };
     });
+  const whole = (raw: string | undefined, flag: string) => {
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number ≥ 1`);
+    return n;
+  };
+  const goalFlags = ["user-model", "script", "max-turns", "turn-timeout-ms"] as const;
+  const given = goalFlags.filter((f) => values[f] !== undefined);
+  if (method !== "goal" && given.length) throw new UsageError(`--${given[0]} is for --method goal`);
+  if (values["user-model"] !== undefined && values.script !== undefined)
+    throw new UsageError("give --user-model or --script, not both");
+  const goal =
+    method === "goal"
+      ? {
+          user: values["user-model"]
+            ? { mode: "model" as const, modelId: values["user-model"] }
+            : {
+                mode: "script" as const,
+                script: (values.script ?? "")
+                  .split("|")
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              },
+          maxTurns: whole(values["max-turns"], "--max-turns"),
+          turnTimeoutMs: whole(values["turn-timeout-ms"], "--turn-timeout-ms"),
+        }
+      : null;
   return {
     set: values.set ?? null,
     setId: values["set-id"] ?? null,
@@ -119,8 +156,10 @@ function options() {
     contestants: list(values.contestants, "--contestants"),
     baseline: values.baseline ?? null,
     method,
-    // A council's reviewers default to the contestants themselves.
-    judges: method === "council" && values.judges === undefined ? [] : list(values.judges, "--judges"),
+    // A council's reviewers default to the contestants themselves; a goal evaluation's judge is optional.
+    judges:
+      (method === "council" || method === "goal") && values.judges === undefined ? [] : list(values.judges, "--judges"),
+    goal,
     repeats,
     presets: values.presets ?? null,
     minWinRate: thresholds(values["min-win-rate"], "--min-win-rate", 100),
@@ -260,7 +299,7 @@ async function follow(server: Server, id: string): Promise<string> {
     const total = answers.total + judgments.total;
     const failed = answers.failed + judgments.failed;
     const eta = etaMs === null ? "" : `, ~${Math.ceil(etaMs / 1000)} s left`;
-    const judged = state.method === "council" ? "reviews" : "judgments";
+    const judged = state.method === "council" ? "reviews" : state.method === "goal" ? "battles" : "judgments";
     const line = `${bar(done, total)} answers ${answers.done}/${answers.total}, ${judged} ${judgments.done}/${judgments.total}${failed ? `, ${failed} failed` : ""}, $${spentUsd.toFixed(4)}${eta}`;
     if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
     else if (Math.floor((done / Math.max(total, 1)) * 10) !== lastShown) {
@@ -346,6 +385,7 @@ async function main(opts: Options): Promise<number> {
     judges,
     ...(baseline ? { baseline } : {}),
     repeats: opts.repeats,
+    ...(opts.goal ? { settings: { goal: opts.goal } } : {}),
   });
   console.error(`Evaluation ${started.id} started.`);
   const status = await follow(server, started.id);

@@ -114,4 +114,47 @@ describe("npm run eval", () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("--min-win-rate takes CONTESTANT=NUMBER");
   });
+
+  it("runs goal battles with --method goal: a model plays the user, the demo that gets there first leads", async () => {
+    await writeFile(
+      path.join(dir, "goals.jsonl"),
+      `${[
+        { id: "hike", prompt: "Hello, I need a packing list.", goal: "Write a packing list for a weekend hike" },
+        { id: "trip", prompt: "Hi, I want to plan a trip.", goal: "Plan a three-day trip to Lisbon" },
+      ]
+        .map((item) => JSON.stringify(item))
+        .join("\n")}\n`,
+    );
+    const out = await evalCli([
+      "--url",
+      server.url,
+      "--set",
+      path.join(dir, "goals.jsonl"),
+      "--method",
+      "goal",
+      "--contestants",
+      "demo:thorough,demo:skeptic",
+      "--baseline",
+      "demo:skeptic",
+      "--user-model",
+      "demo:concise",
+      "--max-turns",
+      "6",
+      "--min-win-rate",
+      "demo:thorough=1",
+      "--json",
+      path.join(dir, "goal-report.json"),
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/battles 2\/2/);
+    const report = JSON.parse(await readFile(path.join(dir, "goal-report.json"), "utf8")) as {
+      method: string;
+      rows: { contestant: string; games: number; observedWinRate: number | null }[];
+    };
+    expect(report.method).toBe("goal");
+    expect(report.rows.find((r) => r.contestant === "demo:thorough")).toMatchObject({ games: 2, observedWinRate: 1 });
+    const usage = await evalCli([...base(), "--user-model", "demo:concise"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--user-model is for --method goal");
+  });
 });
