@@ -147,10 +147,53 @@ describeInBrowser("an evaluation, in a real browser", () => {
     expect(await changes.innerText()).toContain(`${plain} → preset:plain@2`);
   });
 
+  test("goal battles from the page: pasted goals, a demo playing the user; each matrix cell opens its battle", async () => {
+    const page = await open();
+    await page.goto(`${server.url}/evaluations/new`);
+    await page.getByRole("heading", { name: "New evaluation", level: 1 }).waitFor({ timeout: 10_000 });
+    await page.getByLabel("Name", { exact: true }).fill("Who plans best");
+    await page.getByRole("radio", { name: "Goal battles" }).check();
+    expect(await page.getByTestId("evaluation-method-help").innerText()).toMatch(
+      /^Each prompt's goal is a goal battle/,
+    );
+    await page.getByLabel("Prompt set").selectOption({ label: "Paste new prompts…" });
+    await page
+      .getByLabel(/^Goals, one per line/)
+      .fill("Write a packing list for a weekend hike\nPlan a three-day trip to Lisbon");
+    await page.getByLabel(/^Contestants/).fill("demo:thorough, demo:skeptic");
+    await page.getByRole("radio", { name: "A model plays the user" }).check();
+    await page.getByLabel("User model").fill("demo:concise");
+    await page.getByLabel("Turns at most").fill("6");
+    await page.getByRole("button", { name: "Estimate" }).click();
+    const estimate = page.getByTestId("evaluation-estimate");
+    await estimate.waitFor({ timeout: 10_000 });
+    expect(await estimate.innerText()).toMatch(/2 goal battles/);
+
+    await page.getByRole("button", { name: "Start" }).click();
+    await page.getByRole("heading", { name: "Who plans best", level: 1 }).waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="evaluation-status"]:text("completed")').waitFor({ timeout: 60_000 });
+    const matrix = page.getByTestId("evaluation-matrix");
+    await matrix.locator("tbody tr").nth(1).waitFor({ timeout: 10_000 });
+    const link = matrix.locator("tbody tr").first().locator("a.goal-battle-link").first();
+    expect(await link.innerText()).toMatch(/^(won|lost) vs Demo/);
+    await screenshot(page, "evaluation-goal-report");
+    await link.click();
+    await page.waitForURL(/\/goal-battles\/[^/]+$/, { timeout: 10_000 });
+    await page.getByRole("heading", { name: "Write a packing list for a weekend hike", level: 1 }).waitFor({
+      timeout: 10_000,
+    });
+    expect(await page.getByTestId("goal-state").innerText()).not.toBe("");
+  });
+
   test("on a 390 px phone the new-evaluation form and the list fit, and every control has a name", async () => {
     const page = await open({ viewport: { width: 390, height: 844 }, touch: true });
     await page.goto(`${server.url}/evaluations/new`);
     await page.getByRole("heading", { name: "New evaluation", level: 1 }).waitFor({ timeout: 10_000 });
+    expect(await fitsWidth(page)).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+    // …the goal battles' settings too.
+    await page.getByRole("radio", { name: "Goal battles" }).check();
+    await page.getByTestId("goal-settings").waitFor({ timeout: 10_000 });
     expect(await fitsWidth(page)).toBe(true);
     expect(await unlabelledControls(page)).toEqual([]);
     await page.goto(`${server.url}/evaluations`);

@@ -7,6 +7,7 @@ const plain = (prompt: string, k: number) => ({
   category: null,
   reference: null,
   turns: null,
+  goal: null as string | null,
 });
 
 describe("pasted prompts", () => {
@@ -21,6 +22,7 @@ describe("pasted prompts", () => {
     expect(editableAsLines([{ ...plain("a", 0), category: "math" }])).toBe(false);
     expect(editableAsLines([{ ...plain("a", 0), reference: "A" }])).toBe(false);
     expect(editableAsLines([{ ...plain("a", 0), turns: [] }])).toBe(false);
+    expect(editableAsLines([{ ...plain("a", 0), goal: "Book a table" }])).toBe(false);
     expect(editableAsLines([plain("two\nlines", 0)])).toBe(false);
   });
 

@@ -131,8 +131,10 @@ export function PromptSetNew(props: { onCreated: (set: PromptSetSummary) => void
         <h3 id="prompt-set-upload-title">Upload a file</h3>
         <p class="muted small">
           JSON Lines (<code>{'{"prompt": "…"}'}</code> a line) or CSV with a <code>prompt</code> column; optionally{" "}
-          <code>id</code>, <code>category</code>, <code>reference</code> (an answer judges compare with) and{" "}
-          <code>turns</code> (earlier turns, as a JSON array). Up to {MAX_PROMPT_SET_UPLOAD_BYTES / 1024 / 1024} MiB.
+          <code>id</code>, <code>category</code>, <code>reference</code> (an answer judges compare with),{" "}
+          <code>turns</code> (earlier turns, as a JSON array), and for goal battles <code>goal</code>,{" "}
+          <code>persona</code> (who the simulated user plays) and <code>marker</code>. Up to{" "}
+          {MAX_PROMPT_SET_UPLOAD_BYTES / 1024 / 1024} MiB.
         </p>
         <div class="field">
           <label for="prompt-set-upload-name">Name (the file's name when left empty)</label>

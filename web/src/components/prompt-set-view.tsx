@@ -33,6 +33,9 @@ function Item(props: { item: PromptSetItem }) {
         <Show when={props.item.category}> · {props.item.category}</Show>
         <Show when={props.item.turns}>{(t) => <> · after {t().length} earlier turns</>}</Show>
         <Show when={props.item.reference}> · has a reference answer</Show>
+        <Show when={props.item.goal}>{(g) => <> · goal: {g()}</>}</Show>
+        <Show when={props.item.persona}>{(p) => <> · user: {p()}</>}</Show>
+        <Show when={props.item.marker}>{(m) => <> · marker {m()}</>}</Show>
       </p>
     </li>
   );
@@ -84,7 +87,7 @@ export function PromptSetView(props: {
       setDraft(editableAsLines(all) ? { name: props.set.name, lines: all.map((i) => i.prompt).join("\n") } : null);
       if (!editableAsLines(all))
         setError(
-          "This set has its own ids, categories, reference answers, multi-turn items or prompts with line breaks, which lines can't hold: export it, change the file, and replace its items with it below.",
+          "This set has its own ids, categories, reference answers, multi-turn items, goals or prompts with line breaks, which lines can't hold: export it, change the file, and replace its items with it below.",
         );
     } catch (err) {
       setError(messageOf(err));

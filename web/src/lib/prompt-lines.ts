@@ -14,11 +14,12 @@ interface ItemFields {
   category: string | null;
   reference: string | null;
   turns: unknown[] | null;
+  goal: string | null;
 }
 
 /**
  * Whether a set's items are only prompts, one line each, with the ids their positions give: then editing its
- * lines loses nothing. Anything more (own ids, categories, references, turns, line breaks) is edited as a file.
+ * lines loses nothing. Anything more (own ids, categories, references, turns, goals, line breaks) is edited as a file.
  */
 export const editableAsLines = (items: readonly ItemFields[]): boolean =>
   items.every(
@@ -27,6 +28,7 @@ export const editableAsLines = (items: readonly ItemFields[]): boolean =>
       item.category === null &&
       item.reference === null &&
       item.turns === null &&
+      item.goal === null &&
       !/[\r\n]/.test(item.prompt),
   );
 

@@ -1,5 +1,11 @@
 import { createResource, createSignal, For, Show } from "solid-js";
 import { Alert } from "../components/alert";
+import {
+  defaultGoalSettings,
+  GoalSettings,
+  goalSettingsOf,
+  type GoalSettingsForm,
+} from "../components/evaluation/goal-settings";
 import { ModelCombobox } from "../components/model-combobox";
 import { api, call, type EvaluationEstimate } from "../lib/api";
 import { createModelOptions } from "../lib/model-options";
@@ -19,7 +25,9 @@ const METHODS = {
     "Each judge compares each contestant's answer with the baseline's (or every pair) in both orders, on a five-point scale.",
   council:
     "Each prompt is a council round: the reviewers (or else the contestants, each leaving its own answer out) rank all the answers blind.",
+  goal: "Each prompt's goal is a goal battle for every pair of contestants: the one that reaches it first wins; at the turn limit, the judge decides.",
 } as const;
+const METHOD_NAMES: Record<Method, string> = { pairwise: "Pairwise", council: "Council", goal: "Goal battles" };
 type Method = keyof typeof METHODS;
 
 /**
@@ -44,6 +52,7 @@ export default function EvaluationNewPage() {
   const [judges, setJudges] = createSignal("");
   const [repeats, setRepeats] = createSignal("1");
   const [rubric, setRubric] = createSignal("");
+  const [goal, setGoal] = createSignal<GoalSettingsForm>(defaultGoalSettings());
   const [estimate, setEstimate] = createSignal<EvaluationEstimate | null>(null);
   const [error, setError] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
@@ -57,7 +66,11 @@ export default function EvaluationNewPage() {
     if (pastedPrompts().length === 0) throw new Error("Paste at least one prompt, one per line, or pick a prompt set.");
     const made = await call(
       api["prompt-sets"].$post({
-        json: { name: name().trim() || "Pasted prompts", items: pastedPrompts().map((prompt) => ({ prompt })) },
+        json: {
+          name: name().trim() || (method() === "goal" ? "Pasted goals" : "Pasted prompts"),
+          // A pasted goal is also what the user first says: "Book a train to Paris".
+          items: pastedPrompts().map((prompt) => (method() === "goal" ? { prompt, goal: prompt } : { prompt })),
+        },
       }),
     );
     setSetId(made.id);
@@ -73,6 +86,7 @@ export default function EvaluationNewPage() {
     ...(baseline() && ids(contestants()).includes(baseline()) ? { baseline: baseline() } : {}),
     repeats: Number(repeats()) || 1,
     ...(rubric().trim() && method() === "pairwise" ? { rubric: rubric().trim() } : {}),
+    ...(method() === "goal" ? { settings: { goal: goalSettingsOf(goal()) } } : {}),
   });
 
   const run = async (what: "estimate" | "start") => {
@@ -129,7 +143,11 @@ export default function EvaluationNewPage() {
         </div>
         <Show when={chosenSet() === NEW_SET}>
           <div class="field">
-            <label for="evaluation-prompts">Prompts, one per line</label>
+            <label for="evaluation-prompts">
+              {method() === "goal"
+                ? "Goals, one per line (each also the user's first message)"
+                : "Prompts, one per line"}
+            </label>
             <textarea
               id="evaluation-prompts"
               rows="8"
@@ -168,7 +186,7 @@ export default function EvaluationNewPage() {
                   checked={method() === m}
                   onChange={() => setMethod(m)}
                 />{" "}
-                {m === "pairwise" ? "Pairwise" : "Council"}
+                {METHOD_NAMES[m]}
               </label>
             )}
           </For>
@@ -182,7 +200,9 @@ export default function EvaluationNewPage() {
             <option value="">
               {method() === "council"
                 ? "None: win rates against the others"
-                : "None: judge every pair (up to 6 contestants)"}
+                : method() === "goal"
+                  ? "None: every pair battles (up to 6 contestants)"
+                  : "None: judge every pair (up to 6 contestants)"}
             </option>
             <For each={ids(contestants())}>{(c) => <option value={c}>{c}</option>}</For>
           </select>
@@ -191,7 +211,9 @@ export default function EvaluationNewPage() {
           <label for="evaluation-judges">
             {method() === "council"
               ? "Reviewers (comma-separated; none: the contestants review each other)"
-              : "Judges (comma-separated)"}
+              : method() === "goal"
+                ? "Judge (one, optional: checks for the goal without a marker, decides battles at the limit)"
+                : "Judges (comma-separated)"}
           </label>
           <ModelCombobox
             id="evaluation-judges"
@@ -203,7 +225,9 @@ export default function EvaluationNewPage() {
           />
         </div>
         <div class="field">
-          <label for="evaluation-repeats">Answers per prompt</label>
+          <label for="evaluation-repeats">
+            {method() === "goal" ? "Battles per pair and goal" : "Answers per prompt"}
+          </label>
           <input
             id="evaluation-repeats"
             type="number"
@@ -213,6 +237,9 @@ export default function EvaluationNewPage() {
             onInput={(e) => setRepeats(e.currentTarget.value)}
           />
         </div>
+        <Show when={method() === "goal"}>
+          <GoalSettings value={goal()} onValue={setGoal} options={options()} />
+        </Show>
         <Show when={method() === "pairwise"}>
           <div class="field">
             <label for="evaluation-rubric">What the judges should weigh most</label>
@@ -228,8 +255,10 @@ export default function EvaluationNewPage() {
         <Show when={estimate()}>
           {(e) => (
             <p class="outcome-strip" data-testid="evaluation-estimate" role="status">
-              At most <strong>${e().usd.toFixed(4)}</strong>: {e().answerCalls} answer calls and{" "}
-              {e().reviewCalls === undefined ? `${e().judgeCalls} judge calls` : `${e().reviewCalls} reviews`}
+              At most <strong>${e().usd.toFixed(4)}</strong>:{" "}
+              {e().goalBattles !== undefined
+                ? `${e().goalBattles} goal battles`
+                : `${e().answerCalls} answer calls and ${e().reviewCalls === undefined ? `${e().judgeCalls} judge calls` : `${e().reviewCalls} reviews`}`}
               <Show when={e().selfSkipped > 0}>
                 {" "}
                 ({e().selfSkipped} left out: a judge never judges its own answers)

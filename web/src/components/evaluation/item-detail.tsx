@@ -80,7 +80,36 @@ export function ItemDetail(props: { id: string; itemId: string; names: Map<strin
                 </>
               )}
             </Show>
-            <Show when={!d().reviews}>
+            <Show when={d().battles}>
+              {(battles) => (
+                <>
+                  <h4>Goal battles</h4>
+                  <ul class="verdicts" data-testid="goal-battles">
+                    <For each={battles()}>
+                      {(b) => (
+                        <li>
+                          <a href={`/goal-battles/${encodeURIComponent(b.battleId)}`}>
+                            {name(b.first)} (A) vs {name(b.second)} (B)
+                          </a>
+                          <Show when={b.sample > 0}> (sample {b.sample + 1})</Show>:{" "}
+                          <Show
+                            when={b.status === "complete"}
+                            fallback={<span class="field-error">no contest ({b.error})</span>}
+                          >
+                            {b.winner === "tie" ? "a tie" : `${name(b.winner === "A" ? b.first : b.second)} won`}
+                          </Show>
+                          <Show when={b.turns !== null}> in {b.turns} turns</Show>
+                          <Show when={b.rationale}>
+                            <p class="muted">{b.rationale}</p>
+                          </Show>
+                        </li>
+                      )}
+                    </For>
+                  </ul>
+                </>
+              )}
+            </Show>
+            <Show when={!d().reviews && !d().battles}>
               <h4>Verdicts</h4>
               <ul class="verdicts">
                 <For each={d().judgments}>

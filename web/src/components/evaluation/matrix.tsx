@@ -22,6 +22,9 @@ const OUTCOME: Record<EvaluationMatrix["rows"][number]["cells"][number]["outcome
   pending: "…",
 };
 
+/** A goal battle's result for the cell's contestant, with the battle's transcript a link away. */
+const BATTLE_RESULT = { win: "won", loss: "lost", tie: "tied", none: "no contest" } as const;
+
 /** Item × contestant: how each contestant fared on each item; open an item to read its answers and verdicts. */
 export function EvaluationMatrixView(props: { id: string; names: Map<string, string>; version: number }) {
   const [filter, setFilter] = createSignal<Filter>("all");
@@ -94,6 +97,18 @@ export function EvaluationMatrixView(props: { id: string; names: Map<string, str
                               <Show when={cell.score !== null && cell.outcome !== "baseline"}>
                                 <span class="muted small"> {Math.round((cell.score ?? 0) * 100)}%</span>
                               </Show>
+                              <For each={cell.battles ?? []}>
+                                {(b) => (
+                                  <a
+                                    class="small goal-battle-link"
+                                    href={`/goal-battles/${encodeURIComponent(b.battleId)}`}
+                                    title={b.reason ?? undefined}
+                                  >
+                                    {BATTLE_RESULT[b.result]} vs {name(b.opponent)}
+                                    {b.endedReason ? ` (${b.endedReason})` : ""}
+                                  </a>
+                                )}
+                              </For>
                             </td>
                           )}
                         </For>
