@@ -140,6 +140,13 @@ describe("a goal evaluation", () => {
       winRateAfter: row.winRate,
       winRateChange: 0,
     });
+    // A revision reads answers and judges' reasons, which battles don't have.
+    const revision = await api(`/evaluations/${started.id}/revisions`, {
+      method: "POST",
+      json: { contestant: good, model: "demo:concise" },
+    });
+    expect(revision.status).toBe(409);
+    expect(((await revision.json()) as { error: { code: string } }).error.code).toBe("not_for_goal");
   });
 
   it("refuses a set with an item without a goal, naming the first such item", async () => {

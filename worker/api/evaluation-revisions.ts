@@ -49,7 +49,7 @@ const described = describeRoute({
   tags: ["Evaluations"],
   summary: "Suggest a revision of a preset's system prompt from the items it lost in a finished evaluation",
   description:
-    "`model` reads the worst items the preset lost (at most five, each text cut short): its answer, the answer that beat it and the judges' reasons, and drafts a revised system prompt with a short rationale. `plan` is the evaluation as started, to run again with the saved revision in the preset's place. Nothing is saved: save the draft with PATCH /api/presets/:slug (a used version gets version n+1). 409 unless the evaluation is completed and the contestant is a preset in it; 400 when it lost no item.",
+    "`model` reads the worst items the preset lost (at most five, each text cut short): its answer, the answer that beat it and the judges' reasons, and drafts a revised system prompt with a short rationale. `plan` is the evaluation as started, to run again with the saved revision in the preset's place. Nothing is saved: save the draft with PATCH /api/presets/:slug (a used version gets version n+1). 409 unless the evaluation is completed, not a goal evaluation, and the contestant is a preset in it; 400 when it lost no item.",
   parameters: [pathParam("id", "The evaluation's id.")],
   responses: {
     200: jsonResponse(evaluationRevisionResponse, "The draft, with the items it was drafted from."),
@@ -72,6 +72,12 @@ export const evaluationRevisionsApi = new Hono<{ Bindings: Env }>().post(
         409,
         "not_completed",
         `This evaluation is ${evaluation.status}: a revision is drafted from a completed evaluation's results.`,
+      );
+    if (evaluation.method === "goal")
+      throw new ApiError(
+        409,
+        "not_for_goal",
+        "A revision is drafted from answers and the judges' reasons, which a goal evaluation's battles don't have: open the battles the preset lost from the report's items, and revise its prompt from their transcripts.",
       );
     const ref = parsePresetId(contestant);
     if (!ref || !evaluation.contestants.includes(contestant))

@@ -128,7 +128,11 @@ function EvaluationView(props: { id: string }) {
                 </section>
               )}
             </Show>
-            <Show when={(live.detail?.status ?? r().status) === "completed" && presetRows().length > 0}>
+            <Show
+              when={
+                (live.detail?.status ?? r().status) === "completed" && presetRows().length > 0 && r().method !== "goal"
+              }
+            >
               <section aria-labelledby="revise-title">
                 <h2 id="revise-title">Improve a preset</h2>
                 <p class="muted small">
