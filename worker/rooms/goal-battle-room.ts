@@ -131,10 +131,11 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
   }
 
   /**
-   * The battle once it is over, or as it stands after `waitMs` if it isn't yet (null: no such battle). A goal
-   * evaluation awaits its battles this way, asking again while they go on, so an evicted battle is awaited anew.
+   * The battle once it is over, or as it stands after `waitMs` if it isn't yet (null: no such battle), with what all
+   * its calls cost (null when one had no price). A goal evaluation awaits its battles this way, asking again while
+   * they go on, so an evicted battle is awaited anew.
    */
-  async outcome(waitMs: number): Promise<GoalBattle | null> {
+  async outcome(waitMs: number): Promise<{ battle: GoalBattle; paidUsd: number | null } | null> {
     const r = this.record;
     if (!r) return null;
     if (!isOver(r)) {
@@ -145,7 +146,7 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
       });
       clearTimeout(timer);
     }
-    return battleView(r);
+    return { battle: battleView(r), paidUsd: r.paidUsd ?? 0 };
   }
 
   /** Ends the battle now: calls under way are aborted, nothing is rated, names are shown. */
@@ -316,7 +317,10 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
   }
 
   private paid(call: PaidCall) {
-    this.d1.push(...goalSpendWrites(this.env.DB, this.record!.id, [call]));
+    const r = this.record!;
+    // What every call of the battle cost (its sides', the simulated user's, the judge's), for a goal evaluation's spend.
+    r.paidUsd = r.paidUsd === null || call.costUsd === null ? null : (r.paidUsd ?? 0) + call.costUsd;
+    this.d1.push(...goalSpendWrites(this.env.DB, r.id, [call]));
   }
 
   /**

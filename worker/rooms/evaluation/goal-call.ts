@@ -68,6 +68,9 @@ export async function makeGoalCall(ctx: EvaluationContext, call: CallRow): Promi
   const calls = waiting.get(r.id) ?? new Set();
   waiting.set(r.id, calls.add(wake));
   let battle: GoalBattle | null = null;
+  let paidUsd: number | null = null;
+  /** the battle's end was read from its `outcome` (which says what it cost), not from its start */
+  let asked = false;
   let failure: string | null = null;
   try {
     const begun = await room.start(battleStart(r, ctx.store.item(call.item), call, battleId));
@@ -76,7 +79,12 @@ export async function makeGoalCall(ctx: EvaluationContext, call: CallRow): Promi
     let lost = 0;
     while (battle && !ended(battle) && !halted && ctx.current()) {
       try {
-        battle = (await Promise.race([room.outcome(WAIT_MS), halt])) ?? battle;
+        const seen = await Promise.race([room.outcome(WAIT_MS), halt]);
+        if (seen) {
+          battle = seen.battle;
+          paidUsd = seen.paidUsd;
+          asked = true;
+        }
         lost = 0;
       } catch (err) {
         // The battle's room was evicted under the wait: asking again wakes it, and it goes on where it stood.
@@ -95,7 +103,11 @@ export async function makeGoalCall(ctx: EvaluationContext, call: CallRow): Promi
     await room.stop().catch(() => {});
     return null;
   }
-  if (battle && ended(battle)) return keep(ctx, call, started, battle, null);
+  if (battle && ended(battle)) {
+    // Over already when this call started (a restart): its cost is read once more.
+    if (!asked) paidUsd = (await room.outcome(0).catch(() => null))?.paidUsd ?? null;
+    return keep(ctx, call, started, { battle, paidUsd }, null);
+  }
   if (halted) {
     // Paused: the battle stops, and the call plays a fresh one when the evaluation resumes.
     await room.stop().catch(() => {});
@@ -154,9 +166,10 @@ function keep(
   ctx: EvaluationContext,
   call: CallRow,
   started: number,
-  battle: GoalBattle | null,
+  ended: { battle: GoalBattle; paidUsd: number | null } | null,
   failure: string | null,
 ): CallRow {
+  const battle = ended?.battle ?? null;
   const sides = battle ? [battle.sides.A, battle.sides.B] : [];
   const decided = battle !== null && battle.winner !== null && battle.winner !== "none";
   const totals = ({ contestant: _c, displayName: _d, ...t }: GoalBattle["sides"]["A"]): GoalSideTotals => t;
@@ -170,7 +183,6 @@ function keep(
     turns: battle.currentTurn,
     sides: { A: totals(battle.sides.A), B: totals(battle.sides.B) },
   };
-  const priced = sides.every((s) => s.costUsd !== null);
   return ctx.store.finish(call.id, {
     status: decided ? "done" : "failed",
     outcome: outcome && JSON.stringify(outcome),
@@ -178,6 +190,7 @@ function keep(
     latencyMs: Date.now() - started,
     tokensIn: sides.length ? sides.reduce((n, s) => n + s.tokensIn, 0) : null,
     tokensOut: sides.length ? sides.reduce((n, s) => n + s.tokensOut, 0) : null,
-    costUsd: sides.length && priced ? sides.reduce((n, s) => n + (s.costUsd ?? 0), 0) : null,
+    // Every call of the battle: its sides', the simulated user's and the judge's.
+    costUsd: ended?.paidUsd ?? null,
   });
 }

@@ -67,6 +67,8 @@ export interface GoalBattleRecord {
   opening?: string;
   /** the goal evaluation this battle is one call of: it writes the battle's `eval` battle, so this room writes none */
   evaluationId?: string;
+  /** what its calls have cost so far, all of them (null once one had no price; absent: nothing yet) */
+  paidUsd?: number | null;
 }
 
 /** A stored message: what a client sees, plus the kind of a failure (its own wording may name the model). */
