@@ -139,12 +139,14 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
     const r = this.record;
     if (!r) return null;
     if (!isOver(r)) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let wake = () => {};
+      const timer = setTimeout(() => wake(), waitMs);
       await new Promise<void>((resolve) => {
+        wake = resolve;
         this.endWaiters.push(resolve);
-        timer = setTimeout(resolve, waitMs);
       });
       clearTimeout(timer);
+      this.endWaiters = this.endWaiters.filter((w) => w !== wake);
     }
     return { battle: battleView(r), paidUsd: r.paidUsd ?? 0 };
   }
