@@ -35,12 +35,14 @@ export function EvaluationProgress(props: { detail: EvaluationDetail }) {
     }
   };
   const failed = () => p().answers.failed + p().judgments.failed;
+  // A goal evaluation's calls are its battles: it answers nothing apart from them.
+  const goal = () => props.detail.method === "goal";
   return (
     <section class="evaluation-progress" aria-labelledby="evaluation-progress-title">
       <h2 id="evaluation-progress-title">Progress</h2>
       <p>
-        <progress max={total()} value={done()} aria-label="Calls done" /> {done()} of {total()} calls ·{" "}
-        <span data-testid="evaluation-spent">${p().spentUsd.toFixed(4)} spent</span>
+        <progress max={total()} value={done()} aria-label="Calls done" /> {done()} of {total()}{" "}
+        {goal() ? "battles" : "calls"} · <span data-testid="evaluation-spent">${p().spentUsd.toFixed(4)} spent</span>
         <Show when={p().unknownCostCalls > 0}> (+{p().unknownCostCalls} calls with no price)</Show>
         <Show when={props.detail.status === "running"}> · {eta(p().etaMs)}</Show>
       </p>
@@ -48,8 +50,10 @@ export function EvaluationProgress(props: { detail: EvaluationDetail }) {
         <thead>
           <tr>
             <th scope="col">Contestant</th>
-            <th scope="col">Answered</th>
-            <th scope="col">{props.detail.method === "council" ? "Reviewed" : "Judged"}</th>
+            <Show when={!goal()}>
+              <th scope="col">Answered</th>
+            </Show>
+            <th scope="col">{goal() ? "Battles" : props.detail.method === "council" ? "Reviewed" : "Judged"}</th>
           </tr>
         </thead>
         <tbody>
@@ -57,12 +61,14 @@ export function EvaluationProgress(props: { detail: EvaluationDetail }) {
             {(c) => (
               <tr>
                 <th scope="row">{c.displayName}</th>
-                <td>
-                  {c.answered} / {c.answersTotal}
-                  <Show when={c.answerFailed > 0}>
-                    <span class="field-error"> ({c.answerFailed} failed)</span>
-                  </Show>
-                </td>
+                <Show when={!goal()}>
+                  <td>
+                    {c.answered} / {c.answersTotal}
+                    <Show when={c.answerFailed > 0}>
+                      <span class="field-error"> ({c.answerFailed} failed)</span>
+                    </Show>
+                  </td>
+                </Show>
                 <td>
                   {c.judged} / {c.judgedTotal}
                   <Show when={c.judgeFailed > 0}>
