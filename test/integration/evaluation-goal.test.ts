@@ -124,6 +124,8 @@ describe("a goal evaluation", () => {
     // The exports and before/after read it as they read the other methods.
     const csv = await (await api(`/evaluations/${started.id}/export?format=csv`)).text();
     expect(csv.split("\n")[1]).toBe("train,,win,1,baseline,,0");
+    const markdown = await (await api(`/evaluations/${started.id}/export?format=md`)).text();
+    expect(markdown).toContain(": 3 items, judged by goal rule.");
     const lines = (await (await api(`/evaluations/${started.id}/export?format=battles`)).text()).trim().split("\n");
     expect(lines).toHaveLength(3);
     const again = await startEvaluation({

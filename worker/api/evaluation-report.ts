@@ -15,7 +15,7 @@ import {
 import { openDb, type Db } from "../db/queries";
 import { compareReports, lineageOf } from "../evaluation/compare";
 import { judgmentsOfReview } from "../evaluation/council-games";
-import { answersOfGoal, judgmentOfGoal } from "../evaluation/goal-games";
+import { answersOfGoal, GOAL_RULE, judgmentOfGoal } from "../evaluation/goal-games";
 import { battleLines, matrixCsv, reportMarkdown } from "../evaluation/export";
 import type { FivePointVerdict } from "../evaluation/games";
 import { matrixOf } from "../evaluation/matrix";
@@ -282,7 +282,8 @@ export const evaluationReportApi = new Hono<{ Bindings: Env }>()
         name: evaluation.name,
         id: evaluation.id,
         promptSet: evaluation.promptSetId,
-        judges: evaluation.judges,
+        // A goal evaluation's battles are decided by their goal rule first, its judge only at the limit.
+        judges: evaluation.method === "goal" ? [GOAL_RULE, ...evaluation.judges] : evaluation.judges,
       };
       return download(reportMarkdown(meta, buildReport(input), shown), "text/markdown", "md");
     }
