@@ -19,7 +19,7 @@ import {
   scriptContestants,
 } from "../helpers/evaluation-panel";
 import { createRun, finished } from "../helpers/runs";
-import { releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
+import { callsFor, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
 const PROMPTS = ["First question?", "Second question?", "Third question?"];
@@ -281,6 +281,51 @@ describe("a council evaluation", () => {
     expect(await evalBattles(started.id)).toHaveLength(6);
     const report = await ok(client.evaluations[":id"].report.$get({ param: { id: started.id } }));
     expect(report.rows.every((r) => r.bt !== null)).toBe(true);
+  });
+
+  it("takes a preset as a reviewer: its model reviews with its system prompt and temperature, under its name", async () => {
+    const p = await scriptCouncil("ec8");
+    const strict = await ok(
+      client.presets.$post({
+        json: { name: "Strict ec8", modelId: p.j1, systemPrompt: "You review strictly.", temperature: 0.15 },
+      }),
+    );
+    const setId = await promptSet("set-ec8", PROMPTS);
+    const contestants = [p.base, p.good, p.flip];
+    const started = await startEvaluation({
+      promptSetId: setId,
+      method: "council",
+      contestants,
+      judges: [strict.id, p.j2],
+    });
+    expect(started.estimate).toMatchObject({ answerCalls: 9, reviewCalls: 6 });
+    const done = await ended(started.id);
+    expect(done.status).toBe("completed");
+    expect(done.progress.judgments).toMatchObject({ done: 6, failed: 0 });
+    const reviews = (await callsFor(stub, "ec8-j1")).filter((c) => c.kind === "review");
+    expect(reviews).toHaveLength(3);
+    for (const call of reviews) {
+      const messages = call.body.messages as unknown as { role: string; content: string }[];
+      expect(messages.find((m) => m.role === "system")?.content.startsWith("You review strictly.\n\n")).toBe(true);
+      expect(call.body.temperature).toBe(0.15);
+    }
+    // The preset keeps its id in the battles, which are those of council runs with the same preset as a reviewer.
+    const battles = await expectSameBattlesAsRuns(started.id, contestants, [strict.id, p.j2]);
+    expect(battles.filter((b) => b.judge === strict.id)).toHaveLength(9);
+    // A run's judge-only preset reviewer, too, reviews with the preset's temperature.
+    const all = (await callsFor(stub, "ec8-j1")).filter((c) => c.kind === "review");
+    expect(all.map((c) => c.body.temperature)).toEqual(Array(6).fill(0.15));
+
+    const id = started.id;
+    const report = await ok(client.evaluations[":id"].report.$get({ param: { id } }));
+    expect(report.names[strict.id]).toBe("Strict ec8 v1");
+    expect(report.judgeSummaries.map((j) => j.judge).sort()).toEqual([p.j2, strict.id].sort());
+    const item = await ok(client.evaluations[":id"].items[":itemId"].$get({ param: { id, itemId: "q1" } }));
+    expect(item.reviews?.find((r) => r.reviewer === strict.id)?.ranking).toEqual([p.good, p.base, p.flip]);
+    const used = await env.DB.prepare("SELECT used_at AS usedAt FROM presets WHERE slug = ?")
+      .bind(strict.slug)
+      .first<{ usedAt: number | null }>();
+    expect(used?.usedAt).not.toBeNull();
   });
 
   it("refuses a text rubric and more than six contestants", async () => {

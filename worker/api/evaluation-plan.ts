@@ -17,21 +17,15 @@ import type { RunEstimate } from "../council/estimate";
 
 /** Refuses what no evaluation can run; the contestants, resolved. */
 export async function checkedContestants(env: Env, input: CreateEvaluationInput): Promise<Contestant[]> {
-  const presetJudges = input.method === "council" ? input.judges.filter(isPresetId) : [];
-  if (presetJudges.length)
-    throw new ApiError(
-      400,
-      "invalid_request",
-      `judges: a council evaluation's reviewer is a model id; ${presetJudges.join(", ")} is a preset (a pairwise evaluation takes preset judges).`,
-    );
   const contestants = await resolveContestants(env, input.contestants);
   checkModels(env, [...contestants.map((x) => x.modelId), ...input.judges.filter((j) => !isPresetId(j))]);
   return contestants;
 }
 
 /**
- * Each preset judge's model and parameters, by its id (a model id judge needs none): its model judges with the
- * preset's system prompt before the judge's own instructions. Refuses an unknown or deleted preset as contestants do.
+ * Each preset judge's model and parameters, by its id (a model id judge needs none): its model judges (or, in a
+ * council evaluation, reviews) with the preset's system prompt before the task's own instructions. Refuses an unknown
+ * or deleted preset as contestants do.
  */
 export async function judgeTargetsOf(env: Env, input: CreateEvaluationInput): Promise<CallTargets> {
   const presets = await resolveContestants(env, input.judges.filter(isPresetId));

@@ -63,7 +63,7 @@ export function estimateItem(env: ConfigVars, plan: EstimatePlan, item: Estimate
     const reads = judged.reduce((n, c) => n + maxOut(c.id), 0);
     const system = tokensOf(plan.params[v.reviewer]?.systemPrompt ?? "");
     charge(
-      modelOf.get(v.reviewer) ?? v.reviewer,
+      modelOf.get(v.reviewer) ?? judgeModelOf(plan, v.reviewer),
       STRUCTURED_ROUNDS * (REVIEW_PROMPT_TOKENS + system + prompt + reads),
       STRUCTURED_ROUNDS * REVIEW_TOKENS_PER_ANSWER * judged.length,
     );

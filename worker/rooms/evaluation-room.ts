@@ -355,8 +355,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     return n ? `${n} call${n === 1 ? "" : "s"} failed or waited on one that did; retry them with POST …/retry.` : null;
   }
 
+  /** The model a call's contestant or reviewer calls (a council evaluation's reviewer may be a preset judge). */
   private modelOf(contestant: string) {
-    return this.record!.contestants.find((c) => c.id === contestant)?.modelId ?? contestant;
+    return this.record!.contestants.find((c) => c.id === contestant)?.modelId ?? judgeModelOf(this.record!, contestant);
   }
 
   private save() {
@@ -447,7 +448,7 @@ function* plannedCalls(record: EvaluationRecord, items: { id: string }[]): Gener
         item: idx,
         sample: v.sample,
         model: v.reviewer,
-        provider: providerOf(modelOf.get(v.reviewer) ?? v.reviewer),
+        provider: providerOf(modelOf.get(v.reviewer) ?? judgeModelOf(record, v.reviewer)),
         ...(v.ownAnswer ? { deps: [v.ownAnswer] as [string] } : {}),
       };
     for (const g of planned.goals)

@@ -97,7 +97,12 @@ async function produceReview(ctx: PhaseContext, set: ReviewSetRecord): Promise<v
   const started = Date.now();
   const asked = await askReview(
     { env: ctx.env, cancel: ctx.cancel, policy: ctx.policy, timeoutMs: r.settings.timeoutMs },
-    { target, request, scoring, temperature: answerParams.temperature ?? r.settings.temperature },
+    {
+      target,
+      request,
+      scoring,
+      temperature: answerParams.temperature ?? target.params.temperature ?? r.settings.temperature,
+    },
     {
       onAttempt: () => {
         if (!ctx.current()) return;

@@ -3,6 +3,7 @@ import { shownOrder } from "../../council/shown-order";
 import { roundIdOf, roundLabels, rosterEntryOf, type StoredReview } from "../../evaluation/council-round";
 import { scoringOf } from "../../shared/rubric";
 import { askReview } from "../ask-review";
+import { targetOf } from "../targets";
 import type { CallRow } from "./call-store";
 import { backOffOn, keepStructured } from "./calls";
 import type { EvaluationContext } from "./context";
@@ -41,10 +42,11 @@ export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Pro
     order: shown,
     scoring,
   });
+  // A contestant reviews as itself; a judge-only reviewer may be a preset, which reviews with its prompt and params.
   const contestant = r.contestants.find((c) => c.id === call.model);
   const target = contestant
     ? { modelId: contestant.modelId, params: contestant.params }
-    : { modelId: call.model, params: {} };
+    : targetOf(r.judgeTargets, call.model);
   const started = Date.now();
   const asked = await askReview(
     ctx.rules(),
@@ -52,7 +54,7 @@ export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Pro
       target,
       request,
       scoring,
-      temperature: contestant?.params.temperature ?? r.settings.temperature ?? undefined,
+      temperature: target.params.temperature ?? r.settings.temperature ?? undefined,
     },
     { onRetry: backOffOn(ctx, target.modelId) },
   );
