@@ -328,6 +328,40 @@ describe("a council evaluation", () => {
     expect(used?.usedAt).not.toBeNull();
   });
 
+  it("gives reviewers a multi-turn item's earlier turns before its last prompt, as pairwise judges get them", async () => {
+    const p = await scriptCouncil("ec9");
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO prompt_sets (id, name, items) VALUES ('set-ec9', 'turns', 1)"),
+      env.DB.prepare(
+        "INSERT INTO prompt_set_items (set_id, position, item_id, prompt, turns) VALUES ('set-ec9', 0, 'chat-1', 'And in Celsius?', ?)",
+      ).bind(
+        JSON.stringify([
+          { role: "user", content: "What is a normal body temperature in Fahrenheit?" },
+          { role: "assistant", content: "About 98.6 °F." },
+        ]),
+      ),
+    ]);
+    const started = await startEvaluation({
+      promptSetId: "set-ec9",
+      method: "council",
+      contestants: [p.base, p.good, p.flip],
+      judges: [p.j1],
+    });
+    const done = await ended(started.id);
+    expect(done.progress.judgments).toMatchObject({ done: 1, failed: 0 });
+    const [review] = (await callsFor(stub, "ec9-j1")).filter((c) => c.kind === "review");
+    const messages = review.body.messages as unknown as { role: string; content: string }[];
+    const packet = messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+    expect(packet).toContain(
+      "## Conversation so far\n\n```\n[user]\nWhat is a normal body temperature in Fahrenheit?\n\n[assistant]\nAbout 98.6 °F.\n```",
+    );
+    expect(packet.indexOf("## Conversation so far")).toBeLessThan(
+      packet.indexOf("## Question\n\n```\nAnd in Celsius?"),
+    );
+    // The ranking still counts: three answers ranked, three battles.
+    expect(await evalBattles(started.id)).toHaveLength(3);
+  });
+
   it("refuses a text rubric and more than six contestants", async () => {
     const setId = await promptSet("set-ec4", PROMPTS.slice(0, 1));
     const refused = async (body: Record<string, unknown>) => {

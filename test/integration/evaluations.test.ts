@@ -237,6 +237,8 @@ describe("what the calls carry", () => {
       expect(body).toContain("## Reference answer");
       expect(body).toContain("About 37 °C.");
       expect(body).toContain("Exact numbers matter most.");
+      expect(body).toContain("## Conversation so far");
+      expect(body).toContain("About 98.6 °F.");
       // Answers go to the judge unnamed.
       expect(body).not.toContain("ev9-base");
       expect(body).not.toContain("ev9-good");

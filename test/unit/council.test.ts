@@ -165,6 +165,45 @@ describe("the review packet", () => {
     expect(req.truncatedLabels).toEqual(["A", "B", "C"]);
   });
 
+  it("shows a multi-turn conversation's earlier turns, fenced, before the question; cut from the start when long", () => {
+    const earlier = [
+      { role: "user", content: "What is a normal body temperature in Fahrenheit?" },
+      { role: "assistant", content: "About 98.6 °F." },
+    ];
+    const answers = [
+      { label: "A", text: "37 °C." },
+      { label: "B", text: "About 37 °C." },
+    ];
+    const req = buildReviewRequest({
+      question: "And in Celsius?",
+      earlier,
+      answers,
+      reviewerLabel: null,
+      selfReview: "exclude",
+    });
+    expect(req.prompt).toContain(
+      "## Conversation so far\n\n```\n[user]\nWhat is a normal body temperature in Fahrenheit?\n\n[assistant]\nAbout 98.6 °F.\n```\n\n## Question\n\n```\nAnd in Celsius?\n```",
+    );
+    expect(buildReviewRequest({ question, answers, reviewerLabel: null, selfReview: "exclude" }).prompt).not.toContain(
+      "Conversation so far",
+    );
+
+    const long = [{ role: "user", content: `${"x".repeat(3_000)}the latest words` }];
+    const cut = buildReviewRequest({
+      question,
+      earlier: long,
+      answers,
+      reviewerLabel: null,
+      selfReview: "exclude",
+      maxPacketChars: 4_000,
+    });
+    expect(cut.prompt.length).toBeLessThanOrEqual(4_000);
+    expect(cut.prompt).toContain(
+      "the latest words\n```\n[Quorum truncated the earlier turns to fit the review: showing the last",
+    );
+    expect(cut.prompt).not.toContain("[user]");
+  });
+
   it("gives short texts all they need and splits the rest evenly", () => {
     expect(fairShares([100, 1_000, 5_000], 3_000)).toEqual([100, 1_000, 1_900]);
     expect(fairShares([5_000, 5_000], 3_000)).toEqual([1_500, 1_500]);

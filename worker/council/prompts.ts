@@ -1,6 +1,6 @@
 /**
- * The review packet: the question and the answers under their labels, nothing else.
- * It only ever receives labels and text, so a model or provider name cannot leak into it.
+ * The review packet: the question (after a multi-turn conversation's earlier turns) and the answers under their
+ * labels, nothing else. It only ever receives labels and text, so a model or provider name cannot leak into it.
  */
 import { type Scoring, scoringOf } from "../shared/rubric";
 import { reviewJsonSchema } from "./review-schema";
@@ -12,6 +12,8 @@ export interface PacketAnswer {
 
 export interface ReviewRequestInput {
   question: string;
+  /** a multi-turn conversation's earlier turns, shown before the question (an evaluation item's `turns`) */
+  earlier?: readonly ConversationTurn[] | null;
   answers: PacketAnswer[];
   /** the label of the reviewer's own answer, or null when it has none */
   reviewerLabel: string | null;
@@ -23,6 +25,20 @@ export interface ReviewRequestInput {
   /** what to score (absent: the default rubric) */
   scoring?: Scoring;
 }
+
+export interface ConversationTurn {
+  role: string;
+  content: string;
+}
+
+export const CONVERSATION_HEADING = "## Conversation so far";
+
+/**
+ * The turns before the question as reviewers and pairwise judges both read them, to fence under
+ * `CONVERSATION_HEADING`: the answers continue this conversation, so they are judged in it.
+ */
+export const conversationText = (turns: readonly ConversationTurn[]) =>
+  turns.map((t) => `[${t.role}]\n${t.content}`).join("\n\n");
 
 export interface ReviewRequestParts {
   system: string;
@@ -111,6 +127,14 @@ export function buildReviewRequest(input: ReviewRequestInput): ReviewRequestPart
 
   const question = cut(input.question, Math.floor(maxChars / 4));
   const questionBlock = fenced(question.text) + truncationNote("the question", question);
+  // The earlier turns take what the question leaves of its quarter; when cut, their latest part is kept.
+  const turns = lastPart(
+    input.earlier?.length ? conversationText(input.earlier) : "",
+    Math.max(0, Math.floor(maxChars / 4) - question.text.length),
+  );
+  const earlier = turns.total
+    ? [CONVERSATION_HEADING, fenced(turns.text) + truncationNote("the earlier turns", turns, "last")]
+    : [];
   const shown = judged.map((a) => a.label);
   const intro = `Judge and rank exactly these answers: ${shown.join(", ")}.`;
   const outro = `Review ${shown.map((l) => `Answer ${l}`).join(", ")} now and return only the JSON object.`;
@@ -118,7 +142,8 @@ export function buildReviewRequest(input: ReviewRequestInput): ReviewRequestPart
     (sum, a) => sum + section(a.label, "", fenceFor(a.text)).length + NOTE_RESERVE + 2,
     0,
   );
-  const fixedChars = [intro, "## Question", questionBlock, "## Answers", outro].join("\n\n").length + frameChars;
+  const fixedChars =
+    [intro, ...earlier, "## Question", questionBlock, "## Answers", outro].join("\n\n").length + frameChars;
   const shares = fairShares(
     judged.map((a) => a.text.length),
     Math.max(0, maxChars - fixedChars),
@@ -131,7 +156,7 @@ export function buildReviewRequest(input: ReviewRequestInput): ReviewRequestPart
     return section(a.label, body.text, fenceFor(body.text)) + truncationNote(`Answer ${a.label}`, body);
   });
 
-  const prompt = [intro, "## Question", questionBlock, "## Answers", ...sections, outro].join("\n\n");
+  const prompt = [intro, ...earlier, "## Question", questionBlock, "## Answers", ...sections, outro].join("\n\n");
   const scoring = input.scoring ?? scoringOf({});
   return {
     system: reviewSystemPrompt(scoring),
@@ -181,10 +206,19 @@ function cut(text: string, max: number): Cut {
   return { text: text.slice(0, end), shown: end, total: text.length };
 }
 
+/** The end of `text` within `max` characters. */
+function lastPart(text: string, max: number): Cut {
+  if (text.length <= max) return { text, shown: text.length, total: text.length };
+  let start = text.length - max;
+  // Never begin with the second half of a surrogate pair.
+  if (start < text.length && /[\uDC00-\uDFFF]/.test(text[start])) start++;
+  return { text: text.slice(start), shown: text.length - start, total: text.length };
+}
+
 /** Outside the fence, so an answer cannot forge or hide it. */
-function truncationNote(what: string, c: Cut): string {
+function truncationNote(what: string, c: Cut, part: "first" | "last" = "first"): string {
   if (c.shown === c.total) return "";
-  return `\n[Quorum truncated ${what} to fit the review: showing the first ${c.shown} of ${c.total} characters.]`;
+  return `\n[Quorum truncated ${what} to fit the review: showing the ${part} ${c.shown} of ${c.total} characters.]`;
 }
 
 /** A, B, … Z, then AA: shorter labels first. */

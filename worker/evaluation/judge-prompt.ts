@@ -4,7 +4,7 @@
  * each fenced so it can't close its fence and never with a model's name. The verdict is arena-hard-auto's
  * five-point scale, through structured output: reasons first, so the judge thinks before it decides.
  */
-import { fenceFor } from "../council/prompts";
+import { CONVERSATION_HEADING, conversationText, fenceFor } from "../council/prompts";
 import { FIVE_POINT_VERDICTS, type FivePointVerdict } from "../shared/constants";
 import { parseJsonObject } from "../shared/json-output";
 
@@ -68,9 +68,7 @@ export function buildPairwiseJudgeRequest(input: PairwiseJudgeInput): {
   prompt: string;
   schema: Record<string, unknown>;
 } {
-  const earlier = input.turns?.length
-    ? [`## Conversation so far\n\n${fenced(input.turns.map((t) => `[${t.role}]\n${t.content}`).join("\n\n"))}`]
-    : [];
+  const earlier = input.turns?.length ? [`${CONVERSATION_HEADING}\n\n${fenced(conversationText(input.turns))}`] : [];
   const prompt = [
     "Compare these two answers to the same user prompt.",
     ...earlier,

@@ -1,4 +1,4 @@
-import { buildReviewRequest } from "../../council/prompts";
+import { buildReviewRequest, type ConversationTurn } from "../../council/prompts";
 import { shownOrder } from "../../council/shown-order";
 import { roundIdOf, roundLabels, rosterEntryOf, type StoredReview } from "../../evaluation/council-round";
 import { scoringOf } from "../../shared/rubric";
@@ -34,6 +34,8 @@ export async function makeReviewCall(ctx: EvaluationContext, call: CallRow): Pro
   const scoring = scoringOf({ rubric: r.councilRubric, category: item.category ?? undefined });
   const request = buildReviewRequest({
     question: item.prompt,
+    // A multi-turn item's answers continue its earlier turns: the reviewers read them, as pairwise judges do.
+    earlier: item.turns ? (JSON.parse(item.turns) as ConversationTurn[]) : null,
     answers: answers
       .filter((a) => a.status === "done")
       .map((a) => ({ label: labels.get(a.contestant)!, text: a.text ?? "" })),
