@@ -54,6 +54,7 @@ describe("suggest a revision", () => {
 
     expect(draft.plan).toEqual({
       ...plan,
+      method: "pairwise",
       repeats: 1,
       rubric: null,
       settings: { timeoutMs: 120_000, maxTokens: null, temperature: null },
@@ -161,5 +162,66 @@ describe("suggest a revision", () => {
       "SELECT COUNT(*) AS n FROM spend_holds WHERE item_id LIKE 'revision-%' AND settled_at IS NULL",
     ).first<{ n: number }>();
     expect(holds?.n).toBe(0);
+  });
+
+  it("a council evaluation: the drafting model reads the items the preset was ranked low in, with the reviewers' critiques", async () => {
+    await ruleFor(stub, "rv5-plain", "", { text: "PLAIN reply, no steps." });
+    await ruleFor(stub, "rv5-good", "", { text: "GOOD reply, in steps." });
+    const scores = { correctness: 7, completeness: 7, clarity: 7, helpfulness: 7, safety: 7, overall: 7 };
+    // Whichever label GOOD is dealt, the reviewer ranks it first and says why PLAIN is worse.
+    for (const [good, plain] of [
+      ["A", "B"],
+      ["B", "A"],
+    ])
+      await ruleFor(stub, "rv5-judge", `### Answer ${good}[^#]*GOOD`, {
+        review: {
+          reviews: [
+            { label: good, critique: "Clear numbered steps.", scores },
+            { label: plain, critique: "PLAIN gives no steps to follow.", scores },
+          ],
+          ranking: [good, plain],
+          confidence: 0.8,
+        },
+      });
+    await ruleFor(stub, "priced-custom", "Current system prompt", {
+      review: { rationale: "The reviewers wanted steps.", revisedPrompt: "Answer plainly. Use numbered steps." },
+      tokensIn: 1000,
+      tokensOut: 500,
+    });
+    const preset = await ok(
+      client.presets.$post({
+        json: { name: "Plain council", modelId: "openai:rv5-plain", systemPrompt: "Answer plainly." },
+      }),
+    );
+    const setId = await promptSet("set-rv5", ["How do I rotate council logs?", "How do I back up a council database?"]);
+    const plan = {
+      promptSetId: setId,
+      method: "council" as const,
+      contestants: [preset.id, "anthropic:rv5-good"],
+      judges: ["openai:rv5-judge"],
+    };
+    const started = await startEvaluation(plan);
+    expect((await ended(started.id)).status).toBe("completed");
+
+    const draft = await ok(suggest(started.id, { contestant: preset.id, model: "openai:priced-custom" }));
+    expect(draft.revisedPrompt).toBe("Answer plainly. Use numbered steps.");
+    // Ranked second of two on each item by the one reviewer: one game lost per item.
+    expect(draft.lostItems.map((i) => [i.itemId, i.score, i.winner, i.reasons])).toEqual([
+      ["q1", -1, "anthropic:rv5-good", ["Ranked 2 of 2: PLAIN gives no steps to follow."]],
+      ["q2", -1, "anthropic:rv5-good", ["Ranked 2 of 2: PLAIN gives no steps to follow."]],
+    ]);
+    const asked = (await callsFor(stub, "priced-custom"))
+      .map((c) => JSON.stringify(c.body))
+      .filter((b) => b.includes("How do I rotate council logs?"));
+    expect(asked).toHaveLength(1);
+    for (const text of [
+      "Answer plainly.",
+      "PLAIN reply, no steps.",
+      "GOOD reply, in steps.",
+      "PLAIN gives no steps to follow.",
+    ])
+      expect(asked[0]).toContain(text);
+    // The plan runs the revision again as a council evaluation.
+    expect(draft.plan).toMatchObject({ ...plan, baseline: null, rubric: null });
   });
 });

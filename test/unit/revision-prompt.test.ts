@@ -8,6 +8,7 @@ import {
   REVISION_TEXT_CHARS,
   type RevisionJudgment,
 } from "../../worker/evaluation/revision-prompt";
+import { reviewGames } from "../../worker/evaluation/revision-reviews";
 
 const P = "preset:p@1";
 const game = (itemId: string, first: string, second: string, verdict: RevisionJudgment["verdict"]) => ({
@@ -86,5 +87,33 @@ describe("the revision request and the demo's draft", () => {
     });
     expect(parseRevision('{"rationale":"why","revisedPrompt":""}').ok).toBe(false);
     expect(parseRevision("not json").ok).toBe(false);
+  });
+});
+
+describe("reviewGames", () => {
+  it("reads a council review as one game per pair, the reviewer's critique on each game the preset lost, counted once", () => {
+    const review = (itemId: string, ranking: string[]) => ({
+      itemId,
+      reviewer: "judge",
+      ranking,
+      reviews: ranking.map((c) => ({ contestant: c, critique: `${c} on ${itemId}` })),
+    });
+    const games = reviewGames(P, [review("q1", ["B", P, "C"]), review("q2", ["B", "C", P]), review("q3", ["B", "C"])]);
+    expect(games).toEqual([
+      { itemId: "q1", first: "B", second: P, verdict: "A>B", reasons: `Ranked 2 of 3: ${P} on q1` },
+      { itemId: "q1", first: P, second: "C", verdict: "A>B", reasons: null },
+      { itemId: "q2", first: "B", second: P, verdict: "A>B", reasons: `Ranked 3 of 3: ${P} on q2` },
+      { itemId: "q2", first: "C", second: P, verdict: "A>B", reasons: `Ranked 3 of 3: ${P} on q2` },
+    ]);
+    const lost = lostItems(
+      P,
+      games,
+      (id) => `prompt ${id}`,
+      (id, who) => `${who} on ${id}`,
+    );
+    // q2 (−2) before q1 (−1 + 1 = 0, not lost); the same critique twice is one reason.
+    expect(lost.map((i) => [i.itemId, i.score, i.winner, i.reasons])).toEqual([
+      ["q2", -2, "B", [`Ranked 3 of 3: ${P} on q2`]],
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import { presetsByRef } from "../db/preset-queries";
 import { openDb } from "../db/queries";
 import { settleCall } from "../db/spend-queries";
 import { buildRevisionRequest, lostItems, parseRevision } from "../evaluation/revision-prompt";
+import { reviewGames } from "../evaluation/revision-reviews";
 import { costOf } from "../providers/pricing";
 import { logCall } from "../rooms/log";
 import { askStructured } from "../rooms/structured-call";
@@ -19,6 +20,7 @@ import { settings } from "../shared/config";
 import { parsePresetId } from "../shared/contestant";
 import { evaluationRevisionResponse } from "../shared/evaluation-report";
 import { evaluationRevisionInput } from "../shared/requests";
+import { type Rubric, rubric } from "../shared/run";
 import { checkModels } from "./check-models";
 import { ApiError, notFound } from "./errors";
 import { errorResponses, jsonResponse, pathParam } from "./openapi-describe";
@@ -27,16 +29,23 @@ import { validate } from "./validate";
 
 const numberOr = (v: unknown) => (typeof v === "number" ? v : null);
 
+/** A council rubric as the row keeps it (the request's, as given), or null. */
+const councilRubricOf = (v: unknown): Rubric | null => {
+  const parsed = rubric.safeParse(v);
+  return parsed.success ? parsed.data : null;
+};
+
 /** What the evaluation was started with (its row keeps the rubric and settings as given). */
 function planOf(evaluation: EvaluationRow) {
   const s = evaluation.settings;
   return {
     promptSetId: evaluation.promptSetId,
+    method: evaluation.method,
     contestants: evaluation.contestants,
     baseline: evaluation.baseline,
     judges: evaluation.judges,
     repeats: evaluation.repeats,
-    rubric: typeof s.rubric === "string" ? s.rubric : null,
+    rubric: typeof s.rubric === "string" ? s.rubric : councilRubricOf(s.rubric),
     settings: {
       timeoutMs: numberOr(s.timeoutMs),
       maxTokens: numberOr(s.maxTokens),
@@ -49,7 +58,7 @@ const described = describeRoute({
   tags: ["Evaluations"],
   summary: "Suggest a revision of a preset's system prompt from the items it lost in a finished evaluation",
   description:
-    "`model` reads the worst items the preset lost (at most five, each text cut short): its answer, the answer that beat it and the judges' reasons, and drafts a revised system prompt with a short rationale. `plan` is the evaluation as started, to run again with the saved revision in the preset's place. Nothing is saved: save the draft with PATCH /api/presets/:slug (a used version gets version n+1). 409 unless the evaluation is completed, not a goal evaluation, and the contestant is a preset in it; 400 when it lost no item.",
+    "`model` reads the worst items the preset lost (at most five, each text cut short): its answer, the answer that beat it and the judges' reasons (a council evaluation: the items its reviewers ranked it low in, with their critiques of its answer), and drafts a revised system prompt with a short rationale. `plan` is the evaluation as started, to run again with the saved revision in the preset's place. Nothing is saved: save the draft with PATCH /api/presets/:slug (a used version gets version n+1). 409 unless the evaluation is completed, not a goal evaluation, and the contestant is a preset in it; 400 when it lost no item.",
   parameters: [pathParam("id", "The evaluation's id.")],
   responses: {
     200: jsonResponse(evaluationRevisionResponse, "The draft, with the items it was drafted from."),
@@ -89,9 +98,17 @@ export const evaluationRevisionsApi = new Hono<{ Bindings: Env }>().post(
     const [preset] = await presetsByRef(db, [ref]);
     if (!preset) throw notFound("Preset");
     const games = await loadContestantGames(db, evaluation, contestant);
+    // A council evaluation's games are its reviews' rankings, their reasons the reviewers' critiques.
+    const judged =
+      evaluation.method === "council"
+        ? reviewGames(
+            contestant,
+            games.reviews.map((r) => ({ ...r, ranking: r.ranking ?? [], reviews: r.reviews ?? [] })),
+          )
+        : games.judgments.flatMap((j) => (j.verdict ? [{ ...j, verdict: j.verdict }] : []));
     const lost = lostItems(
       contestant,
-      games.judgments.flatMap((j) => (j.verdict ? [{ ...j, verdict: j.verdict }] : [])),
+      judged,
       (itemId) => games.items.get(itemId) ?? "",
       (itemId, who) => games.answers.get(`${itemId}\n${who}`) ?? "",
     );

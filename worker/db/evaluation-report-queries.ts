@@ -126,27 +126,43 @@ export async function presetNames(
 }
 
 /**
- * What a revision of `contestant` reads: the judged games it played, and the prompts and first-sample answers of
- * the items they were on (a revision picks the worst few of them).
+ * What a revision of `contestant` reads: the judged games it played (a council evaluation's: the complete reviews,
+ * whose rankings stand for its games), and the prompts and first-sample answers of the items they were on (a
+ * revision picks the worst few of them).
  */
 export async function loadContestantGames(
   db: Db,
   evaluation: EvaluationRow,
   contestant: string,
-): Promise<{ judgments: JudgmentRow[]; items: Map<string, string>; answers: Map<string, string> }> {
-  const judgments = await db
-    .select()
-    .from(evaluationJudgments)
-    .where(
-      and(
-        eq(evaluationJudgments.evaluationId, evaluation.id),
-        eq(evaluationJudgments.status, "complete"),
-        or(eq(evaluationJudgments.first, contestant), eq(evaluationJudgments.second, contestant)),
-      ),
-    )
-    .all();
-  const itemIds = [...new Set(judgments.map((j) => j.itemId))];
-  if (itemIds.length === 0) return { judgments, items: new Map(), answers: new Map() };
+): Promise<{
+  judgments: JudgmentRow[];
+  reviews: ReviewRow[];
+  items: Map<string, string>;
+  answers: Map<string, string>;
+}> {
+  const [judgments, reviewed] = await Promise.all([
+    db
+      .select()
+      .from(evaluationJudgments)
+      .where(
+        and(
+          eq(evaluationJudgments.evaluationId, evaluation.id),
+          eq(evaluationJudgments.status, "complete"),
+          or(eq(evaluationJudgments.first, contestant), eq(evaluationJudgments.second, contestant)),
+        ),
+      )
+      .all(),
+    evaluation.method === "council"
+      ? db
+          .select()
+          .from(evaluationReviews)
+          .where(and(eq(evaluationReviews.evaluationId, evaluation.id), eq(evaluationReviews.status, "complete")))
+          .all()
+      : [],
+  ]);
+  const reviews = reviewed.filter((r) => r.ranking?.includes(contestant));
+  const itemIds = new Set([...judgments, ...reviews].map((j) => j.itemId));
+  if (itemIds.size === 0) return { judgments, reviews, items: new Map(), answers: new Map() };
   const [items, answers] = await Promise.all([
     db
       .select({ itemId: promptSetItems.itemId, prompt: promptSetItems.prompt })
@@ -165,6 +181,7 @@ export async function loadContestantGames(
   ]);
   return {
     judgments,
+    reviews,
     items: new Map(items.map((i) => [i.itemId, i.prompt])),
     answers: new Map(answers.map((a) => [`${a.itemId}\n${a.contestant}`, a.text])),
   };

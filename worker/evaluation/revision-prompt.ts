@@ -22,7 +22,7 @@ export interface LostItem {
   /** the contestant that beat it most on this item, and that one's answer */
   winner: string;
   winnerAnswer: string;
-  /** the judges' reasons for the games it lost */
+  /** the judges' reasons for the games it lost (a council evaluation's: the reviewers' critiques of its answer) */
   reasons: string[];
 }
 
@@ -56,7 +56,8 @@ export function lostItems(
     const entry = byItem.get(j.itemId) ?? { score: 0, against: new Map<string, number>(), reasons: [] };
     entry.score += score;
     entry.against.set(other, (entry.against.get(other) ?? 0) + score);
-    if (score < 0 && j.reasons) entry.reasons.push(j.reasons);
+    // A council reviewer gives one reason for every game of its ranking the preset lost: it counts once.
+    if (score < 0 && j.reasons && !entry.reasons.includes(j.reasons)) entry.reasons.push(j.reasons);
     byItem.set(j.itemId, entry);
   }
   return [...byItem]

@@ -1,5 +1,7 @@
 /** The JSON an evaluation's report routes answer with (worker/api/evaluation-report.ts), as zod/mini schemas. */
 import * as z from "zod/mini";
+import { EVALUATION_METHODS } from "./constants";
+import { rubric } from "./run";
 
 const num = z.nullable(z.number());
 
@@ -254,11 +256,13 @@ export const evaluationRevisionResponse = z.object({
   /** the evaluation's plan as it was started, for running it again with the revision in the preset's place */
   plan: z.object({
     promptSetId: z.string(),
+    method: z.enum(EVALUATION_METHODS),
     contestants: z.array(z.string()),
     baseline: z.nullable(z.string()),
     judges: z.array(z.string()),
     repeats: z.number(),
-    rubric: z.nullable(z.string()),
+    /** pairwise: the judges' text; council: the reviewers' rubric */
+    rubric: z.nullable(z.union([z.string(), rubric])),
     settings: z.object({ timeoutMs: num, maxTokens: num, temperature: num }),
   }),
 });

@@ -145,7 +145,7 @@ function EvaluationView(props: { id: string }) {
                       evaluationId={id()}
                       contestant={row.contestant}
                       name={row.displayName}
-                      model={r().judges[0] ?? ""}
+                      model={r().judges.find((j) => !j.startsWith("preset:")) ?? ""}
                     />
                   )}
                 </For>

@@ -19,6 +19,7 @@ function rerunOf(plan: Draft["plan"], from: string, to: string) {
   const { timeoutMs, maxTokens, temperature } = plan.settings;
   return {
     promptSetId: plan.promptSetId,
+    method: plan.method,
     contestants: plan.contestants.map(swap),
     judges: plan.judges,
     repeats: plan.repeats,
