@@ -344,6 +344,16 @@ export function leaderboardTable(report: Report): string {
     .join("\n");
 }
 
+/** Who is best at 95%, or who can't be told apart, named as in the table. */
+export function separationLine(report: Report): string {
+  const nameOf = (id: string) => report.rows.find((r) => r.contestant === id)?.displayName ?? id;
+  const { best, tiedWithBest, moreItemsNeeded } = report.separation;
+  if (best) return `\n${nameOf(best)} is best at 95% confidence.`;
+  if (!tiedWithBest.length) return "";
+  const more = moreItemsNeeded ? ` (about ${moreItemsNeeded} more items would tell)` : "";
+  return `\nNot separable with these items: ${tiedWithBest.map(nameOf).join(", ")}${more}.`;
+}
+
 const matches = (row: ReportRow, wanted: string) =>
   row.contestant === wanted || (!wanted.includes("@") && row.contestant.startsWith(`${wanted}@`));
 
@@ -392,12 +402,8 @@ async function main(opts: Options): Promise<number> {
   const report = await server.call<Report>("GET", `/api/evaluations/${started.id}/report`);
   if (opts.json) writeFileSync(opts.json, JSON.stringify(report, null, 2));
   console.log(leaderboardTable(report));
-  const { best, tiedWithBest, moreItemsNeeded } = report.separation;
-  if (best) console.log(`\n${best} is best at 95% confidence.`);
-  else if (tiedWithBest.length)
-    console.log(
-      `\nNot separable with these items: ${tiedWithBest.join(", ")}${moreItemsNeeded ? ` (about ${moreItemsNeeded} more items would tell)` : ""}.`,
-    );
+  const separation = separationLine(report);
+  if (separation) console.log(separation);
   if (status !== "completed") {
     console.error(`The evaluation ended ${status}: its report covers what finished.`);
     return 2;

@@ -95,6 +95,7 @@ describe("npm run eval", () => {
     expect(out.code, out.stderr).toBe(1);
     expect(out.stdout).toMatch(/^Rank\s+Contestant\s+Rating\s+95% CI\s+Win rate/m);
     expect(out.stdout).toMatch(/CLI steps v1 \(baseline\)/);
+    expect(out.stdout).not.toContain("preset:");
     expect(out.stderr).toMatch(/FAILED CLI terse v1: win rate .*, 95% lower bound .* < 90\.0%/);
     const report = JSON.parse(await readFile(path.join(dir, "report.json"), "utf8")) as {
       status: string;
@@ -104,6 +105,50 @@ describe("npm run eval", () => {
     // 3 prompts × 1 judge × 2 orders, each game 1 or 3.
     const terse = report.rows.find((r) => r.contestant === "preset:cli-terse@1");
     expect(terse?.games).toBeGreaterThanOrEqual(6);
+  });
+
+  it("--method council: the contestants review each other, the table is printed, and a failed threshold exits 1", async () => {
+    const out = await evalCli([
+      "--url",
+      server.url,
+      "--set",
+      path.join(dir, "prompts.jsonl"),
+      "--presets",
+      path.join(dir, "presets.json"),
+      "--method",
+      "council",
+      "--contestants",
+      "preset:cli-terse,preset:cli-steps,demo:concise",
+      "--baseline",
+      "preset:cli-steps",
+      "--min-win-rate",
+      "preset:cli-terse=90",
+      "--json",
+      path.join(dir, "council.json"),
+    ]);
+    expect(out.code, out.stderr).toBe(1);
+    expect(out.stderr).toMatch(/answers 9\/9, reviews 9\/9/);
+    expect(out.stdout).toMatch(/^Rank\s+Contestant\s+Rating\s+95% CI\s+Win rate/m);
+    expect(out.stdout).toMatch(/CLI steps v\d+ \(baseline\)/);
+    expect(out.stdout).toMatch(/^\S+\s+Demo · Concise\s/m);
+    // Contestants are named as the page names them, never by their ids.
+    expect(out.stdout).not.toContain("preset:");
+    expect(out.stderr).toMatch(/FAILED CLI terse v\d+: win rate .*, 95% lower bound .* < 90\.0%/);
+    const report = JSON.parse(await readFile(path.join(dir, "council.json"), "utf8")) as {
+      status: string;
+      method: string;
+      rows: { contestant: string; games: number }[];
+      judgeSummaries: { judge: string; judgments: number }[];
+    };
+    expect(report).toMatchObject({ status: "completed", method: "council" });
+    // No judges: each contestant reviewed each of the 3 prompts, ranking the other two.
+    const unversioned = (id: string) => id.replace(/@\d+$/, "");
+    expect(report.judgeSummaries.map((j) => [unversioned(j.judge), j.judgments]).sort()).toEqual([
+      ["demo:concise", 3],
+      ["preset:cli-steps", 3],
+      ["preset:cli-terse", 3],
+    ]);
+    expect(report.rows.find((r) => unversioned(r.contestant) === "preset:cli-terse")?.games).toBeGreaterThan(0);
   });
 
   it("exits 0 when every threshold holds, and 2 on a malformed threshold", async () => {
