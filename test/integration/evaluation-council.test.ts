@@ -318,7 +318,7 @@ describe("a council evaluation", () => {
 
     const id = started.id;
     const report = await ok(client.evaluations[":id"].report.$get({ param: { id } }));
-    expect(report.names[strict.id]).toBe("Strict ec8 v1");
+    expect(report.names[strict.id]).toEqual({ displayName: "Strict ec8 v1", modelId: p.j1 });
     expect(report.judgeSummaries.map((j) => j.judge).sort()).toEqual([p.j2, strict.id].sort());
     const item = await ok(client.evaluations[":id"].items[":itemId"].$get({ param: { id, itemId: "q1" } }));
     expect(item.reviews?.find((r) => r.reviewer === strict.id)?.ranking).toEqual([p.good, p.base, p.flip]);

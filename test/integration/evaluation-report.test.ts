@@ -89,9 +89,9 @@ describe("an evaluation's report routes", () => {
     expect(x.displayName).toBe("Demo · Concise");
     // The judges' shown names come with the contestants', so no page shows a raw id.
     expect(report.names).toEqual({
-      "demo:concise": "Demo · Concise",
-      "demo:thorough": "Demo · Thorough",
-      "demo:skeptic": "Demo · Skeptic",
+      "demo:concise": { displayName: "Demo · Concise", modelId: null },
+      "demo:thorough": { displayName: "Demo · Thorough", modelId: null },
+      "demo:skeptic": { displayName: "Demo · Skeptic", modelId: null },
     });
     expect(x.costUsd).toBeCloseTo(0.006, 12);
     expect(report.rows.find((r) => r.contestant === "demo:thorough")!.bt).toBe(1000);
@@ -201,13 +201,20 @@ describe("an evaluation's report routes", () => {
     const list = await ok(client.evaluations.$get({ query: { limit: "100" } }));
     const row = (id: string) => list.items.find((e) => e.id === id)!;
     expect(row("eval-list-apart")).toMatchObject({ winner: x, winnerReason: null, tiedWithBest: [] });
-    expect(row("eval-list-apart").names).toEqual({ [x]: "Terse v2", [base]: base.replace("openai:", "") });
+    // Named as the leaderboard names them: a preset by its name and version, its model beside it.
+    expect(row("eval-list-apart").names).toEqual({
+      [x]: { displayName: "Terse v2", modelId: "demo:concise" },
+      [base]: { displayName: base.replace("openai:", ""), modelId: null },
+    });
     expect(row("eval-list-close")).toMatchObject({ winner: null, winnerReason: "not_separable" });
     expect(row("eval-list-close").tiedWithBest.sort()).toEqual([base, x].sort());
     expect(row("eval-list-none")).toMatchObject({ winner: null, winnerReason: "no_games", tiedWithBest: [] });
   });
 
   it("compares before and after on the items they share, worst first, and refuses evaluations with nothing in common", async () => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO presets (slug, version, name, model_id) VALUES ('terse', 1, 'Terse', 'demo:concise'), ('terse', 2, 'Terse', 'demo:concise')",
+    ).run();
     await seed("eval-before", {
       contestants: ["preset:terse@1", "demo:thorough"],
       baseline: "demo:thorough",
@@ -220,6 +227,12 @@ describe("an evaluation's report routes", () => {
     });
     const result = await ok(client.evaluations.compare.$get({ query: { a: "eval-before", b: "eval-after" } }));
     expect(result.contestants[0]).toMatchObject({ before: "preset:terse@1", after: "preset:terse@2" });
+    // Every contestant it names, with its shown name, so the page shows no raw id.
+    expect(result.names).toEqual({
+      "preset:terse@1": { displayName: "Terse v1", modelId: "demo:concise" },
+      "preset:terse@2": { displayName: "Terse v2", modelId: "demo:concise" },
+      "demo:thorough": { displayName: "Demo · Thorough", modelId: null },
+    });
     expect(result.contestants[0].winRateChange).toBeLessThan(0);
     expect(result.items).toEqual([
       { itemId: "q2", contestant: "preset:terse@2", scoreBefore: 1, scoreAfter: 0, change: -1 },

@@ -152,7 +152,10 @@ describe("a pairwise evaluation", () => {
       status: "completed",
       estimateUsd: 0,
       spentUsd: 0,
-      names: { [p.base]: "ev10-base", [p.good]: "ev10-good" },
+      names: {
+        [p.base]: { displayName: "ev10-base", modelId: null },
+        [p.good]: { displayName: "ev10-good", modelId: null },
+      },
       // One item is too few to tell them apart.
       winner: null,
       winnerReason: "not_separable",

@@ -213,6 +213,12 @@ describe("presets at work", () => {
     expect(byModel["preset:pirate@1"].text).toBe("Arr, the sky be blue.");
     // The run page names it by the preset's name and version, not its id.
     expect(byModel["preset:pirate@1"].displayName).toBe("Pirate v1");
+    // So do the run's names (its model beside it) and History's row, the winner included.
+    expect(run.run.names?.["preset:pirate@1"]).toEqual({ displayName: "Pirate v1", modelId: "openai:pw-base" });
+    const listed = (await ok(client.runs.$get({ query: { limit: "100" } }))).items.find((r) => r.id === id)!;
+    expect(listed.names["preset:pirate@1"]).toEqual({ displayName: "Pirate v1", modelId: "openai:pw-base" });
+    expect(listed.names["openai:pw-other"]).toEqual({ displayName: "pw-other", modelId: null });
+    if (listed.winner?.modelId === "preset:pirate@1") expect(listed.winner.displayName).toBe("Pirate v1");
 
     const [answerCall] = await answerCalls("pw-base");
     expect(systemOf(answerCall)).toBe("You are a pirate.");
@@ -232,6 +238,50 @@ describe("presets at work", () => {
     expect(battles.results.flatMap((b) => [b.model_a, b.model_b]).sort()).toContain("preset:pirate@1");
     const row = (await leaderboard({ source: "judge" })).rows.find((r) => r.modelId === "preset:pirate@1")!;
     expect(row).toMatchObject({ displayName: "Pirate v1", baseModel: "openai:pw-base" });
+  });
+
+  it("a council run with a judge-only preset reviewer: it reviews with its prompt and temperature, and is named by the preset", async () => {
+    await scriptModel(stub, "pw-r-one", [{ text: "One." }]);
+    await scriptModel(stub, "pw-r-two", [{ text: "Two." }]);
+    await scriptModel(stub, "pw-r-judge", [
+      {
+        review: {
+          reviews: ["A", "B"].map((label) => ({
+            label,
+            critique: `critique of ${label}`,
+            scores: { correctness: 7, completeness: 7, clarity: 7, helpfulness: 7, safety: 7, overall: 7 },
+          })),
+          ranking: ["A", "B"],
+          confidence: 0.6,
+        },
+      },
+    ]);
+    await create({
+      name: "Run reviewer",
+      modelId: "openai:pw-r-judge",
+      systemPrompt: "Review kindly.",
+      temperature: 0.4,
+    });
+    const id = await createRun({
+      question: "Which is it?",
+      models: [{ id: "openai:pw-r-one" }, { id: "openai:pw-r-two" }],
+      settings: { reviewers: ["preset:run-reviewer@1"] },
+    });
+    const run = await finished(id);
+    expect(run.run.status).toBe("done");
+    const [review] = (await callsFor(stub, "pw-r-judge")).filter((c) => c.kind === "review");
+    expect(systemOf(review)?.startsWith("Review kindly.\n\n")).toBe(true);
+    expect(review.body.temperature).toBe(0.4);
+    expect(run.reviewers.map((r) => r.reviewerModelId)).toEqual(["preset:run-reviewer@1"]);
+    // The run page names the reviewer from the run's names, not its id.
+    expect(run.run.names?.["preset:run-reviewer@1"]).toEqual({
+      displayName: "Run reviewer v1",
+      modelId: "openai:pw-r-judge",
+    });
+    const battle = await env.DB.prepare("SELECT reviewer_model_id AS judge FROM battles WHERE run_id = ?")
+      .bind(id)
+      .first<{ judge: string }>();
+    expect(battle?.judge).toBe("preset:run-reviewer@1");
   });
 
   it("an arena comparison: a preset side answers with its prompt; a preset judge judges with its own", async () => {
@@ -276,6 +326,12 @@ describe("presets at work", () => {
 
     const row = (await leaderboard()).rows.find((r) => r.modelId === "preset:arena-terse@1")!;
     expect(row).toMatchObject({ displayName: "Arena terse v1", baseModel: "openai:pw-left", appearances: 1 });
+    // History names the revealed preset by its name and version too.
+    const listed = (await ok(client.comparisons.$get({ query: { limit: "100" } }))).items.find((c) => c.id === id);
+    expect([listed?.reveal?.left, listed?.reveal?.right].map((r) => r?.displayName).sort()).toEqual([
+      "Arena terse v1",
+      "pw-right",
+    ]);
   });
 
   it("QUORUM_ARENA_MODELS may list presets: a drawn preset answers with its prompt, unknown ones left out of the pool", async () => {

@@ -7,7 +7,6 @@ import type { Price, RunEstimate } from "../council/estimate";
 import { votesAndVerdictsOf } from "../db/arena-queries";
 import { openDb } from "../db/queries";
 import { blindPricesOf, type ComparisonForEstimate, comparisonForEstimate } from "../db/spend-queries";
-import { displayName } from "../providers/registry";
 import { comparisonDetail as comparisonDetailSchema } from "../shared/arena";
 import { settings } from "../shared/config";
 import {
@@ -28,6 +27,7 @@ import {
 } from "../shared/responses";
 import { comparisonCallsMs, startComparison } from "./comparison-start";
 import { comparisonRoom } from "./comparison-room";
+import { contestantNames } from "./contestant-names";
 import { claimContestants, pricedAs, targetsOf } from "./contestants";
 import { ApiError, notFound } from "./errors";
 import { knownId } from "./item-ids";
@@ -161,9 +161,13 @@ export const comparisonsApi = new Hono<{ Bindings: Env }>()
       openDb(c.env.DB),
       rows.map((r) => r.id),
     );
+    const names = await contestantNames(
+      openDb(c.env.DB),
+      rows.flatMap((r) => [r.model1Id, r.model2Id]),
+    );
     const items = rows.map((r) => {
       const shown = !r.blind || r.revealedAt !== null;
-      const named = (modelId: string) => ({ modelId, displayName: displayName(modelId) });
+      const named = (modelId: string) => ({ modelId, displayName: names.get(modelId)?.displayName ?? modelId });
       const vote = votes.get(r.id);
       return {
         id: r.id,

@@ -6,13 +6,8 @@ import { presetNames } from "../db/evaluation-report-queries";
 import type { Db } from "../db/queries";
 import { displayName } from "../providers/registry";
 import { parsePresetId } from "../shared/contestant";
+import type { ContestantName, ContestantNames } from "../shared/contestant-name";
 import { presetDisplayName } from "../shared/preset-names";
-
-export interface ContestantName {
-  displayName: string;
-  /** a preset's model; null for a model */
-  modelId: string | null;
-}
 
 export async function contestantNames(db: Db, ids: readonly string[]): Promise<Map<string, ContestantName>> {
   const unique = [...new Set(ids)];
@@ -33,4 +28,9 @@ export async function contestantNames(db: Db, ids: readonly string[]): Promise<M
       ];
     }),
   );
+}
+
+/** The names of `ids` as a response carries them (`names`), keyed by id. */
+export async function namesRecord(db: Db, ids: readonly string[]): Promise<ContestantNames> {
+  return Object.fromEntries(await contestantNames(db, ids));
 }

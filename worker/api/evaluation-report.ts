@@ -27,7 +27,7 @@ import {
   evaluationReportResponse,
 } from "../shared/evaluation-report";
 import { evaluationCompareQuery, evaluationExportQuery, evaluationMatrixQuery } from "../shared/requests";
-import { contestantNames } from "./contestant-names";
+import { contestantNames, namesRecord } from "./contestant-names";
 import { ApiError, notFound } from "./errors";
 import { errorResponses, jsonResponse, mediaResponse, pathParam } from "./openapi-describe";
 import { validate } from "./validate";
@@ -139,7 +139,7 @@ async function fullReport(db: Db, evaluation: EvaluationRow) {
       method: evaluation.method,
       promptSetId: evaluation.promptSetId,
       judges: evaluation.judges,
-      names: Object.fromEntries([...names].map(([id, n]) => [id, n.displayName])),
+      names: Object.fromEntries(names),
       ...rest,
       judgeSummaries,
       rows: report.rows.map((r) => {
@@ -178,6 +178,7 @@ export const evaluationReportApi = new Hono<{ Bindings: Env }>()
       a: { id: before.id, name: before.name },
       b: { id: after.id, name: after.name },
       promptSetId: after.promptSetId,
+      names: await namesRecord(db, [...before.contestants, ...after.contestants]),
       ...result,
     });
   })

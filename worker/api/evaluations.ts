@@ -178,10 +178,9 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
         r.baseline,
         counts.filter((n) => n.evaluationId === r.id),
       );
-      const shown = r.contestants.map((id) => [id, names.get(id)?.displayName ?? id]);
       return {
         ...r,
-        names: Object.fromEntries(shown),
+        names: Object.fromEntries(r.contestants.map((id) => [id, names.get(id)!])),
         winner: leader.winner,
         winnerReason: leader.reason,
         tiedWithBest: leader.tiedWithBest,

@@ -37,12 +37,13 @@ export async function runDetail(env: Env, id: string): Promise<RunDetail> {
   const record = await loadRunRecord(db, id);
   if (!record) throw notFound("Run");
   const detail = toRunDetail(record);
-  // A record read back from D1 keeps no preset names: a preset's shown name comes from its row.
-  const presets = detail.answers.map((a) => a.modelId).filter((m): m is string => m !== null && isPresetId(m));
+  // A record read back from D1 keeps no preset names: a preset's shown name and model come from its row.
+  const presets = Object.keys(detail.run.names ?? {}).filter(isPresetId);
   if (presets.length === 0) return detail;
   const names = await contestantNames(db, presets);
   return {
     ...detail,
+    run: { ...detail.run, names: { ...detail.run.names, ...Object.fromEntries(names) } },
     answers: detail.answers.map((a) =>
       a.displayName !== null && a.modelId !== null && names.has(a.modelId)
         ? { ...a, displayName: names.get(a.modelId)?.displayName ?? a.displayName }
@@ -166,7 +167,12 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   })
   .get("/", described.list, validate("query", listRunsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
-    const { rows, nextCursor } = await listRuns(openDb(c.env.DB), limit, parseCursor(cursor));
+    const db = openDb(c.env.DB);
+    const { rows, nextCursor } = await listRuns(db, limit, parseCursor(cursor));
+    const names = await contestantNames(
+      db,
+      rows.flatMap((row) => row.settings.models.map((m) => m.id)),
+    );
     const items = rows.map((row) => {
       const first = isTerminal(row.status) ? row.finalRanking?.[0] : undefined;
       // A blind run's total, next to its labels' token counts, would say which model wrote which: shown once it ends.
@@ -177,11 +183,12 @@ export const runsApi = new Hono<{ Bindings: Env }>()
         question: row.question,
         status: row.status,
         models: row.settings.models.map((m) => m.id),
+        names: Object.fromEntries(row.settings.models.map((m) => [m.id, names.get(m.id)!])),
         winner: first
           ? {
               label: first.label,
               modelId: first.modelId,
-              displayName: first.modelId ? displayName(first.modelId) : null,
+              displayName: first.modelId ? (names.get(first.modelId)?.displayName ?? displayName(first.modelId)) : null,
             }
           : null,
         costHidden,

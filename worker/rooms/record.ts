@@ -3,7 +3,7 @@ import type { AggregationView, RunDetail, RunStatus } from "../shared/run";
 import type { AnswerRecord, ReviewSetRecord, RunRecord } from "../db/records";
 import { hiddenError, type HiddenWording } from "./hidden-error";
 import { runTotals, TERMINAL_STATUSES } from "../shared/run";
-import { shownName } from "./targets";
+import { shownName, shownNames } from "./targets";
 
 export type { AnswerRecord, ReviewRecord, ReviewSetRecord, RunRecord, SynthesisRecord } from "../db/records";
 
@@ -81,6 +81,13 @@ export function toRunDetail(r: RunRecord): RunDetail {
       error: r.error,
       settings: r.settings,
       models: r.models,
+      names: shownNames(r.targets, [
+        ...new Set([
+          ...r.models.map((m) => m.id),
+          ...(r.settings.reviewers ?? []),
+          ...(r.settings.synthesis ? [r.settings.synthesis.modelId] : []),
+        ]),
+      ]),
     },
     answers: r.answers.map((a) => ({
       id: a.id,

@@ -1,6 +1,7 @@
 /** The JSON an evaluation's report routes answer with (worker/api/evaluation-report.ts), as zod/mini schemas. */
 import * as z from "zod/mini";
 import { EVALUATION_METHODS } from "./constants";
+import { contestantNames } from "./contestant-name";
 import { rubric } from "./run";
 
 const num = z.nullable(z.number());
@@ -36,7 +37,8 @@ export const evaluationReportResponse = z.object({
   baseline: z.nullable(z.string()),
   judges: z.array(z.string()),
   /** every contestant's and judge's shown name (a preset's name and version), keyed by its id */
-  names: z.record(z.string(), z.string()),
+  /** each contestant's and judge's shown name, and a preset's model, keyed by id */
+  names: contestantNames,
   coverage: z.number(),
   rows: z.array(
     z.object({
@@ -216,6 +218,8 @@ export const evaluationCompareResponse = z.object({
   a: z.object({ id: z.string(), name: z.string() }),
   b: z.object({ id: z.string(), name: z.string() }),
   promptSetId: z.string(),
+  /** the shown name of every contestant named below (either evaluation's), and a preset's model, keyed by id */
+  names: contestantNames,
   contestants: z.array(
     z.object({
       before: z.string(),

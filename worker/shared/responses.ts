@@ -25,6 +25,7 @@ import {
   STYLE_METHODS,
   VOTE_CHOICES,
 } from "./constants";
+import { contestantNames } from "./contestant-name";
 import { evaluationStatus } from "./evaluation";
 import { REDACTION_KINDS } from "./redact";
 import { runDetail, runStatus } from "./run";
@@ -134,6 +135,8 @@ export const runList = z.object({
       question: z.string(),
       status: runStatus,
       models: z.array(z.string()),
+      /** each model's shown name (a preset's name and version) and a preset's model, keyed by its id */
+      names: contestantNames,
       winner: z.nullable(
         z.object({ label: z.string(), modelId: z.nullable(z.string()), displayName: z.nullable(z.string()) }),
       ),
@@ -631,8 +634,8 @@ export const evaluationList = z.object({
       status: evaluationStatus,
       estimateUsd: z.nullable(z.number()),
       spentUsd: z.number(),
-      /** each contestant's shown name (a preset's name and version), keyed by its id */
-      names: z.record(z.string(), z.string()),
+      /** each contestant's shown name (a preset's name and version) and a preset's model, keyed by its id */
+      names: contestantNames,
       /** the report's leader when no other contestant can be above it at 95% (from the games so far); else null */
       winner: z.nullable(z.string()),
       /** why there is no winner: `not_separable` (the leaders' intervals overlap: `tiedWithBest`) or `no_games` */

@@ -3,6 +3,7 @@
  * Written with zod/mini so the web app can validate live events without a large bundle.
  */
 import * as z from "zod/mini";
+import { contestantNames } from "./contestant-name";
 import { REDACTION_KINDS } from "./redact";
 import { REVIEWER_WEIGHTS, SELF_REVIEW_MODES } from "./constants";
 
@@ -75,6 +76,11 @@ export const runSummary = z.object({
   error: z.nullable(z.string()),
   settings: runSettings,
   models: z.array(z.object({ id: z.string(), params: z.optional(modelParams) })),
+  /**
+   * the shown name of each of the run's models, reviewers and chair (a preset's name and version, with its model),
+   * keyed by id; none of them says which label is whose
+   */
+  names: z.optional(contestantNames),
 });
 
 /** What one provider call took and cost; null until it ends (and costUsd when the price is unknown). */

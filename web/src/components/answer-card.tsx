@@ -12,6 +12,8 @@ interface Props {
   answer: AnswerView;
   /** the model's own settings, once the run reveals which model wrote this */
   params?: ModelParams;
+  /** a preset's model, shown beside its name in place of its id (the run's `names`) */
+  presetModel?: string | null;
   /** the run has ended: failed answers may be retried */
   runEnded: boolean;
   retrying?: boolean;
@@ -56,7 +58,14 @@ export function AnswerCard(props: Props) {
           <Show when={props.ranking}>{(ranking) => <RankBadge rank={rank()} ranking={ranking()} />}</Show>
           <Show when={name()}>
             <p class="muted small">
-              Answer {a().label} · <code>{a().modelId}</code>
+              Answer {a().label} ·{" "}
+              <Show when={props.presetModel} fallback={<code>{a().modelId}</code>}>
+                {(model) => (
+                  <>
+                    on <code>{model()}</code>
+                  </>
+                )}
+              </Show>
               <Show when={settings()}> · {settings()}</Show>
             </p>
           </Show>

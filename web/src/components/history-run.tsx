@@ -5,6 +5,7 @@ import { Link } from "../lib/router";
 import { describeCost } from "../../../worker/shared/run";
 import { COST_HIDDEN, formatTime, formatTotalCost, RUN_STATUS_TEXT, shortModelName } from "../lib/format";
 import { ConfirmDelete } from "./confirm-delete";
+import { ContestantList } from "./contestant-name";
 
 /** One council run in History: its question, status, winner, models and cost, and what can be done with it. */
 export function HistoryRun(props: {
@@ -36,7 +37,7 @@ export function HistoryRun(props: {
           ) : (
             "No winner"
           )}{" "}
-          · {run.models.map(shortModelName).join(", ")} ·{" "}
+          · <ContestantList ids={run.models} names={run.names} /> ·{" "}
           <span data-testid="history-cost">
             estimated cost {run.costHidden ? COST_HIDDEN : describeCost(run, formatTotalCost)}
           </span>

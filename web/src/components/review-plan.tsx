@@ -1,7 +1,8 @@
 import { For, Show } from "solid-js";
 import { scoringOf } from "../../../worker/shared/rubric";
 import type { RunDetail } from "../../../worker/shared/run";
-import { formatScore, shortModelName } from "../lib/format";
+import { formatScore } from "../lib/format";
+import { ContestantList } from "./contestant-name";
 import { TableFrame } from "./table-frame";
 
 /**
@@ -13,15 +14,16 @@ export function ReviewPlan(props: { detail: RunDetail }) {
   const judgesOnly = () =>
     (settings().reviewers ?? []).filter((id) => !props.detail.run.models.some((m) => m.id === id));
   const scoring = () => scoringOf(settings());
+  const names = () => props.detail.run.names ?? {};
   return (
     <>
       <Show when={settings().reviewers}>
         <p class="small" data-testid="review-plan-reviewers">
-          Reviewers: {settings().reviewers!.map(shortModelName).join(", ")}.
+          Reviewers: <ContestantList ids={settings().reviewers!} names={names()} />.
           <Show when={judgesOnly().length}>
             {" "}
-            Judge only (they review and rank every answer but wrote none): {judgesOnly().map(shortModelName).join(", ")}
-            .
+            Judge only (they review and rank every answer but wrote none):{" "}
+            <ContestantList ids={judgesOnly()} names={names()} />.
           </Show>
         </p>
       </Show>

@@ -1,6 +1,7 @@
 import { createResource, For, Show } from "solid-js";
 import { Alert } from "../components/alert";
 import { api, call } from "../lib/api";
+import { ContestantName } from "../components/contestant-name";
 import { TableFrame } from "../components/table-frame";
 
 const pct = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(1)}%`);
@@ -45,7 +46,12 @@ export default function EvaluationComparePage() {
                   <For each={d().contestants}>
                     {(c) => (
                       <tr>
-                        <th scope="row">{c.before === c.after ? c.after : `${c.before} → ${c.after}`}</th>
+                        <th scope="row">
+                          <Show when={c.before !== c.after}>
+                            <ContestantName id={c.before} names={d().names} /> →{" "}
+                          </Show>
+                          <ContestantName id={c.after} names={d().names} />
+                        </th>
                         <td>
                           {pct(c.winRateBefore)} → {pct(c.winRateAfter)}
                         </td>
@@ -74,7 +80,8 @@ export default function EvaluationComparePage() {
                 <For each={d().items}>
                   {(item) => (
                     <li>
-                      {item.itemId}: {item.contestant} {pct(item.scoreBefore)} → {pct(item.scoreAfter)}
+                      {item.itemId}: <ContestantName id={item.contestant} names={d().names} /> {pct(item.scoreBefore)} →{" "}
+                      {pct(item.scoreAfter)}
                     </li>
                   )}
                 </For>

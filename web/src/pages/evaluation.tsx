@@ -51,7 +51,8 @@ function EvaluationView(props: { id: string }) {
     const timer = setTimeout(() => setVersion((v) => v + 1), REFRESH_MS);
     onCleanup(() => clearTimeout(timer));
   });
-  const names = () => new Map<string, string>(Object.entries(data()?.names ?? {}));
+  const names = () =>
+    new Map<string, string>(Object.entries(data()?.names ?? {}).map(([id, n]) => [id, n.displayName]));
   // Set when this evaluation reran an earlier one with a revised preset: the way back to compare them.
   const previous = new URLSearchParams(location.search).get("previous");
   const presetRows = () => (data()?.rows ?? []).filter((row) => row.contestant.startsWith("preset:"));

@@ -1,18 +1,21 @@
 import { createResource, For, Show } from "solid-js";
 import { Alert } from "../components/alert";
+import { ContestantList, ContestantName } from "../components/contestant-name";
 import { TableFrame } from "../components/table-frame";
 import { api, call } from "../lib/api";
+import { contestantText } from "../lib/names";
+import type { ContestantNames } from "../../../worker/shared/contestant-name";
 
 type Listed = {
   winner: string | null;
   winnerReason: string | null;
   tiedWithBest: string[];
-  names: Record<string, string>;
+  names: ContestantNames;
 };
 
 /** The winner cell's text and, when there is none, why (shown on hover and read by screen readers). */
 function winnerOf(e: Listed): { text: string; why: string | null } {
-  const name = (id: string) => e.names[id] ?? id;
+  const name = (id: string) => contestantText(e.names, id);
   if (e.winner) return { text: name(e.winner), why: null };
   if (e.winnerReason === "not_separable")
     return {
@@ -76,9 +79,13 @@ export default function EvaluationsPage() {
                         </th>
                         <td>{e.promptSetName ?? e.promptSetId}</td>
                         <td>
-                          {e.contestants.map((c) => e.names[c] ?? c).join(", ")}
+                          <ContestantList ids={e.contestants} names={e.names} />
                           <Show when={e.baseline}>
-                            {(b) => <div class="muted small">baseline {e.names[b()] ?? b()}</div>}
+                            {(b) => (
+                              <div class="muted small">
+                                baseline <ContestantName id={b()} names={e.names} />
+                              </div>
+                            )}
                           </Show>
                         </td>
                         <td>{e.status}</td>

@@ -126,6 +126,7 @@ function RunView(props: { id: string }) {
                     <AnswerCard
                       answer={answer}
                       params={detail().run.models.find((m) => m.id === answer.modelId)?.params}
+                      presetModel={answer.modelId ? detail().run.names?.[answer.modelId]?.modelId : null}
                       ranking={detail().aggregation?.finalRanking}
                       runEnded={isTerminal(detail())}
                       retrying={busy() === `retry:${answer.modelId ?? "all"}`}

@@ -105,6 +105,7 @@ function SharedRun(props: { token: string; initial: RunDetail }) {
                   <AnswerCard
                     answer={answer}
                     params={detail().run.models.find((m) => m.id === answer.modelId)?.params}
+                    presetModel={answer.modelId ? detail().run.names?.[answer.modelId]?.modelId : null}
                     ranking={detail().aggregation?.finalRanking}
                     runEnded={isTerminal(detail())}
                   />

@@ -1,5 +1,6 @@
 import { For, Show } from "solid-js";
 import type { EvaluationReport } from "../../lib/api";
+import { ContestantName } from "../contestant-name";
 import { TableFrame } from "../table-frame";
 
 type Row = EvaluationReport["rows"][number];
@@ -51,12 +52,10 @@ export function EvaluationLeaderboard(props: { report: EvaluationReport }) {
                 <tr data-contestant={r.contestant}>
                   <td>{r.rank ?? "—"}</td>
                   <th scope="row">
-                    {r.displayName}
+                    <ContestantName id={r.contestant} names={props.report.names} />
                     <Show when={r.contestant === props.report.baseline}>
+                      {" "}
                       <span class="badge">baseline</span>
-                    </Show>
-                    <Show when={r.modelId}>
-                      <div class="muted small">on {r.modelId}</div>
                     </Show>
                   </th>
                   <td>
