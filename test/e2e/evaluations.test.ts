@@ -94,7 +94,21 @@ describeInBrowser("an evaluation, in a real browser", () => {
     await page.goto(`${server.url}/evaluations/compare?a=${first}&b=${second}`);
     const changes = page.getByTestId("compare-contestants");
     await changes.locator("tbody tr").first().waitFor({ timeout: 10_000 });
-    expect(await changes.locator("tbody tr").first().innerText()).toContain(`${terse} → ${terse2}`);
+    // Contestants are named as the leaderboard names them, never by their ids.
+    expect(await changes.locator("tbody tr").first().innerText()).toContain(
+      "Terse v1 on demo:concise → Terse v2 on demo:concise",
+    );
+    expect(await page.locator("main").innerText()).not.toContain("preset:");
+    await page.goto(`${server.url}/evaluations`);
+    const listed = page.getByTestId("evaluations");
+    await listed.locator("tbody tr").first().waitFor({ timeout: 10_000 });
+    const row = await listed
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("link", { name: "Terse or thorough", exact: true }) })
+      .innerText();
+    expect(row).toContain("Terse v1 on demo:concise, Thorough v1 on demo:concise");
+    expect(row).toContain("baseline Thorough v1 on demo:concise");
+    expect(await listed.innerText()).not.toContain("preset:");
   });
 
   test("Suggest a revision: the diff and rationale, saved as version 2, evaluated again, compared with the first", async () => {
@@ -144,7 +158,7 @@ describeInBrowser("an evaluation, in a real browser", () => {
     await page.getByRole("link", { name: "Compare with the previous evaluation" }).click();
     const changes = page.getByTestId("compare-contestants");
     await changes.locator("tbody tr").first().waitFor({ timeout: 10_000 });
-    expect(await changes.innerText()).toContain(`${plain} → preset:plain@2`);
+    expect(await changes.innerText()).toContain("Plain v1 on demo:concise → Plain v2 on demo:concise");
   });
 
   test("goal battles from the page: pasted goals, a demo playing the user; each matrix cell opens its battle", async () => {

@@ -45,11 +45,22 @@ describeInBrowser("Presets in a real browser", () => {
     await page.waitForURL(/\/runs\//, { timeout: 10_000 });
     await page.getByTestId("run-status").getByText("Done").waitFor({ timeout: WAIT });
     await waitForCount(page, ".answer-card[data-status=done]", 2, WAIT);
-    expect(await page.locator(".answer-card", { hasText: "preset:terse-e2e@1" }).textContent()).toContain("Paris.");
+    // The answer is named by the preset, its model beside it, as the leaderboard names it.
+    const answerCard = page.locator(".answer-card", { hasText: "Terse e2e v1" });
+    expect(await answerCard.textContent()).toContain("Paris.");
+    expect(await answerCard.locator(".card-head").innerText()).toContain("on openai:e2e-preset-base");
+    expect(await page.locator("main").innerText()).not.toContain("preset:");
     const [answer] = (await callsFor(stub.url, "e2e-preset-base")).filter((c) => c.kind === "answer");
     const messages = answer.body.messages as unknown as { role: string; content: string }[];
     expect(messages[0]).toEqual({ role: "system", content: "Answer in one sentence." });
     expect(answer.body.temperature).toBe(0.2);
+
+    // So does History's row.
+    await page.goto(`${server.url}/history`);
+    const listed = page.locator("li[data-run-id]", { hasText: "What is the capital of France?" });
+    await listed.waitFor({ timeout: 10_000 });
+    expect(await listed.innerText()).toContain("Terse e2e v1 on openai:e2e-preset-base");
+    expect(await listed.innerText()).not.toContain("preset:");
 
     // Used now: an edit is saved as version 2, and says so.
     await page.goto(`${server.url}/presets`);
