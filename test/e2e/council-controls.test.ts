@@ -68,7 +68,7 @@ describeInBrowser("Reviewers and rubrics in a real browser", () => {
     expect(await page.getByTestId("review-plan-reviewers").textContent()).toContain("Judge only");
     expect(await page.getByTestId("judge-only").count()).toBe(1);
     // Named once the blind run ends, though it has no label to be named by.
-    await page.getByRole("heading", { name: /^Review by skeptic/ }).waitFor({ timeout: RUN_WAIT });
+    await page.getByRole("heading", { name: /^Review by Demo · Skeptic/ }).waitFor({ timeout: RUN_WAIT });
     expect(await page.getByTestId("rubric").locator("tbody th").allTextContents()).toEqual([
       "accuracy",
       "brevity",
