@@ -23,7 +23,12 @@ describe("threads: create, list, get, rename, delete, export", () => {
       source: "page",
     });
     const second = await createThread({ title: "Second", mode: "topper", category: "coding" });
-    const { threads } = await ok(client.threads.$get({ query: { limit: "100" } }));
+    const preset = await ok(client.presets.$post({ json: { name: "Thread terse", modelId: "openai:thread-list" } }));
+    await createThread({ title: "Third", modelId: preset.id });
+    const { threads, names } = await ok(client.threads.$get({ query: { limit: "100" } }));
+    // History names a thread's model as the leaderboard does: a preset by its name and version, its model beside it.
+    expect(names[preset.id]).toEqual({ displayName: "Thread terse v1", modelId: "openai:thread-list" });
+    expect(names["openai:thread-list"]).toEqual({ displayName: "thread-list", modelId: null });
     const ids = threads.map((t) => t.id);
     expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
     expect(threads.find((t) => t.id === first.id)).toEqual({

@@ -23,6 +23,7 @@ import {
 } from "../shared/responses";
 import { threadJson, threadMarkdown } from "../shared/thread-export";
 import type { Thread } from "../shared/thread";
+import { namesRecord } from "./contestant-names";
 import { resolveContestants } from "./contestants";
 import { notFound } from "./errors";
 import { knownId, newItemId } from "./item-ids";
@@ -136,7 +137,10 @@ export const threadsApi = new Hono<{ Bindings: Env }>()
   })
   .get("/", described.list, validate("query", listThreadsQuery), async (c) => {
     const { cursor, limit } = c.req.valid("query");
-    return c.json(await listThreads(openDb(c.env.DB), limit, parseCursor(cursor)));
+    const db = openDb(c.env.DB);
+    const page = await listThreads(db, limit, parseCursor(cursor));
+    const models = page.threads.flatMap((t) => (t.modelId ? [t.modelId] : []));
+    return c.json({ ...page, names: await namesRecord(db, models) });
   })
   .get("/:id", described.get, async (c) => c.json(await detailOf(c.env, await knownId(c, "thread"))))
   .patch("/:id", described.update, validate("json", updateThreadInput), async (c) => {

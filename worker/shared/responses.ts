@@ -759,7 +759,12 @@ export {
 // ---- chat threads (docs/chat.md) ----
 
 export const threadResponse = z.object({ thread });
-export const threadList = z.object({ threads: z.array(threadSummary), nextCursor: z.nullable(z.string()) });
+export const threadList = z.object({
+  threads: z.array(threadSummary),
+  nextCursor: z.nullable(z.string()),
+  /** each thread's model by its shown name (a preset's name and version) and a preset's model, keyed by id */
+  names: contestantNames,
+});
 export const threadDetailResponse = threadDetail;
 /** A message sent: the person's message and the reply, which streams over the thread's socket. */
 export const threadMessageAccepted = z.object({ userMessage: threadMessage, reply: threadMessage });

@@ -9,6 +9,7 @@ import { api, call, type ComparisonListItem, type RunListItem } from "../lib/api
 import { type Feed, feedsToExtend, mergedNewestFirst } from "../lib/history-feed";
 import { Link } from "../lib/router";
 import type { ThreadSummary } from "../lib/thread-types";
+import type { ContestantNames } from "../../../worker/shared/contestant-name";
 import { deleteThread, listThreads } from "./chat.data";
 
 const PAGE_SIZE = 20;
@@ -19,7 +20,7 @@ type Entry =
   | { kind: "run"; createdAt: number; run: RunListItem }
   | { kind: "comparison"; createdAt: number; comparison: ComparisonListItem }
   // A thread is dated by its last change (updatedAt): the order its list comes in.
-  | { kind: "thread"; createdAt: number; thread: ThreadSummary };
+  | { kind: "thread"; createdAt: number; thread: ThreadSummary; names: ContestantNames };
 
 const initialKind = (): Kind => {
   const asked = new URLSearchParams(location.search).get("kind");
@@ -103,6 +104,7 @@ export default function HistoryPage() {
       kind: "thread",
       createdAt: thread.updatedAt,
       thread,
+      names: page.names,
     }));
     setFeeds("chat", (f) => ({
       items: cursor ? [...f.items, ...items] : items,
@@ -235,7 +237,7 @@ export default function HistoryPage() {
             <For each={entries()}>
               {(entry) =>
                 entry.kind === "thread" ? (
-                  <HistoryThread thread={entry.thread} onDelete={removeThread} />
+                  <HistoryThread thread={entry.thread} names={entry.names} onDelete={removeThread} />
                 ) : entry.kind === "run" ? (
                   <HistoryRun
                     run={entry.run}
