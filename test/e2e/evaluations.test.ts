@@ -37,6 +37,7 @@ describeInBrowser("an evaluation, in a real browser", () => {
     await page.getByLabel("Prompts, one per line").fill(TEN.join("\n"));
     await page.getByLabel(/^Contestants/).fill(`${terse}, ${thorough}`);
     await page.getByLabel("Baseline").selectOption(thorough);
+    expect(await page.getByLabel("Baseline").locator("option:checked").innerText()).toBe("Thorough v1");
     await page.getByLabel(/^Judges/).fill("demo:skeptic");
     await page.getByRole("button", { name: "Estimate" }).click();
     const estimate = page.getByTestId("evaluation-estimate");

@@ -204,7 +204,10 @@ export default function EvaluationNewPage() {
                   ? "None: every pair battles (up to 6 contestants)"
                   : "None: judge every pair (up to 6 contestants)"}
             </option>
-            <For each={ids(contestants())}>{(c) => <option value={c}>{c}</option>}</For>
+            {/* Named as the pickers name them (a preset by its name and version); a typed id nobody knows, as typed. */}
+            <For each={ids(contestants())}>
+              {(c) => <option value={c}>{options().find((o) => o.id === c)?.name ?? c}</option>}
+            </For>
           </select>
         </div>
         <div class="field">
