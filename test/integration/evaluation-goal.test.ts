@@ -114,6 +114,11 @@ describe("a goal evaluation", () => {
     const battle = await ok(client["goal-battles"][":jobId"].$get({ param: { jobId: rows[1].id } }));
     expect(battle).toMatchObject({ state: "done", winner: "A", currentTurn: 2, goal: "Find a hotel room" });
     expect(battle.sides.A.contestant).toBe(good);
+    // The Battles list keeps to battles launched on their own; the evaluation's are listed under its id.
+    const own = await ok(client["goal-battles"].$get({ query: {} }));
+    expect(own.battles.map((b) => b.jobId)).toEqual([]);
+    const played = await ok(client["goal-battles"].$get({ query: { evaluation: started.id } }));
+    expect(played.battles.map((b) => b.jobId).sort()).toEqual(rows.map((r) => r.id).sort());
     const item = await ok(
       client.evaluations[":id"].items[":itemId"].$get({ param: { id: started.id, itemId: "moon" } }),
     );

@@ -70,7 +70,7 @@ const described = {
   }),
   list: describeRoute({
     tags: TAGS,
-    summary: "List goal battles, newest first",
+    summary: "List goal battles, newest first (a goal evaluation's only with ?evaluation=<id>)",
     responses: { 200: jsonResponse(goalBattleList, "A page of battles."), ...errorResponses(400) },
   }),
   get: describeRoute({
@@ -179,8 +179,8 @@ export const goalBattlesApi = new Hono<{ Bindings: Env }>()
     return c.json({ jobId: id }, 201);
   })
   .get("/", described.list, validate("query", listGoalBattlesQuery), async (c) => {
-    const { cursor, limit } = c.req.valid("query");
-    const { rows, nextCursor } = await listGoalBattles(openDb(c.env.DB), limit, parseCursor(cursor));
+    const { cursor, limit, evaluation } = c.req.valid("query");
+    const { rows, nextCursor } = await listGoalBattles(openDb(c.env.DB), limit, parseCursor(cursor), evaluation);
     return c.json({ battles: rows.map(summaryOf), nextCursor });
   })
   .get("/:jobId", described.get, async (c) => {

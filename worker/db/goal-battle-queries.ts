@@ -2,7 +2,7 @@
  * A goal battle's rows in D1: the battle, its transcript, the paid calls it made, and its one `goal` battle on the
  * leaderboard. Every write is keyed by the battle's own ids, so a room that writes again repeats nothing.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Winner } from "../rating/battle-outcome";
 import type { GoalSide } from "../shared/constants";
 import { type Cursor, olderThan, pageOf } from "./paging";
@@ -58,13 +58,13 @@ export async function goalBattleExists(db: Db, id: string): Promise<boolean> {
   return (await db.select({ id: g.id }).from(g).where(eq(g.id, id)).get()) !== undefined;
 }
 
-/** Goal battles newest first. */
-export async function listGoalBattles(db: Db, limit: number, cursor?: Cursor) {
+/** Goal battles newest first: those launched on their own, or those `evaluation` played. */
+export async function listGoalBattles(db: Db, limit: number, cursor?: Cursor, evaluation?: string) {
   const g = schema.goalBattles;
   const rows = await db
     .select()
     .from(g)
-    .where(olderThan(g, cursor))
+    .where(and(evaluation ? eq(g.evaluationId, evaluation) : isNull(g.evaluationId), olderThan(g, cursor)))
     .orderBy(desc(g.createdAt), desc(g.id))
     .limit(limit + 1);
   return pageOf(rows, limit);

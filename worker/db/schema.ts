@@ -734,8 +734,14 @@ export const goalBattles = sqliteTable(
     endedAt: integer("ended_at"),
     /** the request's checks and limits: marker, judge, script, timeouts, temperature, max tokens */
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** the goal evaluation that played it; null for a battle launched on its own */
+    evaluationId: text("evaluation_id"),
   },
-  (t) => [index("goal_battles_created_at").on(t.createdAt, t.id)],
+  (t) => [
+    index("goal_battles_created_at").on(t.createdAt, t.id),
+    // The Battles list leaves an evaluation's battles out, and an evaluation lists its own: both read this.
+    index("goal_battles_evaluation").on(t.evaluationId, t.createdAt, t.id),
+  ],
 );
 
 /**

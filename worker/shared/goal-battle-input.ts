@@ -106,7 +106,10 @@ export const createGoalBattleInput = z
 
 export type CreateGoalBattleInput = z.infer<typeof createGoalBattleInput>;
 
-export const listGoalBattlesQuery = listRunsQuery;
+export const listGoalBattlesQuery = listRunsQuery.extend({
+  /** an evaluation's id: its battles, which the list leaves out otherwise */
+  evaluation: z.string().min(1).max(100).optional(),
+});
 
 export const goalMessagesQuery = z.object({
   side: z.enum(GOAL_SIDES).optional(),

@@ -175,6 +175,7 @@ export function battleRow(r: GoalBattleRecord): GoalBattleRow {
     voteChoice: r.vote?.choice ?? null,
     startedAt: r.startedAt,
     endedAt: r.endedAt,
+    evaluationId: r.evaluationId ?? null,
     settings: {
       marker: r.marker,
       judgeModelId: r.judgeModelId,
