@@ -18,6 +18,7 @@ export { EvaluationRoom } from "./rooms/evaluation-room";
 export { ThreadRoom } from "./rooms/thread-room";
 export { FitRoom } from "./rooms/fit-room";
 export { GoalBattleRoom } from "./rooms/goal-battle-room";
+export { ProviderSlotsRoom } from "./rooms/provider-slots-room";
 export { RateLimiter } from "./rooms/rate-limiter";
 export { RunRoom } from "./rooms/run-room";
 export { StyleRoom } from "./rooms/style-room";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { providerCap, ROOM_MAX_IN_FLIGHT } from "../../worker/evaluation/concurrency";
+import { providerCap, ROOM_MAX_IN_FLIGHT, roomProviderCap } from "../../worker/evaluation/concurrency";
 import { estimateItem } from "../../worker/evaluation/estimate";
 import { buildPairwiseJudgeRequest, parsePairwiseVerdict } from "../../worker/evaluation/judge-prompt";
 import { callsOfItem, judgedPairs, type PairwisePlan } from "../../worker/evaluation/plan";
@@ -156,15 +156,15 @@ describe("the demo's five-point judge", () => {
 });
 
 describe("an evaluation's limits", () => {
-  it("caps each provider within the room's six calls in flight", () => {
+  it("caps each provider within the room's six calls in flight, and over every room at its own cap", () => {
     const caps = new Map([
       ["openai", 8],
       ["anthropic", 2],
     ]);
     expect(ROOM_MAX_IN_FLIGHT).toBe(6);
-    expect([providerCap(caps, "openai"), providerCap(caps, "anthropic"), providerCap(caps, "google")]).toEqual([
-      6, 2, 4,
-    ]);
+    const providers = ["openai", "anthropic", "google"];
+    expect(providers.map((p) => roomProviderCap(caps, p))).toEqual([6, 2, 4]);
+    expect(providers.map((p) => providerCap(caps, p))).toEqual([8, 2, 4]);
   });
 
   it("estimates an item from its prompt and every call's full allowance", () => {

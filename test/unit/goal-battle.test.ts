@@ -66,7 +66,9 @@ describe("a goal battle's outcome after a turn (rooms/goal-battle/outcome.ts)", 
 
 describe("the goal battle room's provider gate (rooms/goal-battle/gate.ts)", () => {
   it("keeps each provider within its cap, as evaluations do", async () => {
-    const gate = new ProviderGate(new Map([["openai", 2]]));
+    // Slots shared with other rooms are granted at once here: this is about the room's own cap.
+    const granted = { take: async () => 1, give: () => {} };
+    const gate = new ProviderGate(new Map([["openai", 2]]), granted, () => new AbortController().signal);
     let open = 0;
     let peak = 0;
     const releases: (() => void)[] = [];

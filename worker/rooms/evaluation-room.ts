@@ -10,7 +10,7 @@ import { insertRows } from "../db/statements";
 import * as schema from "../db/schema";
 import { resizeHoldWrite, settleHoldsWrite } from "../db/spend-queries";
 import { callsOfItem, judgeModelOf } from "../evaluation/plan";
-import { providerCap } from "../evaluation/concurrency";
+import { roomProviderCap } from "../evaluation/concurrency";
 import { parseModelId } from "../providers/registry";
 import { settings } from "../shared/config";
 import type { EvaluationStatus } from "../shared/constants";
@@ -23,6 +23,7 @@ import { type EvaluationRecord, isTerminal, loadRecord, saveRecord } from "./eva
 import { haltGoalBattles } from "./evaluation/goal-call";
 import { Scheduler, SLICE_CALLS } from "./evaluation/scheduler";
 import { callWrites } from "./evaluation/writes";
+import { ProviderSlots } from "./provider-slots";
 import { Room } from "./room";
 import { type RoomResult, refuse } from "./room-result";
 import { WriteQueue } from "./write-queue";
@@ -58,7 +59,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new CallStore(ctx.storage);
-    this.scheduler = new Scheduler(settings(env).providerConcurrency, () => this.cancelSignal);
+    // Held under this room's own id: each room (each shard of an evaluation) is a holder of its own.
+    const slots = new ProviderSlots(env, ctx.id.toString());
+    this.scheduler = new Scheduler(settings(env).providerConcurrency, () => this.cancelSignal, slots);
     this.d1 = new WriteQueue(env.DB, () => this.unwrittenWrites(), D1_BATCH_MS);
     ctx.blockConcurrencyWhile(async () => {
       this.record = loadRecord(ctx.storage.kv);
@@ -272,7 +275,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
   protected stepBudgetMs() {
     const r = this.record!;
     const caps = settings(this.env).providerConcurrency;
-    const tightest = Math.min(...this.store.pendingProviders().map((p) => providerCap(caps, p)), SLICE_CALLS);
+    const tightest = Math.min(...this.store.pendingProviders().map((p) => roomProviderCap(caps, p)), SLICE_CALLS);
     return Math.ceil(SLICE_CALLS / Math.max(1, tightest)) * 2 * r.settings.timeoutMs;
   }
 

@@ -31,6 +31,7 @@ import {
   saveRecord,
 } from "./goal-battle/record";
 import { playTurn } from "./goal-battle/turn";
+import { ProviderSlots } from "./provider-slots";
 import { Room } from "./room";
 import { type RoomResult, refuse } from "./room-result";
 import { WriteQueue } from "./write-queue";
@@ -75,7 +76,11 @@ export class GoalBattleRoom extends Room<GoalBattleEventBody> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.gate = new ProviderGate(settings(env).providerConcurrency);
+    this.gate = new ProviderGate(
+      settings(env).providerConcurrency,
+      new ProviderSlots(env, ctx.id.toString()),
+      () => this.cancelSignal,
+    );
     this.d1 = new WriteQueue(env.DB, () => this.everything());
     ctx.blockConcurrencyWhile(async () => {
       this.record = loadRecord(ctx.storage.kv);

@@ -1,12 +1,18 @@
 /**
- * Which evaluation calls run when. Each provider has its own cap (QUORUM_PROVIDER_CONCURRENCY), and the room as
- * a whole keeps at most six calls in flight (evaluation/concurrency.ts: a deployed Worker invocation's outbound
- * connections). Answers go first; a judge call starts as soon as both its answers exist, a council review as soon
- * as every answer of its round has ended. A 429 holds back every
- * new call to that provider for as long as the provider asked (shared across the room). One step runs a slice
- * of calls and then lets the alarm start the next, so each step has a deadline the watchdog can hold it to.
+ * Which evaluation calls run when. Each provider's cap (QUORUM_PROVIDER_CONCURRENCY) holds across every room: a call
+ * starts only on a slot this room took from the provider's owner (rooms/provider-slots.ts), several at one ask. Within
+ * the room, each provider keeps to its room cap and the room to six calls in flight in all (evaluation/concurrency.ts:
+ * a deployed Worker invocation's outbound connections). Answers go first; a judge call starts as soon as both its
+ * answers exist, a council review as soon as every answer of its round has ended. A 429 holds back every new call to
+ * that provider for as long as the provider asked (shared across the room). One step runs a slice of calls and then
+ * lets the alarm start the next, so each step has a deadline the watchdog can hold it to.
+ *
+ * A call that ends leaves its slot to the next ready call of its provider at once, with no ask; a slot with nothing
+ * to start goes back. A room gives back the next slot that comes free TURN_MS after its last grant and asks again,
+ * so the rooms waiting for that provider (served first come, first served) get their turn.
  */
-import { providerCap, ROOM_MAX_IN_FLIGHT } from "../../evaluation/concurrency";
+import { ROOM_MAX_IN_FLIGHT, roomProviderCap } from "../../evaluation/concurrency";
+import type { ProviderSlots } from "../provider-slots";
 import type { CallRow, CallStore } from "./call-store";
 import type { EvaluationContext } from "./context";
 import { makeAnswerCall, makeJudgeCall } from "./calls";
@@ -17,16 +23,23 @@ import { makeReviewCall } from "./review-call";
 export const SLICE_CALLS = 240;
 /** Ready calls read from storage at once per provider, so a slot that comes free rarely waits on a query. */
 const READ_AHEAD = 32;
+/** How long a room keeps reusing slots it was granted before it gives one back and asks again. */
+export const TURN_MS = 2_000;
+/** How long one ask for slots waits at their owner for a release; then it is asked again (a pause shows meanwhile). */
+const SLOT_WAIT_MS = 1_000;
 
 type InFlight = Map<string, { provider: string; done: Promise<void> }>;
 
 export class Scheduler {
   /** per provider: when new calls to it may start again after a 429 */
   private readonly backoffUntil = new Map<string, number>();
+  /** per provider: when this room was last granted slots of it */
+  private readonly grantedAt = new Map<string, number>();
 
   constructor(
     private readonly caps: ReadonlyMap<string, number>,
     private readonly cancel: () => AbortSignal,
+    private readonly slots: ProviderSlots,
   ) {}
 
   backOff(provider: string, ms: number): void {
@@ -37,15 +50,21 @@ export class Scheduler {
    * Runs calls until `SLICE_CALLS` have started (or none is ready) and every call started has ended. `accepting`
    * turning false (a pause) stops new calls; those under way finish and are kept. Returns how many started.
    * A call that ends is stored first, then its slot is filled again, and only then is it written and announced
-   * (`ctx.settled`): the next provider call never waits on the last one's bookkeeping.
+   * (`ctx.settled`): the next provider call never waits on the last one's bookkeeping. Every slot taken is given
+   * back by the slice's end.
    */
   async runSlice(ctx: EvaluationContext, accepting: () => boolean): Promise<number> {
     const inFlight: InFlight = new Map();
     const ready = new ReadyCalls(ctx.store);
+    /** per provider: the ask for slots under way */
+    const asking = new Map<string, Promise<void>>();
     let started = 0;
+    const open = () => ctx.current() && accepting() && started < SLICE_CALLS;
     const fill = () => {
-      if (!ctx.current() || !accepting() || started >= SLICE_CALLS) return;
-      for (const call of this.pick(ctx, inFlight, ready, SLICE_CALLS - started)) {
+      const { calls, wanted } = open()
+        ? this.pick(ctx, inFlight, ready, SLICE_CALLS - started)
+        : { calls: [], wanted: new Map<string, number>() };
+      for (const call of calls) {
         started++;
         ctx.store.markRunning(call);
         const done = this.make(ctx, call).then(
@@ -63,34 +82,72 @@ export class Scheduler {
         );
         inFlight.set(call.id, { provider: call.provider, done });
       }
+      // A slot with no call to start now goes back.
+      for (const [provider, held] of this.slots.holdings())
+        this.slots.give(provider, held - running(inFlight, provider));
+      for (const [provider, want] of wanted) {
+        if (asking.has(provider)) continue;
+        const ask = this.slots.take(provider, want, SLOT_WAIT_MS, this.cancel()).then((granted) => {
+          if (granted) this.grantedAt.set(provider, Date.now());
+          asking.delete(provider);
+          fill();
+        });
+        asking.set(provider, ask);
+      }
     };
     for (;;) {
       if (!ctx.current()) break;
       fill();
-      const wake = accepting() && started < SLICE_CALLS ? this.nextWake(ctx) : null;
-      if (!inFlight.size && wake === null) break;
-      await Promise.race([...[...inFlight.values()].map((f) => f.done), ...(wake === null ? [] : [wake])]);
+      const wake = open() ? this.nextWake(ctx) : null;
+      if (!inFlight.size && !asking.size && wake === null) break;
+      await Promise.race([
+        ...[...inFlight.values()].map((f) => f.done),
+        ...asking.values(),
+        ...(wake === null ? [] : [wake]),
+      ]);
     }
     // Cancelled or superseded: the calls under way were aborted and unwind at once.
     await Promise.allSettled([...inFlight.values()].map((f) => f.done));
+    await Promise.allSettled([...asking.values()]);
+    for (const [provider, held] of this.slots.holdings()) this.slots.give(provider, held);
+    await this.slots.flush();
     return started;
   }
 
-  /** What may start now, the free slots shared out evenly between the providers with calls to make. */
-  private pick(ctx: EvaluationContext, inFlight: InFlight, ready: ReadyCalls, room: number): CallRow[] {
-    const picked: CallRow[] = [];
+  /**
+   * What may start now on the slots this room holds, the room's free places shared out evenly between the providers
+   * with calls to make; and per provider, how many more slots it could use.
+   */
+  private pick(ctx: EvaluationContext, inFlight: InFlight, ready: ReadyCalls, room: number) {
+    const calls: CallRow[] = [];
+    const wanted = new Map<string, number>();
     const now = Date.now();
     const providers = ctx.store.pendingProviders().filter((p) => (this.backoffUntil.get(p) ?? 0) <= now);
     for (const [i, provider] of providers.entries()) {
-      const slots = Math.min(ROOM_MAX_IN_FLIGHT - inFlight.size - picked.length, room - picked.length);
-      if (slots <= 0) break;
-      let running = 0;
-      for (const f of inFlight.values()) if (f.provider === provider) running++;
-      const share = Math.ceil(slots / (providers.length - i));
-      const free = Math.min(providerCap(this.caps, provider) - running, share);
-      if (free > 0) picked.push(...ready.take(provider, free));
+      const places = Math.min(ROOM_MAX_IN_FLIGHT - inFlight.size - calls.length, room - calls.length);
+      if (places <= 0) break;
+      const busy = running(inFlight, provider);
+      const free = Math.min(roomProviderCap(this.caps, provider) - busy, Math.ceil(places / (providers.length - i)));
+      if (free <= 0) continue;
+      // Its turn is over: the slots it isn't using go back, and it asks again behind whoever waits.
+      if (now - (this.grantedAt.get(provider) ?? 0) >= TURN_MS)
+        this.slots.give(provider, this.slots.holding(provider) - busy);
+      const idle = this.slots.holding(provider) - busy;
+      if (idle >= free) {
+        calls.push(...ready.take(provider, free));
+        continue;
+      }
+      // One call more than the slots held: whether it comes says whether more slots are worth asking for.
+      const taken = ready.take(provider, idle + 1);
+      if (taken.length <= idle) {
+        calls.push(...taken);
+        continue;
+      }
+      ready.putBack(taken.pop()!);
+      calls.push(...taken);
+      wanted.set(provider, free - idle);
     }
-    return picked;
+    return { calls, wanted };
   }
 
   private async make(ctx: EvaluationContext, call: CallRow): Promise<CallRow | null> {
@@ -121,6 +178,12 @@ export class Scheduler {
   }
 }
 
+function running(inFlight: InFlight, provider: string): number {
+  let n = 0;
+  for (const f of inFlight.values()) if (f.provider === provider) n++;
+  return n;
+}
+
 /**
  * The calls ready to start, per provider, read from storage a few at a time: a slot that comes free takes the next
  * one from memory. A provider with nothing ready is not asked again until an answer ends (the only thing that makes
@@ -139,15 +202,22 @@ class ReadyCalls {
     while (taken.length < n) {
       if (!queue.length) {
         if (this.exhausted.has(provider)) break;
-        // Only an empty queue is read again: the store leaves out calls under way, not the ones queued here.
+        // Only an empty queue is read again: the store leaves out calls under way, not the ones queued here, nor
+        // those taken just now (they are marked under way once picked).
         const read = this.store.ready(provider, READ_AHEAD);
         if (read.length < READ_AHEAD) this.exhausted.add(provider);
-        if (!read.length) break;
-        queue.push(...read);
+        const fresh = read.filter((c) => !taken.some((t) => t.id === c.id));
+        if (!fresh.length) break;
+        queue.push(...fresh);
       }
       taken.push(queue.shift()!);
     }
     return taken;
+  }
+
+  /** Returns a call taken but not started to the front of its provider's queue. */
+  putBack(call: CallRow): void {
+    this.queued.get(call.provider)!.unshift(call);
   }
 
   answerEnded(): void {
