@@ -1,10 +1,10 @@
 /**
  * What a room uses to stay within each provider's cap across every room (provider-slots-room.ts owns the count):
- * `take` slots before calls, `give` them back as calls end. Releases are batched (those given in one synchronous run go in
- * one call, and while one is under way the next ones wait for it) and never lost: one that fails is
- * sent again. While it holds slots, the room renews its lease every RENEW_MS; should the room die, its slots come
- * free when the lease runs out. Each instance of a room holds under its own `instance`, so a restarted room never
- * counts its predecessor's slots as its own.
+ * `take` slots before calls, `give` them back as calls end. Releases are batched (those given in one synchronous
+ * run go in one call, and while one is under way the next ones wait for it) and never lost: one that fails is sent
+ * again. While it holds slots, the room renews its lease every RENEW_MS; should the room die, its slots come free
+ * when the lease runs out. Each instance of a room holds under its own `instance`, so a restarted room never counts
+ * its predecessor's slots as its own.
  */
 import { providerCap } from "../evaluation/concurrency";
 import { settings } from "../shared/config";

@@ -50,7 +50,10 @@ export class SlotLeases {
     return granted;
   }
 
-  /** `holder` gives back `n` slots (never more than it holds); its lease is renewed. Another instance's is left alone. */
+  /**
+   * `holder` gives back `n` slots (never more than it holds); its lease is renewed. Another instance's lease is
+   * left alone.
+   */
   release(holder: string, instance: string, n: number): void {
     const lease = this.live.get(holder);
     if (!lease || lease.instance !== instance) return;
