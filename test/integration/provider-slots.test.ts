@@ -221,4 +221,35 @@ describe("a provider's cap across rooms", () => {
     await releaseHold(stub, "ps4-held");
     expect((await ended(held.id)).status).toBe("completed");
   });
+
+  it("a goal evaluation's battles get the provider's slots: its goal calls, which only await them, hold none", async () => {
+    await ruleFor(stub, "ps5-o-good", "", { text: "All booked. GOAL_REACHED" });
+    await ruleFor(stub, "ps5-o-plain", "", { text: "Working on it." });
+    const goals = ["train", "hotel", "car", "ferry", "flight"].map((id) => ({
+      id,
+      prompt: `I need a ${id}.`,
+      goal: `Book a ${id}`,
+    }));
+    const setId = (await ok(client["prompt-sets"].$post({ json: { name: "ps5 goals", items: goals } }))).id;
+    // Four goal calls start at once (OpenAI's cap in the room): were each holding a slot, no battle would get one.
+    const started = await startEvaluation({
+      promptSetId: setId,
+      contestants: ["openai:ps5-o-good", "openai:ps5-o-plain"],
+      baseline: "openai:ps5-o-plain",
+      method: "goal",
+      settings: { goal: { user: { mode: "script", script: ["Next step?"] } } },
+    });
+    const done = await ended(started.id);
+    expect(done).toMatchObject({ status: "completed", error: null });
+    expect(done.progress.judgments).toMatchObject({ done: 5, failed: 0, total: 5 });
+    expect(await peakOpen(stub, "ps5-o-")).toBeLessThanOrEqual(CAP);
+    expect(
+      await poll(
+        () => leasesOf("openai"),
+        (l) => l.length === 0,
+        5_000,
+        "every lease ended",
+      ),
+    ).toEqual([]);
+  });
 });

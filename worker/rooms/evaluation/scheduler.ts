@@ -28,7 +28,14 @@ export const TURN_MS = 2_000;
 /** How long one ask for slots waits at their owner for a release; then it is asked again (a pause shows meanwhile). */
 const SLOT_WAIT_MS = 1_000;
 
-type InFlight = Map<string, { provider: string; done: Promise<void> }>;
+/** per call under way: its provider, whether it holds one of the provider's slots, and its end */
+type InFlight = Map<string, { provider: string; slot: boolean; done: Promise<void> }>;
+
+/**
+ * A goal call makes no provider call itself: it awaits its battle's room, whose calls take their own slots
+ * (goal-battle/gate.ts). Holding one for it as well could leave the battles none.
+ */
+const needsSlot = (call: CallRow) => call.kind !== "goal";
 
 export class Scheduler {
   /** per provider: when new calls to it may start again after a 429 */
@@ -80,11 +87,11 @@ export class Scheduler {
             throw err;
           },
         );
-        inFlight.set(call.id, { provider: call.provider, done });
+        inFlight.set(call.id, { provider: call.provider, slot: needsSlot(call), done });
       }
       // A slot with no call to start now goes back.
       for (const [provider, held] of this.slots.holdings())
-        this.slots.give(provider, held - running(inFlight, provider));
+        this.slots.give(provider, held - running(inFlight, provider, true));
       for (const [provider, want] of wanted) {
         if (asking.has(provider)) continue;
         const ask = this.slots.take(provider, want, SLOT_WAIT_MS, this.cancel()).then((granted) => {
@@ -129,23 +136,22 @@ export class Scheduler {
       const busy = running(inFlight, provider);
       const free = Math.min(roomProviderCap(this.caps, provider) - busy, Math.ceil(places / (providers.length - i)));
       if (free <= 0) continue;
+      const slotted = running(inFlight, provider, true);
       // Its turn is over: the slots it isn't using go back, and it asks again behind whoever waits.
       if (now - (this.grantedAt.get(provider) ?? 0) >= TURN_MS)
-        this.slots.give(provider, this.slots.holding(provider) - busy);
-      const idle = this.slots.holding(provider) - busy;
-      if (idle >= free) {
-        calls.push(...ready.take(provider, free));
-        continue;
+        this.slots.give(provider, this.slots.holding(provider) - slotted);
+      let idle = this.slots.holding(provider) - slotted;
+      const waiting: CallRow[] = [];
+      for (const call of ready.take(provider, free)) {
+        if (!needsSlot(call)) calls.push(call);
+        else if (idle > 0) {
+          idle--;
+          calls.push(call);
+        } else waiting.push(call);
       }
-      // One call more than the slots held: whether it comes says whether more slots are worth asking for.
-      const taken = ready.take(provider, idle + 1);
-      if (taken.length <= idle) {
-        calls.push(...taken);
-        continue;
-      }
-      ready.putBack(taken.pop()!);
-      calls.push(...taken);
-      wanted.set(provider, free - idle);
+      // The calls without a slot go back to the front of the queue, in order, and as many slots are asked for.
+      for (const call of waiting.toReversed()) ready.putBack(call);
+      if (waiting.length) wanted.set(provider, waiting.length);
     }
     return { calls, wanted };
   }
@@ -178,9 +184,10 @@ export class Scheduler {
   }
 }
 
-function running(inFlight: InFlight, provider: string): number {
+/** Calls of `provider` under way (only those holding a slot, with `slotted`). */
+function running(inFlight: InFlight, provider: string, slotted = false): number {
   let n = 0;
-  for (const f of inFlight.values()) if (f.provider === provider) n++;
+  for (const f of inFlight.values()) if (f.provider === provider && (!slotted || f.slot)) n++;
   return n;
 }
 
