@@ -62,7 +62,12 @@ function control(state: StubState, method: string, url: URL, body: unknown, res:
     return sendJson(res, 200, { ok: true });
   }
   if (route === "POST /__stub/rule") {
-    state.rule(String(b.model), String(b.pattern), asObject(b.step) as Step);
+    state.rule(
+      String(b.model),
+      String(b.pattern),
+      asObject(b.step) as Step,
+      typeof b.times === "number" ? b.times : undefined,
+    );
     return sendJson(res, 200, { ok: true });
   }
   if (route === "POST /__stub/release") return sendJson(res, 200, { released: state.release(String(b.key)) });

@@ -20,9 +20,16 @@ export async function scriptModel(stubUrl: string, model: string, steps: Step[])
 /**
  * A lasting rule for calls to `model`: one whose JSON request body matches the regular expression `pattern` takes
  * `step`, once the model's scripted steps are used up (e.g. a judge's verdict by which answer it was shown as A).
+ * With `times`, the rule takes only that many calls (e.g. hold the first call for one item, not its retry).
  */
-export async function ruleFor(stubUrl: string, model: string, pattern: string, step: Step): Promise<void> {
-  await post(`${stubUrl}/__stub/rule`, { model, pattern, step });
+export async function ruleFor(
+  stubUrl: string,
+  model: string,
+  pattern: string,
+  step: Step,
+  times?: number,
+): Promise<void> {
+  await post(`${stubUrl}/__stub/rule`, { model, pattern, step, ...(times === undefined ? {} : { times }) });
 }
 
 /** Model-list calls have no model name: their steps are filed under the API key the client sends. */
@@ -50,6 +57,29 @@ export function modelsListCalls(stubUrl: string, apiKey: string): Promise<Record
  */
 export async function peakOpen(stubUrl: string, prefix: string): Promise<number> {
   return (await stubFetch<{ peak: number }>(`${stubUrl}/__stub/peak?prefix=${encodeURIComponent(prefix)}`)).peak;
+}
+
+/**
+ * The most of `calls` open at once in each group `groupOf` puts them in (null: left out), from the stub's order of
+ * arrivals and closes; `all` is the most over every group together.
+ */
+export function peakBy(calls: RecordedCall[], groupOf: (call: RecordedCall) => string | null): Map<string, number> {
+  const moments: { at: number; group: string; d: number }[] = [];
+  for (const call of calls) {
+    const group = groupOf(call);
+    if (group === null) continue;
+    moments.push({ at: call.opened, group, d: 1 });
+    moments.push({ at: call.closed ?? Number.POSITIVE_INFINITY, group, d: -1 });
+  }
+  moments.sort((a, b) => a.at - b.at);
+  const open = new Map<string, number>();
+  const peak = new Map<string, number>();
+  for (const m of moments)
+    for (const key of [m.group, "all"]) {
+      open.set(key, (open.get(key) ?? 0) + m.d);
+      peak.set(key, Math.max(peak.get(key) ?? 0, open.get(key) ?? 0));
+    }
+  return peak;
 }
 
 export async function heldCount(stubUrl: string, key: string): Promise<number> {

@@ -8,8 +8,14 @@ const stub = inject("stubUrl");
 /** Every model of these tests priced, as a deployment would price them. */
 const PRICES = "openai:sp-a=1:2,anthropic:sp-b=1:2,openai:sp-j=3:6,openai:sp-held=1:2";
 
+/**
+ * The money an evaluation has set aside: its hold, or, spread over shard rooms, the parts each shard holds (the
+ * whole hold settled at zero when it was split); settled once every part is.
+ */
 const holdOf = async (id: string) =>
-  env.DB.prepare("SELECT usd, settled_at AS settledAt FROM spend_holds WHERE item_id = ?")
+  env.DB.prepare(
+    "SELECT sum(usd) AS usd, CASE WHEN count(*) = count(settled_at) THEN max(settled_at) END AS settledAt FROM spend_holds WHERE item_id = ?",
+  )
     .bind(id)
     .first<{ usd: number; settledAt: number | null }>();
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { providerCap, ROOM_MAX_IN_FLIGHT, roomProviderCap } from "../../worker/evaluation/concurrency";
+import {
+  MAX_EVALUATION_SHARDS,
+  providerCap,
+  ROOM_MAX_IN_FLIGHT,
+  roomProviderCap,
+  shardCaps,
+  shardCount,
+  shardOfItem,
+} from "../../worker/evaluation/concurrency";
 import { estimateItem } from "../../worker/evaluation/estimate";
 import { buildPairwiseJudgeRequest, parsePairwiseVerdict } from "../../worker/evaluation/judge-prompt";
 import { callsOfItem, judgedPairs, type PairwisePlan } from "../../worker/evaluation/plan";
@@ -162,9 +170,50 @@ describe("an evaluation's limits", () => {
       ["anthropic", 2],
     ]);
     expect(ROOM_MAX_IN_FLIGHT).toBe(6);
-    const providers = ["openai", "anthropic", "google"];
-    expect(providers.map((p) => roomProviderCap(caps, p))).toEqual([6, 2, 4]);
-    expect(providers.map((p) => providerCap(caps, p))).toEqual([8, 2, 4]);
+    const room = (p: string) => roomProviderCap(caps, p);
+    expect([room("openai"), room("anthropic"), room("google")]).toEqual([6, 2, 4]);
+    // The provider's own cap stays as set: above six it is reached by spreading the evaluation over rooms.
+    expect([providerCap(caps, "openai"), providerCap(caps, "anthropic"), providerCap(caps, "google")]).toEqual([
+      8, 2, 4,
+    ]);
+  });
+
+  it("spreads caps that add up to more than six over rooms of six at most, each provider's shares adding up to its cap", () => {
+    const caps = new Map([
+      ["openai", 12],
+      ["google", 1],
+    ]);
+    // Within six: one room, as before.
+    expect(shardCount(new Map(), ["openai"], 100)).toBe(1);
+    expect(shardCount(new Map([["openai", 6]]), ["openai"], 100)).toBe(1);
+    // Twelve: two rooms of six.
+    expect(shardCount(caps, ["openai"], 100)).toBe(2);
+    expect(shardCaps(caps, ["openai"], 2).map((m) => Object.fromEntries(m))).toEqual([{ openai: 6 }, { openai: 6 }]);
+    // Twelve and anthropic's default four: sixteen, three rooms; every room gets a slot of each provider.
+    const three = shardCaps(caps, ["openai", "anthropic"], shardCount(caps, ["openai", "anthropic"], 100));
+    expect(three.map((m) => Object.fromEntries(m))).toEqual([
+      { anthropic: 2, openai: 4 },
+      { anthropic: 1, openai: 4 },
+      { anthropic: 1, openai: 4 },
+    ]);
+    // Never more rooms than items, than the most, or than the smallest cap (each room needs a slot of every provider).
+    expect(shardCount(caps, ["openai"], 1)).toBe(1);
+    expect(shardCount(new Map([["openai", 100]]), ["openai"], 1000)).toBe(MAX_EVALUATION_SHARDS);
+    expect(shardCount(caps, ["openai", "google"], 100)).toBe(1);
+    // Items are dealt round-robin.
+    expect([0, 1, 2, 3, 4].map((i) => shardOfItem(i, 2))).toEqual([0, 1, 0, 1, 0]);
+  });
+
+  it("deals odd caps so no room passes six", () => {
+    const caps = new Map([
+      ["a", 5],
+      ["b", 5],
+      ["c", 2],
+    ]);
+    const shards = shardCaps(caps, ["a", "b", "c"], shardCount(caps, ["a", "b", "c"], 10));
+    const total = (m: Map<string, number>) => [...m.values()].reduce((s, n) => s + n, 0);
+    expect(shards.map(total)).toEqual([6, 6]);
+    for (const p of ["a", "b", "c"]) expect(shards.reduce((s, m) => s + (m.get(p) ?? 0), 0)).toBe(caps.get(p));
   });
 
   it("estimates an item from its prompt and every call's full allowance", () => {

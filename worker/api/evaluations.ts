@@ -16,6 +16,7 @@ import { loadPromptSetItems, markPromptSetUsed } from "../db/prompt-set-queries"
 import { openDb } from "../db/queries";
 import { leaderOf } from "../evaluation/leader";
 import type { StartEvaluation } from "../rooms/evaluation-room";
+import { settings } from "../shared/config";
 import { createEvaluationInput, listEvaluationsQuery, wsQuery } from "../shared/requests";
 import { evaluationDetail } from "../shared/evaluation";
 import { evaluationAccepted, evaluationList, evaluationRows, evaluationStarted } from "../shared/responses";
@@ -152,6 +153,8 @@ export const evaluationsApi = new Hono<{ Bindings: Env }>()
             record: { ...record, holdId },
             items: items.map((item, i) => ({ ...item, maxUsd: estimate.perItem[i] })),
             holdExpiresAt: Date.now() + work,
+            // The caps decide how many rooms the evaluation is spread over: fixed now, for all of its life.
+            providerCaps: Object.fromEntries(settings(c.env).providerConcurrency),
           }),
       ),
     );

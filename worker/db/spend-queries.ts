@@ -158,6 +158,30 @@ export const resizeHoldWrite = (d1: D1Database, id: string, usd: number, expires
     .prepare("UPDATE spend_holds SET usd = ?1, expires_at = ?2 WHERE id = ?3 AND settled_at IS NULL")
     .bind(usd, expiresAt, id);
 
+/**
+ * Hands hold `id` over to `parts` (an evaluation spread over shard rooms: each shard resizes and settles its own):
+ * each part is a hold of the same item, day and expiry for its amount, and `id` is settled at zero. Run as one
+ * batch (a transaction), so the day never counts both the whole and its parts, nor neither. The parts' ids are
+ * deterministic and the copy reads only an open `id`: a batch run again after it took changes nothing.
+ */
+export const splitHoldWrites = (
+  d1: D1Database,
+  id: string,
+  parts: { id: string; usd: number }[],
+  now = Date.now(),
+): D1PreparedStatement[] => [
+  ...parts.map((part) =>
+    d1
+      .prepare(
+        `INSERT OR IGNORE INTO spend_holds (id, item_id, day, usd, hidden, blind_price_in, blind_price_out, created_at, expires_at)
+         SELECT ?1, item_id, day, ?2, hidden, blind_price_in, blind_price_out, created_at, expires_at FROM spend_holds
+         WHERE id = ?3 AND settled_at IS NULL`,
+      )
+      .bind(part.id, part.usd, id),
+  ),
+  d1.prepare("UPDATE spend_holds SET usd = 0, settled_at = ?1 WHERE id = ?2 AND settled_at IS NULL").bind(now, id),
+];
+
 /** A blind run ended: its calls show at their cost from now on. */
 export const revealHoldsWrite = (d1: D1Database, itemId: string, now = Date.now()): D1PreparedStatement =>
   d1

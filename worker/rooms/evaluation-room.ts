@@ -3,6 +3,10 @@
  * in its own SQLite tables (evaluation/call-store.ts), runs them a slice per alarm-driven step under the providers'
  * caps (evaluation/scheduler.ts), stores every result before it writes it to D1 or announces it, and resumes after
  * an eviction or restart without making a completed call again. Pause, resume, cancel and retry are its RPCs.
+ *
+ * When the providers' caps add up to more than one room's six calls in flight, the room the API talks to is a
+ * parent (evaluation/parent.ts): it spreads the items over shard rooms of this same class, each making its share
+ * of the calls as described above and reporting to it, and answers for the whole evaluation.
  */
 import { evaluationStatusWrite, insertEvaluationWrites } from "../db/evaluation-queries";
 import type { PromptSetItem } from "../shared/prompt-set";
@@ -10,18 +14,21 @@ import { insertRows } from "../db/statements";
 import * as schema from "../db/schema";
 import { resizeHoldWrite, settleHoldsWrite } from "../db/spend-queries";
 import { callsOfItem, judgeModelOf } from "../evaluation/plan";
-import { roomProviderCap } from "../evaluation/concurrency";
+import { roomProviderCap, shardCaps, shardCount } from "../evaluation/concurrency";
 import { parseModelId } from "../providers/registry";
 import { settings } from "../shared/config";
 import type { EvaluationStatus } from "../shared/constants";
-import type { EvaluationDetail } from "../shared/evaluation";
+import type { EvaluationDetail, EvaluationFailure, EvaluationProgress } from "../shared/evaluation";
 import type { EvaluationEventBody } from "../shared/events";
 import { CallStore, type CallRow, type NewCall } from "./evaluation/call-store";
 import type { EvaluationContext } from "./evaluation/context";
 import { type Pace, progressOf } from "./evaluation/progress";
+import { SHARD_CHECK_MS, ShardParent, type ShardStart } from "./evaluation/parent";
+import { ParentLink } from "./evaluation/parent-link";
 import { type EvaluationRecord, isTerminal, loadRecord, saveRecord } from "./evaluation/record";
 import { haltGoalBattles } from "./evaluation/goal-call";
 import { Scheduler, SLICE_CALLS } from "./evaluation/scheduler";
+import { failedCallsSummary, type ShardReport, sumProgress } from "./evaluation/shard-reports";
 import { callWrites } from "./evaluation/writes";
 import { ProviderSlots } from "./provider-slots";
 import { Room } from "./room";
@@ -33,6 +40,10 @@ export interface StartEvaluation {
   items: (PromptSetItem & { maxUsd: number })[];
   /** when the money set aside stops counting unless the room resizes it */
   holdExpiresAt: number;
+  /** QUORUM_PROVIDER_CONCURRENCY as the route read it (absent: this room's setting) */
+  providerCaps?: Record<string, number>;
+  /** set when a parent starts one of its shards */
+  shard?: ShardStart;
 }
 
 export type EvaluationResult = RoomResult<{ id: string; status: EvaluationStatus }>;
@@ -52,17 +63,41 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
   private record: EvaluationRecord | null = null;
   private readonly store: CallStore;
   private readonly d1: WriteQueue;
-  private scheduler: Scheduler;
+  private scheduler: Scheduler | null = null;
+  /** the provider slots this room holds (rooms/provider-slots.ts) */
+  private readonly slots: ProviderSlots;
   private pace: Pace | null = null;
   private lastProgressAt = 0;
+  /** a parent's shards */
+  private readonly shards: ShardParent;
+  /** a shard's parent */
+  private readonly parent: ParentLink;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new CallStore(ctx.storage);
     // Held under this room's own id: each room (each shard of an evaluation) is a holder of its own.
-    const slots = new ProviderSlots(env, ctx.id.toString());
-    this.scheduler = new Scheduler(settings(env).providerConcurrency, () => this.cancelSignal, slots);
+    this.slots = new ProviderSlots(env, ctx.id.toString());
     this.d1 = new WriteQueue(env.DB, () => this.unwrittenWrites(), D1_BATCH_MS);
+    this.shards = new ShardParent({
+      env,
+      kv: ctx.storage.kv,
+      record: () => this.record!,
+      items: (index, of) => this.store.shardItems(index, of),
+      reported: (report) => {
+        for (const failure of report.failures) this.emit({ type: "evaluation.failure", failure });
+        this.announceProgress(true);
+      },
+      progress: () => this.progress(),
+      finish: (status, error) => this.finish(status, error),
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+    });
+    this.parent = new ParentLink({
+      env,
+      record: () => this.record,
+      lastSeq: () => this.log.lastSeq,
+      progress: () => this.progress(),
+    });
     ctx.blockConcurrencyWhile(async () => {
       this.record = loadRecord(ctx.storage.kv);
       if (this.record && !isTerminal(this.record.status)) {
@@ -79,6 +114,8 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
 
   async start(init: StartEvaluation): Promise<EvaluationResult> {
     if (this.record) return { ok: true, id: this.record.id, status: this.record.status };
+    const caps = new Map(Object.entries(init.providerCaps ?? {}));
+    if (!init.providerCaps) for (const [p, n] of settings(this.env).providerConcurrency) caps.set(p, n);
     const record: EvaluationRecord = {
       ...init.record,
       version: 1,
@@ -90,10 +127,25 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     };
     // Every item has the same calls: the judge calls a judge leaves out are as many for each.
     record.selfSkipped = callsOfItem(record, "").selfSkipped * init.items.length;
-    // A generator, item by item, so the calls of a large evaluation are never all in memory at once.
-    this.store.plan(init.items, plannedCalls(record, init.items));
+    const providers = providersOf(record);
+    if (init.shard) {
+      record.shard = { index: init.shard.index, of: init.shard.of };
+      record.roomCaps = init.shard.roomCaps;
+    } else {
+      const count = shardCount(caps, providers, init.items.length);
+      if (count > 1) record.shards = shardCaps(caps, providers, count).map((m) => Object.fromEntries(m));
+      else record.roomCaps = Object.fromEntries(providers.map((p) => [p, roomProviderCap(caps, p)]));
+    }
+    // A generator, item by item, so the calls of a large evaluation are never all in memory at once. A parent keeps
+    // the items (to start a shard again) and no call.
+    this.store.plan(init.items, record.shards ? [] : plannedCalls(record, init.items));
     this.record = record;
     this.save();
+    if (record.shard) {
+      this.setStatus("running");
+      this.startWork();
+      return { ok: true, id: record.id, status: record.status };
+    }
     const d1 = this.env.DB;
     this.d1.push(
       ...insertEvaluationWrites(d1, {
@@ -111,6 +163,8 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
         createdAt: record.createdAt,
       }),
     );
+    // The shards set aside their own parts of the money; the parent keeps none.
+    if (record.shards && record.holdId) this.d1.push(...this.shards.splitHold(record.holdId));
     try {
       await this.d1.flush();
     } catch (err) {
@@ -119,8 +173,36 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       throw err;
     }
     this.setStatus("running");
+    if (record.shards && record.holdId) await this.shards.startAll(record.holdId, record.holdExpiresAt);
     this.startWork();
     return { ok: true, id: record.id, status: record.status };
+  }
+
+  // ---- RPC between a parent and its shards ----
+
+  /** A shard's report, pushed as it changes (evaluation/parent-link.ts). */
+  async takeShardReport(index: number, report: ShardReport): Promise<void> {
+    if (this.record?.shards) await this.shards.reported(index, report);
+  }
+
+  /**
+   * A provider answered 429 until `untilMs`: no new call to it starts in this room before then. A shard tells its
+   * parent, which tells the other shards (`from` is the shard that met it), so the back-off holds over the whole
+   * evaluation as it does in one room.
+   */
+  async backOff(provider: string, untilMs: number, from: number | null = null): Promise<void> {
+    const r = this.record;
+    if (!r) return;
+    if (r.shards) return this.shards.backOff(provider, untilMs, from);
+    this.scheduler?.backOff(provider, untilMs - Date.now());
+    if (from === null) this.parent.backOff(provider, untilMs);
+  }
+
+  /** The parent's look at a shard: wakes it when it lost its alarm, and says where it stands. */
+  async kick(): Promise<ShardReport | null> {
+    if (!this.record) return null;
+    await this.poke();
+    return this.parent.report();
   }
 
   async detail(): Promise<EvaluationDetail | null> {
@@ -135,6 +217,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       return conflict(`The evaluation is ${r.status}; only a running one can be paused.`);
     this.setStatus("paused");
     haltGoalBattles(r.id);
+    await this.shards.fanOut((shard) => shard.pause());
     await this.d1.flush();
     return { ok: true, id: r.id, status: r.status };
   }
@@ -147,6 +230,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     r.holdExpiresAt = Date.now() + (r.holdExpiresAt - r.createdAt);
     this.resizeHold();
     this.setStatus("running");
+    await this.shards.fanOut((shard) => shard.resume());
     this.startWork();
     return { ok: true, id: r.id, status: r.status };
   }
@@ -157,6 +241,10 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     if (!r) return notFound();
     if (isTerminal(r.status)) return conflict(`The evaluation is already ${r.status}; there is nothing to cancel.`);
     this.newGeneration();
+    // Every shard ends (and D1 holds what it finished) before the parent does; the last shard's report may have
+    // ended the parent meanwhile.
+    await this.shards.fanOut((shard) => shard.cancel());
+    if (isTerminal(r.status)) return { ok: true, id: r.id, status: r.status };
     this.store.cancelOpen();
     await this.ctx.storage.deleteAlarm();
     await this.finish("cancelled", "Cancelled before it finished; what finished is kept.");
@@ -166,6 +254,11 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
   /** The most a retry of the failed calls could cost (their items' most), and how many calls it makes again. */
   async retryEstimate(): Promise<{ usd: number; calls: number; timeoutMs: number }> {
     if (!this.record) return { usd: 0, calls: 0, timeoutMs: 0 };
+    if (this.record.shards) {
+      const each = await this.shards.retryEstimate();
+      const sum = (pick: (e: (typeof each)[number]) => number) => each.reduce((s, e) => s + pick(e), 0);
+      return { usd: sum((e) => e.usd), calls: sum((e) => e.calls), timeoutMs: this.record.settings.timeoutMs };
+    }
     const calls = this.store
       .counts()
       .filter((c) => c.status === "failed" || c.status === "blocked")
@@ -180,6 +273,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     if (!isTerminal(r.status))
       return conflict(`The evaluation is still ${r.status}; wait until it ends, or cancel it.`);
     if (r.status === "cancelled") return conflict("The evaluation was cancelled; start a new one to go on.");
+    if (r.shards) return this.retryShards(holdId, holdExpiresAt);
     const failed = this.store.reopenFailed();
     if (!failed.length) return conflict("No failed call to retry.");
     this.newGeneration();
@@ -228,6 +322,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
 
   protected async step(generation: number) {
     const r = this.record!;
+    if (r.shards) return this.shards.step(() => this.current(generation));
     const current = () => this.current(generation);
     // A step starts only when no other of this instance runs: calls still marked running were a retired step's
     // (the watchdog's resume), aborted without a result, so they are to make again.
@@ -245,8 +340,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       }),
       current,
       settled: (row) => this.settled(row),
-      backOff: (provider, ms) => this.scheduler.backOff(provider, ms),
+      backOff: (provider, ms) => this.backOff(provider, Date.now() + ms),
     };
+    this.scheduler ??= new Scheduler(this.caps(), () => this.cancelSignal, this.slots);
     await this.scheduler.runSlice(ctx, () => current() && r.status === "running");
     if (!current()) return;
     await this.flushWrites();
@@ -274,7 +370,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
   /** A slice's calls, each at most twice its timeout (a judge may be asked twice), in waves of the tightest cap. */
   protected stepBudgetMs() {
     const r = this.record!;
-    const caps = settings(this.env).providerConcurrency;
+    // A parent's step asks each shard where it stands: an RPC each, within one call's timeout.
+    if (r.shards) return r.settings.timeoutMs;
+    const caps = this.caps();
     const tightest = Math.min(...this.store.pendingProviders().map((p) => roomProviderCap(caps, p)), SLICE_CALLS);
     return Math.ceil(SLICE_CALLS / Math.max(1, tightest)) * 2 * r.settings.timeoutMs;
   }
@@ -285,7 +383,25 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
    */
   protected async stopStuck(reason: string) {
     this.store.failOpen(reason);
+    // A parent's shards each have a watchdog of their own: the parent's stuck look ends nothing of theirs.
+    if (this.record?.shards) return this.ctx.storage.setAlarm(Date.now() + SHARD_CHECK_MS);
     await this.finish("failed", reason);
+  }
+
+  /** A parent's retry: each shard with failed calls makes them again, with its part of the money set aside. */
+  private async retryShards(holdId: string, holdExpiresAt: number): Promise<EvaluationResult> {
+    const r = this.record!;
+    const took = await this.shards.retry(holdId, holdExpiresAt, async (writes) => {
+      this.d1.push(...writes);
+      await this.d1.flush();
+    });
+    if (!took) return conflict("No failed call to retry.");
+    r.holdId = holdId;
+    r.holdExpiresAt = holdExpiresAt;
+    this.setStatus("running");
+    await this.d1.flush();
+    this.startWork();
+    return { ok: true, id: r.id, status: r.status };
   }
 
   // ---- the pieces ----
@@ -295,24 +411,25 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     const r = this.record!;
     this.d1.push(...callWrites(this.env.DB, r.id, this.store, row));
     if (!this.store.itemOpen(row.item)) this.resizeHold();
-    if (row.status === "failed")
-      this.emit({
-        type: "evaluation.failure",
-        failure: {
-          callId: row.id,
-          kind: row.kind,
-          itemId: this.store.item(row.item).item_id,
-          model: row.model,
-          error: row.error ?? "failed",
-        },
-      });
+    if (row.status === "failed") {
+      const failure: EvaluationFailure = {
+        callId: row.id,
+        kind: row.kind,
+        itemId: this.store.item(row.item).item_id,
+        model: row.model,
+        error: row.error ?? "failed",
+      };
+      this.emit({ type: "evaluation.failure", failure });
+      this.parent.failed(failure);
+    }
     this.announceProgress(false);
   }
 
-  /** The money set aside shrinks to what the items with calls left may still cost. */
+  /** The money set aside shrinks to what the items with calls left may still cost (a parent's shards hold it). */
   private resizeHold() {
     const r = this.record!;
-    if (r.holdId) this.d1.push(resizeHoldWrite(this.env.DB, r.holdId, this.store.openItemsUsd(), r.holdExpiresAt));
+    if (r.holdId && !r.shards)
+      this.d1.push(resizeHoldWrite(this.env.DB, r.holdId, this.store.openItemsUsd(), r.holdExpiresAt));
   }
 
   private failedItemsUsd(): number {
@@ -327,9 +444,27 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
 
   private announceProgress(force: boolean) {
     const now = Date.now();
-    if (!force && now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
+    if (!force && now - this.lastProgressAt < PROGRESS_EVERY_MS) {
+      this.parent.later(this.lastProgressAt + PROGRESS_EVERY_MS - now, () => {
+        if (this.record) this.announceProgress(true);
+      });
+      return;
+    }
     this.lastProgressAt = now;
-    this.emit({ type: "evaluation.progress", progress: progressOf(this.record!, this.store, this.pace) });
+    this.emit({ type: "evaluation.progress", progress: this.progress() });
+    this.parent.send();
+  }
+
+  /** Where the evaluation stands: this room's calls, or a parent's shards' added up. */
+  private progress(): EvaluationProgress {
+    const r = this.record!;
+    return r.shards ? sumProgress(r, this.shards.states) : progressOf(r, this.store, this.pace);
+  }
+
+  /** Each provider's cap in this room: as fixed when it started, or (a room started before that was kept) the setting. */
+  private caps(): ReadonlyMap<string, number> {
+    const kept = this.record?.roomCaps;
+    return kept ? new Map(Object.entries(kept)) : settings(this.env).providerConcurrency;
   }
 
   /** D1 holds every result finished so far once this returns; the calls are marked so. */
@@ -354,8 +489,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
 
   private failureSummary(): string | null {
     const failed = this.store.counts().filter((c) => c.status === "failed" || c.status === "blocked");
-    const n = failed.reduce((s, c) => s + c.n, 0);
-    return n ? `${n} call${n === 1 ? "" : "s"} failed or waited on one that did; retry them with POST …/retry.` : null;
+    return failedCallsSummary(failed.reduce((s, c) => s + c.n, 0));
   }
 
   /** The model a call's contestant or reviewer calls (a council evaluation's reviewer may be a preset judge). */
@@ -372,8 +506,13 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     r.status = status;
     r.error = error;
     this.save();
-    this.d1.push(evaluationStatusWrite(this.env.DB, r.id, status, error, this.store.spend().usd, isTerminal(status)));
+    // A shard's status is its parent's to write: D1 has one row for the evaluation.
+    if (!r.shard)
+      this.d1.push(
+        evaluationStatusWrite(this.env.DB, r.id, status, error, this.progress().spentUsd, isTerminal(status)),
+      );
     this.emit({ type: "evaluation.status", status, error });
+    this.parent.send();
   }
 
   /** Ends the evaluation once D1 holds all of it, and settles the money set aside. */
@@ -382,7 +521,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     const before = { status: r.status, error: r.error, holdId: r.holdId };
     if (r.holdId) this.d1.push(settleHoldsWrite(this.env.DB, [r.holdId]));
     Object.assign(r, { status, error, holdId: null });
-    this.d1.push(evaluationStatusWrite(this.env.DB, r.id, status, error, this.store.spend().usd, true));
+    if (!r.shard) this.d1.push(evaluationStatusWrite(this.env.DB, r.id, status, error, this.progress().spentUsd, true));
     try {
       await this.flushWrites();
     } catch (err) {
@@ -413,9 +552,14 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       error: r.error,
       estimateUsd: r.estimateUsd,
       createdAt: r.createdAt,
-      progress: progressOf(r, this.store, this.pace),
+      progress: this.progress(),
     };
   }
+}
+
+/** Every provider the evaluation calls: every item has the same calls, so one item's tell. */
+function providersOf(record: EvaluationRecord): string[] {
+  return [...new Set([...plannedCalls(record, [{ id: "" }])].map((c) => c.provider))].sort();
 }
 
 /** Every call of the evaluation, item by item (evaluation/plan.ts), with the provider each is made to. */

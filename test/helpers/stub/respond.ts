@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import { chunkText, pause, sendJson, whenGone, writeFrames } from "./http";
 import { defaultReview } from "./review";
 import type { StubState } from "./state";
-import type { JsonBody, Step } from "./types";
+import type { JsonBody, RecordedCall, Step } from "./types";
 import type { ParsedCall, Reply, Request, Vendor } from "./vendor";
 
 /** Deliberately free of model names: tests assert that none reach review prompts. */
@@ -21,16 +21,23 @@ const DEFAULT_MODELS: Record<ParsedCall["protocol"], string[]> = {
 
 export async function respond(state: StubState, vendor: Vendor, call: ParsedCall, req: Request, res: ServerResponse) {
   const step = state.nextStep(call.model, JSON.stringify(req.body));
-  state.record(call.model, {
+  const recorded: RecordedCall = {
     protocol: call.protocol,
     kind: call.kind,
     method: req.method,
     path: req.url.pathname + req.url.search,
     body: req.body as JsonBody,
     authorization: credentialHeaders(req),
-  });
+    opened: state.tick(),
+    closed: null,
+  };
+  state.record(call.model, recorded);
   const gone = whenGone(res);
-  void gone.then(state.began(call.model));
+  const ended = state.began(call.model);
+  void gone.then(() => {
+    ended();
+    recorded.closed = state.tick();
+  });
   if (step.holdKey && !(await state.hold(step.holdKey, gone))) return;
   if (step.hang) return gone;
   if (!(await pause(step.delayMs ?? 0, gone))) return;

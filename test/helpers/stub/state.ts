@@ -5,7 +5,9 @@ export class StubState {
   private readonly steps = new Map<string, Step[]>();
   private readonly calls = new Map<string, RecordedCall[]>();
   private readonly holds = new Map<string, Set<() => void>>();
-  private readonly rules = new Map<string, { pattern: RegExp; step: Step }[]>();
+  private readonly rules = new Map<string, { pattern: RegExp; step: Step; left: number }[]>();
+  /** the place of the last arrival or close in the order of both (RecordedCall's `opened` and `closed`) */
+  private moment = 0;
   /** models with a call open now, one entry per call */
   private readonly open: string[] = [];
   /** per model-name prefix asked about: the most calls open at once */
@@ -15,16 +17,27 @@ export class StubState {
     this.steps.set(model, [...(this.steps.get(model) ?? []), ...steps]);
   }
 
-  /** A lasting rule: a call to `model` whose request body matches `pattern` takes `step` (when no scripted step is left). */
-  rule(model: string, pattern: string, step: Step) {
-    this.rules.set(model, [...(this.rules.get(model) ?? []), { pattern: new RegExp(pattern), step }]);
+  /**
+   * A lasting rule: a call to `model` whose request body matches `pattern` takes `step` (when no scripted step is
+   * left), for the next `times` such calls (for good when not given).
+   */
+  rule(model: string, pattern: string, step: Step, times = Number.POSITIVE_INFINITY) {
+    this.rules.set(model, [...(this.rules.get(model) ?? []), { pattern: new RegExp(pattern), step, left: times }]);
   }
 
   /** The next scripted step for this model, else the first rule its request matches, else the default (an empty step). */
   nextStep(model: string, request = ""): Step {
     const scripted = this.steps.get(model)?.shift();
     if (scripted) return scripted;
-    return this.rules.get(model)?.find((r) => r.pattern.test(request))?.step ?? {};
+    const rule = this.rules.get(model)?.find((r) => r.left > 0 && r.pattern.test(request));
+    if (!rule) return {};
+    rule.left--;
+    return rule.step;
+  }
+
+  /** The next place in the order of arrivals and closes. */
+  tick(): number {
+    return ++this.moment;
   }
 
   record(model: string, call: RecordedCall) {

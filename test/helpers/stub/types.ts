@@ -62,6 +62,12 @@ export interface RecordedCall {
   body: JsonBody;
   /** the credential headers as sent: authorization, x-api-key, x-goog-api-key */
   authorization: Record<string, string>;
+  /**
+   * when the call arrived and when its connection closed, as places in one order of every arrival and close the
+   * stub saw (not times): calls overlap when one opened before the other closed. `closed` is null while it is open.
+   */
+  opened: number;
+  closed: number | null;
 }
 
 /** Model-list calls carry no model name, so their steps and calls are filed under the API key used. */

@@ -195,6 +195,27 @@ export class CallStore {
     return this.sql.exec<ItemRow>("SELECT * FROM eval_items WHERE idx = ?", idx).one();
   }
 
+  /** The items a shard runs (every `of`-th from `index` on, evaluation/concurrency.ts), as they were planned. */
+  shardItems(index: number, of: number): (PromptSetItem & { maxUsd: number })[] {
+    return this.sql
+      .exec<ItemRow>("SELECT * FROM eval_items WHERE idx % ? = ? ORDER BY idx", of, index)
+      .toArray()
+      .map((it) => {
+        const goal = it.goal === null ? null : (JSON.parse(it.goal) as ItemGoal);
+        return {
+          id: it.item_id,
+          prompt: it.prompt,
+          category: it.category,
+          reference: it.reference,
+          turns: it.turns === null ? null : (JSON.parse(it.turns) as PromptSetItem["turns"]),
+          goal: goal?.goal ?? null,
+          persona: goal?.persona ?? null,
+          marker: goal?.marker ?? null,
+          maxUsd: it.max_usd,
+        };
+      });
+  }
+
   call(id: string): CallRow | null {
     return this.sql.exec<CallRow>("SELECT * FROM eval_calls WHERE id = ?", id).toArray()[0] ?? null;
   }

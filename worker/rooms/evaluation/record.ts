@@ -63,6 +63,15 @@ export interface EvaluationRecord {
   holdId: string | null;
   /** when the money set aside stops counting, unless resized */
   holdExpiresAt: number;
+  /**
+   * each provider's cap on calls in flight in this room, fixed when it started (a shard's share of
+   * QUORUM_PROVIDER_CONCURRENCY); absent in rooms started before it was kept: the setting as it is now
+   */
+  roomCaps?: Record<string, number>;
+  /** a parent: the evaluation runs in one shard room per entry, each with these caps (evaluation/parent.ts); this room makes no call */
+  shards?: Record<string, number>[];
+  /** a shard: this room runs every `of`-th item from `index` on and reports to the parent, the room named `id` */
+  shard?: { index: number; of: number };
 }
 
 export const isTerminal = (status: EvaluationStatus) =>

@@ -1,8 +1,8 @@
 /**
  * Which evaluation calls run when. Each provider's cap (QUORUM_PROVIDER_CONCURRENCY) holds across every room: a call
  * starts only on a slot this room took from the provider's owner (rooms/provider-slots.ts), several at one ask. Within
- * the room, each provider keeps to its room cap and the room to six calls in flight in all (evaluation/concurrency.ts:
- * a deployed Worker invocation's outbound connections). Answers go first; a judge call starts as soon as both its
+ * the room, each provider keeps to its room cap (`caps`: in a shard, its share of the cap) and the room to six calls in
+ * flight in all (evaluation/concurrency.ts: a deployed Worker invocation's outbound connections). Answers go first; a judge call starts as soon as both its
  * answers exist, a council review as soon as every answer of its round has ended. A 429 holds back every new call to
  * that provider for as long as the provider asked (shared across the room). One step runs a slice of calls and then
  * lets the alarm start the next, so each step has a deadline the watchdog can hold it to.
