@@ -17,7 +17,7 @@ interface QuorumVars extends ProviderVars {
   QUORUM_MAX_DAY_USD?: string;
   /** the most one evaluation may cost, its retries included (US dollars); needs priced models */
   QUORUM_MAX_EVAL_USD?: string;
-  /** calls in flight per provider over every evaluation and goal battle together, `openai=8,anthropic=4` (default 4 each; one room keeps at most 6 in all) */
+  /** calls in flight per provider over every evaluation and goal battle together, `openai=12,anthropic=4` (default 4 each); one room keeps at most 6, so an evaluation whose caps add up to more is spread over rooms */
   QUORUM_PROVIDER_CONCURRENCY?: string;
   /** "true" (or 1, yes, on; false, 0, no, off turn it off) masks API keys, tokens, private keys and email addresses in questions and prompts before they are stored or sent */
   QUORUM_REDACT?: string;
