@@ -21,8 +21,13 @@ import { migrate, type Server, startWrangler, tempDir } from "./lib/wrangler";
 
 const L_MS = 200;
 const DEFAULT_ITEMS = 1000;
-/** Balanced so both caps bind: openai makes 2 calls an item (2 ÷ 2), anthropic 5 (5 ÷ 4). */
-const CAPS = { openai: 2, anthropic: 4 } as const;
+/** Balanced so both caps bind: openai makes 2 calls an item (2 ÷ 2), anthropic 5 (5 ÷ 4). Six in all: one room. */
+const CAPS = { openai: 2, anthropic: 4 };
+/**
+ * Caps past one room's six: 24 in all, so the evaluation runs in four rooms of six (openai 2 + anthropic 4 each),
+ * the caps dividing evenly over them; anthropic binds (5 calls an item ÷ 16 against openai's 2 ÷ 8).
+ */
+const SPREAD_CAPS = { openai: 8, anthropic: 16 };
 const BASELINE = "openai:eval-bench-base";
 const CONTESTANTS = [BASELINE, "openai:eval-bench-a", "anthropic:eval-bench-b"];
 const JUDGE = "anthropic:eval-bench-judge";
@@ -112,10 +117,17 @@ async function evaluate(url: string, setId: string, onPoll: (finished: number) =
   }
 }
 
-export async function evaluationBench(ctx: BenchContext, name: string): Promise<Omit<Row, "seconds">> {
+type Caps = Record<string, number>;
+
+/** The evaluation bench under caps that fit one room (`evaluation`). */
+export const evaluationBench = (ctx: BenchContext, name: string) => capsBench(ctx, name, CAPS);
+/** The same evaluation under caps past one room's six, spread over shard rooms (`spread-evaluation`). */
+export const spreadEvaluationBench = (ctx: BenchContext, name: string) => capsBench(ctx, name, SPREAD_CAPS);
+
+async function capsBench(ctx: BenchContext, name: string, caps: Caps): Promise<Omit<Row, "seconds">> {
   const items = itemsFromArgs();
   const [stub, snap] = [await ctx.stub(), await ctx.snapshot()];
-  const server = await evaluationServer(ctx, stub, snap.config);
+  const server = await evaluationServer(ctx, stub, snap.config, caps);
   for (const model of [...CONTESTANTS, JUDGE]) stub.setProfile(model.slice(model.indexOf(":") + 1), profile);
 
   await evaluate(server.url, await createSet(server.url, "bench warm-up", WARMUP_ITEMS));
@@ -169,7 +181,7 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
   const madeTotal = made.reduce((s, n) => s + n, 0);
   const planned = [...perItem.values()].reduce((s, n) => s + n, 0) * items;
   const waves = [...perItem].map(([provider, n]) => {
-    const cap = CAPS[provider as keyof typeof CAPS];
+    const cap = caps[provider];
     return { provider, calls: n * items, cap, ms: Math.ceil((n * items) / cap) * L_MS };
   });
   const ideal = Math.max(...waves.map((w) => w.ms));
@@ -206,7 +218,7 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
   return {
     name,
     benchmark: `evaluation, ${thousands(items)} items × ${CONTESTANTS.length} contestants (one the baseline) + 1 judge, caps ${Object.entries(
-      CAPS,
+      caps,
     )
       .map(([p, c]) => `${p}=${c}`)
       .join(",")}, L = ${L_MS} ms per call`,
@@ -220,7 +232,7 @@ export async function evaluationBench(ctx: BenchContext, name: string): Promise<
       `calls made: ${thousands(madeTotal)} (planned ${thousands(planned)}): ${[...CONTESTANTS, JUDGE].map((m, i) => `${m} ${thousands(made[i])}`).join(" · ")}`,
       `throughput: ${fixed(madeTotal / (run.wallMs / 1000), 1)} calls/s against the ideal's ${fixed(planned / (ideal / 1000), 1)} calls/s`,
       `one call at the stub (request in → response out): ${spread(atStub, (x) => ms(x))}; p50 over L: ${ms(p50(atStub) - L_MS, 1)}`,
-      `calls in flight at the stub, on average from the first call's arrival to the last's end: ${fixed(idle.meanInFlight, 2)} of ${Object.values(CAPS).reduce((a, b) => a + b, 0)}; ${idle.spells} spell(s) with none in flight, ${fixed(idle.idleMs / 1000, 1)} s in all (longest ${ms(idle.longestMs)})`,
+      `calls in flight at the stub, on average from the first call's arrival to the last's end: ${fixed(idle.meanInFlight, 2)} of ${Object.values(caps).reduce((a, b) => a + b, 0)}; ${idle.spells} spell(s) with none in flight, ${fixed(idle.idleMs / 1000, 1)} s in all (longest ${ms(idle.longestMs)})`,
       cpuLine,
       `the isolate's live JS heap (in use right after the full collection a devtools heap snapshot makes; taken outside the timed run), MiB, before the evaluation / after it ended: ${live.map((x) => (x === null ? "?" : fixed(x, 1))).join(" / ")}`,
       `overhead over ideal: ${fixed((run.wallMs - ideal) / 1000, 1)} s; wall time from POST /api/evaluations sent to the poll (every 250 ms) that saw it completed`,
@@ -274,17 +286,17 @@ function idleSpells(calls: WatchedCall[]) {
 }
 
 /** Quorum as the context starts it, with the bench's provider caps: a server of its own, stopped at the end. */
-async function evaluationServer(ctx: BenchContext, stub: BenchStub, config: string): Promise<Server> {
+async function evaluationServer(ctx: BenchContext, stub: BenchStub, config: string, caps: Caps): Promise<Server> {
   const persistTo = await tempDir("evaluation");
   ctx.onClose(() => rm(persistTo, { recursive: true, force: true }));
   await migrate(persistTo, config);
-  const caps = Object.entries(CAPS)
+  const setting = Object.entries(caps)
     .map(([p, c]) => `${p}=${c}`)
     .join(",");
   const server = await startWrangler({
     config,
     persistTo,
-    vars: { ...stubVars(stub.url), QUORUM_PROVIDER_CONCURRENCY: caps },
+    vars: { ...stubVars(stub.url), QUORUM_PROVIDER_CONCURRENCY: setting },
   });
   ctx.onClose(() => server.stop());
   return server;

@@ -8,7 +8,7 @@ import { btBench } from "./bt";
 import { comparisonRoundBench } from "./comparison-round";
 import { councilBench } from "./council";
 import { d1RateBench } from "./d1-rate";
-import { evaluationBench } from "./evaluation";
+import { evaluationBench, spreadEvaluationBench } from "./evaluation";
 import { importBench } from "./import";
 import { largeFitBench } from "./large-fit";
 import { leaderboardBench } from "./leaderboard";
@@ -31,6 +31,11 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
   ["live-latency", "provider chunk → WebSocket client, run and comparison", liveLatencyBench],
   ["v1-first-token", "/v1/chat/completions: first streamed token vs a direct provider call", v1FirstTokenBench],
   ["evaluation", "1,000-item evaluation against per-provider caps, room memory", evaluationBench],
+  [
+    "spread-evaluation",
+    "1,000-item evaluation against caps past one room's six (spread over shard rooms)",
+    spreadEvaluationBench,
+  ],
   ["comparison-round", "prompt → both sides → vote, 16 concurrent", comparisonRoundBench],
   ["votes", "vote ingestion, 64 clients, 10,000 votes", votesBench],
   ["leaderboard", "leaderboard at 1,000,000 votes / 50 models vs seed 000's query", leaderboardBench],
@@ -50,7 +55,7 @@ const BENCHMARKS: [name: string, what: string, run: Bench][] = [
 
 function usage(): never {
   console.error(
-    `Usage: npm run bench [-- NAME…] [--items N (evaluation)] [--profile (evaluation)]\n\nBenchmarks (a prefix such as "council" picks several):\n${BENCHMARKS.map(([n, w]) => `  ${n.padEnd(18)} ${w}`).join("\n")}`,
+    `Usage: npm run bench [-- NAME…] [--items N (evaluation, spread-evaluation)] [--profile (evaluation, spread-evaluation)]\n\nBenchmarks (a prefix such as "council" picks several):\n${BENCHMARKS.map(([n, w]) => `  ${n.padEnd(18)} ${w}`).join("\n")}`,
   );
   process.exit(2);
 }

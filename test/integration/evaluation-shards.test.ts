@@ -21,7 +21,7 @@ import {
   scriptModel,
   waitForHeld,
 } from "../helpers/stub-client";
-import { shardOfItem } from "../../worker/evaluation/concurrency";
+import { itemShards } from "../../worker/evaluation/concurrency";
 import { shardRoomName } from "../../worker/rooms/evaluation/shard-reports";
 
 const stub = inject("stubUrl");
@@ -83,8 +83,11 @@ describe("an evaluation spread over shard rooms", () => {
     for (const c of calls) perItem.set(itemOf(c), (perItem.get(itemOf(c)) ?? 0) + 1);
     expect([...perItem.keys()].sort((a, b) => a - b)).toEqual([...Array(24).keys()]);
     expect([...perItem.values()].every((n) => n === 4)).toBe(true);
-    // The rooms, told apart by the deterministic split of the items: six at most each, twelve together.
-    const peaks = peakBy(calls, (c) => `shard ${shardOfItem(itemOf(c), 2)}`);
+    // The rooms, told apart by the deterministic split of the items (equal caps: round-robin): six at most each,
+    // twelve together.
+    const split = itemShards(24, [1, 1]);
+    expect(split.slice(0, 4)).toEqual([0, 1, 0, 1]);
+    const peaks = peakBy(calls, (c) => `shard ${split[itemOf(c)]}`);
     expect(Object.fromEntries(peaks)).toEqual({ "shard 0": 6, "shard 1": 6, all: 12 });
     expect(await peakOpen(stub, "sh1-")).toBe(12);
 

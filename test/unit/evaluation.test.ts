@@ -6,7 +6,8 @@ import {
   roomProviderCap,
   shardCaps,
   shardCount,
-  shardOfItem,
+  itemShards,
+  shardWeights,
 } from "../../worker/evaluation/concurrency";
 import { estimateItem } from "../../worker/evaluation/estimate";
 import { buildPairwiseJudgeRequest, parsePairwiseVerdict } from "../../worker/evaluation/judge-prompt";
@@ -200,8 +201,31 @@ describe("an evaluation's limits", () => {
     expect(shardCount(caps, ["openai"], 1)).toBe(1);
     expect(shardCount(new Map([["openai", 100]]), ["openai"], 1000)).toBe(MAX_EVALUATION_SHARDS);
     expect(shardCount(caps, ["openai", "google"], 100)).toBe(1);
-    // Items are dealt round-robin.
-    expect([0, 1, 2, 3, 4].map((i) => shardOfItem(i, 2))).toEqual([0, 1, 0, 1, 0]);
+  });
+
+  it("gives a shard a share of the items by how fast its caps let it go, round-robin when they are equal", () => {
+    expect(itemShards(5, [1, 1])).toEqual([0, 1, 0, 1, 0]);
+    // openai=12 and anthropic's 4 over three rooms, each item one call to each: anthropic binds, 2 : 1 : 1.
+    const caps = [
+      { anthropic: 2, openai: 4 },
+      { anthropic: 1, openai: 4 },
+      { anthropic: 1, openai: 4 },
+    ].map((c) => new Map(Object.entries(c)));
+    const weights = shardWeights(
+      caps,
+      new Map([
+        ["openai", 1],
+        ["anthropic", 1],
+      ]),
+    );
+    expect(weights).toEqual([2, 1, 1]);
+    const split = itemShards(400, weights);
+    expect([0, 1, 2].map((k) => split.filter((s) => s === k).length)).toEqual([200, 100, 100]);
+    // Every shard gets an item before any gets two, and the same input splits the same way.
+    expect(split.slice(0, 3)).toEqual([0, 1, 2]);
+    expect(itemShards(400, weights)).toEqual(split);
+    // The room's six bind when the caps add up to more (a small provider kept the rooms few).
+    expect(shardWeights([new Map([["openai", 12]])], new Map([["openai", 3]]))).toEqual([2]);
   });
 
   it("deals odd caps so no room passes six", () => {

@@ -65,9 +65,41 @@ export function shardCaps(
 }
 
 /**
- * The shard that runs the item at `index` in the prompt set: items are dealt round-robin (index modulo the
- * shard count), so each shard gets every K-th item, the shards' item counts differ by at most one, and the same
- * evaluation always splits the same way — a restarted parent, a test, or a person reading the report can tell
- * which room ran an item.
+ * How many of its items a shard gets through in a given time, relative to the others: its slowest provider's share
+ * (its cap in the shard over the calls each item makes to it), or its six over all of an item's calls when the room's
+ * six bind first. A provider's cap that doesn't divide evenly leaves some shards a slot short, and they get fewer
+ * items, so that all of them finish together.
  */
-export const shardOfItem = (index: number, shards: number): number => index % shards;
+export function shardWeights(
+  caps: readonly ReadonlyMap<string, number>[],
+  callsPerItem: ReadonlyMap<string, number>,
+): number[] {
+  const all = [...callsPerItem.values()].reduce((a, b) => a + b, 0);
+  return caps.map((shard) =>
+    Math.min(
+      ROOM_MAX_IN_FLIGHT / Math.max(1, all),
+      ...[...callsPerItem].map(([provider, calls]) => (shard.get(provider) ?? 0) / calls),
+    ),
+  );
+}
+
+/**
+ * The shard that runs each of `items` items, in the prompt set's order: the first `weights.length` items one to each
+ * shard, then each next item to the shard that would be least far through its share with it (its items ÷ its
+ * weight; the lowest index on a tie). Deterministic — the same evaluation always splits the same way, so a restarted
+ * parent finds each shard's items again — and with equal weights it deals the items round-robin (item i to shard
+ * i mod K).
+ */
+export function itemShards(items: number, weights: readonly number[]): number[] {
+  const given = weights.map(() => 0);
+  const out: number[] = [];
+  for (let i = 0; i < items; i++) {
+    let pick = i < weights.length ? i : 0;
+    if (i >= weights.length)
+      for (let k = 1; k < weights.length; k++)
+        if ((given[k] + 1) / weights[k] < (given[pick] + 1) / weights[pick]) pick = k;
+    given[pick]++;
+    out.push(pick);
+  }
+  return out;
+}

@@ -14,7 +14,7 @@ import { insertRows } from "../db/statements";
 import * as schema from "../db/schema";
 import { resizeHoldWrite, settleHoldsWrite } from "../db/spend-queries";
 import { callsOfItem, judgeModelOf } from "../evaluation/plan";
-import { roomProviderCap, shardCaps, shardCount } from "../evaluation/concurrency";
+import { roomProviderCap, shardCaps, shardCount, shardWeights } from "../evaluation/concurrency";
 import { parseModelId } from "../providers/registry";
 import { settings } from "../shared/config";
 import type { EvaluationStatus } from "../shared/constants";
@@ -83,7 +83,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       env,
       kv: ctx.storage.kv,
       record: () => this.record!,
-      items: (index, of) => this.store.shardItems(index, of),
+      items: (indices) => this.store.itemsAt(indices),
       reported: (report) => {
         for (const failure of report.failures) this.emit({ type: "evaluation.failure", failure });
         this.announceProgress(true);
@@ -114,8 +114,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
 
   async start(init: StartEvaluation): Promise<EvaluationResult> {
     if (this.record) return { ok: true, id: this.record.id, status: this.record.status };
-    const caps = new Map(Object.entries(init.providerCaps ?? {}));
-    if (!init.providerCaps) for (const [p, n] of settings(this.env).providerConcurrency) caps.set(p, n);
+    const caps = init.providerCaps
+      ? new Map(Object.entries(init.providerCaps))
+      : settings(this.env).providerConcurrency;
     const record: EvaluationRecord = {
       ...init.record,
       version: 1,
@@ -127,13 +128,16 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     };
     // Every item has the same calls: the judge calls a judge leaves out are as many for each.
     record.selfSkipped = callsOfItem(record, "").selfSkipped * init.items.length;
-    const providers = providersOf(record);
+    const perItem = callsPerItem(record);
+    const providers = [...perItem.keys()].sort();
     if (init.shard) {
       record.shard = { index: init.shard.index, of: init.shard.of };
       record.roomCaps = init.shard.roomCaps;
     } else {
       const count = shardCount(caps, providers, init.items.length);
-      if (count > 1) record.shards = shardCaps(caps, providers, count).map((m) => Object.fromEntries(m));
+      const split = shardCaps(caps, providers, count);
+      const weights = shardWeights(split, perItem);
+      if (count > 1) record.shards = split.map((m, k) => ({ caps: Object.fromEntries(m), weight: weights[k] }));
       else record.roomCaps = Object.fromEntries(providers.map((p) => [p, roomProviderCap(caps, p)]));
     }
     // A generator, item by item, so the calls of a large evaluation are never all in memory at once. A parent keeps
@@ -557,9 +561,11 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
   }
 }
 
-/** Every provider the evaluation calls: every item has the same calls, so one item's tell. */
-function providersOf(record: EvaluationRecord): string[] {
-  return [...new Set([...plannedCalls(record, [{ id: "" }])].map((c) => c.provider))].sort();
+/** The calls each item makes to each provider the evaluation calls (every item has the same calls). */
+function callsPerItem(record: EvaluationRecord): Map<string, number> {
+  const calls = new Map<string, number>();
+  for (const c of plannedCalls(record, [{ id: "" }])) calls.set(c.provider, (calls.get(c.provider) ?? 0) + 1);
+  return calls;
 }
 
 /** Every call of the evaluation, item by item (evaluation/plan.ts), with the provider each is made to. */

@@ -195,10 +195,13 @@ export class CallStore {
     return this.sql.exec<ItemRow>("SELECT * FROM eval_items WHERE idx = ?", idx).one();
   }
 
-  /** The items a shard runs (every `of`-th from `index` on, evaluation/concurrency.ts), as they were planned. */
-  shardItems(index: number, of: number): (PromptSetItem & { maxUsd: number })[] {
+  /** The items at these places in the prompt set (a shard's, evaluation/concurrency.ts), as they were planned. */
+  itemsAt(indices: number[]): (PromptSetItem & { maxUsd: number })[] {
     return this.sql
-      .exec<ItemRow>("SELECT * FROM eval_items WHERE idx % ? = ? ORDER BY idx", of, index)
+      .exec<ItemRow>(
+        "SELECT * FROM eval_items WHERE idx IN (SELECT value FROM json_each(?)) ORDER BY idx",
+        JSON.stringify(indices),
+      )
       .toArray()
       .map((it) => {
         const goal = it.goal === null ? null : (JSON.parse(it.goal) as ItemGoal);

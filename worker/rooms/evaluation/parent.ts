@@ -9,6 +9,7 @@
  * now and then and wakes one that lost its alarm (starting a shard is idempotent).
  */
 import { splitHoldWrites } from "../../db/spend-queries";
+import { itemShards } from "../../evaluation/concurrency";
 import type { Write } from "../../db/statements";
 import type { EvaluationStatus } from "../../shared/constants";
 import type { EvaluationProgress } from "../../shared/evaluation";
@@ -33,8 +34,8 @@ export interface ParentHost {
   env: Env;
   kv: SyncKvStorage;
   record(): EvaluationRecord;
-  /** the items shard `index` of `of` runs, from the parent's storage */
-  items(index: number, of: number): (PromptSetItem & { maxUsd: number })[];
+  /** the items at these places in the prompt set, from the parent's storage */
+  items(indices: number[]): (PromptSetItem & { maxUsd: number })[];
   /** a shard's failures and changed progress, to announce */
   reported(report: ShardReport): void;
   /** the shards' progress added up */
@@ -88,11 +89,9 @@ export class ShardParent {
    * parts add up to the hold: the items' most is what was set aside), leaving the parent none to settle.
    */
   splitHold(holdId: string): Write[] {
-    const r = this.host.record();
-    const of = r.shards?.length ?? 1;
-    const parts = Array.from({ length: of }, (_, k) => ({
+    const parts = this.states.map((_, k) => ({
       id: partOf(holdId, k),
-      usd: this.host.items(k, of).reduce((s, it) => s + it.maxUsd, 0),
+      usd: this.itemsOf(k).reduce((s, it) => s + it.maxUsd, 0),
     }));
     return splitHoldWrites(this.host.env.DB, holdId, parts);
   }
@@ -100,18 +99,18 @@ export class ShardParent {
   /** Starts every shard not started yet; one that can't be reached now is left to the alarm's next look. */
   async startAll(holdId: string, holdExpiresAt: number): Promise<void> {
     const r = this.host.record();
-    const caps = r.shards ?? [];
+    const shards = r.shards ?? [];
     for (const [k, state] of this.states.entries()) {
       if (state.started) continue;
       try {
-        const items = this.host.items(k, caps.length);
+        const items = this.itemsOf(k);
         const { version: _v, status: _s, error: _e, createdAt: _c, selfSkipped: _n, holdExpiresAt: _h, ...plan } = r;
         const { shards: _k, roomCaps: _caps, ...shared } = plan;
         const started = await this.shard(k).start({
           record: { ...shared, holdId: partOf(holdId, k), items: items.length },
           items,
           holdExpiresAt,
-          shard: { index: k, of: caps.length, roomCaps: caps[k] },
+          shard: { index: k, of: shards.length, roomCaps: shards[k].caps },
         });
         if (!started.ok) throw new Error(`shard ${k} refused to start: ${started.message}`);
         this.update(k, { started: true });
@@ -203,6 +202,16 @@ export class ShardParent {
     }
     await this.pull();
     return took;
+  }
+
+  /** Shard `index`'s items, as the evaluation's weights split them (the same split every time). */
+  private itemsOf(index: number) {
+    const r = this.host.record();
+    const split = itemShards(
+      r.items,
+      (r.shards ?? []).map((s) => s.weight),
+    );
+    return this.host.items(split.flatMap((shard, i) => (shard === index ? [i] : [])));
   }
 
   private update(index: number, change: Partial<ShardState>) {

@@ -68,8 +68,11 @@ export interface EvaluationRecord {
    * QUORUM_PROVIDER_CONCURRENCY); absent in rooms started before it was kept: the setting as it is now
    */
   roomCaps?: Record<string, number>;
-  /** a parent: the evaluation runs in one shard room per entry, each with these caps (evaluation/parent.ts); this room makes no call */
-  shards?: Record<string, number>[];
+  /**
+   * a parent: the evaluation runs in one shard room per entry (evaluation/parent.ts), each with these caps and a
+   * share of the items by its weight (evaluation/concurrency.ts); this room makes no call
+   */
+  shards?: { caps: Record<string, number>; weight: number }[];
   /** a shard: this room runs every `of`-th item from `index` on and reports to the parent, the room named `id` */
   shard?: { index: number; of: number };
 }
