@@ -26,12 +26,12 @@ import { shardRoomName } from "../../worker/rooms/evaluation/shard-reports";
 
 const stub = inject("stubUrl");
 
-/** One provider allowed twelve calls at once: two rooms of six. */
-const TWELVE = { QUORUM_PROVIDER_CONCURRENCY: "openai=12" };
+// This file's project sets QUORUM_PROVIDER_CONCURRENCY=openai=12 (vitest.config.ts), for the route and the rooms
+// alike: an evaluation calling OpenAI alone runs in two rooms of six.
 
 const questions = (n: number) => Array.from({ length: n }, (_, i) => `Question number ${i + 1}?`);
 
-/** Starts an evaluation under `settings` (the caps are read when it starts, and kept for its life). */
+/** Starts an evaluation, the route reading `settings` on top of the project's (the caps are fixed when it starts). */
 async function startWith(settings: Record<string, string>, body: CreateEvaluationBody) {
   const res = await withSettings("/evaluations", settings, { method: "POST", json: body });
   expect(res.status).toBe(201);
@@ -56,12 +56,15 @@ describe("an evaluation spread over shard rooms", () => {
     await scriptModel(stub, "sh1-b", Array(6).fill({ holdKey: "sh1-wave" }));
     await ruleFor(stub, "sh1-j", "", { review: { reasons: "same", verdict: "A=B" } });
     const setId = await promptSet("set-sh1", questions(24));
-    const started = await startWith(TWELVE, {
-      promptSetId: setId,
-      contestants: ["openai:sh1-a", "openai:sh1-b"],
-      baseline: "openai:sh1-a",
-      judges: ["openai:sh1-j"],
-    });
+    const started = await startWith(
+      {},
+      {
+        promptSetId: setId,
+        contestants: ["openai:sh1-a", "openai:sh1-b"],
+        baseline: "openai:sh1-a",
+        judges: ["openai:sh1-j"],
+      },
+    );
     await waitForHeld(stub, "sh1-wave", 12, 10_000);
     expect(await shardStatuses(started.id, 2)).toEqual(["running", "running"]);
     await releaseHold(stub, "sh1-wave");
@@ -102,12 +105,15 @@ describe("an evaluation spread over shard rooms", () => {
     await ruleFor(stub, "sh2-b", "Question number 8\\?", { holdKey: "sh2-held" }, 1);
     await ruleFor(stub, "sh2-j", "", { review: { reasons: "same", verdict: "A=B" } });
     const setId = await promptSet("set-sh2", questions(8));
-    const started = await startWith(TWELVE, {
-      promptSetId: setId,
-      contestants: ["openai:sh2-a", "openai:sh2-b"],
-      baseline: "openai:sh2-a",
-      judges: ["openai:sh2-j"],
-    });
+    const started = await startWith(
+      {},
+      {
+        promptSetId: setId,
+        contestants: ["openai:sh2-a", "openai:sh2-b"],
+        baseline: "openai:sh2-a",
+        judges: ["openai:sh2-j"],
+      },
+    );
     await waitForHeld(stub, "sh2-held", 1, 10_000);
     // Everything but the held answer and the two judge calls reading it completes first.
     await evaluationUntil(
@@ -136,12 +142,15 @@ describe("an evaluation spread over shard rooms", () => {
     await scriptModel(stub, "sh3-b", Array(6).fill({ holdKey: "sh3-wave" }));
     await ruleFor(stub, "sh3-j", "", { review: { reasons: "same", verdict: "A=B" } });
     const setId = await promptSet("set-sh3", questions(8));
-    const started = await startWith(TWELVE, {
-      promptSetId: setId,
-      contestants: ["openai:sh3-a", "openai:sh3-b"],
-      baseline: "openai:sh3-a",
-      judges: ["openai:sh3-j"],
-    });
+    const started = await startWith(
+      {},
+      {
+        promptSetId: setId,
+        contestants: ["openai:sh3-a", "openai:sh3-b"],
+        baseline: "openai:sh3-a",
+        judges: ["openai:sh3-j"],
+      },
+    );
     await waitForHeld(stub, "sh3-wave", 12, 10_000);
     const paused = await client.evaluations[":id"].pause.$post({ param: { id: started.id } });
     expect(await paused.json()).toEqual({ id: started.id, status: "paused" });
@@ -173,12 +182,15 @@ describe("an evaluation spread over shard rooms", () => {
     for (const m of ["sh4-a", "sh4-b"]) await ruleFor(stub, m, "Question number [5-8]\\?", { holdKey: "sh4-held" });
     await ruleFor(stub, "sh4-j", "", { review: { reasons: "same", verdict: "A=B" } });
     const setId = await promptSet("set-sh4", questions(8));
-    const started = await startWith(TWELVE, {
-      promptSetId: setId,
-      contestants: ["openai:sh4-a", "openai:sh4-b"],
-      baseline: "openai:sh4-a",
-      judges: ["openai:sh4-j"],
-    });
+    const started = await startWith(
+      {},
+      {
+        promptSetId: setId,
+        contestants: ["openai:sh4-a", "openai:sh4-b"],
+        baseline: "openai:sh4-a",
+        judges: ["openai:sh4-j"],
+      },
+    );
     await waitForHeld(stub, "sh4-held", 8, 10_000);
     await evaluationUntil(
       started.id,
@@ -200,12 +212,15 @@ describe("an evaluation spread over shard rooms", () => {
     await ruleFor(stub, "sh5-b", "Question number 3\\?", { status: 400, errorMessage: "bad request once" }, 1);
     await ruleFor(stub, "sh5-j", "", { review: { reasons: "same", verdict: "A=B" } });
     const setId = await promptSet("set-sh5", questions(4));
-    const started = await startWith(TWELVE, {
-      promptSetId: setId,
-      contestants: ["openai:sh5-a", "openai:sh5-b"],
-      baseline: "openai:sh5-a",
-      judges: ["openai:sh5-j"],
-    });
+    const started = await startWith(
+      {},
+      {
+        promptSetId: setId,
+        contestants: ["openai:sh5-a", "openai:sh5-b"],
+        baseline: "openai:sh5-a",
+        judges: ["openai:sh5-j"],
+      },
+    );
     const first = await ended(started.id);
     expect(first.status).toBe("completed");
     expect(first.progress.answers).toMatchObject({ done: 7, failed: 1 });
@@ -237,9 +252,9 @@ describe("an evaluation spread over shard rooms", () => {
       baseline: "openai:sh6-base",
       judges: ["openai:sh6-j"],
     };
-    // Openai's default cap of four fits one room; twelve takes two.
-    const single = await startWith({}, body);
-    const spread = await startWith(TWELVE, body);
+    // A cap of four fits one room; twelve takes two.
+    const single = await startWith({ QUORUM_PROVIDER_CONCURRENCY: "openai=4" }, body);
+    const spread = await startWith({}, body);
     expect((await ended(single.id)).status).toBe("completed");
     expect((await ended(spread.id)).status).toBe("completed");
     const report = async (id: string) => {
@@ -272,7 +287,7 @@ describe("an evaluation spread over shard rooms", () => {
     const setId = await promptSet("set-sh7", ["Same length 1?", "Same length 2?", "Same length 3?", "Same length 4?"]);
     const before = await spendNow();
     const started = await startWith(
-      { ...TWELVE, QUORUM_PRICES: prices },
+      { QUORUM_PRICES: prices },
       {
         promptSetId: setId,
         contestants: ["openai:sh7-a", "openai:sh7-b"],
