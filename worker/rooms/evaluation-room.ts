@@ -134,7 +134,9 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
       record.shard = { index: init.shard.index, of: init.shard.of };
       record.roomCaps = init.shard.roomCaps;
     } else {
-      const count = shardCount(caps, providers, init.items.length);
+      // A goal evaluation's calls are battles, each making its provider calls from a battle room of its own: this
+      // room's six connections are not what holds it back, so it stays in one room.
+      const count = record.method === "goal" ? 1 : shardCount(caps, providers, init.items.length);
       const split = shardCaps(caps, providers, count);
       const weights = shardWeights(split, perItem);
       if (count > 1) record.shards = split.map((m, k) => ({ caps: Object.fromEntries(m), weight: weights[k] }));
