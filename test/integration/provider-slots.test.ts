@@ -1,7 +1,8 @@
 import { abortAllDurableObjects, env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { client, ok } from "../helpers/client";
-import { ended, promptSet, startEvaluation } from "../helpers/evaluations";
+import { type CreateEvaluationBody, ended, promptSet } from "../helpers/evaluations";
+import { withSettings } from "../helpers/spend";
 import { heldCount, peakOpen, poll, releaseHold, ruleFor, scriptModel, waitForHeld } from "../helpers/stub-client";
 
 const stub = inject("stubUrl");
@@ -27,6 +28,20 @@ const waitingHolders = (provider: string) =>
   runInDurableObject(slotsRoom(provider), (instance) => [
     ...new Set((instance as unknown as { waiters: { holder: string }[] }).waiters.map((w) => w.holder)),
   ]);
+
+/**
+ * Starts an evaluation in one room: OpenAI's 4 and the judges' Anthropic at 2 add up to six (caps adding up to more
+ * would spread it over shard rooms, each a holder of its own). Anthropic's slots still hold 4 across rooms.
+ */
+async function startEvaluation(body: CreateEvaluationBody): Promise<{ id: string }> {
+  const res = await withSettings(
+    "/evaluations",
+    { QUORUM_PROVIDER_CONCURRENCY: "anthropic=2" },
+    { method: "POST", json: body },
+  );
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string };
+}
 
 /** A judge on another provider than the contestants', answering at once. */
 async function judge(model: string) {
