@@ -304,12 +304,7 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
           })),
         ),
       );
-    r.holdId = holdId;
-    r.holdExpiresAt = holdExpiresAt;
-    this.setStatus("running");
-    await this.d1.flush();
-    this.startWork();
-    return { ok: true, id: r.id, status: r.status };
+    return this.runAgain(holdId, holdExpiresAt);
   }
 
   // ---- the work: a slice of calls per step ----
@@ -394,20 +389,25 @@ export class EvaluationRoom extends Room<EvaluationEventBody> {
     await this.finish("failed", reason);
   }
 
-  /** A parent's retry: each shard with failed calls makes them again, with its part of the money set aside. */
-  private async retryShards(holdId: string, holdExpiresAt: number): Promise<EvaluationResult> {
+  /** A retry under way: the money set aside for it is the evaluation's now, and the work starts again. */
+  private async runAgain(holdId: string, holdExpiresAt: number): Promise<EvaluationResult> {
     const r = this.record!;
-    const took = await this.shards.retry(holdId, holdExpiresAt, async (writes) => {
-      this.d1.push(...writes);
-      await this.d1.flush();
-    });
-    if (!took) return conflict("No failed call to retry.");
     r.holdId = holdId;
     r.holdExpiresAt = holdExpiresAt;
     this.setStatus("running");
     await this.d1.flush();
     this.startWork();
     return { ok: true, id: r.id, status: r.status };
+  }
+
+  /** A parent's retry: each shard with failed calls makes them again, with its part of the money set aside. */
+  private async retryShards(holdId: string, holdExpiresAt: number): Promise<EvaluationResult> {
+    const took = await this.shards.retry(holdId, holdExpiresAt, async (writes) => {
+      this.d1.push(...writes);
+      await this.d1.flush();
+    });
+    if (!took) return conflict("No failed call to retry.");
+    return this.runAgain(holdId, holdExpiresAt);
   }
 
   // ---- the pieces ----

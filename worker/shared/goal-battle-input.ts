@@ -1,7 +1,6 @@
 /** POST /api/goal-battles and the goal battle routes' queries, validated once at the edge. */
 import { z } from "zod";
 import {
-  DEFAULT_GOAL_TURNS,
   GOAL_JUDGE_MODES,
   GOAL_SIDES,
   GOAL_USER_MODES,
@@ -13,11 +12,9 @@ import {
   MAX_OUTPUT_TOKENS,
   MAX_PROMPT_CHARS,
   MAX_TEMPERATURE,
-  MAX_TIMEOUT_MS,
-  MIN_TIMEOUT_MS,
   VOTE_CHOICES,
 } from "./constants";
-import { listRunsQuery, modelId } from "./requests";
+import { goalTurnLimits, listRunsQuery, modelId } from "./requests";
 
 const text = (what: string, max: number) =>
   z
@@ -76,13 +73,7 @@ export const createGoalBattleInput = z
       })
       .strict()
       .default({}),
-    maxTurns: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_GOAL_TURNS, `at most ${MAX_GOAL_TURNS} turns`)
-      .default(DEFAULT_GOAL_TURNS),
-    turnTimeoutMs: z.number().int().min(MIN_TIMEOUT_MS).max(MAX_TIMEOUT_MS).default(120_000),
+    ...goalTurnLimits,
     temperature: z.number().min(0).max(MAX_TEMPERATURE).optional(),
     maxTokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS).optional(),
     category: text("category", MAX_CATEGORY_LENGTH).optional(),

@@ -272,16 +272,16 @@ export type EditPresetInput = z.infer<typeof editPresetInput>;
 
 const distinct = (ids: string[]) => new Set(ids).size === ids.length;
 
+/** A goal battle's limits, alone or in a goal evaluation: how many turns, and how long a side may take over one. */
+export const goalTurnLimits = {
+  maxTurns: z.number().int().min(1).max(MAX_GOAL_TURNS, `at most ${MAX_GOAL_TURNS} turns`).default(DEFAULT_GOAL_TURNS),
+  turnTimeoutMs: z.number().int().min(MIN_TIMEOUT_MS).max(MAX_TIMEOUT_MS).default(120_000),
+};
+
 /** How a goal evaluation's battles are played: each item brings its goal, persona and marker. */
 export const evaluationGoalSettingsInput = z
   .object({
-    maxTurns: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_GOAL_TURNS, `at most ${MAX_GOAL_TURNS} turns`)
-      .default(DEFAULT_GOAL_TURNS),
-    turnTimeoutMs: z.number().int().min(MIN_TIMEOUT_MS).max(MAX_TIMEOUT_MS).default(120_000),
+    ...goalTurnLimits,
     /** what both sides read before the goal */
     systemPrompt: z.string().max(20_000).default(""),
     /** the item's prompt is the first user message; then a script's lines, or a model playing the user */
