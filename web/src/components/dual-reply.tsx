@@ -1,10 +1,11 @@
-import { onCleanup, Show } from "solid-js";
+import { Show } from "solid-js";
 import type { VoteChoice } from "../../../worker/shared/arena";
 import type { Side } from "../../../worker/shared/constants";
 import { createActions } from "../lib/actions";
-import { canVote, CHOICES, SIDE_LETTER } from "../lib/arena-state";
+import { canVote, SIDE_LETTER } from "../lib/arena-state";
 import { shortModelName } from "../lib/format";
 import type { ThreadMessage } from "../lib/thread-types";
+import { voteByKeys } from "../lib/vote-keys";
 import { createLiveComparison, isMyVote } from "../pages/arena.data";
 import { Alert } from "./alert";
 import { ArenaOutcome } from "./arena-outcome";
@@ -38,17 +39,7 @@ export function DualReply(props: Props) {
   const vote = (choice: VoteChoice) => {
     if (votable() && !busy()) void act("vote", () => comparison.vote(choice));
   };
-  const onKey = (e: KeyboardEvent) => {
-    if (e.defaultPrevented || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
-    const target = e.target instanceof Element ? e.target : null;
-    if (target?.closest("input, textarea, select, [contenteditable]")) return;
-    const c = CHOICES.find((x) => x.key === e.key);
-    if (!c || !votable()) return;
-    e.preventDefault();
-    vote(c.choice);
-  };
-  document.addEventListener("keydown", onKey);
-  onCleanup(() => document.removeEventListener("keydown", onKey));
+  voteByKeys(votable, vote);
 
   const closedReason = () => {
     if (d()?.votes.length) return "Vote recorded: the thread continues with the answer you chose…";

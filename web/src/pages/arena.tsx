@@ -1,4 +1,4 @@
-import { createEffect, createMemo, createSignal, onCleanup, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, Show } from "solid-js";
 import type { VoteChoice } from "../../../worker/shared/arena";
 import { ArenaComposer } from "../components/arena-composer";
 import { ArenaFrame } from "../components/arena-frame";
@@ -17,7 +17,8 @@ import { navigate } from "../lib/router";
 import { RedactionNote } from "../components/redaction-note";
 import { NewRound } from "./arena-new";
 import { createLiveComparison, isMyVote, loadOptions } from "./arena.data";
-import { CHOICES, canVote, latestTurn, SIDE_LETTER } from "../lib/arena-state";
+import { canVote, latestTurn, SIDE_LETTER } from "../lib/arena-state";
+import { voteByKeys } from "../lib/vote-keys";
 import { wordDiff } from "../lib/word-diff";
 import { LoadingOrError } from "../components/loading-or-error";
 
@@ -86,17 +87,7 @@ function Round(props: { id: string }) {
     setTimeout(() => document.getElementById("arena-prompt")?.focus());
   };
 
-  const onKey = (e: KeyboardEvent) => {
-    if (e.defaultPrevented || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
-    const target = e.target instanceof Element ? e.target : null;
-    if (target?.closest("input, textarea, select, [contenteditable]")) return;
-    const c = CHOICES.find((x) => x.key === e.key);
-    if (!c || !votable()) return;
-    e.preventDefault();
-    void vote(c.choice);
-  };
-  document.addEventListener("keydown", onKey);
-  onCleanup(() => document.removeEventListener("keydown", onKey));
+  voteByKeys(votable, vote);
 
   createEffect(() => {
     const prompt = d()?.turns[0]?.prompt;
