@@ -5,17 +5,11 @@
  * little about what people prefer and is left out (counted apart, so the report can say why there is no figure).
  */
 import { MIN_HUMAN_VOTES_PER_PAIR as MIN_HUMAN_VOTES } from "../shared/constants";
+import type { PairTotals } from "../db/leaderboard-queries";
 import type { Game } from "./standings";
 
 /** The people's votes on one pair, as the arena's pair counters keep them. */
-export interface HumanPair {
-  lo: string;
-  hi: string;
-  loWins: number;
-  hiWins: number;
-  ties: number;
-  bothBad: number;
-}
+export type HumanPair = PairTotals;
 
 export interface HumanAgreement {
   judge: string;
