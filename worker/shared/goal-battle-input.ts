@@ -14,7 +14,7 @@ import {
   MAX_TEMPERATURE,
   VOTE_CHOICES,
 } from "./constants";
-import { goalTurnLimits, listRunsQuery, modelId } from "./requests";
+import { goalTurnLimits, listRunsQuery, modelId, needUserModel } from "./requests";
 
 const text = (what: string, max: number) =>
   z
@@ -51,12 +51,7 @@ export const createGoalBattleInput = z
       })
       .strict()
       .superRefine((u, ctx) => {
-        if (u.mode === "model" && !u.modelId)
-          ctx.addIssue({
-            code: "custom",
-            path: ["modelId"],
-            message: 'user mode "model" needs the modelId playing the user',
-          });
+        needUserModel(u, ctx);
         if (u.mode === "script" && !u.script)
           ctx.addIssue({
             code: "custom",

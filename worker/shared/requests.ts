@@ -272,6 +272,16 @@ export type EditPresetInput = z.infer<typeof editPresetInput>;
 
 const distinct = (ids: string[]) => new Set(ids).size === ids.length;
 
+/** A user played by a model needs that model's id, in a goal battle as in a goal evaluation. */
+export function needUserModel(u: { mode: string; modelId?: string }, ctx: z.RefinementCtx): void {
+  if (u.mode === "model" && !u.modelId)
+    ctx.addIssue({
+      code: "custom",
+      path: ["modelId"],
+      message: 'user mode "model" needs the modelId playing the user',
+    });
+}
+
 /** A goal battle's limits, alone or in a goal evaluation: how many turns, and how long a side may take over one. */
 export const goalTurnLimits = {
   maxTurns: z.number().int().min(1).max(MAX_GOAL_TURNS, `at most ${MAX_GOAL_TURNS} turns`).default(DEFAULT_GOAL_TURNS),
@@ -296,12 +306,7 @@ export const evaluationGoalSettingsInput = z
       })
       .strict()
       .superRefine((u, ctx) => {
-        if (u.mode === "model" && !u.modelId)
-          ctx.addIssue({
-            code: "custom",
-            path: ["modelId"],
-            message: 'user mode "model" needs the modelId playing the user',
-          });
+        needUserModel(u, ctx);
         if (u.mode === "script" && u.modelId)
           ctx.addIssue({ code: "custom", path: ["modelId"], message: 'user mode "script" plays no model' });
       })
